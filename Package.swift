@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "DataModelKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "DataModel", targets: ["DataModel"]),
+        .library(name: "DataModelParser", targets: ["DataModelParser"]),
+        .executable(name: "datamodel-gen", targets: ["datamodel-gen"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The model vocabulary, source locations, diagnostics and semantic validation.
+        .target(name: "DataModel"),
+        // libxml2 through a shim that keeps its ICU headers away from Foundation's (see the shim).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        // `.xcdatamodeld` / `.xcdatamodel` / `contents` XML → `DataModel`.
+        .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "datamodel-gen",
+            dependencies: [
+                "DataModel",
+                "DataModelParser",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
+        .testTarget(
+            name: "DataModelParserTests",
+            dependencies: ["DataModel", "DataModelParser", "CLibXML2"],
+            resources: [.copy("Fixtures"), .copy("Goldens")]
+        ),
+        .testTarget(name: "DataModelGenTests", dependencies: ["datamodel-gen"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

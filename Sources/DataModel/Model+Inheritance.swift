@@ -1,0 +1,83 @@
+/// Facts derived from the inheritance graph and relationship inverses.
+///
+/// Every walk guards against cycles, so these are safe on models the validator rejects.
+extension Model {
+    /// The superentities of `entity`, nearest first, stopping before a cycle or an unknown parent.
+    public func parentChain(of entity: Entity) -> [Entity] {
+        var chain: [Entity] = []
+        var seen: Set<String> = [entity.name]
+        var next = entity.parentName
+        while let name = next, let parent = self.entity(named: name), seen.insert(name).inserted {
+            chain.append(parent)
+            next = parent.parentName
+        }
+        return chain
+    }
+
+    /// The root of `entity`'s hierarchy: the last entity of its parent chain, or itself.
+    public func rootEntity(of entity: Entity) -> Entity {
+        parentChain(of: entity).last ?? entity
+    }
+
+    /// The direct subentities of `entity`, in document order.
+    public func subentities(of entity: Entity) -> [Entity] {
+        (entityIndex.children[entity.name] ?? []).map { entities[$0] }
+    }
+
+    /// Every entity below `entity` in pre-order, children in document order.
+    public func descendants(of entity: Entity) -> [Entity] {
+        var result: [Entity] = []
+        var seen: Set<String> = [entity.name]
+        func visit(_ parent: Entity) {
+            for child in subentities(of: parent) where seen.insert(child.name).inserted {
+                result.append(child)
+                visit(child)
+            }
+        }
+        visit(entity)
+        return result
+    }
+
+    /// Whether `ancestor` is `entity` or one of its superentities.
+    public func entity(_ entity: Entity, isKindOf ancestorName: String) -> Bool {
+        entity.name == ancestorName || parentChain(of: entity).contains { $0.name == ancestorName }
+    }
+
+    /// Every property of `entity`: inherited ones first (root first), then its own.
+    public func allProperties(of entity: Entity) -> [Property] {
+        (parentChain(of: entity).reversed() + [entity]).flatMap(\.properties)
+    }
+
+    /// Every attribute of `entity`, inherited ones first.
+    public func allAttributes(of entity: Entity) -> [Attribute] {
+        (parentChain(of: entity).reversed() + [entity]).flatMap(\.attributes)
+    }
+
+    /// Every relationship of `entity`, inherited ones first.
+    public func allRelationships(of entity: Entity) -> [Relationship] {
+        (parentChain(of: entity).reversed() + [entity]).flatMap(\.relationships)
+    }
+
+    /// The property named `name` of `entity`, own or inherited (the nearest declaration wins).
+    public func property(named name: String, in entity: Entity) -> Property? {
+        for owner in [entity] + parentChain(of: entity) {
+            if let property = owner.properties.first(where: { $0.name == name }) { return property }
+        }
+        return nil
+    }
+
+    /// The destination entity of `relationship`.
+    public func destination(of relationship: Relationship) -> Entity? {
+        entity(named: relationship.destinationEntityName)
+    }
+
+    /// The inverse of `relationship`: the relationship named `inverseName` on `inverseEntity`
+    /// (own or inherited).
+    public func inverse(of relationship: Relationship) -> Relationship? {
+        guard let inverseName = relationship.inverseName,
+              let owner = entity(named: relationship.inverseEntityName ?? relationship.destinationEntityName),
+              case .relationship(let inverse)? = property(named: inverseName, in: owner)
+        else { return nil }
+        return inverse
+    }
+}

@@ -1,0 +1,162 @@
+import CLibXML2
+import Foundation
+import DataModel
+
+/// Reads an XML document into an `XMLNode` tree with the line and column of every start tag.
+///
+/// libxml2's SAX2 interface does the parsing; its DOM only records line numbers, so the column comes
+/// from the parser's byte position at each start tag: the tag begins at the last `<` before it
+/// (a raw `<` cannot occur inside a well-formed tag). No DTD or external entity is ever loaded.
+final class XMLTreeReader {
+    /// What a successful read produced.
+    struct Result {
+        var root: XMLNode
+        /// libxml2's non-fatal complaints (namespace warnings and the like).
+        var diagnostics: [Diagnostic]
+    }
+
+    private let path: String
+    private var bytes: UnsafeBufferPointer<UInt8>
+    private var context: xmlParserCtxtPtr?
+    private var cursor = LineCursor()
+    private var stack: [XMLNode] = []
+    private var root: XMLNode?
+    private var diagnostics: [Diagnostic] = []
+    private var fatal: Diagnostic?
+
+    private init(path: String, bytes: UnsafeBufferPointer<UInt8>) {
+        self.path = path
+        self.bytes = bytes
+    }
+
+    /// Parses `bytes`; a document that is not well-formed XML throws with libxml2's first fatal error.
+    static func read(_ bytes: [UInt8], path: String) throws(ModelLoadingError) -> Result {
+        libxml2IsInitialized.touch()
+        let outcome: Swift.Result<Result, ModelLoadingError> = bytes.withUnsafeBufferPointer { buffer in
+            let reader = XMLTreeReader(path: path, bytes: buffer)
+            return reader.run()
+        }
+        return try outcome.get()
+    }
+
+    private func run() -> Swift.Result<Result, ModelLoadingError> {
+        guard bytes.count > 0 else {
+            return .failure(ModelLoadingError(.malformedXML, "the file is empty", at: SourceLocation(file: path)))
+        }
+        guard bytes.count <= Int(Int32.max),
+              let context = xmlCreateMemoryParserCtxt(
+                UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        else {
+            return .failure(ModelLoadingError(.unreadable, "the file is too large to parse", at: SourceLocation(file: path)))
+        }
+        self.context = context
+        defer {
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+            xmlFreeParserCtxt(context)
+            self.context = nil
+        }
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        context.pointee.sax.pointee = Self.makeHandler()
+        context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
+        xmlParseDocument(context)
+
+        if let fatal {
+            return .failure(ModelLoadingError(.malformedXML, fatal.message, at: fatal.location))
+        }
+        guard context.pointee.wellFormed != 0, let root else {
+            return .failure(ModelLoadingError(.malformedXML, "the file is not well-formed XML", at: SourceLocation(file: path)))
+        }
+        return .success(Result(root: root, diagnostics: diagnostics))
+    }
+
+    // MARK: SAX events
+
+    fileprivate func startElement(
+        prefix: UnsafePointer<xmlChar>?, localName: UnsafePointer<xmlChar>,
+        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        var name = String(cString: localName)
+        if let prefix { name = String(cString: prefix) + ":" + name }
+        var parsed: [XMLNode.Attribute] = []
+        parsed.reserveCapacity(attributeCount)
+        if let attributes {
+            // Five pointers per attribute: local name, prefix, URI, value start, value end.
+            for index in 0..<attributeCount {
+                guard let attributeName = attributes[5 * index],
+                      let start = attributes[5 * index + 3], let end = attributes[5 * index + 4]
+                else { continue }
+                var key = String(cString: attributeName)
+                if let attributePrefix = attributes[5 * index + 1] { key = String(cString: attributePrefix) + ":" + key }
+                let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                parsed.append(XMLNode.Attribute(name: key, value: value))
+            }
+        }
+        stack.append(XMLNode(name: name, attributes: parsed, children: [], location: startTagLocation()))
+    }
+
+    fileprivate func endElement() {
+        guard let node = stack.popLast() else { return }
+        if stack.isEmpty {
+            root = node
+        } else {
+            stack[stack.count - 1].children.append(node)
+        }
+    }
+
+    fileprivate func report(_ error: xmlError) {
+        let message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
+        let location = SourceLocation(file: path, line: Int(max(error.line, 0)), column: Int(max(error.int2, 0)))
+        let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch error.level {
+        case XML_ERR_WARNING:
+            diagnostics.append(.warning(text, at: location))
+        case XML_ERR_ERROR:
+            diagnostics.append(.error(text, at: location))
+        default:
+            if fatal == nil { fatal = .error(text, at: location) }
+        }
+    }
+
+    /// Where the start tag being reported begins.
+    private func startTagLocation() -> SourceLocation {
+        guard let context else { return SourceLocation(file: path) }
+        let consumed = Int(xmlByteConsumed(context))
+        var start = min(consumed, bytes.count) - 1
+        while start >= 0 && bytes[start] != UInt8(ascii: "<") { start -= 1 }
+        guard start >= 0 else {
+            return SourceLocation(file: path, line: Int(xmlSAX2GetLineNumber(context)))
+        }
+        let (line, column) = cursor.position(of: start, in: bytes)
+        return SourceLocation(file: path, line: line, column: column)
+    }
+
+    /// The SAX callbacks; built per parse because C structs cannot be shared as Swift 6 globals.
+    private static func makeHandler() -> xmlSAXHandler {
+        var handler = xmlSAXHandler()
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+        handler.startElementNs = { userData, localName, prefix, _, _, _, attributeCount, _, attributes in
+            guard let userData, let localName else { return }
+            XMLTreeReader.from(userData).startElement(
+                prefix: prefix, localName: localName, attributeCount: Int(attributeCount), attributes: attributes)
+        }
+        handler.endElementNs = { userData, _, _, _ in
+            guard let userData else { return }
+            XMLTreeReader.from(userData).endElement()
+        }
+        handler.serror = { userData, error in
+            guard let userData, let error else { return }
+            XMLTreeReader.from(userData).report(error.pointee)
+        }
+        return handler
+    }
+
+    private static func from(_ userData: UnsafeMutableRawPointer) -> XMLTreeReader {
+        Unmanaged<XMLTreeReader>.fromOpaque(userData).takeUnretainedValue()
+    }
+}
+
+/// libxml2 must be initialised once, before any thread parses.
+private enum libxml2IsInitialized {
+    static let done: Void = xmlInitParser()
+    static func touch() { _ = done }
+}

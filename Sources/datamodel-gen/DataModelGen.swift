@@ -1,0 +1,24 @@
+import ArgumentParser
+
+@main
+struct DataModelGen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "datamodel-gen",
+        abstract: "Reads Core Data models (.xcdatamodeld, .xcdatamodel) and checks or dumps them.",
+        discussion: """
+            MODEL is an .xcdatamodeld bundle (its current version is read, or the one named with \
+            --model-version), an .xcdatamodel folder, or a bare 'contents' file.
+
+            Problems are printed compiler-style, so editors and build logs link to the model file:
+              Models/Shop.xcdatamodel/contents:42:7: error: relationship 'owner' of entity 'Car' has unknown destination entity 'Persn'
+
+            Examples:
+              datamodel-gen lint Models/FailedBanks.xcdatamodeld
+              datamodel-gen lint Models/Everything.xcdatamodeld --model-version "Everything 1"
+              datamodel-gen lint MyApp/Model.xcdatamodeld --warnings-as-errors
+              datamodel-gen dump Models/Books.xcdatamodeld --format json > books.json
+              datamodel-gen dump Models/Products.xcdatamodeld --format summary
+            """,
+        subcommands: [Lint.self, Dump.self]
+    )
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import DataModel
+import DataModelParser
+
+/// The model argument every subcommand takes.
+struct ModelOptions: ParsableArguments {
+    @Argument(help: "An .xcdatamodeld bundle, an .xcdatamodel folder, or a 'contents' file.")
+    var model: String
+
+    @Option(
+        name: .customLong("model-version"),
+        help: ArgumentHelp(
+            "The version of an .xcdatamodeld to read instead of its current one.", valueName: "name"))
+    var modelVersion: String?
+
+    /// Loads and validates the model; a model that cannot be read is reported and ends the command.
+    func load() throws -> ModelLoader.Result {
+        do {
+            return try ModelLoader().load(model, version: modelVersion)
+        } catch {
+            StandardError.print(error.diagnostic)
+            throw ExitCode.failure
+        }
+    }
+}
