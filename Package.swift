@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(
             name: "DataModelParserTests",
             dependencies: ["DataModel", "DataModelParser", "CLibXML2"],
-            resources: [.copy("Fixtures"), .copy("Goldens")]
+            exclude: ["Fixtures", "Goldens"]
         ),
         .testTarget(name: "DataModelGenTests", dependencies: ["datamodel-gen"]),
     ],

@@ -18,7 +18,8 @@ extension ModelValidator {
     func checkAttributeValues(_ attribute: Attribute, owner: String, in model: Model, _ findings: inout Findings) {
         let what = "attribute '\(attribute.name)' of \(owner)"
         let location = attribute.location
-        if attribute.type == .undefined && attribute.isPersistent {
+        let typeWasUnreadable = attribute.unknownXML?.attributes.contains { $0.name == "attributeType" } ?? false
+        if attribute.type == .undefined && attribute.isPersistent && !typeWasUnreadable {
             findings.error("\(what) has no type; only transient attributes may be Undefined", at: location)
         }
         if attribute.isDerived && (attribute.derivationExpression ?? "").isEmpty {

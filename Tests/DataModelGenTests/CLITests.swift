@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// Runs the built `datamodel-gen` as a user would and checks its output streams and exit codes.
+@Suite struct CLITests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Run {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// Runs the tool from the package root, so relative model paths read like the README's.
+    static func run(_ arguments: String...) throws -> Run {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("datamodel-gen")
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    static var productsDirectory: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    static func temporaryFile(_ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)/contents")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func lint_cleanModel_exitsZeroAndPrintsNothing() throws {
+        let run = try Self.run("lint", "Models/FailedBanks.xcdatamodeld")
+        #expect(run.status == 0)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.isEmpty)
+    }
+
+    @Test func lint_warningsOnly_exitsZero_unlessWarningsAreErrors() throws {
+        let plain = try Self.run("lint", "Models/Everything.xcdatamodeld")
+        #expect(plain.status == 0)
+        #expect(plain.standardError.contains(
+            "Models/Everything.xcdatamodeld/Everything 2.xcdatamodel/contents:45:9: warning: relationship 'recommendedBy' of entity 'Book' has no inverse"))
+        #expect(plain.standardError.hasSuffix("0 errors, 1 warning\n"))
+
+        let strict = try Self.run("lint", "Models/Everything.xcdatamodeld", "--warnings-as-errors")
+        #expect(strict.status == 1)
+        #expect(strict.standardError.contains("contents:45:9: error: relationship 'recommendedBy'"))
+    }
+
+    @Test func lint_modelWithErrors_exitsOneWithLocatedDiagnostics() throws {
+        let path = "Tests/DataModelParserTests/Fixtures/Invalid/UnknownReferences.xcdatamodel"
+        let run = try Self.run("lint", path)
+        #expect(run.status == 1)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.contains(
+            "\(path)/contents:5:9: error: relationship 'owner' of entity 'Car' has unknown destination entity 'Persn'\n"))
+        #expect(run.standardError.hasSuffix("8 errors, 0 warnings\n"))
+    }
+
+    @Test func lint_chosenVersion_isRead() throws {
+        let run = try Self.run("dump", "Models/Everything.xcdatamodeld", "--model-version", "Everything 1", "--format", "summary")
+        #expect(run.status == 0)
+        #expect(run.standardOutput.hasPrefix("3 entities (version Everything 1)\n"))
+    }
+
+    @Test(arguments: [
+        ("truncated", "<?xml version=\"1.0\"?>\n<model>\n  <entity name=\"A\">\n    <attribute name="),
+        ("wrong root", "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>\n"),
+        ("binary garbage", "\u{1}\u{2}\u{3}\u{FF}\u{0}garbage"),
+        ("empty", ""),
+    ])
+    func badInput_exitsOneWithOneLocatedError(kind: String, text: String) throws {
+        let path = try Self.temporaryFile(text)
+        for command in ["lint", "dump"] {
+            let run = try Self.run(command, path)
+            #expect(run.status == 1, "\(kind) \(command)")
+            #expect(run.standardOutput.isEmpty, "\(kind) \(command)")
+            #expect(run.standardError.hasPrefix(path), "\(kind): \(run.standardError)")
+            #expect(run.standardError.contains(": error: "), "\(kind): \(run.standardError)")
+        }
+    }
+
+    @Test func missingFile_andFolderWithoutContents_exitOne() throws {
+        let missing = try Self.run("lint", "Models/Nope.xcdatamodeld")
+        #expect(missing.status == 1)
+        #expect(missing.standardError == "Models/Nope.xcdatamodeld: error: no such file or directory\n")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let hollow = try Self.run("lint", folder.path)
+        #expect(hollow.status == 1)
+        #expect(hollow.standardError.contains("error: the folder has no 'contents' file"))
+    }
+
+    @Test func dumpJSON_hasTheDocumentedShape() throws {
+        let run = try Self.run("dump", "Models/FailedBanks.xcdatamodeld", "--format", "json")
+        #expect(run.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
+        let entities = try #require(json?["entities"] as? [[String: Any]])
+        #expect(entities.map { $0["name"] as? String } == ["FailedBankDetails", "FailedBankInfo"])
+        let info = entities[1]
+        #expect((info["attributes"] as? [[String: Any]])?.map { $0["name"] as? String } == ["city", "name", "state"])
+        #expect((info["relationships"] as? [[String: Any]])?.map { $0["name"] as? String } == ["details"])
+    }
+
+    @Test func dumpJSON_isByteIdenticalAcrossRuns() throws {
+        let first = try Self.run("dump", "Models/Everything.xcdatamodeld")
+        let second = try Self.run("dump", "Models/Everything.xcdatamodeld")
+        #expect(first.status == 0)
+        #expect(first.standardOutput == second.standardOutput)
+    }
+
+    @Test func dump_modelWithErrors_printsNothingOnStandardOutput() throws {
+        let run = try Self.run("dump", "Tests/DataModelParserTests/Fixtures/Invalid/InheritanceCycle.xcdatamodel")
+        #expect(run.status == 1)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.contains("inherits from itself"))
+    }
+
+    @Test func help_teachesWithExamples() throws {
+        let root = try Self.run("--help")
+        #expect(root.status == 0)
+        #expect(root.standardOutput.contains("datamodel-gen lint Models/FailedBanks.xcdatamodeld"))
+        #expect(root.standardOutput.contains("SUBCOMMANDS"))
+        let lint = try Self.run("lint", "--help")
+        #expect(lint.standardOutput.contains("--warnings-as-errors"))
+        #expect(lint.standardOutput.contains("--model-version"))
+    }
+}
