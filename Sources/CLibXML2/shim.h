@@ -11,4 +11,5 @@
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 #include <libxml/tree.h>
+#include <libxml/dict.h>
 #include <libxml/xpath.h>

@@ -64,6 +64,27 @@ public struct Entity: Sendable, Equatable, Encodable {
             + fetchedProperties.map(Property.fetchedProperty)
     }
 
+    /// The own property named `name`, of any kind.
+    public func ownProperty(named name: String) -> Property? {
+        if let attribute = attributes.first(where: { $0.name == name }) { return .attribute(attribute) }
+        if let relationship = relationships.first(where: { $0.name == name }) { return .relationship(relationship) }
+        if let fetched = fetchedProperties.first(where: { $0.name == name }) { return .fetchedProperty(fetched) }
+        return nil
+    }
+
+    /// Whether the entity itself declares a property named `name`.
+    public func declaresProperty(named name: String) -> Bool {
+        attributes.contains { $0.name == name } || relationships.contains { $0.name == name }
+            || fetchedProperties.contains { $0.name == name }
+    }
+
+    /// Name, kind and location of every own property, without copying the properties themselves.
+    var propertySummaries: [(name: String, kind: String, location: SourceLocation)] {
+        attributes.map { ($0.name, "attribute", $0.location) }
+            + relationships.map { ($0.name, "relationship", $0.location) }
+            + fetchedProperties.map { ($0.name, "fetched property", $0.location) }
+    }
+
     /// The own attribute named `name`.
     public func attribute(named name: String) -> Attribute? {
         attributes.first { $0.name == name }

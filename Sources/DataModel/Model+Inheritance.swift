@@ -60,8 +60,9 @@ extension Model {
 
     /// The property named `name` of `entity`, own or inherited (the nearest declaration wins).
     public func property(named name: String, in entity: Entity) -> Property? {
-        for owner in [entity] + parentChain(of: entity) {
-            if let property = owner.properties.first(where: { $0.name == name }) { return property }
+        if let property = entity.ownProperty(named: name) { return property }
+        for owner in parentChain(of: entity) {
+            if let property = owner.ownProperty(named: name) { return property }
         }
         return nil
     }

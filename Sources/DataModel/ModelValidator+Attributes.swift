@@ -3,39 +3,40 @@ import Foundation
 /// Attribute rules: types, defaults, limits, composites.
 extension ModelValidator {
     func checkAttribute(_ attribute: Attribute, of entity: Entity, in model: Model, _ findings: inout Findings) {
-        let what = "attribute '\(attribute.name)' of entity '\(entity.name)'"
+        let entityName = entity.name  // closures capture the name, not a copy of the whole entity
+        func what() -> String { "attribute '\(attribute.name)' of entity '\(entityName)'" }
         if !attribute.isOptional && attribute.isPersistent && !attribute.isDerived && !attribute.hasDefaultValue
             && attribute.type != .composite
         {
             findings.warning(
-                "\(what) is required but has no default value; saving an object that never set it fails validation",
+                "\(what()) is required but has no default value; saving an object that never set it fails validation",
                 at: attribute.location)
         }
-        checkAttributeValues(attribute, owner: "entity '\(entity.name)'", in: model, &findings)
+        checkAttributeValues(attribute, owner: "entity '\(entityName)'", in: model, &findings)
     }
 
     /// The rules shared by entity and composite attributes.
-    func checkAttributeValues(_ attribute: Attribute, owner: String, in model: Model, _ findings: inout Findings) {
-        let what = "attribute '\(attribute.name)' of \(owner)"
+    func checkAttributeValues(_ attribute: Attribute, owner: @autoclosure () -> String, in model: Model, _ findings: inout Findings) {
+        func what() -> String { "attribute '\(attribute.name)' of \(owner())" }
         let location = attribute.location
         let typeWasUnreadable = attribute.unknownXML?.attributes.contains { $0.name == "attributeType" } ?? false
         if attribute.type == .undefined && attribute.isPersistent && !typeWasUnreadable {
-            findings.error("\(what) has no type; only transient attributes may be Undefined", at: location)
+            findings.error("\(what()) has no type; only transient attributes may be Undefined", at: location)
         }
         if attribute.isDerived && (attribute.derivationExpression ?? "").isEmpty {
-            findings.error("\(what) is derived but has no derivation expression", at: location)
+            findings.error("\(what()) is derived but has no derivation expression", at: location)
         }
         if attribute.type == .composite {
             if let name = attribute.compositeName {
                 if model.composite(named: name) == nil {
-                    findings.error("\(what) uses unknown composite '\(name)'", at: location)
+                    findings.error("\(what()) uses unknown composite '\(name)'", at: location)
                 }
             } else {
-                findings.error("\(what) is Composite but names no composite", at: location)
+                findings.error("\(what()) is Composite but names no composite", at: location)
             }
         }
         if let text = attribute.defaultValue, !Self.isValidDefault(text, for: attribute.type) {
-            let message = "\(what) has default value '\(text)', which is not a valid \(attribute.type.rawValue)"
+            let message = "\(what()) has default value '\(text)', which is not a valid \(attribute.type.rawValue)"
             if attribute.type.isNumeric || attribute.type == .boolean {
                 // Xcode accepts these and Core Data reads the leading number (else 0): keep the model usable.
                 findings.warning("\(message); it is read leniently, as Core Data does (the leading number, else 0)", at: location)
@@ -46,16 +47,16 @@ extension ModelValidator {
         checkLimits(of: attribute, what: what, &findings)
     }
 
-    private func checkLimits(of attribute: Attribute, what: String, _ findings: inout Findings) {
+    private func checkLimits(of attribute: Attribute, what: () -> String, _ findings: inout Findings) {
         let location = attribute.location
         let limitsAreLengths = attribute.type == .string || attribute.type == .binary
         func parse(_ text: String?, _ label: String) -> Double? {
             guard let text else { return nil }
-            guard let value = Double(text.trimmingCharacters(in: .whitespaces)),
+            guard let value = Double(text.trimmingSpaces),
                   !limitsAreLengths || (value >= 0 && value == value.rounded())
             else {
                 let expected = limitsAreLengths ? "a length (a whole number ≥ 0)" : "a number"
-                findings.error("\(what) has \(label) '\(text)', which is not \(expected)", at: location)
+                findings.error("\(what()) has \(label) '\(text)', which is not \(expected)", at: location)
                 return nil
             }
             return value
@@ -65,32 +66,32 @@ extension ModelValidator {
         {
             // Old Xcode wrote these for Dates too; Core Data ignores them, so do we, loudly.
             findings.warning(
-                "\(what) has minValueString/maxValueString, which \(attribute.type.rawValue) attributes ignore\(attribute.type == .date ? " (dates use minDateTimeInterval/maxDateTimeInterval)" : "")",
+                "\(what()) has minValueString/maxValueString, which \(attribute.type.rawValue) attributes ignore\(attribute.type == .date ? " (dates use minDateTimeInterval/maxDateTimeInterval)" : "")",
                 at: location)
             return
         }
         if let min = parse(attribute.minValue, "minimum"), let max = parse(attribute.maxValue, "maximum"), min > max {
-            findings.error("\(what) has minimum \(attribute.minValue!) greater than maximum \(attribute.maxValue!)", at: location)
+            findings.error("\(what()) has minimum \(attribute.minValue!) greater than maximum \(attribute.maxValue!)", at: location)
         }
         if let min = attribute.minDateTimeInterval, let max = attribute.maxDateTimeInterval, min > max {
-            findings.error("\(what) has a minimum date later than its maximum date", at: location)
+            findings.error("\(what()) has a minimum date later than its maximum date", at: location)
         }
         if attribute.regularExpression != nil && attribute.type != .string {
-            findings.warning("\(what) has a regular expression, which only applies to String attributes", at: location)
+            findings.warning("\(what()) has a regular expression, which only applies to String attributes", at: location)
         }
     }
 
     /// Whether `text` reads as a default value of `type` the way Core Data's model compiler reads it.
     static func isValidDefault(_ text: String, for type: AttributeType) -> Bool {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces
         switch type {
         case .integer16: return Int16(trimmed) != nil
         case .integer32: return Int32(trimmed) != nil
         case .integer64: return Int64(trimmed) != nil
         case .double, .float, .decimal: return Double(trimmed) != nil
         case .boolean: return ["YES", "NO", "TRUE", "FALSE", "1", "0"].contains(trimmed.uppercased())
-        case .uuid: return UUID(uuidString: trimmed) != nil
-        case .uri: return URL(string: trimmed) != nil
+        case .uuid: return UUID(uuidString: String(trimmed)) != nil
+        case .uri: return URL(string: String(trimmed)) != nil
         // Dates carry their default in `defaultDateTimeInterval`; the string is a display form.
         case .string, .date, .binary, .transformable, .objectID, .composite, .undefined: return true
         }

@@ -55,31 +55,32 @@ extension ModelValidator {
     }
 
     func checkPropertyNames(of entity: Entity, in model: Model, _ findings: inout Findings) {
-        var own: [String: Property] = [:]
+        let properties = entity.propertySummaries
+        var seen = Set<String>(minimumCapacity: properties.count)
         let inherited = model.parentChain(of: entity)
-        for property in entity.properties {
-            let name = property.name
-            let what = "\(property.kindDescription) '\(name)' of entity '\(entity.name)'"
+        let entityName = entity.name
+        for (name, kind, location) in properties {
+            func what() -> String { "\(kind) '\(name)' of entity '\(entityName)'" }
             if name.isEmpty {
-                findings.error("\(property.kindDescription) of entity '\(entity.name)' has an empty name", at: property.location)
+                findings.error("\(kind) of entity '\(entityName)' has an empty name", at: location)
                 continue
             }
-            if let first = own[name] {
+            if !seen.insert(name).inserted, let first = properties.first(where: { $0.name == name }) {
                 findings.error(
-                    "duplicate property '\(name)' in entity '\(entity.name)' (first declared as \(first.kindDescription) at line \(first.location.line))",
-                    at: property.location)
-            } else {
-                own[name] = property
+                    "duplicate property '\(name)' in entity '\(entityName)' (first declared as \(first.kind) at line \(first.location.line))",
+                    at: location)
             }
-            if let owner = inherited.first(where: { parent in parent.properties.contains { $0.name == name } }) {
-                findings.error("\(what) is already defined by its superentity '\(owner.name)'", at: property.location)
+            if let owner = inherited.first(where: { $0.declaresProperty(named: name) }) {
+                findings.error("\(what()) is already defined by its superentity '\(owner.name)'", at: location)
             }
-            if ReservedNames.swiftKeywords.contains(name) {
-                findings.warning("\(what) is a Swift keyword; generated code will escape it", at: property.location)
-            } else if ReservedNames.objectMembers.contains(name) {
+            switch ReservedNames.clash(forPropertyNamed: name) {
+            case .swiftKeyword?:
+                findings.warning("\(what()) is a Swift keyword; generated code will escape it", at: location)
+            case .objectMember?:
                 findings.warning(
-                    "\(what) clashes with the object API member '\(name)'; generated code will rename it",
-                    at: property.location)
+                    "\(what()) clashes with the object API member '\(name)'; generated code will rename it", at: location)
+            case nil:
+                break
             }
         }
     }

@@ -32,4 +32,22 @@ public enum ReservedNames {
         "ObjectID", "PersistentStore", "FetchRequest", "Predicate", "SortDescriptor",
         "FetchedResultsController", "EntityDescription", "Model",
     ]
+
+    /// Why a property name needs care in generated code.
+    public enum PropertyNameClash: Sendable {
+        case swiftKeyword
+        case objectMember
+    }
+
+    /// Both property-name sets in one table, so checking a name costs one lookup.
+    private static let propertyNameClashes: [String: PropertyNameClash] = {
+        var table = Dictionary(uniqueKeysWithValues: objectMembers.map { ($0, PropertyNameClash.objectMember) })
+        for keyword in swiftKeywords { table[keyword] = .swiftKeyword }
+        return table
+    }()
+
+    /// How `name` clashes as a property name, or nil when it is safe as it is.
+    public static func clash(forPropertyNamed name: String) -> PropertyNameClash? {
+        propertyNameClashes[name]
+    }
 }

@@ -1,56 +1,59 @@
 import DataModel
 
 extension ModelDecoder {
-    private static let attributeAttributes: Set<String> = [
-        "name", "attributeType", "optional", "transient", "indexed", "syncable", "derived",
-        "derivationExpression", "defaultValueString", "defaultDateTimeInterval", "minValueString",
-        "maxValueString", "minDateTimeInterval", "maxDateTimeInterval", "regularExpressionString",
-        "usesScalarValueType", "valueTransformerName", "customClassName", "composite",
-        "allowsExternalBinaryDataStorage", "spotlightIndexingEnabled", "storedInTruthFile",
-        "preserveAfterDeletion", "allowsCloudEncryption", "elementID", "renamingIdentifier",
-        "versionHashModifier",
-    ]
+    enum AttributeXML: Int, XMLVocabulary {
+        case name, attributeType, optional, transient, indexed, syncable, derived, derivationExpression
+        case defaultValueString, defaultDateTimeInterval, minValueString, maxValueString, minDateTimeInterval
+        case maxDateTimeInterval, regularExpressionString, usesScalarValueType, valueTransformerName
+        case customClassName, composite, allowsExternalBinaryDataStorage, spotlightIndexingEnabled
+        case storedInTruthFile, preserveAfterDeletion, allowsCloudEncryption, elementID, renamingIdentifier
+        case versionHashModifier
+        static let table = makeTable()
+    }
 
     mutating func decodeAttribute(_ node: XMLNode) -> Attribute {
         var unknown = UnknownXML()
+        let xml = XMLAttributes<AttributeXML>(node)
         var attribute = Attribute(
-            name: required(node, "name"),
-            type: choice(node, "attributeType", &unknown) ?? .undefined,
+            name: required(xml, .name),
+            type: choice(xml, .attributeType, &unknown) ?? .undefined,
             location: node.location)
-        attribute.isOptional = bool(node, "optional", &unknown)
-        attribute.isTransient = bool(node, "transient", &unknown)
-        attribute.isIndexed = bool(node, "indexed", &unknown)
-        attribute.isSyncable = bool(node, "syncable", &unknown)
-        attribute.isDerived = bool(node, "derived", &unknown)
-        attribute.derivationExpression = node.value("derivationExpression")
-        attribute.defaultValue = node.value("defaultValueString")
-        attribute.defaultDateTimeInterval = number(node, "defaultDateTimeInterval", &unknown)
-        attribute.minValue = node.value("minValueString")
-        attribute.maxValue = node.value("maxValueString")
-        attribute.minDateTimeInterval = number(node, "minDateTimeInterval", &unknown)
-        attribute.maxDateTimeInterval = number(node, "maxDateTimeInterval", &unknown)
-        attribute.regularExpression = node.value("regularExpressionString")
-        attribute.usesScalarValueType = optionalBool(node, "usesScalarValueType", &unknown)
-        attribute.valueTransformerName = node.value("valueTransformerName")
-        attribute.customClassName = node.value("customClassName")
-        attribute.compositeName = node.value("composite")
-        attribute.allowsExternalBinaryDataStorage = bool(node, "allowsExternalBinaryDataStorage", &unknown)
-        attribute.isIndexedBySpotlight = bool(node, "spotlightIndexingEnabled", &unknown)
-        attribute.isStoredInExternalRecord = bool(node, "storedInTruthFile", &unknown)
-        attribute.preservesValueInHistoryOnDeletion = bool(node, "preserveAfterDeletion", &unknown)
-        attribute.allowsCloudEncryption = bool(node, "allowsCloudEncryption", &unknown)
-        attribute.elementID = node.value("elementID")
-        attribute.renamingIdentifier = node.value("renamingIdentifier")
-        attribute.versionHashModifier = node.value("versionHashModifier")
-        let element = "<attribute> '\(attribute.name)'"
-        for child in node.children {
-            if child.name == "userInfo" {
-                attribute.userInfo.entries.append(contentsOf: decodeUserInfo(child).entries)
-            } else {
-                unknownElement(child, in: element, &unknown)
+        attribute.isOptional = bool(xml, .optional, &unknown)
+        attribute.isTransient = bool(xml, .transient, &unknown)
+        attribute.isIndexed = bool(xml, .indexed, &unknown)
+        attribute.isSyncable = bool(xml, .syncable, &unknown)
+        attribute.isDerived = bool(xml, .derived, &unknown)
+        attribute.derivationExpression = xml[.derivationExpression]
+        attribute.defaultValue = xml[.defaultValueString]
+        attribute.defaultDateTimeInterval = number(xml, .defaultDateTimeInterval, &unknown)
+        attribute.minValue = xml[.minValueString]
+        attribute.maxValue = xml[.maxValueString]
+        attribute.minDateTimeInterval = number(xml, .minDateTimeInterval, &unknown)
+        attribute.maxDateTimeInterval = number(xml, .maxDateTimeInterval, &unknown)
+        attribute.regularExpression = xml[.regularExpressionString]
+        attribute.usesScalarValueType = optionalBool(xml, .usesScalarValueType, &unknown)
+        attribute.valueTransformerName = xml[.valueTransformerName]
+        attribute.customClassName = xml[.customClassName]
+        attribute.compositeName = xml[.composite]
+        attribute.allowsExternalBinaryDataStorage = bool(xml, .allowsExternalBinaryDataStorage, &unknown)
+        attribute.isIndexedBySpotlight = bool(xml, .spotlightIndexingEnabled, &unknown)
+        attribute.isStoredInExternalRecord = bool(xml, .storedInTruthFile, &unknown)
+        attribute.preservesValueInHistoryOnDeletion = bool(xml, .preserveAfterDeletion, &unknown)
+        attribute.allowsCloudEncryption = bool(xml, .allowsCloudEncryption, &unknown)
+        attribute.elementID = xml[.elementID]
+        attribute.renamingIdentifier = xml[.renamingIdentifier]
+        attribute.versionHashModifier = xml[.versionHashModifier]
+        if !node.children.isEmpty {
+            let element = "<attribute> '\(attribute.name)'"
+            for child in node.children {
+                if child.name == "userInfo" {
+                    attribute.userInfo.entries.append(contentsOf: decodeUserInfo(child).entries)
+                } else {
+                    unknownElement(child, in: element, &unknown)
+                }
             }
         }
-        collectUnknownAttributes(node, known: Self.attributeAttributes, in: element, &unknown)
+        collectUnknownAttributes(xml, in: "<attribute> '\(attribute.name)'", &unknown)
         attribute.unknownXML = keep(unknown)
         return attribute
     }

@@ -1,21 +1,23 @@
 import DataModel
 
 extension ModelDecoder {
-    private static let entityAttributes: Set<String> = [
-        "name", "representedClassName", "parentEntity", "isAbstract", "syncable", "codeGenerationType",
-        "elementID", "versionHashModifier",
-    ]
+    enum EntityXML: Int, XMLVocabulary {
+        case name, representedClassName, parentEntity, isAbstract, syncable, codeGenerationType, elementID
+        case versionHashModifier
+        static let table = makeTable()
+    }
 
     mutating func decodeEntity(_ node: XMLNode) -> Entity {
         var unknown = UnknownXML()
-        var entity = Entity(name: required(node, "name"), location: node.location)
-        entity.className = node.value("representedClassName").map(ClassName.init)
-        entity.parentName = node.value("parentEntity")
-        entity.isAbstract = bool(node, "isAbstract", &unknown)
-        entity.isSyncable = bool(node, "syncable", &unknown)
-        entity.codeGenerationType = choice(node, "codeGenerationType", &unknown) ?? .manual
-        entity.elementID = node.value("elementID")
-        entity.versionHashModifier = node.value("versionHashModifier")
+        let xml = XMLAttributes<EntityXML>(node)
+        var entity = Entity(name: required(xml, .name), location: node.location)
+        entity.className = xml[.representedClassName].map(ClassName.init)
+        entity.parentName = xml[.parentEntity]
+        entity.isAbstract = bool(xml, .isAbstract, &unknown)
+        entity.isSyncable = bool(xml, .syncable, &unknown)
+        entity.codeGenerationType = choice(xml, .codeGenerationType, &unknown) ?? .manual
+        entity.elementID = xml[.elementID]
+        entity.versionHashModifier = xml[.versionHashModifier]
         let element = "<entity> '\(entity.name)'"
         for child in node.children {
             switch child.name {
@@ -30,7 +32,7 @@ extension ModelDecoder {
             default: unknownElement(child, in: element, &unknown)
             }
         }
-        collectUnknownAttributes(node, known: Self.entityAttributes, in: element, &unknown)
+        collectUnknownAttributes(xml, in: element, &unknown)
         entity.unknownXML = keep(unknown)
         return entity
     }

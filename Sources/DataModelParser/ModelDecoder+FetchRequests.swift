@@ -1,36 +1,33 @@
 import DataModel
 
 extension ModelDecoder {
-    private static let fetchedPropertyAttributes: Set<String> = ["name", "optional", "syncable"]
-    private static let fetchedRequestAttributes: Set<String> = ["name", "entity", "predicateString"]
-    private static let templateAttributes: Set<String> = [
-        "name", "entity", "predicateString", "resultType", "fetchLimit", "fetchBatchSize",
-        "includeSubentities", "includePropertyValues", "includesPendingChanges", "returnObjectsAsFaults",
-        "returnDistinctResults",
-    ]
+    enum FetchedPropertyXML: Int, XMLVocabulary {
+        case name, optional, syncable
+        static let table = makeTable()
+    }
+
+    enum FetchedRequestXML: Int, XMLVocabulary {
+        case name, entity, predicateString
+        static let table = makeTable()
+    }
+
+    enum TemplateXML: Int, XMLVocabulary {
+        case name, entity, predicateString, resultType, fetchLimit, fetchBatchSize, includeSubentities
+        case includePropertyValues, includesPendingChanges, returnObjectsAsFaults, returnDistinctResults
+        static let table = makeTable()
+    }
 
     mutating func decodeFetchedProperty(_ node: XMLNode) -> FetchedProperty {
         var unknown = UnknownXML()
-        let name = required(node, "name")
+        let xml = XMLAttributes<FetchedPropertyXML>(node)
+        let name = required(xml, .name)
         let element = "<fetchedProperty> '\(name)'"
         var request: FetchedProperty.Request?
         var userInfo = UserInfo()
         for child in node.children {
             switch child.name {
             case "fetchRequest" where request == nil:
-                var requestUnknown = UnknownXML()
-                var decoded = FetchedProperty.Request(
-                    name: child.value("name") ?? "fetchedPropertyFetchRequest",
-                    entityName: required(child, "entity"),
-                    predicate: child.value("predicateString"),
-                    location: child.location)
-                for grandchild in child.children {
-                    unknownElement(grandchild, in: "<fetchRequest> of \(element)", &requestUnknown)
-                }
-                collectUnknownAttributes(
-                    child, known: Self.fetchedRequestAttributes, in: "<fetchRequest> of \(element)", &requestUnknown)
-                decoded.unknownXML = keep(requestUnknown)
-                request = decoded
+                request = decodeFetchedPropertyRequest(child, in: element)
             case "userInfo": userInfo.entries.append(contentsOf: decodeUserInfo(child).entries)
             default: unknownElement(child, in: element, &unknown)
             }
@@ -43,20 +40,35 @@ extension ModelDecoder {
             fetchRequest: request ?? FetchedProperty.Request(
                 name: "fetchedPropertyFetchRequest", entityName: "", predicate: nil, location: node.location),
             location: node.location)
-        property.isOptional = bool(node, "optional", &unknown)
-        property.isSyncable = bool(node, "syncable", &unknown)
+        property.isOptional = bool(xml, .optional, &unknown)
+        property.isSyncable = bool(xml, .syncable, &unknown)
         property.userInfo = userInfo
-        collectUnknownAttributes(node, known: Self.fetchedPropertyAttributes, in: element, &unknown)
+        collectUnknownAttributes(xml, in: element, &unknown)
         property.unknownXML = keep(unknown)
         return property
     }
 
+    private mutating func decodeFetchedPropertyRequest(_ node: XMLNode, in owner: String) -> FetchedProperty.Request {
+        var unknown = UnknownXML()
+        let xml = XMLAttributes<FetchedRequestXML>(node)
+        var request = FetchedProperty.Request(
+            name: xml[.name] ?? "fetchedPropertyFetchRequest",
+            entityName: required(xml, .entity),
+            predicate: xml[.predicateString],
+            location: node.location)
+        for child in node.children { unknownElement(child, in: "<fetchRequest> of \(owner)", &unknown) }
+        collectUnknownAttributes(xml, in: "<fetchRequest> of \(owner)", &unknown)
+        request.unknownXML = keep(unknown)
+        return request
+    }
+
     mutating func decodeTemplate(_ node: XMLNode) -> FetchRequestTemplate {
         var unknown = UnknownXML()
+        let xml = XMLAttributes<TemplateXML>(node)
         var template = FetchRequestTemplate(
-            name: required(node, "name"), entityName: required(node, "entity"),
-            predicate: node.value("predicateString"), location: node.location)
-        if let code = integer(node, "resultType", &unknown) {
+            name: required(xml, .name), entityName: required(xml, .entity),
+            predicate: xml[.predicateString], location: node.location)
+        if let code = integer(xml, .resultType, &unknown) {
             if let resultType = FetchRequestTemplate.ResultType(rawValue: code) {
                 template.resultType = resultType
             } else {
@@ -64,16 +76,16 @@ extension ModelDecoder {
                 unknown.attributes.append(UnknownXML.Attribute(name: "resultType", value: String(code)))
             }
         }
-        template.fetchLimit = integer(node, "fetchLimit", &unknown) ?? 0
-        template.fetchBatchSize = integer(node, "fetchBatchSize", &unknown) ?? 0
-        template.includesSubentities = bool(node, "includeSubentities", default: true, &unknown)
-        template.includesPropertyValues = bool(node, "includePropertyValues", default: true, &unknown)
-        template.includesPendingChanges = bool(node, "includesPendingChanges", default: true, &unknown)
-        template.returnsObjectsAsFaults = bool(node, "returnObjectsAsFaults", default: true, &unknown)
-        template.returnsDistinctResults = bool(node, "returnDistinctResults", &unknown)
+        template.fetchLimit = integer(xml, .fetchLimit, &unknown) ?? 0
+        template.fetchBatchSize = integer(xml, .fetchBatchSize, &unknown) ?? 0
+        template.includesSubentities = bool(xml, .includeSubentities, default: true, &unknown)
+        template.includesPropertyValues = bool(xml, .includePropertyValues, default: true, &unknown)
+        template.includesPendingChanges = bool(xml, .includesPendingChanges, default: true, &unknown)
+        template.returnsObjectsAsFaults = bool(xml, .returnObjectsAsFaults, default: true, &unknown)
+        template.returnsDistinctResults = bool(xml, .returnDistinctResults, &unknown)
         let element = "<fetchRequest> '\(template.name)'"
         for child in node.children { unknownElement(child, in: element, &unknown) }
-        collectUnknownAttributes(node, known: Self.templateAttributes, in: element, &unknown)
+        collectUnknownAttributes(xml, in: element, &unknown)
         template.unknownXML = keep(unknown)
         return template
     }

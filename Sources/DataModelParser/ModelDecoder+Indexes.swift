@@ -1,13 +1,32 @@
 import DataModel
 
 extension ModelDecoder {
-    private static let fetchIndexElementAttributes: Set<String> = [
-        "property", "expression", "expressionType", "type", "order",
-    ]
+    enum FetchIndexXML: Int, XMLVocabulary {
+        case name
+        static let table = makeTable()
+    }
+
+    enum FetchIndexElementXML: Int, XMLVocabulary {
+        case property, expression, expressionType, type, order
+        static let table = makeTable()
+    }
+
+    /// The single `value` attribute of `<index>` and `<constraint>`.
+    enum ValueXML: Int, XMLVocabulary {
+        case value
+        static let table = makeTable()
+    }
+
+    /// Elements that take no attributes at all.
+    enum NoAttributes: Int, XMLVocabulary {
+        case _none
+        static let table = makeTable()
+    }
 
     mutating func decodeFetchIndex(_ node: XMLNode) -> FetchIndex {
         var unknown = UnknownXML()
-        let name = required(node, "name")
+        let xml = XMLAttributes<FetchIndexXML>(node)
+        let name = required(xml, .name)
         let element = "<fetchIndex> '\(name)'"
         var elements: [FetchIndex.Element] = []
         for child in node.children {
@@ -15,26 +34,21 @@ extension ModelDecoder {
                 unknownElement(child, in: element, &unknown)
                 continue
             }
-            var elementUnknown = UnknownXML()
-            var indexElement = FetchIndex.Element(property: child.value("property"), location: child.location)
-            indexElement.expression = child.value("expression")
-            indexElement.expressionType = child.value("expressionType")
+            // An element has no unknownXML of its own; the index keeps what its elements did not understand.
+            let elementXML = XMLAttributes<FetchIndexElementXML>(child)
+            var indexElement = FetchIndex.Element(property: elementXML[.property], location: child.location)
+            indexElement.expression = elementXML[.expression]
+            indexElement.expressionType = elementXML[.expressionType]
             if indexElement.property == nil && indexElement.expression == nil {
                 error("<fetchIndexElement> of \(element) names neither a property nor an expression", at: child.location)
             }
-            indexElement.kind = choice(child, "type", &elementUnknown) ?? .binary
-            indexElement.order = choice(child, "order", &elementUnknown) ?? .ascending
-            for grandchild in child.children {
-                unknownElement(grandchild, in: "<fetchIndexElement>", &elementUnknown)
-            }
-            collectUnknownAttributes(
-                child, known: Self.fetchIndexElementAttributes, in: "<fetchIndexElement>", &elementUnknown)
-            // An element has no unknownXML of its own; the index keeps what its elements did not understand.
-            unknown.attributes.append(contentsOf: elementUnknown.attributes)
-            unknown.elements.append(contentsOf: elementUnknown.elements)
+            indexElement.kind = choice(elementXML, .type, &unknown) ?? .binary
+            indexElement.order = choice(elementXML, .order, &unknown) ?? .ascending
+            for grandchild in child.children { unknownElement(grandchild, in: "<fetchIndexElement>", &unknown) }
+            collectUnknownAttributes(elementXML, in: "<fetchIndexElement>", &unknown)
             elements.append(indexElement)
         }
-        collectUnknownAttributes(node, known: ["name"], in: element, &unknown)
+        collectUnknownAttributes(xml, in: element, &unknown)
         var index = FetchIndex(name: name, elements: elements, location: node.location)
         index.unknownXML = keep(unknown)
         return index
@@ -56,23 +70,24 @@ extension ModelDecoder {
     private mutating func decodeNameLists(
         _ node: XMLNode, listElement: String, itemElement: String, _ unknown: inout UnknownXML
     ) -> [(names: [NameReference], location: SourceLocation)] {
-        collectUnknownAttributes(node, known: [], in: "<\(node.name)>", &unknown)
+        collectUnknownAttributes(XMLAttributes<NoAttributes>(node), in: "<\(node.name)>", &unknown)
         var lists: [(names: [NameReference], location: SourceLocation)] = []
         for list in node.children {
             guard list.name == listElement else {
                 unknownElement(list, in: "<\(node.name)>", &unknown)
                 continue
             }
-            collectUnknownAttributes(list, known: [], in: "<\(listElement)>", &unknown)
+            collectUnknownAttributes(XMLAttributes<NoAttributes>(list), in: "<\(listElement)>", &unknown)
             var names: [NameReference] = []
             for item in list.children {
                 guard item.name == itemElement else {
                     unknownElement(item, in: "<\(listElement)>", &unknown)
                     continue
                 }
-                collectUnknownAttributes(item, known: ["value"], in: "<\(itemElement)>", &unknown)
+                let xml = XMLAttributes<ValueXML>(item)
+                collectUnknownAttributes(xml, in: "<\(itemElement)>", &unknown)
                 for child in item.children { unknownElement(child, in: "<\(itemElement)>", &unknown) }
-                names.append(NameReference(required(item, "value"), at: item.location))
+                names.append(NameReference(required(xml, .value), at: item.location))
             }
             lists.append((names, list.location))
         }

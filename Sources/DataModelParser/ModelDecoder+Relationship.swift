@@ -1,33 +1,35 @@
 import DataModel
 
 extension ModelDecoder {
-    private static let relationshipAttributes: Set<String> = [
-        "name", "destinationEntity", "inverseName", "inverseEntity", "toMany", "ordered", "minCount",
-        "maxCount", "deletionRule", "optional", "transient", "indexed", "syncable", "elementID",
-        "renamingIdentifier", "versionHashModifier",
-    ]
+    enum RelationshipXML: Int, XMLVocabulary {
+        case name, destinationEntity, inverseName, inverseEntity, toMany, ordered, minCount, maxCount
+        case deletionRule, optional, transient, indexed, syncable, elementID, renamingIdentifier
+        case versionHashModifier
+        static let table = makeTable()
+    }
 
     mutating func decodeRelationship(_ node: XMLNode) -> Relationship {
         var unknown = UnknownXML()
+        let xml = XMLAttributes<RelationshipXML>(node)
         var relationship = Relationship(
-            name: required(node, "name"),
-            destinationEntityName: required(node, "destinationEntity"),
-            inverseName: node.value("inverseName"),
-            inverseEntityName: node.value("inverseEntity"),
+            name: required(xml, .name),
+            destinationEntityName: required(xml, .destinationEntity),
+            inverseName: xml[.inverseName],
+            inverseEntityName: xml[.inverseEntity],
             location: node.location)
-        relationship.minCount = integer(node, "minCount", &unknown)
-        relationship.maxCount = integer(node, "maxCount", &unknown)
+        relationship.minCount = integer(xml, .minCount, &unknown)
+        relationship.maxCount = integer(xml, .maxCount, &unknown)
         // `toMany` is usually explicit; without it, a bound above one still means to-many.
-        relationship.isToMany = optionalBool(node, "toMany", &unknown) ?? ((relationship.maxCount ?? 1) > 1)
-        relationship.isOrdered = bool(node, "ordered", &unknown)
-        relationship.deleteRule = choice(node, "deletionRule", &unknown) ?? .nullify
-        relationship.isOptional = bool(node, "optional", &unknown)
-        relationship.isTransient = bool(node, "transient", &unknown)
-        relationship.isIndexed = bool(node, "indexed", &unknown)
-        relationship.isSyncable = bool(node, "syncable", &unknown)
-        relationship.elementID = node.value("elementID")
-        relationship.renamingIdentifier = node.value("renamingIdentifier")
-        relationship.versionHashModifier = node.value("versionHashModifier")
+        relationship.isToMany = optionalBool(xml, .toMany, &unknown) ?? ((relationship.maxCount ?? 1) > 1)
+        relationship.isOrdered = bool(xml, .ordered, &unknown)
+        relationship.deleteRule = choice(xml, .deletionRule, &unknown) ?? .nullify
+        relationship.isOptional = bool(xml, .optional, &unknown)
+        relationship.isTransient = bool(xml, .transient, &unknown)
+        relationship.isIndexed = bool(xml, .indexed, &unknown)
+        relationship.isSyncable = bool(xml, .syncable, &unknown)
+        relationship.elementID = xml[.elementID]
+        relationship.renamingIdentifier = xml[.renamingIdentifier]
+        relationship.versionHashModifier = xml[.versionHashModifier]
         let element = "<relationship> '\(relationship.name)'"
         for child in node.children {
             if child.name == "userInfo" {
@@ -36,7 +38,7 @@ extension ModelDecoder {
                 unknownElement(child, in: element, &unknown)
             }
         }
-        collectUnknownAttributes(node, known: Self.relationshipAttributes, in: element, &unknown)
+        collectUnknownAttributes(xml, in: element, &unknown)
         relationship.unknownXML = keep(unknown)
         return relationship
     }

@@ -1,5 +1,4 @@
 import DataModel
-import Foundation
 
 /// Turns the XML tree of a `contents` file into a `Model`.
 ///
@@ -8,21 +7,28 @@ import Foundation
 struct ModelDecoder {
     private(set) var diagnostics: [Diagnostic] = []
 
+    enum ModelXML: Int, XMLVocabulary {
+        case type, documentVersion, lastSavedToolsVersion, systemVersion, minimumToolsVersion, sourceLanguage
+        case userDefinedModelVersionIdentifier, usedWithCloudKit, usedWithSwiftData, name, macOSVersion, iOSVersion
+        static let table = makeTable()
+    }
+
     mutating func decodeModel(_ node: XMLNode, path: String, versionName: String?) -> Model {
         var unknown = UnknownXML()
+        let xml = XMLAttributes<ModelXML>(node)
         var header = ModelHeader()
-        header.type = node.value("type")
-        header.documentVersion = node.value("documentVersion")
-        header.lastSavedToolsVersion = node.value("lastSavedToolsVersion")
-        header.systemVersion = node.value("systemVersion")
-        header.minimumToolsVersion = node.value("minimumToolsVersion")
-        header.sourceLanguage = node.value("sourceLanguage")
-        header.userDefinedModelVersionIdentifier = node.value("userDefinedModelVersionIdentifier")
-        header.usedWithCloudKit = bool(node, "usedWithCloudKit", &unknown)
-        header.usedWithSwiftData = bool(node, "usedWithSwiftData", &unknown)
-        header.name = node.value("name")
-        header.macOSVersion = node.value("macOSVersion")
-        header.iOSVersion = node.value("iOSVersion")
+        header.type = xml[.type]
+        header.documentVersion = xml[.documentVersion]
+        header.lastSavedToolsVersion = xml[.lastSavedToolsVersion]
+        header.systemVersion = xml[.systemVersion]
+        header.minimumToolsVersion = xml[.minimumToolsVersion]
+        header.sourceLanguage = xml[.sourceLanguage]
+        header.userDefinedModelVersionIdentifier = xml[.userDefinedModelVersionIdentifier]
+        header.usedWithCloudKit = bool(xml, .usedWithCloudKit, &unknown)
+        header.usedWithSwiftData = bool(xml, .usedWithSwiftData, &unknown)
+        header.name = xml[.name]
+        header.macOSVersion = xml[.macOSVersion]
+        header.iOSVersion = xml[.iOSVersion]
         if let type = header.type, type != "com.apple.IDECoreDataModeler.DataModel" {
             warning("model type is '\(type)', not 'com.apple.IDECoreDataModeler.DataModel'; reading it as a Core Data model", at: node.location)
         }
@@ -40,16 +46,10 @@ struct ModelDecoder {
             }
         }
         model.entities = entities
-        collectUnknownAttributes(node, known: Self.modelAttributes, in: "<model>", &unknown)
+        collectUnknownAttributes(xml, in: "<model>", &unknown)
         model.unknownXML = unknown.isEmpty ? nil : unknown
         return model
     }
-
-    private static let modelAttributes: Set<String> = [
-        "type", "documentVersion", "lastSavedToolsVersion", "systemVersion", "minimumToolsVersion",
-        "sourceLanguage", "userDefinedModelVersionIdentifier", "usedWithCloudKit", "usedWithSwiftData",
-        "name", "macOSVersion", "iOSVersion",
-    ]
 
     // MARK: Reading values
 
@@ -62,72 +62,78 @@ struct ModelDecoder {
     }
 
     /// A required attribute; a missing one is an error and reads as "".
-    mutating func required(_ node: XMLNode, _ name: String) -> String {
-        if let value = node.value(name) { return value }
-        error("<\(node.name)> has no '\(name)' attribute", at: node.location)
+    mutating func required<Name>(_ xml: XMLAttributes<Name>, _ name: Name) -> String {
+        if let value = xml[name] { return value }
+        error("<\(xml.node.name)> has no '\(name.xmlName)' attribute", at: xml.node.location)
         return ""
     }
 
-    /// `YES`/`NO` (Xcode's spelling; `true`/`false` are accepted too). Anything else is an error.
-    mutating func bool(_ node: XMLNode, _ name: String, default defaultValue: Bool = false, _ unknown: inout UnknownXML) -> Bool {
-        guard let text = node.value(name) else { return defaultValue }
+    /// `YES`/`NO` (Xcode's spelling; `true`/`false` in any case are accepted too). Anything else is an error.
+    mutating func bool<Name>(
+        _ xml: XMLAttributes<Name>, _ name: Name, default defaultValue: Bool = false, _ unknown: inout UnknownXML
+    ) -> Bool {
+        guard let text = xml[name] else { return defaultValue }
+        if text == "YES" { return true }
+        if text == "NO" { return false }
         switch text.lowercased() {
         case "yes", "true": return true
         case "no", "false": return false
         default:
-            invalid(node, name, text, expected: "YES or NO", &unknown)
+            invalid(xml, name, text, expected: "YES or NO", &unknown)
             return defaultValue
         }
     }
 
     /// An optional `YES`/`NO`, nil when absent.
-    mutating func optionalBool(_ node: XMLNode, _ name: String, _ unknown: inout UnknownXML) -> Bool? {
-        node.value(name) == nil ? nil : bool(node, name, &unknown)
+    mutating func optionalBool<Name>(_ xml: XMLAttributes<Name>, _ name: Name, _ unknown: inout UnknownXML) -> Bool? {
+        xml[name] == nil ? nil : bool(xml, name, &unknown)
     }
 
-    mutating func integer(_ node: XMLNode, _ name: String, _ unknown: inout UnknownXML) -> Int? {
-        guard let text = node.value(name) else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-            invalid(node, name, text, expected: "a whole number", &unknown)
+    mutating func integer<Name>(_ xml: XMLAttributes<Name>, _ name: Name, _ unknown: inout UnknownXML) -> Int? {
+        guard let text = xml[name] else { return nil }
+        guard let value = Int(text.trimmingSpaces) else {
+            invalid(xml, name, text, expected: "a whole number", &unknown)
             return nil
         }
         return value
     }
 
-    mutating func number(_ node: XMLNode, _ name: String, _ unknown: inout UnknownXML) -> Double? {
-        guard let text = node.value(name) else { return nil }
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
-            invalid(node, name, text, expected: "a finite number", &unknown)
+    mutating func number<Name>(_ xml: XMLAttributes<Name>, _ name: Name, _ unknown: inout UnknownXML) -> Double? {
+        guard let text = xml[name] else { return nil }
+        guard let value = Double(text.trimmingSpaces), value.isFinite else {
+            invalid(xml, name, text, expected: "a finite number", &unknown)
             return nil
         }
         return value
     }
 
     /// A value from a fixed vocabulary; an unknown one is an error, and its text is kept.
-    mutating func choice<Value: RawRepresentable>(
-        _ node: XMLNode, _ name: String, _ unknown: inout UnknownXML
+    mutating func choice<Name, Value: RawRepresentable>(
+        _ xml: XMLAttributes<Name>, _ name: Name, _ unknown: inout UnknownXML
     ) -> Value? where Value.RawValue == String, Value: CaseIterable {
-        guard let text = node.value(name) else { return nil }
+        guard let text = xml[name] else { return nil }
         if let value = Value(rawValue: text) { return value }
         let expected = Value.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        invalid(node, name, text, expected: "one of \(expected)", &unknown)
+        invalid(xml, name, text, expected: "one of \(expected)", &unknown)
         return nil
     }
 
-    private mutating func invalid(
-        _ node: XMLNode, _ name: String, _ text: String, expected: String, _ unknown: inout UnknownXML
+    mutating func invalid<Name>(
+        _ xml: XMLAttributes<Name>, _ name: Name, _ text: String, expected: String, _ unknown: inout UnknownXML
     ) {
-        error("<\(node.name)> attribute '\(name)' is '\(text)'; expected \(expected)", at: node.location)
-        unknown.attributes.append(UnknownXML.Attribute(name: name, value: text))
+        error("<\(xml.node.name)> attribute '\(name.xmlName)' is '\(text)'; expected \(expected)", at: xml.node.location)
+        unknown.attributes.append(UnknownXML.Attribute(name: name.xmlName, value: text))
     }
 
     // MARK: Unknown XML
 
-    mutating func collectUnknownAttributes(
-        _ node: XMLNode, known: Set<String>, in element: String, _ unknown: inout UnknownXML
+    /// Reports and keeps the attributes `xml`'s vocabulary does not know.
+    mutating func collectUnknownAttributes<Name>(
+        _ xml: XMLAttributes<Name>, in element: @autoclosure () -> String, _ unknown: inout UnknownXML
     ) {
-        for attribute in node.attributes where !known.contains(attribute.name) {
-            warning("unknown attribute '\(attribute.name)' on \(element) is kept but has no effect", at: node.location)
+        for attribute in xml.unknown {
+            let element = element()
+            warning("unknown attribute '\(attribute.name)' on \(element) is kept but has no effect", at: xml.node.location)
             unknown.attributes.append(UnknownXML.Attribute(name: attribute.name, value: attribute.value))
         }
     }

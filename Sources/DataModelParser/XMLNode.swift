@@ -5,6 +5,8 @@ import DataModel
 struct XMLNode: Sendable {
     struct Attribute: Sendable {
         var name: String
+        /// `XMLNames` id of `name`, -1 for names no vocabulary knows.
+        var nameID: Int
         var value: String
     }
 
@@ -12,11 +14,6 @@ struct XMLNode: Sendable {
     var attributes: [Attribute]
     var children: [XMLNode]
     var location: SourceLocation
-
-    /// The value of attribute `name`.
-    func value(_ name: String) -> String? {
-        attributes.first { $0.name == name }?.value
-    }
 
     /// The element verbatim, for `UnknownXML`.
     var unknownElement: UnknownXML.Element {

@@ -23,6 +23,15 @@ final class XMLTreeReader {
     private var root: XMLNode?
     private var diagnostics: [Diagnostic] = []
     private var fatal: Diagnostic?
+    /// Element and attribute names by libxml2's interned pointer: a model repeats a few dozen names
+    /// tens of thousands of times, so each is decoded once. Direct-mapped: a miss only costs a decode.
+    private var names = [CachedName?](repeating: nil, count: 256)
+
+    private struct CachedName {
+        var pointer: UnsafeRawPointer
+        var name: String
+        var id: Int
+    }
 
     private init(path: String, bytes: UnsafeBufferPointer<UInt8>) {
         self.path = path
@@ -56,8 +65,13 @@ final class XMLTreeReader {
             self.context = nil
         }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
-        context.pointee.sax.pointee = Self.makeHandler()
+        let handler = Self.makeHandler()
+        context.pointee.sax.pointee = handler
         context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
+        // Encoding and I/O errors bypass the context's handler; catch them on this thread too, so
+        // libxml2 never prints to standard error itself.
+        xmlSetStructuredErrorFunc(context.pointee.userData, handler.serror)
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
         xmlParseDocument(context)
 
         if let fatal {
@@ -75,8 +89,8 @@ final class XMLTreeReader {
         prefix: UnsafePointer<xmlChar>?, localName: UnsafePointer<xmlChar>,
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
-        var name = String(cString: localName)
-        if let prefix { name = String(cString: prefix) + ":" + name }
+        var name = self.name(localName).name
+        if let prefix { name = self.name(prefix).name + ":" + name }
         var parsed: [XMLNode.Attribute] = []
         parsed.reserveCapacity(attributeCount)
         if let attributes {
@@ -85,13 +99,29 @@ final class XMLTreeReader {
                 guard let attributeName = attributes[5 * index],
                       let start = attributes[5 * index + 3], let end = attributes[5 * index + 4]
                 else { continue }
-                var key = String(cString: attributeName)
-                if let attributePrefix = attributes[5 * index + 1] { key = String(cString: attributePrefix) + ":" + key }
+                var (key, id) = self.name(attributeName)
+                if let attributePrefix = attributes[5 * index + 1] {
+                    key = self.name(attributePrefix).name + ":" + key
+                    id = -1
+                }
                 let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-                parsed.append(XMLNode.Attribute(name: key, value: value))
+                parsed.append(XMLNode.Attribute(name: key, nameID: id, value: value))
             }
         }
         stack.append(XMLNode(name: name, attributes: parsed, children: [], location: startTagLocation()))
+    }
+
+    private func name(_ pointer: UnsafePointer<xmlChar>) -> (name: String, id: Int) {
+        let key = UnsafeRawPointer(pointer)
+        let slot = (Int(bitPattern: key) >> 3) & (names.count - 1)
+        if let cached = names[slot], cached.pointer == key { return (cached.name, cached.id) }
+        let name = String(cString: pointer)
+        let id = XMLNames.id(of: name)
+        // Only pointers owned by the parser's dictionary stay valid (and unique) for the whole parse.
+        if let context, xmlDictOwns(context.pointee.dict, pointer) == 1 {
+            names[slot] = CachedName(pointer: key, name: name, id: id)
+        }
+        return (name, id)
     }
 
     fileprivate func endElement() {
@@ -105,7 +135,11 @@ final class XMLTreeReader {
 
     fileprivate func report(_ error: xmlError) {
         let message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
-        let location = SourceLocation(file: path, line: Int(max(error.line, 0)), column: Int(max(error.int2, 0)))
+        var location = SourceLocation(file: path, line: Int(max(error.line, 0)), column: Int(max(error.int2, 0)))
+        if location.line == 0, let context {  // encoding errors carry no position; the parser knows it
+            location.line = Int(xmlSAX2GetLineNumber(context))
+            location.column = Int(xmlSAX2GetColumnNumber(context))
+        }
         let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
         switch error.level {
         case XML_ERR_WARNING:

@@ -41,10 +41,10 @@ import Testing
         return Bundle.main.bundleURL
     }
 
-    static func temporaryFile(_ text: String) throws -> String {
+    static func temporaryFile(_ bytes: [UInt8]) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)/contents")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
+        try Data(bytes).write(to: url)
         return url.path
     }
 
@@ -88,15 +88,26 @@ import Testing
         ("wrong root", "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>\n"),
         ("binary garbage", "\u{1}\u{2}\u{3}\u{FF}\u{0}garbage"),
         ("empty", ""),
+        ("NUL characters", "\u{0}\u{0}\u{0}<\u{0}\u{0}\u{0}m\u{0}\u{0}\u{0}\u{0}\u{0}"),
     ])
     func badInput_exitsOneWithOneLocatedError(kind: String, text: String) throws {
-        let path = try Self.temporaryFile(text)
+        try expectOneLocatedError(kind: kind, path: try Self.temporaryFile(Array(text.utf8)))
+    }
+
+    /// libxml2 reports conversion failures outside the parser context; they must still arrive as one diagnostic.
+    @Test func undecodableBytes_exitOneWithOneLocatedError() throws {
+        let bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-2022-JP\"?>\n<model>\u{1B}$B".utf8) + [0xFF, 0xFF] + Array("</model>".utf8)
+        try expectOneLocatedError(kind: "undecodable", path: try Self.temporaryFile(bytes))
+    }
+
+    func expectOneLocatedError(kind: String, path: String) throws {
         for command in ["lint", "dump"] {
             let run = try Self.run(command, path)
             #expect(run.status == 1, "\(kind) \(command)")
             #expect(run.standardOutput.isEmpty, "\(kind) \(command)")
             #expect(run.standardError.hasPrefix(path), "\(kind): \(run.standardError)")
             #expect(run.standardError.contains(": error: "), "\(kind): \(run.standardError)")
+            #expect(run.standardError.split(separator: "\n").count == 1, "\(kind): \(run.standardError)")
         }
     }
 

@@ -1,0 +1,25 @@
+import Benchmark
+import DataModel
+import DataModelParser
+import SyntheticModel
+
+/// Parse and validate the synthetic 1,000-entity model from memory (compare with `LibXML2Floor`).
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
+        maxDuration: .seconds(5), maxIterations: 50)
+    let bytes = Array(SyntheticModel.contents().utf8)
+
+    Benchmark("Parse 1,000-entity model") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try ModelParser.parse(bytes, path: "Synthetic.xcdatamodel/contents"))
+        }
+    }
+
+    Benchmark("Parse + validate 1,000-entity model") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let parsed = try ModelParser.parse(bytes, path: "Synthetic.xcdatamodel/contents")
+            blackHole(ModelValidator().validate(parsed.model))
+        }
+    }
+}
