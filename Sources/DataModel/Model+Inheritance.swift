@@ -38,9 +38,17 @@ extension Model {
         return result
     }
 
-    /// Whether `ancestor` is `entity` or one of its superentities.
+    /// Whether `ancestorName` is `entity` or one of its superentities.
     public func entity(_ entity: Entity, isKindOf ancestorName: String) -> Bool {
-        entity.name == ancestorName || parentChain(of: entity).contains { $0.name == ancestorName }
+        var next: String? = entity.name
+        var steps = 0
+        while let current = next, steps <= entities.count {
+            if current == ancestorName { return true }
+            guard let position = entityIndex.positions[current] else { return false }
+            next = entities[position].parentName
+            steps += 1
+        }
+        return false
     }
 
     /// Every property of `entity`: inherited ones first (root first), then its own.
@@ -61,8 +69,28 @@ extension Model {
     /// The property named `name` of `entity`, own or inherited (the nearest declaration wins).
     public func property(named name: String, in entity: Entity) -> Property? {
         if let property = entity.ownProperty(named: name) { return property }
-        for owner in parentChain(of: entity) {
-            if let property = owner.ownProperty(named: name) { return property }
+        return inheritedProperty(named: name, below: entity.parentName)
+    }
+
+    /// Whether the model has an entity named `name`.
+    public func containsEntity(named name: String) -> Bool {
+        entityIndex.positions[name] != nil
+    }
+
+    /// The property named `name` of the entity named `entityName`, own or inherited.
+    func property(named name: String, inEntityNamed entityName: String) -> Property? {
+        inheritedProperty(named: name, below: entityName)
+    }
+
+    /// Searches the entity named `start` and its superentities, in place: no entity is copied, and the
+    /// walk stops after as many steps as there are entities, so cycles end it.
+    private func inheritedProperty(named name: String, below start: String?) -> Property? {
+        var next = start
+        var steps = 0
+        while let current = next, let position = entityIndex.positions[current], steps < entities.count {
+            if let property = entities[position].ownProperty(named: name) { return property }
+            next = entities[position].parentName
+            steps += 1
         }
         return nil
     }

@@ -24,7 +24,7 @@ extension ModelValidator {
 
     func checkInheritance(of entity: Entity, in model: Model, _ findings: inout Findings) {
         if let parentName = entity.parentName {
-            if model.entity(named: parentName) == nil {
+            if !model.containsEntity(named: parentName) {
                 findings.error(
                     "entity '\(entity.name)' has unknown parent entity '\(parentName)'", at: entity.location)
             } else if let cycle = inheritanceCycle(from: entity, in: model) {

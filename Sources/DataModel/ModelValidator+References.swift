@@ -52,7 +52,7 @@ extension ModelValidator {
     func checkFetchedProperties(of entity: Entity, in model: Model, _ findings: inout Findings) {
         for fetchedProperty in entity.fetchedProperties {
             let request = fetchedProperty.fetchRequest
-            if model.entity(named: request.entityName) == nil {
+            if !model.containsEntity(named: request.entityName) {
                 findings.error(
                     "fetched property '\(fetchedProperty.name)' of entity '\(entity.name)' fetches unknown entity '\(request.entityName)'",
                     at: request.location)
@@ -66,7 +66,7 @@ extension ModelValidator {
             if !templateNames.insert(template.name).inserted {
                 findings.error("duplicate fetch request template '\(template.name)'", at: template.location)
             }
-            if model.entity(named: template.entityName) == nil {
+            if !model.containsEntity(named: template.entityName) {
                 findings.error(
                     "fetch request template '\(template.name)' fetches unknown entity '\(template.entityName)'",
                     at: template.location)
@@ -77,7 +77,7 @@ extension ModelValidator {
             if !configurationNames.insert(configuration.name).inserted {
                 findings.error("duplicate configuration '\(configuration.name)'", at: configuration.location)
             }
-            for member in configuration.memberEntities where model.entity(named: member.name) == nil {
+            for member in configuration.memberEntities where !model.containsEntity(named: member.name) {
                 findings.error(
                     "configuration '\(configuration.name)' lists unknown entity '\(member.name)'", at: member.location)
             }

@@ -6,7 +6,7 @@ extension ModelValidator {
         let names = (relationship: relationship.name, entity: entity.name)  // capture names, not whole values
         func what() -> String { "relationship '\(names.relationship)' of entity '\(names.entity)'" }
         let location = relationship.location
-        if model.entity(named: relationship.destinationEntityName) == nil {
+        if !model.containsEntity(named: relationship.destinationEntityName) {
             findings.error(
                 "\(what()) has unknown destination entity '\(relationship.destinationEntityName)'", at: location)
         }
@@ -31,7 +31,7 @@ extension ModelValidator {
             findings.error("\(what()) names an inverse relationship but no inverse entity", at: location)
             return
         case (let inverseName?, let inverseEntityName?):
-            guard let inverseEntity = model.entity(named: inverseEntityName) else {
+            guard model.containsEntity(named: inverseEntityName) else {
                 findings.error("\(what()) has unknown inverse entity '\(inverseEntityName)'", at: location)
                 return
             }
@@ -41,7 +41,7 @@ extension ModelValidator {
                     at: location)
                 return
             }
-            guard case .relationship(let inverse)? = model.property(named: inverseName, in: inverseEntity) else {
+            guard case .relationship(let inverse)? = model.property(named: inverseName, inEntityNamed: inverseEntityName) else {
                 findings.error(
                     "\(what()) has inverse '\(inverseName)', which is not a relationship of entity '\(inverseEntityName)'",
                     at: location)

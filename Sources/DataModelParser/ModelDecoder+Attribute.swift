@@ -17,7 +17,7 @@ extension ModelDecoder {
         var attribute = Attribute(
             name: required(xml, .name),
             type: choice(xml, .attributeType, &unknown) ?? .undefined,
-            location: node.location)
+            location: location(node))
         attribute.isOptional = bool(xml, .optional, &unknown)
         attribute.isTransient = bool(xml, .transient, &unknown)
         attribute.isIndexed = bool(xml, .indexed, &unknown)

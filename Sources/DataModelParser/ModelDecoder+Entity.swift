@@ -10,7 +10,7 @@ extension ModelDecoder {
     mutating func decodeEntity(_ node: XMLNode) -> Entity {
         var unknown = UnknownXML()
         let xml = XMLAttributes<EntityXML>(node)
-        var entity = Entity(name: required(xml, .name), location: node.location)
+        var entity = Entity(name: required(xml, .name), location: location(node))
         entity.className = xml[.representedClassName].map(ClassName.init)
         entity.parentName = xml[.parentEntity]
         entity.isAbstract = bool(xml, .isAbstract, &unknown)

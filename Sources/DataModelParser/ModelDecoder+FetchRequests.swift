@@ -33,13 +33,13 @@ extension ModelDecoder {
             }
         }
         if request == nil {
-            error("\(element) has no <fetchRequest>", at: node.location)
+            error("\(element) has no <fetchRequest>", at: location(node))
         }
         var property = FetchedProperty(
             name: name,
             fetchRequest: request ?? FetchedProperty.Request(
-                name: "fetchedPropertyFetchRequest", entityName: "", predicate: nil, location: node.location),
-            location: node.location)
+                name: "fetchedPropertyFetchRequest", entityName: "", predicate: nil, location: location(node)),
+            location: location(node))
         property.isOptional = bool(xml, .optional, &unknown)
         property.isSyncable = bool(xml, .syncable, &unknown)
         property.userInfo = userInfo
@@ -55,7 +55,7 @@ extension ModelDecoder {
             name: xml[.name] ?? "fetchedPropertyFetchRequest",
             entityName: required(xml, .entity),
             predicate: xml[.predicateString],
-            location: node.location)
+            location: location(node))
         for child in node.children { unknownElement(child, in: "<fetchRequest> of \(owner)", &unknown) }
         collectUnknownAttributes(xml, in: "<fetchRequest> of \(owner)", &unknown)
         request.unknownXML = keep(unknown)
@@ -67,12 +67,12 @@ extension ModelDecoder {
         let xml = XMLAttributes<TemplateXML>(node)
         var template = FetchRequestTemplate(
             name: required(xml, .name), entityName: required(xml, .entity),
-            predicate: xml[.predicateString], location: node.location)
+            predicate: xml[.predicateString], location: location(node))
         if let code = integer(xml, .resultType, &unknown) {
             if let resultType = FetchRequestTemplate.ResultType(rawValue: code) {
                 template.resultType = resultType
             } else {
-                error("<fetchRequest> '\(template.name)' has resultType \(code); expected 0 (objects), 1 (object IDs), 2 (dictionaries) or 4 (count)", at: node.location)
+                error("<fetchRequest> '\(template.name)' has resultType \(code); expected 0 (objects), 1 (object IDs), 2 (dictionaries) or 4 (count)", at: location(node))
                 unknown.attributes.append(UnknownXML.Attribute(name: "resultType", value: String(code)))
             }
         }

@@ -36,11 +36,11 @@ extension ModelDecoder {
             }
             // An element has no unknownXML of its own; the index keeps what its elements did not understand.
             let elementXML = XMLAttributes<FetchIndexElementXML>(child)
-            var indexElement = FetchIndex.Element(property: elementXML[.property], location: child.location)
+            var indexElement = FetchIndex.Element(property: elementXML[.property], location: location(child))
             indexElement.expression = elementXML[.expression]
             indexElement.expressionType = elementXML[.expressionType]
             if indexElement.property == nil && indexElement.expression == nil {
-                error("<fetchIndexElement> of \(element) names neither a property nor an expression", at: child.location)
+                error("<fetchIndexElement> of \(element) names neither a property nor an expression", at: location(child))
             }
             indexElement.kind = choice(elementXML, .type, &unknown) ?? .binary
             indexElement.order = choice(elementXML, .order, &unknown) ?? .ascending
@@ -49,7 +49,7 @@ extension ModelDecoder {
             elements.append(indexElement)
         }
         collectUnknownAttributes(xml, in: element, &unknown)
-        var index = FetchIndex(name: name, elements: elements, location: node.location)
+        var index = FetchIndex(name: name, elements: elements, location: location(node))
         index.unknownXML = keep(unknown)
         return index
     }
@@ -87,9 +87,9 @@ extension ModelDecoder {
                 let xml = XMLAttributes<ValueXML>(item)
                 collectUnknownAttributes(xml, in: "<\(itemElement)>", &unknown)
                 for child in item.children { unknownElement(child, in: "<\(itemElement)>", &unknown) }
-                names.append(NameReference(required(xml, .value), at: item.location))
+                names.append(NameReference(required(xml, .value), at: location(item)))
             }
-            lists.append((names, list.location))
+            lists.append((names, location(list)))
         }
         return lists
     }

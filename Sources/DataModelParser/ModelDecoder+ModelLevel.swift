@@ -28,13 +28,13 @@ extension ModelDecoder {
                 let memberXML = XMLAttributes<NameXML>(child)
                 collectUnknownAttributes(memberXML, in: "<memberEntity>", &unknown)
                 for grandchild in child.children { unknownElement(grandchild, in: "<memberEntity>", &unknown) }
-                members.append(NameReference(required(memberXML, .name), at: child.location))
+                members.append(NameReference(required(memberXML, .name), at: location(child)))
             } else {
                 unknownElement(child, in: element, &unknown)
             }
         }
         collectUnknownAttributes(xml, in: element, &unknown)
-        var configuration = Configuration(name: name, memberEntities: members, location: node.location)
+        var configuration = Configuration(name: name, memberEntities: members, location: location(node))
         configuration.unknownXML = keep(unknown)
         return configuration
     }
@@ -53,7 +53,7 @@ extension ModelDecoder {
             }
         }
         collectUnknownAttributes(xml, in: element, &unknown)
-        var composite = Composite(name: name, attributes: attributes, location: node.location)
+        var composite = Composite(name: name, attributes: attributes, location: location(node))
         composite.unknownXML = keep(unknown)
         return composite
     }
@@ -70,7 +70,7 @@ extension ModelDecoder {
             }
             let xml = XMLAttributes<EntryXML>(child)
             collectUnknownAttributes(xml, in: "<entry>", &ignored)
-            userInfo.entries.append(UserInfo.Entry(key: required(xml, .key), value: xml[.value] ?? "", location: child.location))
+            userInfo.entries.append(UserInfo.Entry(key: required(xml, .key), value: xml[.value] ?? "", location: location(child)))
         }
         return userInfo
     }

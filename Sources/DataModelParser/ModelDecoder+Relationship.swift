@@ -16,7 +16,7 @@ extension ModelDecoder {
             destinationEntityName: required(xml, .destinationEntity),
             inverseName: xml[.inverseName],
             inverseEntityName: xml[.inverseEntity],
-            location: node.location)
+            location: location(node))
         relationship.minCount = integer(xml, .minCount, &unknown)
         relationship.maxCount = integer(xml, .maxCount, &unknown)
         // `toMany` is usually explicit; without it, a bound above one still means to-many.

@@ -5,7 +5,13 @@ import DataModel
 /// It never stops early: bad values become located errors (the raw text is kept in `unknownXML`),
 /// unknown attributes and elements become warnings and are kept verbatim.
 struct ModelDecoder {
+    /// The file every location names.
+    let path: String
     private(set) var diagnostics: [Diagnostic] = []
+
+    init(path: String) { self.path = path }
+
+    func location(_ node: XMLNode) -> SourceLocation { node.location(in: path) }
 
     enum ModelXML: Int, XMLVocabulary {
         case type, documentVersion, lastSavedToolsVersion, systemVersion, minimumToolsVersion, sourceLanguage
@@ -13,7 +19,7 @@ struct ModelDecoder {
         static let table = makeTable()
     }
 
-    mutating func decodeModel(_ node: XMLNode, path: String, versionName: String?) -> Model {
+    mutating func decodeModel(_ node: XMLNode, versionName: String?) -> Model {
         var unknown = UnknownXML()
         let xml = XMLAttributes<ModelXML>(node)
         var header = ModelHeader()
@@ -30,10 +36,10 @@ struct ModelDecoder {
         header.macOSVersion = xml[.macOSVersion]
         header.iOSVersion = xml[.iOSVersion]
         if let type = header.type, type != "com.apple.IDECoreDataModeler.DataModel" {
-            warning("model type is '\(type)', not 'com.apple.IDECoreDataModeler.DataModel'; reading it as a Core Data model", at: node.location)
+            warning("model type is '\(type)', not 'com.apple.IDECoreDataModeler.DataModel'; reading it as a Core Data model", at: location(node))
         }
 
-        var model = Model(path: path, versionName: versionName, header: header, location: node.location)
+        var model = Model(path: path, versionName: versionName, header: header, location: location(node))
         var entities: [Entity] = []
         for child in node.children {
             switch child.name {
@@ -64,7 +70,7 @@ struct ModelDecoder {
     /// A required attribute; a missing one is an error and reads as "".
     mutating func required<Name>(_ xml: XMLAttributes<Name>, _ name: Name) -> String {
         if let value = xml[name] { return value }
-        error("<\(xml.node.name)> has no '\(name.xmlName)' attribute", at: xml.node.location)
+        error("<\(xml.node.name)> has no '\(name.xmlName)' attribute", at: location(xml.node))
         return ""
     }
 
@@ -121,7 +127,7 @@ struct ModelDecoder {
     mutating func invalid<Name>(
         _ xml: XMLAttributes<Name>, _ name: Name, _ text: String, expected: String, _ unknown: inout UnknownXML
     ) {
-        error("<\(xml.node.name)> attribute '\(name.xmlName)' is '\(text)'; expected \(expected)", at: xml.node.location)
+        error("<\(xml.node.name)> attribute '\(name.xmlName)' is '\(text)'; expected \(expected)", at: location(xml.node))
         unknown.attributes.append(UnknownXML.Attribute(name: name.xmlName, value: text))
     }
 
@@ -133,14 +139,14 @@ struct ModelDecoder {
     ) {
         for attribute in xml.unknown {
             let element = element()
-            warning("unknown attribute '\(attribute.name)' on \(element) is kept but has no effect", at: xml.node.location)
+            warning("unknown attribute '\(attribute.name)' on \(element) is kept but has no effect", at: location(xml.node))
             unknown.attributes.append(UnknownXML.Attribute(name: attribute.name, value: attribute.value))
         }
     }
 
     mutating func unknownElement(_ child: XMLNode, in element: String, _ unknown: inout UnknownXML) {
-        warning("unknown element <\(child.name)> in \(element) is kept but has no effect", at: child.location)
-        unknown.elements.append(child.unknownElement)
+        warning("unknown element <\(child.name)> in \(element) is kept but has no effect", at: location(child))
+        unknown.elements.append(child.unknownElement(in: path))
     }
 
     /// `unknown`, or nil when it holds nothing.

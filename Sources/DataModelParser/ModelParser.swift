@@ -32,10 +32,10 @@ public enum ModelParser {
         guard tree.root.name == "model" else {
             throw ModelLoadingError(
                 .notAModel, "the root element is <\(tree.root.name)>, not <model>: this is not a Core Data model",
-                at: tree.root.location)
+                at: tree.root.location(in: path))
         }
-        var decoder = ModelDecoder()
-        let model = decoder.decodeModel(tree.root, path: path, versionName: versionName)
+        var decoder = ModelDecoder(path: path)
+        let model = decoder.decodeModel(tree.root, versionName: versionName)
         return ParsedModel(model: model, diagnostics: (tree.diagnostics + decoder.diagnostics).sortedByLocation())
     }
 }

@@ -13,14 +13,20 @@ struct XMLNode: Sendable {
     var name: String
     var attributes: [Attribute]
     var children: [XMLNode]
-    var location: SourceLocation
+    /// Where the start tag begins; the file's path is added when decoding, so the tree carries no strings it does not need.
+    var line: Int
+    var column: Int
+
+    func location(in file: String) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: column)
+    }
 
     /// The element verbatim, for `UnknownXML`.
-    var unknownElement: UnknownXML.Element {
+    func unknownElement(in file: String) -> UnknownXML.Element {
         UnknownXML.Element(
             name: name,
             attributes: attributes.map { UnknownXML.Attribute(name: $0.name, value: $0.value) },
-            children: children.map(\.unknownElement),
-            location: location)
+            children: children.map { $0.unknownElement(in: file) },
+            location: location(in: file))
     }
 }

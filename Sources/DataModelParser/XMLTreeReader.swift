@@ -108,7 +108,8 @@ final class XMLTreeReader {
                 parsed.append(XMLNode.Attribute(name: key, nameID: id, value: value))
             }
         }
-        stack.append(XMLNode(name: name, attributes: parsed, children: [], location: startTagLocation()))
+        let (line, column) = startTagPosition()
+        stack.append(XMLNode(name: name, attributes: parsed, children: [], line: line, column: column))
     }
 
     private func name(_ pointer: UnsafePointer<xmlChar>) -> (name: String, id: Int) {
@@ -152,16 +153,13 @@ final class XMLTreeReader {
     }
 
     /// Where the start tag being reported begins.
-    private func startTagLocation() -> SourceLocation {
-        guard let context else { return SourceLocation(file: path) }
+    private func startTagPosition() -> (line: Int, column: Int) {
+        guard let context else { return (0, 0) }
         let consumed = Int(xmlByteConsumed(context))
         var start = min(consumed, bytes.count) - 1
         while start >= 0 && bytes[start] != UInt8(ascii: "<") { start -= 1 }
-        guard start >= 0 else {
-            return SourceLocation(file: path, line: Int(xmlSAX2GetLineNumber(context)))
-        }
-        let (line, column) = cursor.position(of: start, in: bytes)
-        return SourceLocation(file: path, line: line, column: column)
+        guard start >= 0 else { return (Int(xmlSAX2GetLineNumber(context)), 0) }
+        return cursor.position(of: start, in: bytes)
     }
 
     /// The SAX callbacks; built per parse because C structs cannot be shared as Swift 6 globals.
