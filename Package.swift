@@ -7,10 +7,12 @@ let package = Package(
     products: [
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "DataModelParser", targets: ["DataModelParser"]),
+        .library(name: "StoreSchema", targets: ["StoreSchema"]),
         .executable(name: "datamodel-gen", targets: ["datamodel-gen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The model vocabulary, source locations, diagnostics and semantic validation.
@@ -23,12 +25,15 @@ let package = Package(
         ),
         // `.xcdatamodeld` / `.xcdatamodel` / `contents` XML → `DataModel`.
         .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2"]),
+        // Core Data's SQLite layout for a model: numbering, tables, columns, indexes, DDL.
+        .target(name: "StoreSchema", dependencies: ["DataModel"]),
         // The command-line tool.
         .executableTarget(
             name: "datamodel-gen",
             dependencies: [
                 "DataModel",
                 "DataModelParser",
+                "StoreSchema",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -37,6 +42,11 @@ let package = Package(
             name: "DataModelParserTests",
             dependencies: ["DataModel", "DataModelParser", "CLibXML2"],
             exclude: ["Fixtures", "Goldens"]
+        ),
+        .testTarget(
+            name: "StoreSchemaTests",
+            dependencies: ["DataModel", "DataModelParser", "StoreSchema", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Goldens", "Fixtures"]
         ),
         .testTarget(name: "DataModelGenTests", dependencies: ["datamodel-gen"]),
     ],

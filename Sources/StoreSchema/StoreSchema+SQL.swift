@@ -1,0 +1,60 @@
+import Foundation
+
+/// The schema as SQLite DDL in Core Data's text style (`CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, … );`).
+extension StoreSchema {
+    /// The fixed tables every store has.
+    public static let bookkeepingTables = [
+        "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);",
+        "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);",
+        "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);",
+    ]
+
+    /// Every `CREATE TABLE` and `CREATE INDEX` statement, in the order Core Data issues them.
+    public var createStatements: [String] {
+        let entityTables = tables.map { table in
+            "CREATE TABLE \(identifier(table.name)) ( "
+                + table.columns.map { column in
+                    "\(identifier(column.name)) \(column.type.rawValue)\(column.role == .primaryKey ? " PRIMARY KEY" : "")"
+                }.joined(separator: ", ") + " );"
+        }
+        let joins = joinTables.map { join in
+            "CREATE TABLE \(identifier(join.name)) ( "
+                + join.columnNames.map { "\(identifier($0)) INTEGER" }.joined(separator: ", ")
+                + ", PRIMARY KEY (\(identifier(join.sourceColumn)), \(identifier(join.destinationColumn))) );"
+        }
+        let indexStatements = indexes.map { index in
+            let keys = index.keys.map { key in
+                identifier(key.column) + (key.isCollated ? " COLLATE BINARY \(key.isDescending ? "DESC" : "ASC")" : "")
+            }
+            return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) ON \(identifier(index.table)) (\(keys.joined(separator: ", ")));"
+        }
+        return entityTables + joins + indexStatements + Self.bookkeepingTables
+    }
+
+    /// The rows of `Z_PRIMARYKEY` for a new store: every entity with its parent and `Z_MAX` 0.
+    public var primaryKeyRows: [(number: Int, name: String, superNumber: Int)] {
+        entities.map { ($0.number, $0.name, $0.superNumber) }
+    }
+
+    /// A complete script that creates an empty store: the tables, indexes and `Z_PRIMARYKEY` rows.
+    public func sql() -> String {
+        let inserts = primaryKeyRows.map { row in
+            "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(row.number), \(literal(row.name)), \(row.superNumber), 0);"
+        }
+        return (createStatements + inserts).joined(separator: "\n") + "\n"
+    }
+}
+
+/// An identifier as Core Data writes it (bare), quoted only when SQLite could not read it bare.
+func identifier(_ name: String) -> String {
+    let isBare = !name.isEmpty && name.utf8.allSatisfy { byte in
+        byte >= 0x80 || byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+    } && !(name.utf8.first.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false)
+    return isBare ? name : "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// A string as an SQL literal.
+func literal(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+}

@@ -1,0 +1,205 @@
+import DataModel
+
+/// Computes a `StoreSchema` from a model, following the rules of Core Data's SQLite store
+/// (format reference §2): one table per root entity, columns grouped by type, collisions suffixed,
+/// join tables for many-to-many pairs, and Core Data's index names.
+struct StoreSchemaBuilder {
+    let model: Model
+    let layouts: [EntityLayout]
+    private let layoutByName: [String: EntityLayout]
+
+    init(model: Model) {
+        self.model = model
+        layouts = EntityNumbering.layouts(of: model)
+        layoutByName = Dictionary(layouts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func build() -> StoreSchema {
+        let tables = layouts.filter { $0.superNumber == 0 }.map(table(rootedAt:))
+        let joinTables = self.joinTables()
+        let indexes = self.indexes(tables: tables, joinTables: joinTables)
+        return StoreSchema(entities: layouts, tables: tables, joinTables: joinTables, indexes: indexes)
+    }
+
+    // MARK: Entity tables
+
+    /// A column the table needs, before its final name is known.
+    private struct Request {
+        var group: ColumnGroup
+        var entityNumber: Int
+        /// Attributes before foreign keys before inverseless-to-many columns, within a group and entity.
+        var kind: Int
+        var sortName: String
+        /// The name part after `Z`, before any collision suffix.
+        var baseName: String
+        var type: ColumnType
+        var role: Column.Role
+        /// For a foreign key: the destination's number when it has subentities (`Z<n>_<REL>`).
+        var foreignEntityNumber: Int?
+        /// For a foreign key: whether an ordered to-many inverse needs `Z_FOK_<REL>`.
+        var needsOrderKey = false
+    }
+
+    private func table(rootedAt root: EntityLayout) -> EntityTable {
+        let members = layouts.filter { root.subtreeNumbers.contains($0.number) }
+        var requests: [Request] = []
+        for layout in members {
+            guard let entity = model.entity(named: layout.name) else { continue }
+            requests += attributeRequests(entity, layout)
+            requests += foreignKeyRequests(entity, layout)
+        }
+        requests += inverselessToManyRequests(into: members)
+
+        // Names are handed out in entity-number order (then by property name), so that the first
+        // entity keeps the plain name and later ones get 1, 2, … — as Core Data does.
+        var taken: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var suffixes: [String: Int] = [:]
+        var named: [(request: Request, names: [String])] = []
+        for request in requests.sorted(by: { ($0.entityNumber, $0.sortName, $0.kind) < ($1.entityNumber, $1.sortName, $1.kind) }) {
+            var suffix = suffixes[request.baseName]
+            func candidate() -> String { request.baseName + (suffix.map(String.init) ?? "") }
+            while taken.contains("Z" + candidate()) { suffix = (suffix ?? 0) + 1 }
+            suffixes[request.baseName] = (suffix ?? 0) + 1
+            let base = candidate()
+            var names = ["Z" + base]
+            if let number = request.foreignEntityNumber { names.append("Z\(number)_" + base) }
+            if request.needsOrderKey { names.append("Z_FOK_" + base) }
+            taken.formUnion(names)
+            named.append((request, names))
+        }
+
+        // Output order: group, entity number, then kind — attributes, foreign keys (each followed by its
+        // `Z<n>_` companion), the entity's `Z_FOK_` order keys, inverseless to-many columns — then name.
+        typealias Placed = (key: (ColumnGroup, Int, Int, String), column: Column)
+        var placed: [Placed] = []
+        for (request, names) in named {
+            let kind = request.kind * 2  // leaves room for the order keys between foreign keys and the rest
+            func place(_ kind: Int, _ sortName: String, _ column: Column) {
+                placed.append(((request.group, request.entityNumber, kind, sortName), column))
+            }
+            place(kind, request.sortName, Column(name: names[0], type: request.type, role: request.role))
+            guard case .foreignKey(let entity, let relationship) = request.role else { continue }
+            var companions = names.dropFirst()
+            if request.foreignEntityNumber != nil, let name = companions.popFirst() {
+                place(kind, request.sortName + "\u{0}", Column(name: name, type: .integer, role: .foreignEntity(entity: entity, relationship: relationship)))
+            }
+            if request.needsOrderKey, let name = companions.popFirst() {
+                place(kind + 1, request.sortName, Column(name: name, type: .integer, role: .orderKey(entity: entity, relationship: relationship)))
+            }
+        }
+        let columns = [
+            Column(name: "Z_PK", type: .integer, role: .primaryKey),
+            Column(name: "Z_ENT", type: .integer, role: .entityNumber),
+            Column(name: "Z_OPT", type: .integer, role: .version),
+        ] + placed.sorted { $0.key < $1.key }.map(\.column)
+        return EntityTable(name: root.tableName, rootEntity: root.name, columns: columns)
+    }
+
+    private func attributeRequests(_ entity: Entity, _ layout: EntityLayout) -> [Request] {
+        var requests: [Request] = []
+        for attribute in entity.attributes where attribute.isPersistent {
+            if attribute.type == .composite {
+                requests += CompositeLayout.leaves(of: attribute, in: model).map { leaf in
+                    Request(
+                        group: ColumnGroup(leaf.type), entityNumber: layout.number, kind: 0, sortName: leaf.name,
+                        baseName: leaf.name.uppercased(), type: ColumnType(leaf.type) ?? .blob,
+                        role: .compositeMember(entity: entity.name, attribute: attribute.name, path: leaf.path))
+                }
+            } else if let type = ColumnType(attribute.type) {
+                requests.append(Request(
+                    group: ColumnGroup(attribute.type), entityNumber: layout.number, kind: 0,
+                    sortName: attribute.name, baseName: attribute.name.uppercased(), type: type,
+                    role: .attribute(entity: entity.name, attribute: attribute.name)))
+            }
+        }
+        return requests
+    }
+
+    private func foreignKeyRequests(_ entity: Entity, _ layout: EntityLayout) -> [Request] {
+        entity.relationships.filter { $0.isPersistent && $0.isToOne }.map { relationship in
+            let destination = layoutByName[relationship.destinationEntityName]
+            let hasSubentities = destination.map { $0.subtreeNumbers.count > 1 } ?? false
+            let inverse = model.inverse(of: relationship)
+            var request = Request(
+                group: .integerLike, entityNumber: layout.number, kind: 1, sortName: relationship.name,
+                baseName: relationship.name.uppercased(), type: .integer,
+                role: .foreignKey(entity: entity.name, relationship: relationship.name),
+                foreignEntityNumber: hasSubentities ? destination?.number : nil)
+            request.needsOrderKey = inverse.map { $0.isToMany && $0.isOrdered } ?? false
+            return request
+        }
+    }
+
+    /// A to-many relationship without inverse is stored as a hidden foreign key in its destination's table.
+    private func inverselessToManyRequests(into members: [EntityLayout]) -> [Request] {
+        var requests: [Request] = []
+        let memberNames = Set(members.map(\.name))
+        for layout in layouts {
+            guard let entity = model.entity(named: layout.name) else { continue }
+            for relationship in entity.relationships
+            where relationship.isPersistent && relationship.isToMany && relationship.inverseName == nil
+                && memberNames.contains(relationship.destinationEntityName)
+            {
+                let destination = layoutByName[relationship.destinationEntityName]!
+                requests.append(Request(
+                    group: .integerLike, entityNumber: destination.number, kind: 2,
+                    sortName: "\(layout.number)" + relationship.name,
+                    baseName: "\(layout.number)" + relationship.name.uppercased(), type: .integer,
+                    role: .inverselessToMany(entity: entity.name, relationship: relationship.name)))
+            }
+        }
+        return requests
+    }
+
+    // MARK: Join tables
+
+    private func joinTables() -> [JoinTable] {
+        var tables: [JoinTable] = []
+        var seen: Set<RelationshipReference> = []
+        for layout in layouts {
+            guard let entity = model.entity(named: layout.name) else { continue }
+            for relationship in entity.relationships where relationship.isPersistent && relationship.isToMany {
+                guard let inverse = model.inverse(of: relationship), inverse.isToMany, inverse.isPersistent,
+                      let inverseOwner = owner(of: inverse, reachedFrom: relationship),
+                      let inverseLayout = layoutByName[inverseOwner]
+                else { continue }
+                let mine = RelationshipReference(entity: entity.name, relationship: relationship.name)
+                let theirs = RelationshipReference(entity: inverseOwner, relationship: inverse.name)
+                guard !seen.contains(mine), !seen.contains(theirs) else { continue }
+                seen.formUnion([mine, theirs])
+                let mineOwns = ownsJoinTable(
+                    (layout.number, relationship), over: (inverseLayout.number, inverse))
+                let (a, r, aName, b, s, bName) = mineOwns
+                    ? (layout.number, relationship, entity.name, inverseLayout.number, inverse, inverseOwner)
+                    : (inverseLayout.number, inverse, inverseOwner, layout.number, relationship, entity.name)
+                let rName = r.name.uppercased()
+                let sName = s.name.uppercased()
+                tables.append(JoinTable(
+                    name: "Z_\(a)\(rName)",
+                    relationship: RelationshipReference(entity: aName, relationship: r.name),
+                    inverse: RelationshipReference(entity: bName, relationship: s.name),
+                    sourceColumn: "Z_\(a)\(sName)", destinationColumn: "Z_\(b)\(rName)",
+                    destinationOrderColumn: r.isOrdered ? "Z_FOK_\(b)\(rName)" : nil,
+                    sourceOrderColumn: s.isOrdered ? "Z_FOK_\(a)\(sName)" : nil))
+            }
+        }
+        return tables
+    }
+
+    /// The entity that declares `inverse` (the destination of `relationship`, or one of its ancestors).
+    private func owner(of inverse: Relationship, reachedFrom relationship: Relationship) -> String? {
+        guard let destination = model.entity(named: relationship.inverseEntityName ?? relationship.destinationEntityName)
+        else { return nil }
+        return ([destination] + model.parentChain(of: destination))
+            .first { $0.relationships.contains { $0.name == inverse.name } }?.name
+    }
+
+    /// Which side names the join table: the relationship declared on the lower entity number; on a
+    /// tie (a relationship between an entity and itself) the ordered side, else the later name —
+    /// the one tie seen in a real store (`favorites` over `favoriteFolders`) fits both.
+    private func ownsJoinTable(_ mine: (Int, Relationship), over theirs: (Int, Relationship)) -> Bool {
+        if mine.0 != theirs.0 { return mine.0 < theirs.0 }
+        if mine.1.isOrdered != theirs.1.isOrdered { return mine.1.isOrdered }
+        return mine.1.name > theirs.1.name
+    }
+}
