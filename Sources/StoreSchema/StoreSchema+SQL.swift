@@ -54,6 +54,11 @@ func identifier(_ name: String) -> String {
     return isBare ? name : "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
+/// An identifier always in double quotes: view and column aliases carry model names, which may be SQL keywords.
+func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
 /// A string as an SQL literal.
 func literal(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "''") + "'"

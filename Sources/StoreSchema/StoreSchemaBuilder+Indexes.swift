@@ -47,7 +47,7 @@ extension StoreSchemaBuilder {
         }
         // Legacy `indexed="YES"`, and the attribute index Xcode keeps beside a single-element fetch
         // index it converted from that flag (named `by<Attribute>`; seen in Core Data-written stores).
-        var indexedAttributes = entity.attributes.filter { $0.isIndexed && $0.isPersistent }.map(\.name)
+        var indexedAttributes = entity.attributes.filter { $0.isIndexed && $0.isPersistent }.map(\.name).sorted()
         for fetchIndex in entity.fetchIndexes where fetchIndex.elements.count == 1 {
             if let property = fetchIndex.elements[0].property, fetchIndex.name.lowercased() == "by" + property.lowercased(),
                entity.attribute(named: property) != nil, !indexedAttributes.contains(property)

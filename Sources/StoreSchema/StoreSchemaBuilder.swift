@@ -158,7 +158,8 @@ struct StoreSchemaBuilder {
         var seen: Set<RelationshipReference> = []
         for layout in layouts {
             guard let entity = model.entity(named: layout.name) else { continue }
-            for relationship in entity.relationships where relationship.isPersistent && relationship.isToMany {
+            for relationship in entity.relationships.sorted(by: { $0.name < $1.name })
+            where relationship.isPersistent && relationship.isToMany {
                 guard let inverse = model.inverse(of: relationship), inverse.isToMany, inverse.isPersistent,
                       let inverseOwner = owner(of: inverse, reachedFrom: relationship),
                       let inverseLayout = layoutByName[inverseOwner]
@@ -173,7 +174,9 @@ struct StoreSchemaBuilder {
                     ? (layout.number, relationship, entity.name, inverseLayout.number, inverse, inverseOwner)
                     : (inverseLayout.number, inverse, inverseOwner, layout.number, relationship, entity.name)
                 let rName = r.name.uppercased()
-                let sName = s.name.uppercased()
+                // A relationship that is its own inverse (`related` ↔ `related`) would name both columns
+                // alike; the second takes the collision suffix, as entity columns do.
+                let sName = s.name.uppercased() + (a == b && r.name == s.name ? "1" : "")
                 tables.append(JoinTable(
                     name: "Z_\(a)\(rName)",
                     relationship: RelationshipReference(entity: aName, relationship: r.name),

@@ -4,7 +4,7 @@ import ArgumentParser
 struct DataModelGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "datamodel-gen",
-        abstract: "Reads Core Data models (.xcdatamodeld, .xcdatamodel) and checks or dumps them.",
+        abstract: "Reads Core Data models (.xcdatamodeld, .xcdatamodel): checks them, dumps them, prints their SQLite schema.",
         discussion: """
             MODEL is an .xcdatamodeld bundle (its current version is read, or the one named with \
             --model-version), an .xcdatamodel folder, or a bare 'contents' file.
@@ -18,7 +18,8 @@ struct DataModelGen: ParsableCommand {
               datamodel-gen lint MyApp/Model.xcdatamodeld --warnings-as-errors
               datamodel-gen dump Models/Books.xcdatamodeld --format json > books.json
               datamodel-gen dump Models/Products.xcdatamodeld --format summary
+              datamodel-gen sql Models/Books.xcdatamodeld --views
             """,
-        subcommands: [Lint.self, Dump.self]
+        subcommands: [Lint.self, Dump.self, SQL.self]
     )
 }

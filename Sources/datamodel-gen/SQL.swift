@@ -1,0 +1,55 @@
+import ArgumentParser
+import DataModel
+import Foundation
+import StoreSchema
+
+/// `datamodel-gen sql MODEL`: the SQLite schema Core Data would create for the model.
+struct SQL: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Prints the SQLite schema of a model, in Core Data's own store layout.",
+        discussion: """
+            The tables, columns and indexes are the ones Core Data creates for the model: Z<ENTITY> \
+            tables with Z_PK, Z_ENT and Z_OPT, subentities in their root's table, join tables for \
+            many-to-many relationships, and the Z_PRIMARYKEY, Z_METADATA and Z_MODELCACHE tables, with \
+            the Z_PRIMARYKEY rows of an empty store. Running the script in sqlite3 creates an empty store.
+
+            --views adds one read-only view per entity, named like the entity, with the model's \
+            property names, dates as ISO 8601 text and UUIDs as hex — handy for looking inside a store \
+            (an iOS app's included) with any SQL tool.
+
+            A model with errors prints nothing and exits with 1.
+
+            Examples:
+              datamodel-gen sql Models/Books.xcdatamodeld
+              datamodel-gen sql Models/FailedBanks.xcdatamodeld --views --output FailedBanks.sql
+              datamodel-gen sql App/Model.xcdatamodeld --views | sqlite3 copy-of-app-store.sqlite
+            """
+    )
+
+    @OptionGroup var options: ModelOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the schema to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Flag(help: "Add a read-only view per entity, with the model's names and readable dates.")
+    var views = false
+
+    func run() throws {
+        let loaded = try options.load()
+        loaded.diagnostics.forEach(StandardError.print)
+        if loaded.diagnostics.containsErrors { throw ExitCode.failure }
+        let schema = StoreSchema(model: loaded.model)
+        var text = schema.sql()
+        if views { text += schema.viewStatements(for: loaded.model).joined(separator: "\n") + "\n" }
+        if let output {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                StandardError.write("\(output): error: cannot write the schema: \(error.localizedDescription)")
+                throw ExitCode.failure
+            }
+        } else {
+            print(text, terminator: "")
+        }
+    }
+}
