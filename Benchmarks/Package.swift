@@ -30,6 +30,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "DataModel", package: "DataModelKit"),
                 .product(name: "DataModelParser", package: "DataModelKit"),
+                .product(name: "StoreSchema", package: "DataModelKit"),
                 "SyntheticModel",
             ],
             path: "Benchmarks/ParserBenchmarks",

@@ -11,6 +11,7 @@ extension StoreSchemaBuilder {
                 name: name, table: table,
                 keys: columns.map { StoreIndex.Key(column: $0, isCollated: false, isDescending: false) }, isUnique: false)
         }
+        let roots = Dictionary(layouts.filter { $0.superNumber == 0 }.map { ($0.tableName, $0) }, uniquingKeysWith: { first, _ in first })
         for table in tables {
             for column in table.columns {
                 switch column.role {
@@ -19,16 +20,16 @@ extension StoreSchemaBuilder {
                 default: break
                 }
             }
-            if let root = layouts.first(where: { $0.name == table.rootEntity }), root.subtreeNumbers.count > 1 {
+            if let root = roots[table.name], root.subtreeNumbers.count > 1 {
                 indexes.append(plain("\(table.name)_Z_ENT_INDEX", table.name, ["Z_ENT"]))
             }
         }
         for join in joinTables {
             indexes.append(plain("\(join.name)_\(join.destinationColumn)_INDEX", join.name, [join.destinationColumn, join.sourceColumn]))
         }
+        let tableByName = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for layout in layouts {
-            guard let entity = model.entity(named: layout.name), let table = tables.first(where: { $0.name == layout.tableName })
-            else { continue }
+            guard let entity = model.entity(named: layout.name), let table = tableByName[layout.tableName] else { continue }
             indexes += declaredIndexes(of: entity, in: table)
         }
         var names: Set<String> = []

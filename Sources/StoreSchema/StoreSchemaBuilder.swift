@@ -15,7 +15,8 @@ struct StoreSchemaBuilder {
     }
 
     func build() -> StoreSchema {
-        let tables = layouts.filter { $0.superNumber == 0 }.map(table(rootedAt:))
+        let inverseless = inverselessToManyRequests()
+        let tables = layouts.filter { $0.superNumber == 0 }.map { table(rootedAt: $0, extra: inverseless[$0.tableName] ?? []) }
         let joinTables = self.joinTables()
         let indexes = self.indexes(tables: tables, joinTables: joinTables)
         return StoreSchema(entities: layouts, tables: tables, joinTables: joinTables, indexes: indexes)
@@ -40,15 +41,15 @@ struct StoreSchemaBuilder {
         var needsOrderKey = false
     }
 
-    private func table(rootedAt root: EntityLayout) -> EntityTable {
-        let members = layouts.filter { root.subtreeNumbers.contains($0.number) }
+    private func table(rootedAt root: EntityLayout, extra: [Request]) -> EntityTable {
+        let members = layouts[(root.number - 1)..<root.subtreeNumbers.upperBound]
         var requests: [Request] = []
         for layout in members {
             guard let entity = model.entity(named: layout.name) else { continue }
             requests += attributeRequests(entity, layout)
             requests += foreignKeyRequests(entity, layout)
         }
-        requests += inverselessToManyRequests(into: members)
+        requests += extra
 
         // Names are handed out in entity-number order (then by property name), so that the first
         // entity keeps the plain name and later ones get 1, 2, … — as Core Data does.
@@ -130,18 +131,16 @@ struct StoreSchemaBuilder {
         }
     }
 
-    /// A to-many relationship without inverse is stored as a hidden foreign key in its destination's table.
-    private func inverselessToManyRequests(into members: [EntityLayout]) -> [Request] {
-        var requests: [Request] = []
-        let memberNames = Set(members.map(\.name))
+    /// A to-many relationship without inverse is stored as a hidden foreign key in its destination's
+    /// table; the requests, by that table's name.
+    private func inverselessToManyRequests() -> [String: [Request]] {
+        var requests: [String: [Request]] = [:]
         for layout in layouts {
             guard let entity = model.entity(named: layout.name) else { continue }
             for relationship in entity.relationships
-            where relationship.isPersistent && relationship.isToMany && relationship.inverseName == nil
-                && memberNames.contains(relationship.destinationEntityName)
-            {
-                let destination = layoutByName[relationship.destinationEntityName]!
-                requests.append(Request(
+            where relationship.isPersistent && relationship.isToMany && relationship.inverseName == nil {
+                guard let destination = layoutByName[relationship.destinationEntityName] else { continue }
+                requests[destination.tableName, default: []].append(Request(
                     group: .integerLike, entityNumber: destination.number, kind: 2,
                     sortName: "\(layout.number)" + relationship.name,
                     baseName: "\(layout.number)" + relationship.name.uppercased(), type: .integer,

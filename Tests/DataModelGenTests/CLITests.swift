@@ -157,4 +157,32 @@ import Testing
         #expect(lint.standardOutput.contains("--warnings-as-errors"))
         #expect(lint.standardOutput.contains("--model-version"))
     }
+
+    @Test func sql_printsCoreDataLayout_andViewsOnRequest() throws {
+        let plain = try Self.run("sql", "Models/Products.xcdatamodeld")
+        #expect(plain.status == 0)
+        #expect(plain.standardOutput.hasPrefix(
+            "CREATE TABLE ZPRODUCTS ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPRICE FLOAT, ZFAVORITEDAT TIMESTAMP, ZNAME VARCHAR );\n"))
+        #expect(plain.standardOutput.contains("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (2, 'FavoriteProducts', 1, 0);"))
+        #expect(!plain.standardOutput.contains("CREATE VIEW"))
+        let withViews = try Self.run("sql", "Models/Products.xcdatamodeld", "--views")
+        #expect(withViews.standardOutput.contains("CREATE VIEW \"FavoriteProducts\" AS SELECT Z_PK AS id"))
+        #expect(withViews.standardOutput.contains("WHERE Z_ENT BETWEEN 2 AND 2;"))
+    }
+
+    @Test func sql_output_writesTheFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString).sql")
+        let run = try Self.run("sql", "Models/Books.xcdatamodeld", "--output", file.path)
+        #expect(run.status == 0)
+        #expect(run.standardOutput.isEmpty)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == (try Self.run("sql", "Models/Books.xcdatamodeld")).standardOutput)
+    }
+
+    @Test func sql_modelWithErrors_printsNothing() throws {
+        let run = try Self.run("sql", "Tests/DataModelParserTests/Fixtures/Invalid/DuplicateNames.xcdatamodel")
+        #expect(run.status == 1)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.contains("duplicate entity 'Animal'"))
+    }
 }
