@@ -14,12 +14,13 @@ let package = Package(
         // The synthetic 1,000-entity model every generator-side benchmark reads.
         .target(name: "SyntheticModel"),
         .executableTarget(name: "make-synthetic-model", dependencies: ["SyntheticModel"]),
-        // Loops parse + validate for profilers (perf, valgrind): profile-parse [ROUNDS] [parse-only]
+        // Loops one stage for profilers (perf, valgrind): profile-parse [ROUNDS] [parse|validate|schema]
         .executableTarget(
             name: "profile-parse",
             dependencies: [
                 .product(name: "DataModel", package: "DataModelKit"),
-                .product(name: "DataModelParser", package: "DataModelKit"), "SyntheticModel",
+                .product(name: "DataModelParser", package: "DataModelKit"),
+                .product(name: "StoreSchema", package: "DataModelKit"), "SyntheticModel",
             ]
         ),
         // libxml2 for the floor measurement (what `xmllint --noout` does, in process).

@@ -6,8 +6,10 @@ enum EntityNumbering {
     static func layouts(of model: Model) -> [EntityLayout] {
         var layouts: [EntityLayout] = []
         var visited: Set<String> = []
+        // Sort keys computed once per entity, not once per comparison.
+        let keys = Dictionary(model.entities.map { ($0.name, $0.name.lowercased()) }, uniquingKeysWith: { first, _ in first })
         func sorted(_ entities: [Entity]) -> [Entity] {
-            entities.sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
+            entities.sorted { (keys[$0.name]!, $0.name) < (keys[$1.name]!, $1.name) }
         }
         func visit(_ entity: Entity, parent: EntityLayout?) {
             guard visited.insert(entity.name).inserted else { return }

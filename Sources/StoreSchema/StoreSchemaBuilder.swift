@@ -55,28 +55,43 @@ struct StoreSchemaBuilder {
         // entity keeps the plain name and later ones get 1, 2, … — as Core Data does.
         var taken: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
         var suffixes: [String: Int] = [:]
-        var named: [(request: Request, names: [String])] = []
-        for request in requests.sorted(by: { ($0.entityNumber, $0.sortName, $0.kind) < ($1.entityNumber, $1.sortName, $1.kind) }) {
+        var names = [[String]](repeating: [], count: requests.count)
+        let namingOrder = requests.indices.sorted { left, right in
+            if requests[left].entityNumber != requests[right].entityNumber {
+                return requests[left].entityNumber < requests[right].entityNumber
+            }
+            if requests[left].sortName != requests[right].sortName { return requests[left].sortName < requests[right].sortName }
+            return requests[left].kind < requests[right].kind
+        }
+        for index in namingOrder {
+            let request = requests[index]
             var suffix = suffixes[request.baseName]
             func candidate() -> String { request.baseName + (suffix.map(String.init) ?? "") }
             while taken.contains("Z" + candidate()) { suffix = (suffix ?? 0) + 1 }
             suffixes[request.baseName] = (suffix ?? 0) + 1
             let base = candidate()
-            var names = ["Z" + base]
-            if let number = request.foreignEntityNumber { names.append("Z\(number)_" + base) }
-            if request.needsOrderKey { names.append("Z_FOK_" + base) }
-            taken.formUnion(names)
-            named.append((request, names))
+            var assigned = ["Z" + base]
+            if let number = request.foreignEntityNumber { assigned.append("Z\(number)_" + base) }
+            if request.needsOrderKey { assigned.append("Z_FOK_" + base) }
+            taken.formUnion(assigned)
+            names[index] = assigned
         }
 
         // Output order: group, entity number, then kind — attributes, foreign keys (each followed by its
         // `Z<n>_` companion), the entity's `Z_FOK_` order keys, inverseless to-many columns — then name.
-        typealias Placed = (key: (ColumnGroup, Int, Int, String), column: Column)
+        struct Placed {
+            var group: ColumnGroup
+            var entityNumber: Int
+            var kind: Int
+            var sortName: String
+            var column: Column
+        }
         var placed: [Placed] = []
-        for (request, names) in named {
+        placed.reserveCapacity(requests.count + 8)
+        for (request, names) in zip(requests, names) {
             let kind = request.kind * 2  // leaves room for the order keys between foreign keys and the rest
             func place(_ kind: Int, _ sortName: String, _ column: Column) {
-                placed.append(((request.group, request.entityNumber, kind, sortName), column))
+                placed.append(Placed(group: request.group, entityNumber: request.entityNumber, kind: kind, sortName: sortName, column: column))
             }
             place(kind, request.sortName, Column(name: names[0], type: request.type, role: request.role))
             guard case .foreignKey(let entity, let relationship) = request.role else { continue }
@@ -88,11 +103,19 @@ struct StoreSchemaBuilder {
                 place(kind + 1, request.sortName, Column(name: name, type: .integer, role: .orderKey(entity: entity, relationship: relationship)))
             }
         }
+        let outputOrder = placed.indices.sorted { left, right in
+            if placed[left].group != placed[right].group { return placed[left].group < placed[right].group }
+            if placed[left].entityNumber != placed[right].entityNumber {
+                return placed[left].entityNumber < placed[right].entityNumber
+            }
+            if placed[left].kind != placed[right].kind { return placed[left].kind < placed[right].kind }
+            return placed[left].sortName < placed[right].sortName
+        }
         let columns = [
             Column(name: "Z_PK", type: .integer, role: .primaryKey),
             Column(name: "Z_ENT", type: .integer, role: .entityNumber),
             Column(name: "Z_OPT", type: .integer, role: .version),
-        ] + placed.sorted { $0.key < $1.key }.map(\.column)
+        ] + outputOrder.map { placed[$0].column }
         return EntityTable(name: root.tableName, rootEntity: root.name, columns: columns)
     }
 

@@ -1,14 +1,21 @@
 import DataModel
 import DataModelParser
-import SyntheticModel
 import Foundation
+import StoreSchema
+import SyntheticModel
 
+// Loops one stage over the synthetic model for profilers: profile-parse [ROUNDS] [parse|validate|schema]
 let bytes = Array(SyntheticModel.contents().utf8)
-let rounds = Int(CommandLine.arguments.dropFirst().first ?? "20") ?? 20
-let validate = CommandLine.arguments.count < 3
-var start = Date()
+let arguments = Array(CommandLine.arguments.dropFirst())
+let rounds = arguments.first.flatMap(Int.init) ?? 20
+let stage = arguments.count > 1 ? arguments[1] : "validate"
+let model = try ModelParser.parse(bytes, path: "Synthetic.xcdatamodel/contents").model
+let start = Date()
 for _ in 0..<rounds {
-    let parsed = try ModelParser.parse(bytes, path: "Synthetic.xcdatamodel/contents")
-    if validate { _ = ModelValidator().validate(parsed.model) }
+    switch stage {
+    case "parse": _ = try ModelParser.parse(bytes, path: "Synthetic.xcdatamodel/contents")
+    case "schema": _ = StoreSchema(model: model)
+    default: _ = ModelValidator().validate(try ModelParser.parse(bytes, path: "Synthetic.xcdatamodel/contents").model)
+    }
 }
-print("ms per round:", Date().timeIntervalSince(start) * 1000 / Double(rounds))
+print("\(stage): ms per round:", Date().timeIntervalSince(start) * 1000 / Double(rounds))
