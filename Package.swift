@@ -37,15 +37,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Golden-file assertions shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(
             name: "DataModelParserTests",
-            dependencies: ["DataModel", "DataModelParser", "CLibXML2"],
+            dependencies: ["DataModel", "DataModelParser", "CLibXML2", "TestSupport"],
             exclude: ["Fixtures", "Goldens"]
         ),
         .testTarget(
             name: "StoreSchemaTests",
-            dependencies: ["DataModel", "DataModelParser", "StoreSchema", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "DataModel", "DataModelParser", "StoreSchema", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["Goldens", "Fixtures"]
         ),
         .testTarget(name: "DataModelGenTests", dependencies: ["datamodel-gen"]),

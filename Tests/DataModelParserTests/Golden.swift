@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Paths of the test sources, so fixtures and goldens are read from (and recorded into) the repository.
@@ -19,38 +20,9 @@ enum TestPaths {
     }
 }
 
-/// Compares `actual` with the golden file at `goldenPath` (relative to `Goldens/`).
-///
-/// With `DATAMODEL_RECORD_GOLDENS=1` the golden is rewritten and the test *fails*, so a recording
-/// run can never pass by accident.
+/// Compares `actual` with `Goldens/<goldenPath>` of this test target (see `TestSupport`).
 func expectGolden(_ actual: String, _ goldenPath: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let url = TestPaths.goldens.appendingPathComponent(goldenPath)
-    if ProcessInfo.processInfo.environment["DATAMODEL_RECORD_GOLDENS"] == "1" {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try actual.write(to: url, atomically: true, encoding: .utf8)
-        Issue.record("recorded \(goldenPath); run again without DATAMODEL_RECORD_GOLDENS", sourceLocation: sourceLocation)
-        return
-    }
-    guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-        Issue.record("missing golden \(goldenPath); record it with DATAMODEL_RECORD_GOLDENS=1", sourceLocation: sourceLocation)
-        return
-    }
-    if expected != actual {
-        Issue.record("\(goldenPath) differs:\n\(lineDiff(expected: expected, actual: actual))", sourceLocation: sourceLocation)
-    }
-}
-
-/// The first differing lines, enough to see what changed.
-private func lineDiff(expected: String, actual: String) -> String {
-    let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
-    let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
-    var lines: [String] = []
-    for index in 0..<max(old.count, new.count) where lines.count < 20 {
-        let before = index < old.count ? String(old[index]) : "<end>"
-        let after = index < new.count ? String(new[index]) : "<end>"
-        if before != after { lines.append("line \(index + 1):\n  - \(before)\n  + \(after)") }
-    }
-    return lines.joined(separator: "\n")
+    try TestSupport.expectGolden(actual, goldenPath, in: TestPaths.goldens, sourceLocation: sourceLocation)
 }
 
 extension TestPaths {
