@@ -80,9 +80,9 @@ public struct Entity: Sendable, Equatable, Encodable {
 
     /// Name, kind and location of every own property, without copying the properties themselves.
     var propertySummaries: [(name: String, kind: String, location: SourceLocation)] {
-        attributes.map { ($0.name, "attribute", $0.location) }
-            + relationships.map { ($0.name, "relationship", $0.location) }
-            + fetchedProperties.map { ($0.name, "fetched property", $0.location) }
+        attributes.map { ($0.name, Property.attributeKind, $0.location) }
+            + relationships.map { ($0.name, Property.relationshipKind, $0.location) }
+            + fetchedProperties.map { ($0.name, Property.fetchedPropertyKind, $0.location) }
     }
 
     /// The own attribute named `name`.

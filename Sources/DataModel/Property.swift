@@ -32,9 +32,13 @@ public enum Property: Sendable, Equatable {
     /// A word for messages: "attribute", "relationship" or "fetched property".
     public var kindDescription: String {
         switch self {
-        case .attribute: "attribute"
-        case .relationship: "relationship"
-        case .fetchedProperty: "fetched property"
+        case .attribute: Self.attributeKind
+        case .relationship: Self.relationshipKind
+        case .fetchedProperty: Self.fetchedPropertyKind
         }
     }
+
+    static let attributeKind = "attribute"
+    static let relationshipKind = "relationship"
+    static let fetchedPropertyKind = "fetched property"
 }
