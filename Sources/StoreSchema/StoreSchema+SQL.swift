@@ -36,13 +36,32 @@ extension StoreSchema {
         entities.map { ($0.number, $0.name, $0.superNumber) }
     }
 
-    /// A complete script that creates an empty store: the tables, indexes and `Z_PRIMARYKEY` rows.
-    public func sql() -> String {
-        let inserts = primaryKeyRows.map { row in
+    /// A complete script that creates an empty store: the tables, indexes and `Z_PRIMARYKEY` rows,
+    /// and with `metadata` the `Z_METADATA` row.
+    ///
+    /// The store UUID is drawn by SQLite when the script runs, so the text stays the same on every
+    /// run while every store made from it gets its own UUID.
+    public func sql(metadata: StoreMetadata? = nil) -> String {
+        var statements = createStatements
+        statements += primaryKeyRows.map { row in
             "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(row.number), \(literal(row.name)), \(row.superNumber), 0);"
         }
-        return (createStatements + inserts).joined(separator: "\n") + "\n"
+        if let metadata {
+            let plist = metadata.binaryPropertyList.map { byte in
+                let hex = String(byte, radix: 16, uppercase: true)
+                return byte < 0x10 ? "0" + hex : hex
+            }.joined()
+            statements.append(
+                "WITH random(h) AS (SELECT hex(randomblob(16))) INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) "
+                    + "SELECT 1, \(Self.uuidExpression), X'\(plist)' FROM random;"
+            )
+        }
+        return statements.joined(separator: "\n") + "\n"
     }
+
+    /// An uppercase, dashed version-4 UUID built from the 32 hex digits `h`.
+    private static let uuidExpression = "substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-' "
+        + "|| substr('89AB', 1 + (random() & 3), 1) || substr(h, 18, 3) || '-' || substr(h, 21, 12)"
 }
 
 /// An identifier as Core Data writes it (bare), quoted only when SQLite could not read it bare.

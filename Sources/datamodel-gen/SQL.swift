@@ -11,7 +11,9 @@ struct SQL: ParsableCommand {
             The tables, columns and indexes are the ones Core Data creates for the model: Z<ENTITY> \
             tables with Z_PK, Z_ENT and Z_OPT, subentities in their root's table, join tables for \
             many-to-many relationships, and the Z_PRIMARYKEY, Z_METADATA and Z_MODELCACHE tables, with \
-            the Z_PRIMARYKEY rows of an empty store. Running the script in sqlite3 creates an empty store.
+            the Z_PRIMARYKEY rows of an empty store and its Z_METADATA row (the model version hashes \
+            Core Data checks when it opens a store). Running the script in sqlite3 creates an empty \
+            store; each run draws a new store UUID.
 
             --views adds one read-only view per entity, named like the entity, with the model's \
             property names, dates as ISO 8601 text and UUIDs as hex — handy for looking inside a store \
@@ -39,7 +41,7 @@ struct SQL: ParsableCommand {
         loaded.diagnostics.forEach(StandardError.print)
         if loaded.diagnostics.containsErrors { throw ExitCode.failure }
         let schema = StoreSchema(model: loaded.model)
-        var text = schema.sql()
+        var text = schema.sql(metadata: StoreMetadata(model: loaded.model))
         if views { text += schema.viewStatements(for: loaded.model).joined(separator: "\n") + "\n" }
         if let output {
             do {

@@ -28,13 +28,19 @@ import Testing
         let schema = StoreSchema(model: loaded.model)
         let database = try DatabaseQueue()
         try database.write { db in
-            try db.execute(sql: schema.sql())
+            try db.execute(sql: schema.sql(metadata: StoreMetadata(model: loaded.model)))
             try db.execute(sql: schema.viewStatements(for: loaded.model).joined(separator: "\n"))
         }
         try database.read { db in
             let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'")
             #expect(tables == schema.tables.count + schema.joinTables.count + 3)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_PRIMARYKEY") == loaded.model.entities.count)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA"))
+            #expect(row["Z_VERSION"] == 1)
+            let uuid: String = row["Z_UUID"]
+            #expect(UUID(uuidString: uuid)?.uuidString == uuid)
+            let plist: Data = row["Z_PLIST"]
+            #expect(try StoreMetadata(binaryPropertyList: Array(plist)) == StoreMetadata(model: loaded.model))
             for layout in schema.entities {  // every view is queryable
                 _ = try Row.fetchAll(db, sql: "SELECT * FROM \"\(layout.name)\" LIMIT 1")
             }
@@ -67,8 +73,8 @@ import Testing
             copy.relationships.reverse()
             return copy
         }
-        let sql = StoreSchema(model: model).sql()
-        #expect(StoreSchema(model: shuffled).sql() == sql)
-        #expect(StoreSchema(model: model).sql() == sql)
+        let sql = StoreSchema(model: model).sql(metadata: StoreMetadata(model: model))
+        #expect(StoreSchema(model: shuffled).sql(metadata: StoreMetadata(model: shuffled)) == sql)
+        #expect(StoreSchema(model: model).sql(metadata: StoreMetadata(model: model)) == sql)
     }
 }

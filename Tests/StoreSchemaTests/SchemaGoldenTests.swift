@@ -20,7 +20,7 @@ import Testing
         let loaded = try ModelLoader().load(path, version: version)
         #expect(!loaded.diagnostics.containsErrors, "\(loaded.diagnostics)")
         let schema = StoreSchema(model: loaded.model)
-        return schema.sql() + schema.viewStatements(for: loaded.model).joined(separator: "\n") + "\n"
+        return schema.sql(metadata: StoreMetadata(model: loaded.model)) + schema.viewStatements(for: loaded.model).joined(separator: "\n") + "\n"
     }
 
     @Test(arguments: samples)

@@ -1,0 +1,105 @@
+import DataModel
+import DataModelParser
+import Foundation
+import StoreSchema
+import Testing
+
+/// Model version hashes against the `NSStoreModelVersionHashes`, digest and checksum that Apple's
+/// Core Data wrote into every store of `../shared/corpus/stores` (migrated stores included: their
+/// metadata describes the model version that migrated them last).
+@Suite(.enabled(if: TestPaths.hasCorpus, "../shared/corpus is absent; hash comparisons need it beside the repository"))
+struct ModelVersionHashTests {
+    static func allStores() -> [String] {
+        let folder = TestPaths.corpus.appendingPathComponent("stores")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { !$0.hasSuffix(".md") }.sorted()
+    }
+
+    /// The model that wrote the store and the store's metadata as `metadata.plist` records it.
+    static func load(_ store: String) throws -> (model: Model, metadata: [String: PropertyListValue]) {
+        let folder = TestPaths.corpus.appendingPathComponent("stores/\(store)")
+        let version = try String(contentsOf: folder.appendingPathComponent("model-version.txt"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let model = try ModelLoader().load(folder.appendingPathComponent(version).path).model
+        let plist = try PropertyListSerialization.propertyList(
+            from: Data(contentsOf: folder.appendingPathComponent("metadata.plist")), format: nil)
+        let metadata = try #require(PropertyListValue(foundation: plist)?.dictionary)
+        return (model, metadata)
+    }
+
+    @Test func corpus_hasEightStores() {
+        #expect(Self.allStores().count == 8)
+    }
+
+    @Test(arguments: allStores())
+    func entityHashes_equalTheStore(store: String) throws {
+        let (model, metadata) = try Self.load(store)
+        let stored = try #require(StoreMetadata(entries: metadata).versionHashes)
+        let computed = ModelVersionHashes(model: model)
+        #expect(computed.entitiesDiffering(from: stored) == [])
+        #expect(stored.entityHashes.count == model.entities.count)
+    }
+
+    @Test(arguments: allStores())
+    func digestAndChecksum_equalTheStore(store: String) throws {
+        let (model, metadata) = try Self.load(store)
+        let computed = StoreMetadata(model: model).entries
+        let digest = try #require(metadata[StoreMetadata.Key.versionHashesDigest], "every corpus store has a digest")
+        #expect(computed[StoreMetadata.Key.versionHashesDigest] == digest)
+        if let checksum = metadata[StoreMetadata.Key.versionChecksum] {  // newest frameworks only
+            #expect(computed[StoreMetadata.Key.versionChecksum] == checksum)
+        }
+    }
+
+    /// The hashes cover what Core Data hashes and nothing else.
+    @Test func hash_changesWithStorage_notWithCodeOrPresentation() throws {
+        let path = TestPaths.packageRoot.appendingPathComponent("Models/Everything.xcdatamodeld").path
+        let model = try ModelLoader().load(path).model
+        let original = ModelVersionHashes(model: model)
+        let entity = try #require(model.entities.first { !$0.attributes.isEmpty && !model.subentities(of: $0).isEmpty })
+        let index = try #require(model.entities.firstIndex(of: entity))
+        let expectedChange = ([entity.name] + model.descendants(of: entity).map(\.name)).sorted()
+
+        var cosmetic = model
+        cosmetic.entities[index].className = nil
+        cosmetic.entities[index].userInfo = UserInfo()
+        cosmetic.entities[index].attributes[0].defaultValue = "changed"
+        cosmetic.entities[index].attributes[0].userInfo = UserInfo()
+        cosmetic.entities[index].relationships = entity.relationships.map { var copy = $0; copy.deleteRule = .deny; return copy }
+        #expect(ModelVersionHashes(model: cosmetic) == original)
+
+        var retyped = model
+        retyped.entities[index].attributes[0].type = entity.attributes[0].type == .string ? .binary : .string
+        #expect(ModelVersionHashes(model: retyped).entitiesDiffering(from: original) == expectedChange)
+
+        var optional = model
+        optional.entities[index].attributes[0].isOptional.toggle()
+        #expect(ModelVersionHashes(model: optional).entitiesDiffering(from: original) == expectedChange)
+
+        var modified = model
+        modified.entities[index].versionHashModifier = "2"
+        #expect(ModelVersionHashes(model: modified).entitiesDiffering(from: original) == expectedChange)
+    }
+}
+
+extension PropertyListValue {
+    /// A value read by Foundation's property-list reader (strings, numbers, data, arrays and
+    /// dictionaries, Booleans — what store metadata holds).
+    init?(foundation value: Any) {
+        switch value {
+        case let flag as Bool where type(of: value) == Bool.self: self = .boolean(flag)
+        case let string as String: self = .string(string)
+        case let data as Data: self = .data(Array(data))
+        case let number as Int: self = .integer(number)
+        case let array as [Any]:
+            let elements = array.compactMap(PropertyListValue.init(foundation:))
+            guard elements.count == array.count else { return nil }
+            self = .array(elements)
+        case let dictionary as [String: Any]:
+            let entries = dictionary.compactMapValues(PropertyListValue.init(foundation:))
+            guard entries.count == dictionary.count else { return nil }
+            self = .dictionary(entries)
+        default: return nil
+        }
+    }
+}
