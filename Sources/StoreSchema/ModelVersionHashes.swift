@@ -97,7 +97,7 @@ private struct EntityHasher {
             input += Array((relationship.inverseName ?? "").utf8)
             input += littleEndian(Int32(truncatingIfNeeded: relationship.hashedMaxCount))
             input += littleEndian(Int32(truncatingIfNeeded: relationship.hashedMinCount))
-            // Found by black-box search against 7 entities in 3 Apple-written stores; the second
+            // Found by black-box search against 6 entities in 3 Apple-written stores; the second
             // byte's meaning is unknown (zero in every sample).
             if relationship.isOrdered { input += [1, 0] }
             return SHA2.sha256(input)
