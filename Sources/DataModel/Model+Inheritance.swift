@@ -78,17 +78,29 @@ extension Model {
     }
 
     /// The property named `name` of the entity named `entityName`, own or inherited.
-    func property(named name: String, inEntityNamed entityName: String) -> Property? {
-        inheritedProperty(named: name, below: entityName)
+    public func property(named name: String, inEntityNamed entityName: String) -> Property? {
+        declaringPosition(ofProperty: name, below: entityName).flatMap { entities[$0].ownProperty(named: name) }
+    }
+
+    /// The name of the entity that declares the property `name` seen from the entity named
+    /// `entityName`: that entity itself or the superentity it inherits the property from.
+    public func declaringEntityName(ofProperty name: String, inEntityNamed entityName: String) -> String? {
+        declaringPosition(ofProperty: name, below: entityName).map { entities[$0].name }
     }
 
     /// Searches the entity named `start` and its superentities, in place: no entity is copied, and the
     /// walk stops after as many steps as there are entities, so cycles end it.
     private func inheritedProperty(named name: String, below start: String?) -> Property? {
-        var next = start
+        guard let start else { return nil }
+        return property(named: name, inEntityNamed: start)
+    }
+
+    /// The position in `entities` of the entity that declares the property `name`.
+    private func declaringPosition(ofProperty name: String, below start: String) -> Int? {
+        var next: String? = start
         var steps = 0
         while let current = next, let position = entityIndex.positions[current], steps < entities.count {
-            if let property = entities[position].ownProperty(named: name) { return property }
+            if entities[position].declaresProperty(named: name) { return position }
             next = entities[position].parentName
             steps += 1
         }
@@ -104,8 +116,8 @@ extension Model {
     /// (own or inherited).
     public func inverse(of relationship: Relationship) -> Relationship? {
         guard let inverseName = relationship.inverseName,
-              let owner = entity(named: relationship.inverseEntityName ?? relationship.destinationEntityName),
-              case .relationship(let inverse)? = property(named: inverseName, in: owner)
+              case .relationship(let inverse)? = property(
+                  named: inverseName, inEntityNamed: relationship.inverseEntityName ?? relationship.destinationEntityName)
         else { return nil }
         return inverse
     }

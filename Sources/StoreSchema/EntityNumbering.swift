@@ -3,30 +3,47 @@ import DataModel
 /// Core Data's entity numbers: a depth-first, pre-order walk of the inheritance forest, roots and
 /// siblings sorted by name case-insensitively, starting at 1 (`Car` 1, `SportCar` 2, `Person` 3).
 enum EntityNumbering {
-    static func layouts(of model: Model) -> [EntityLayout] {
-        var layouts: [EntityLayout] = []
-        var visited: Set<String> = []
-        // Sort keys computed once per entity, not once per comparison.
-        let keys = Dictionary(model.entities.map { ($0.name, $0.name.lowercased()) }, uniquingKeysWith: { first, _ in first })
-        func sorted(_ entities: [Entity]) -> [Entity] {
-            entities.sorted { (keys[$0.name]!, $0.name) < (keys[$1.name]!, $1.name) }
+    /// The layouts in number order, each with the position of its entity in `model.entities`.
+    static func layouts(of model: Model) -> [(layout: EntityLayout, position: Int)] {
+        let entities = model.entities
+        // Works on positions and precomputed sort keys, so no entity is copied or lowercased twice.
+        let keys = entities.map { ($0.name.lowercased(), $0.name) }
+        var firstPosition: [String: Int] = [:]
+        for (position, entity) in entities.enumerated() where firstPosition[entity.name] == nil {
+            firstPosition[entity.name] = position
         }
-        func visit(_ entity: Entity, parent: EntityLayout?) {
-            guard visited.insert(entity.name).inserted else { return }
-            let number = layouts.count + 1
-            let tableName = parent?.tableName ?? "Z" + entity.name.uppercased()
-            layouts.append(EntityLayout(
-                name: entity.name, number: number, superNumber: parent?.number ?? 0,
-                rootName: parent?.rootName ?? entity.name, tableName: tableName,
-                subtreeNumbers: number...number, isAbstract: entity.isAbstract))
-            let position = layouts.count - 1
-            for child in sorted(model.subentities(of: entity)) { visit(child, parent: layouts[position]) }
-            layouts[position].subtreeNumbers = number...layouts.count
+        var children = [[Int]](repeating: [], count: entities.count)
+        var roots: [Int] = []
+        for (position, entity) in entities.enumerated() {
+            if let parent = entity.parentName.flatMap({ firstPosition[$0] }) {
+                children[parent].append(position)
+            } else {
+                roots.append(position)
+            }
         }
-        let roots = model.entities.filter { entity in entity.parentName.map { !model.containsEntity(named: $0) } ?? true }
+        func sorted(_ positions: [Int]) -> [Int] {
+            positions.sorted { keys[$0] < keys[$1] }
+        }
+
+        var result: [(layout: EntityLayout, position: Int)] = []
+        result.reserveCapacity(entities.count)
+        var visited = [Bool](repeating: false, count: entities.count)
+        func visit(_ position: Int, parent: EntityLayout?) {
+            guard !visited[position], firstPosition[entities[position].name] == position else { return }
+            visited[position] = true
+            let name = entities[position].name
+            let number = result.count + 1
+            result.append((EntityLayout(
+                name: name, number: number, superNumber: parent?.number ?? 0,
+                rootName: parent?.rootName ?? name, tableName: parent?.tableName ?? "Z" + name.uppercased(),
+                subtreeNumbers: number...number, isAbstract: entities[position].isAbstract), position))
+            let index = result.count - 1
+            for child in sorted(children[position]) { visit(child, parent: result[index].layout) }
+            result[index].layout.subtreeNumbers = number...result.count
+        }
         for root in sorted(roots) { visit(root, parent: nil) }
         // Entities on an inheritance cycle have no root; a model with one is invalid, but number them anyway.
-        for entity in sorted(model.entities) where !visited.contains(entity.name) { visit(entity, parent: nil) }
-        return layouts
+        for position in sorted(Array(entities.indices)) where !visited[position] { visit(position, parent: nil) }
+        return result
     }
 }

@@ -28,9 +28,9 @@ extension StoreSchemaBuilder {
             indexes.append(plain("\(join.name)_\(join.destinationColumn)_INDEX", join.name, [join.destinationColumn, join.sourceColumn]))
         }
         let tableByName = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for layout in layouts {
-            guard let entity = model.entity(named: layout.name), let table = tableByName[layout.tableName] else { continue }
-            indexes += declaredIndexes(of: entity, in: table)
+        for (layout, position) in zip(layouts, positions) {
+            guard let table = tableByName[layout.tableName] else { continue }
+            indexes += declaredIndexes(of: model.entities[position], in: table)
         }
         var names: Set<String> = []
         return indexes.filter { names.insert($0.name).inserted }
@@ -73,14 +73,8 @@ extension StoreSchemaBuilder {
 
     /// The column of an attribute or to-one relationship of `entity`, own or inherited.
     func column(forProperty name: String, of entity: Entity, in table: EntityTable) -> String? {
-        for owner in [entity] + model.parentChain(of: entity) {
-            if owner.attribute(named: name) != nil {
-                return table.column(for: .attribute(entity: owner.name, attribute: name))?.name
-            }
-            if owner.relationship(named: name) != nil {
-                return table.column(for: .foreignKey(entity: owner.name, relationship: name))?.name
-            }
-        }
-        return nil
+        guard let owner = model.declaringEntityName(ofProperty: name, inEntityNamed: entity.name) else { return nil }
+        return (table.column(for: .attribute(entity: owner, attribute: name))
+            ?? table.column(for: .foreignKey(entity: owner, relationship: name)))?.name
     }
 }

@@ -6,11 +6,15 @@ import DataModel
 struct StoreSchemaBuilder {
     let model: Model
     let layouts: [EntityLayout]
+    /// For each layout, the position of its entity in `model.entities` (read in place, never copied).
+    let positions: [Int]
     private let layoutByName: [String: EntityLayout]
 
     init(model: Model) {
         self.model = model
-        layouts = EntityNumbering.layouts(of: model)
+        let numbered = EntityNumbering.layouts(of: model)
+        layouts = numbered.map(\.layout)
+        positions = numbered.map(\.position)
         layoutByName = Dictionary(layouts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -45,9 +49,8 @@ struct StoreSchemaBuilder {
         let members = layouts[(root.number - 1)..<root.subtreeNumbers.upperBound]
         var requests: [Request] = []
         for layout in members {
-            guard let entity = model.entity(named: layout.name) else { continue }
-            requests += attributeRequests(entity, layout)
-            requests += foreignKeyRequests(entity, layout)
+            requests += attributeRequests(model.entities[positions[layout.number - 1]], layout)
+            requests += foreignKeyRequests(model.entities[positions[layout.number - 1]], layout)
         }
         requests += extra
 
@@ -158,16 +161,15 @@ struct StoreSchemaBuilder {
     /// table; the requests, by that table's name.
     private func inverselessToManyRequests() -> [String: [Request]] {
         var requests: [String: [Request]] = [:]
-        for layout in layouts {
-            guard let entity = model.entity(named: layout.name) else { continue }
-            for relationship in entity.relationships
+        for (layout, position) in zip(layouts, positions) {
+            for relationship in model.entities[position].relationships
             where relationship.isPersistent && relationship.isToMany && relationship.inverseName == nil {
                 guard let destination = layoutByName[relationship.destinationEntityName] else { continue }
                 requests[destination.tableName, default: []].append(Request(
                     group: .integerLike, entityNumber: destination.number, kind: 2,
                     sortName: "\(layout.number)" + relationship.name,
                     baseName: "\(layout.number)" + relationship.name.uppercased(), type: .integer,
-                    role: .inverselessToMany(entity: entity.name, relationship: relationship.name)))
+                    role: .inverselessToMany(entity: layout.name, relationship: relationship.name)))
             }
         }
         return requests
@@ -178,23 +180,24 @@ struct StoreSchemaBuilder {
     private func joinTables() -> [JoinTable] {
         var tables: [JoinTable] = []
         var seen: Set<RelationshipReference> = []
-        for layout in layouts {
-            guard let entity = model.entity(named: layout.name) else { continue }
-            for relationship in entity.relationships.sorted(by: { $0.name < $1.name })
+        for (layout, position) in zip(layouts, positions) {
+            for relationship in model.entities[position].relationships.sorted(by: { $0.name < $1.name })
             where relationship.isPersistent && relationship.isToMany {
                 guard let inverse = model.inverse(of: relationship), inverse.isToMany, inverse.isPersistent,
-                      let inverseOwner = owner(of: inverse, reachedFrom: relationship),
+                      let inverseOwner = model.declaringEntityName(
+                          ofProperty: inverse.name,
+                          inEntityNamed: relationship.inverseEntityName ?? relationship.destinationEntityName),
                       let inverseLayout = layoutByName[inverseOwner]
                 else { continue }
-                let mine = RelationshipReference(entity: entity.name, relationship: relationship.name)
+                let mine = RelationshipReference(entity: layout.name, relationship: relationship.name)
                 let theirs = RelationshipReference(entity: inverseOwner, relationship: inverse.name)
                 guard !seen.contains(mine), !seen.contains(theirs) else { continue }
                 seen.formUnion([mine, theirs])
                 let mineOwns = ownsJoinTable(
                     (layout.number, relationship), over: (inverseLayout.number, inverse))
                 let (a, r, aName, b, s, bName) = mineOwns
-                    ? (layout.number, relationship, entity.name, inverseLayout.number, inverse, inverseOwner)
-                    : (inverseLayout.number, inverse, inverseOwner, layout.number, relationship, entity.name)
+                    ? (layout.number, relationship, layout.name, inverseLayout.number, inverse, inverseOwner)
+                    : (inverseLayout.number, inverse, inverseOwner, layout.number, relationship, layout.name)
                 let rName = r.name.uppercased()
                 // A relationship that is its own inverse (`related` ↔ `related`) would name both columns
                 // alike; the second takes the collision suffix, as entity columns do.
@@ -209,14 +212,6 @@ struct StoreSchemaBuilder {
             }
         }
         return tables
-    }
-
-    /// The entity that declares `inverse` (the destination of `relationship`, or one of its ancestors).
-    private func owner(of inverse: Relationship, reachedFrom relationship: Relationship) -> String? {
-        guard let destination = model.entity(named: relationship.inverseEntityName ?? relationship.destinationEntityName)
-        else { return nil }
-        return ([destination] + model.parentChain(of: destination))
-            .first { $0.relationships.contains { $0.name == inverse.name } }?.name
     }
 
     /// Which side names the join table: the relationship declared on the lower entity number; on a
