@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "DataModelParser", targets: ["DataModelParser"]),
         .library(name: "StoreSchema", targets: ["StoreSchema"]),
+        .library(name: "DataStore", targets: ["DataStore"]),
         .executable(name: "datamodel-gen", targets: ["datamodel-gen"]),
     ],
     dependencies: [
@@ -27,6 +28,11 @@ let package = Package(
         .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2"]),
         // Core Data's SQLite layout for a model: numbering, tables, columns, indexes, DDL.
         .target(name: "StoreSchema", dependencies: ["DataModel"]),
+        // The runtime generated code compiles against: store, contexts, managed objects.
+        .target(
+            name: "DataStore",
+            dependencies: ["DataModel", "StoreSchema", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "datamodel-gen",
@@ -54,6 +60,13 @@ let package = Package(
             exclude: ["Goldens", "Fixtures"]
         ),
         .testTarget(name: "DataModelGenTests", dependencies: ["datamodel-gen"]),
+        .testTarget(
+            name: "DataStoreTests",
+            dependencies: [
+                "DataModel", "DataModelParser", "DataStore", "StoreSchema",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,69 @@
+import DataModel
+import Foundation
+
+/// An attribute as the runtime uses it: type, storage slot, column, default and validation rules.
+public struct AttributeDescription: Sendable {
+    public let name: String
+    /// The index of the value in an object's attribute storage.
+    public let slot: Int
+    public let type: AttributeType
+    public let isOptional: Bool
+    public let isTransient: Bool
+    /// The value a new object starts with (`null` when the model gives none).
+    public let defaultValue: AttributeValue
+    /// The index of the column in the table's column list; `nil` for transient attributes.
+    let columnIndex: Int?
+    public let columnName: String?
+    /// Inclusive bounds: numbers for numeric types, lengths for strings and binary data, dates for dates.
+    public let minimum: AttributeValue?
+    public let maximum: AttributeValue?
+    public let regularExpression: String?
+    /// The entity that declares the attribute.
+    public let entityName: String
+}
+
+extension AttributeDescription {
+    /// `value` converted to this attribute's type, as Core Data's key-value coding accepts it
+    /// (any integer for an integer attribute, a number for a Boolean, a string for a URI …), or
+    /// `nil` when it cannot be.
+    func coerced(_ value: AttributeValue) -> AttributeValue? {
+        if case .null = value { return .null }
+        switch type {
+        case .integer16, .integer32, .integer64: return Int64(attributeValue: value).map(AttributeValue.integer)
+        case .double, .float: return Double(attributeValue: value).map(AttributeValue.double)
+        case .decimal: return Decimal(attributeValue: value).map(AttributeValue.decimal)
+        case .boolean: return Bool(attributeValue: value).map(AttributeValue.bool)
+        case .string: return String(attributeValue: value).map(AttributeValue.string)
+        case .date: return Date(attributeValue: value).map(AttributeValue.date)
+        case .binary, .transformable: return Data(attributeValue: value).map(AttributeValue.data)
+        case .uuid: return UUID(attributeValue: value).map(AttributeValue.uuid)
+        case .uri: return URL(attributeValue: value).map(AttributeValue.url)
+        case .objectID, .composite, .undefined: return value
+        }
+    }
+
+    /// Reads a model's default or bound text leniently, as Core Data does: `YES`/`NO` and numbers
+    /// for Booleans, the leading number for numbers (else 0).
+    static func value(fromModelText text: String?, type: AttributeType) -> AttributeValue {
+        guard let text else { return .null }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        func leadingNumber() -> Double {
+            let prefix = trimmed.prefix { "+-0123456789.eE".contains($0) }
+            return Double(prefix) ?? Double(prefix.prefix { "+-0123456789".contains($0) }) ?? 0
+        }
+        switch type {
+        case .integer16, .integer32, .integer64:
+            if let value = Int64(trimmed) { return .integer(value) }
+            if trimmed.uppercased() == "YES" { return .integer(1) }
+            return .integer(Int64(clamping: Int64(exactly: leadingNumber().rounded(.towardZero)) ?? 0))
+        case .double, .float: return .double(leadingNumber())
+        case .decimal: return .decimal(Decimal(string: trimmed) ?? Decimal(leadingNumber()))
+        case .boolean: return .bool(["YES", "TRUE", "1"].contains(trimmed.uppercased()) || (Int(trimmed) ?? 0) != 0)
+        case .string: return .string(text)
+        case .uuid: return UUID(uuidString: trimmed).map(AttributeValue.uuid) ?? .null
+        case .uri: return URL(string: trimmed).map(AttributeValue.url) ?? .null
+        case .date: return Double(trimmed).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
+        case .binary, .transformable, .objectID, .composite, .undefined: return .null
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import DataModel
+import Foundation
+import GRDB
+
+/// Core Data's storage rules (format reference §2.3): dates as seconds since 2001-01-01, UUIDs as
+/// 16 raw bytes, URIs as text, Booleans as 0/1, Decimal as REAL.
+extension AttributeValue {
+    /// The value of a column read as an attribute of `type`; values of another storage class (a
+    /// store written by hand) are converted when they can be, else read as `null`.
+    init(_ stored: DatabaseValue, as type: AttributeType) {
+        switch (stored.storage, type) {
+        case (.null, _): self = .null
+        case (.int64(let value), .integer16), (.int64(let value), .integer32), (.int64(let value), .integer64):
+            self = .integer(value)
+        case (.double(let value), .integer16), (.double(let value), .integer32), (.double(let value), .integer64):
+            self = value.isFinite ? .integer(Int64(value)) : .null
+        case (.int64(let value), .boolean): self = .bool(value != 0)
+        case (.double(let value), .boolean): self = .bool(value != 0)
+        case (.double(let value), .double), (.double(let value), .float): self = .double(value)
+        case (.int64(let value), .double), (.int64(let value), .float): self = .double(Double(value))
+        case (.double(let value), .decimal): self = .decimal(Decimal(string: String(value)) ?? Decimal(value))
+        case (.int64(let value), .decimal): self = .decimal(Decimal(value))
+        case (.string(let value), .decimal): self = Decimal(string: value).map(AttributeValue.decimal) ?? .null
+        case (.string(let value), .string): self = .string(value)
+        case (.int64(let value), .string): self = .string(String(value))
+        case (.double(let value), .string): self = .string(String(value))
+        case (.double(let value), .date): self = .date(Date(timeIntervalSinceReferenceDate: value))
+        case (.int64(let value), .date): self = .date(Date(timeIntervalSinceReferenceDate: Double(value)))
+        case (.blob(let value), .binary), (.blob(let value), .transformable): self = .data(value)
+        case (.string(let value), .binary), (.string(let value), .transformable): self = .data(Data(value.utf8))
+        case (.blob(let value), .uuid) where value.count == 16:
+            self = .uuid(value.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+        case (.string(let value), .uuid): self = UUID(uuidString: value).map(AttributeValue.uuid) ?? .null
+        case (.string(let value), .uri): self = URL(string: value).map(AttributeValue.url) ?? .null
+        case (.blob(let value), .uri): self = URL(string: String(decoding: value, as: UTF8.self)).map(AttributeValue.url) ?? .null
+        case (.int64(let value), _): self = .integer(value)
+        case (.double(let value), _): self = .double(value)
+        case (.string(let value), _): self = .string(value)
+        case (.blob(let value), _): self = .data(value)
+        }
+    }
+
+    /// The value as the store keeps it.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let value): value.databaseValue
+        case .double(let value): value.databaseValue
+        case .decimal(let value): NSDecimalNumber(decimal: value).doubleValue.databaseValue
+        case .bool(let value): (value ? 1 : 0 as Int64).databaseValue
+        case .string(let value): value.databaseValue
+        case .date(let value): value.timeIntervalSinceReferenceDate.databaseValue
+        case .data(let value): value.databaseValue
+        case .uuid(let value): withUnsafeBytes(of: value.uuid) { Data($0) }.databaseValue
+        case .url(let value): value.absoluteString.databaseValue
+        }
+    }
+}

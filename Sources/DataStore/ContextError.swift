@@ -1,0 +1,24 @@
+/// Why a context could not do what was asked (other than saving; see `SaveError`).
+public enum ContextError: Error, Equatable, CustomStringConvertible {
+    case unknownEntity(String)
+    /// The entity's objects are not of the requested class.
+    case classMismatch(entity: String, type: String)
+    /// The store has no row for the ID.
+    case objectNotFound(ObjectID)
+    /// Key-value coding named a property the entity does not have.
+    case unknownKey(entity: String, key: String)
+    /// Key-value coding got a value the property cannot hold.
+    case invalidValue(entity: String, key: String, value: String)
+    case database(message: String)
+
+    public var description: String {
+        switch self {
+        case .unknownEntity(let name): "the model has no entity '\(name)'"
+        case .classMismatch(let entity, let type): "objects of entity '\(entity)' are not of class \(type)"
+        case .objectNotFound(let id): "the store has no object \(id)"
+        case .unknownKey(let entity, let key): "entity '\(entity)' has no property '\(key)'"
+        case .invalidValue(let entity, let key, let value): "property '\(key)' of entity '\(entity)' cannot hold \(value)"
+        case .database(let message): "database error: \(message)"
+        }
+    }
+}

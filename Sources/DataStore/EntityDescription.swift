@@ -1,0 +1,76 @@
+import DataModel
+import StoreSchema
+
+/// An entity as the runtime sees it: its number and table, and every property (inherited ones
+/// first) with its slot in an object's storage and its place in the store.
+///
+/// Built once per store from the model and `StoreSchema`; shared, immutable.
+public final class EntityDescription: Sendable, CustomStringConvertible {
+    public let name: String
+    /// `Z_ENT`.
+    public let number: Int
+    /// The entity numbers of this entity and all its subentities (a contiguous range).
+    public let subtreeNumbers: ClosedRange<Int>
+    public let superentityName: String?
+    public let isAbstract: Bool
+    /// The root entity's table, which holds the rows of the whole hierarchy.
+    public let tableName: String
+    /// The number of the hierarchy's root, whose `Z_PRIMARYKEY` row keeps `Z_MAX`.
+    let rootNumber: Int
+    /// Every attribute, inherited ones first; an attribute's `slot` is its index here.
+    public let attributes: [AttributeDescription]
+    /// Every relationship, inherited ones first; a relationship's `slot` is its index here.
+    public let relationships: [RelationshipDescription]
+    /// The uniqueness constraints, own and inherited, as property-name lists.
+    public let uniquenessConstraints: [[String]]
+    /// The class that materialises this entity's objects.
+    public let objectClass: ManagedObject.Type
+    /// The columns of the table, in order: attribute and foreign-key column indexes point into it.
+    let tableColumns: [String]
+    /// `SELECT` of every table column, for loading this entity's rows.
+    let selectColumns: String
+
+    private let attributeSlots: [String: Int]
+    private let relationshipSlots: [String: Int]
+
+    init(
+        name: String, number: Int, subtreeNumbers: ClosedRange<Int>, superentityName: String?, isAbstract: Bool,
+        tableName: String, rootNumber: Int, attributes: [AttributeDescription], relationships: [RelationshipDescription],
+        uniquenessConstraints: [[String]], objectClass: ManagedObject.Type, tableColumns: [String]
+    ) {
+        self.name = name
+        self.number = number
+        self.subtreeNumbers = subtreeNumbers
+        self.superentityName = superentityName
+        self.isAbstract = isAbstract
+        self.tableName = tableName
+        self.rootNumber = rootNumber
+        self.attributes = attributes
+        self.relationships = relationships
+        self.uniquenessConstraints = uniquenessConstraints
+        self.objectClass = objectClass
+        self.tableColumns = tableColumns
+        selectColumns = tableColumns.map { "t0." + $0 }.joined(separator: ", ")
+        attributeSlots = Dictionary(attributes.map { ($0.name, $0.slot) }, uniquingKeysWith: { first, _ in first })
+        relationshipSlots = Dictionary(relationships.map { ($0.name, $0.slot) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The attribute named `name`, own or inherited.
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributeSlots[name].map { attributes[$0] }
+    }
+
+    /// The relationship named `name`, own or inherited.
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationshipSlots[name].map { relationships[$0] }
+    }
+
+    /// Whether `other` is this entity or one of its subentities.
+    public func isKind(of other: EntityDescription) -> Bool {
+        other.subtreeNumbers.contains(number)
+    }
+
+    public var hasSubentities: Bool { subtreeNumbers.count > 1 }
+
+    public var description: String { name }
+}

@@ -1,0 +1,43 @@
+/// Reading and writing slots: the primitives typed access and key-value coding share. Every read
+/// fulfils a fault first; every write is reported to the context.
+extension ManagedObject {
+    func attributeValue(atSlot slot: Int) -> AttributeValue {
+        fulfillIfNeeded()
+        return slot < attributeValues.count ? attributeValues[slot] : .null
+    }
+
+    func setAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
+        fulfillIfNeeded()
+        guard slot < attributeValues.count, attributeValues[slot] != value else { return }
+        attributeValues[slot] = value
+        context?.didChange(self)
+    }
+
+    func destination(atSlot slot: Int) -> ManagedObject? {
+        guard let context, let id = context.destinationID(of: self, slot: slot) else { return nil }
+        return context.object(with: id)
+    }
+
+    func setDestination(_ object: ManagedObject?, atSlot slot: Int) {
+        context?.setDestination(object, of: self, slot: slot)
+    }
+
+    func destinations(atSlot slot: Int) -> [ManagedObject] {
+        guard let context else { return [] }
+        return context.destinationIDs(of: self, slot: slot).map { context.object(with: $0) }
+    }
+
+    /// Replaces a to-many relationship's destinations: removes those not in `objects`, then adds or
+    /// moves the others into the given order.
+    func setDestinations(_ objects: [ManagedObject], atSlot slot: Int) {
+        guard let context else { return }
+        let wanted = Set(objects.map(ObjectIdentifier.init))
+        for current in destinations(atSlot: slot) where !wanted.contains(ObjectIdentifier(current)) {
+            context.removeDestination(current, from: self, slot: slot)
+        }
+        let isOrdered = entity.relationships[slot].isOrdered
+        for (index, object) in objects.enumerated() {
+            context.addDestination(object, to: self, slot: slot, at: isOrdered ? index : nil)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/// Typed property access for generated code: `self[Book.title]`, `self[Book.author]`.
+extension ManagedObject {
+    public subscript<Root, Value>(key: AttributeKey<Root, Value>) -> Value {
+        get {
+            guard let slot = attributeSlot(key.name, key.slot) else { return Value.unsetValue }
+            return Value(attributeValue: attributeValue(atSlot: slot)) ?? Value.unsetValue
+        }
+        set {
+            guard let slot = attributeSlot(key.name, key.slot) else {
+                context?.recordMisuse(.unknownProperty(entity: entity.name, property: key.name))
+                return
+            }
+            setAttributeValue(newValue.attributeValue, atSlot: slot)
+        }
+    }
+
+    public subscript<Root, Destination>(key: ToOneKey<Root, Destination>) -> Destination? {
+        get {
+            guard let slot = relationshipSlot(key.name, key.slot) else { return nil }
+            return destination(atSlot: slot) as? Destination
+        }
+        set {
+            guard let slot = relationshipSlot(key.name, key.slot) else {
+                context?.recordMisuse(.unknownProperty(entity: entity.name, property: key.name))
+                return
+            }
+            setDestination(newValue, atSlot: slot)
+        }
+    }
+
+    /// The destinations of an unordered to-many relationship.
+    public subscript<Root, Destination>(key: ToManyKey<Root, Destination>) -> Set<Destination> {
+        get {
+            guard let slot = relationshipSlot(key.name, key.slot) else { return [] }
+            return Set(destinations(atSlot: slot).compactMap { $0 as? Destination })
+        }
+        set {
+            guard let slot = relationshipSlot(key.name, key.slot) else {
+                context?.recordMisuse(.unknownProperty(entity: entity.name, property: key.name))
+                return
+            }
+            setDestinations(Array(newValue), atSlot: slot)
+        }
+    }
+
+    /// The destinations of an ordered to-many relationship, in order.
+    public subscript<Root, Destination>(ordered key: ToManyKey<Root, Destination>) -> [Destination] {
+        get {
+            guard let slot = relationshipSlot(key.name, key.slot) else { return [] }
+            return destinations(atSlot: slot).compactMap { $0 as? Destination }
+        }
+        set {
+            guard let slot = relationshipSlot(key.name, key.slot) else {
+                context?.recordMisuse(.unknownProperty(entity: entity.name, property: key.name))
+                return
+            }
+            setDestinations(newValue, atSlot: slot)
+        }
+    }
+
+    /// Adds `object` to a to-many relationship (at the end of an ordered one), keeping the inverse.
+    public func add<Root, Destination>(_ object: Destination, to key: ToManyKey<Root, Destination>) {
+        guard let slot = relationshipSlot(key.name, key.slot) else { return }
+        context?.addDestination(object, to: self, slot: slot, at: nil)
+    }
+
+    /// Inserts `object` into an ordered to-many relationship at `index`, keeping the inverse.
+    public func insert<Root, Destination>(_ object: Destination, at index: Int, into key: ToManyKey<Root, Destination>) {
+        guard let slot = relationshipSlot(key.name, key.slot) else { return }
+        context?.addDestination(object, to: self, slot: slot, at: index)
+    }
+
+    /// Removes `object` from a to-many relationship, keeping the inverse.
+    public func remove<Root, Destination>(_ object: Destination, from key: ToManyKey<Root, Destination>) {
+        guard let slot = relationshipSlot(key.name, key.slot) else { return }
+        context?.removeDestination(object, from: self, slot: slot)
+    }
+
+    @inline(__always)
+    func attributeSlot(_ name: String, _ slot: Int) -> Int? {
+        let attributes = entity.attributes
+        if slot < attributes.count, attributes[slot].name == name { return slot }
+        return entity.attribute(named: name)?.slot
+    }
+
+    @inline(__always)
+    func relationshipSlot(_ name: String, _ slot: Int) -> Int? {
+        let relationships = entity.relationships
+        if slot < relationships.count, relationships[slot].name == name { return slot }
+        return entity.relationship(named: name)?.slot
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// An object of an entity: the base class of generated entity classes, and the class of objects of
+/// entities without one.
+///
+/// Values live in typed slots (`AttributeValue`, destinations as `ObjectID`s) and are read through
+/// the object's context: an object fetched or reached through a relationship starts as a fault and
+/// loads its row on first access. An object belongs to one context and stays on its isolation.
+///
+///     let book = Book(context: context)
+///     book.title = "Middlemarch"
+///     try context.save()
+open class ManagedObject: Hashable, CustomStringConvertible {
+    /// The entity whose objects this class materialises; generated classes override it.
+    open class var entityName: String { String(describing: self) }
+
+    public let entity: EntityDescription
+    /// The object's identity; temporary until its first save.
+    public internal(set) var objectID: ObjectID
+    /// The context the object lives in; `nil` once that context is gone or after `reset()`.
+    public internal(set) weak var context: ObjectContext?
+
+    /// Attribute values by slot; empty while the object is a fault.
+    var attributeValues: [AttributeValue] = []
+    /// Relationship values by slot; empty while the object is a fault.
+    var relationshipValues: [RelationshipValue] = []
+    /// The values as last read from or written to the store: what `rollback()` restores and what
+    /// `save()` compares with. Shares storage with the live values until the first change.
+    var savedAttributeValues: [AttributeValue] = []
+    var savedRelationshipValues: [RelationshipValue] = []
+    /// `Z_OPT` as last read or written: the version optimistic locking checks.
+    var version: Int64 = 0
+    var isLoaded = false
+
+    /// Creates the object's storage; objects are made by contexts (`init(context:)`, fetches,
+    /// relationships), never directly.
+    public required init(_ creation: ObjectCreation) {
+        entity = creation.entity
+        objectID = creation.objectID
+        context = creation.context
+    }
+
+    /// Inserts a new object of this class's entity into `context`, with the model's default values.
+    ///
+    /// The class must belong to the context's model (generated classes do); use
+    /// `context.insertObject(entityName:)` for entities known only at run time.
+    public convenience init(context: ObjectContext) {
+        guard let entity = context.store.entity(named: Self.entityName) else {
+            preconditionFailure("\(Self.self) names entity '\(Self.entityName)', which is not in the store's model")
+        }
+        self.init(context.creationForInsert(of: entity))
+        context.registerInserted(self)
+    }
+
+    /// Whether the object's values are not loaded yet; reading any property loads them.
+    public var isFault: Bool { !isLoaded }
+
+    /// Whether the object was inserted and not saved yet.
+    public var isInserted: Bool { context?.isInserted(self) ?? false }
+
+    /// Whether the object has unsaved changes to its values.
+    public var isUpdated: Bool { context?.isUpdated(self) ?? false }
+
+    /// Whether the object is deleted in its context, to be removed by the next save.
+    public var isDeleted: Bool { context?.isDeleted(self) ?? false }
+
+    /// Whether the object has unsaved changes of any kind.
+    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    open var description: String {
+        "<\(entity.name) \(objectID)\(isFault ? " (fault)" : "")>"
+    }
+
+    /// Loads the row if the object is a fault.
+    @inline(__always)
+    func fulfillIfNeeded() {
+        if !isLoaded { context?.fulfillFault(self) }
+    }
+}
+
+/// What a context hands to `ManagedObject.init(_:)`: the entity, ID and context of a new object.
+/// Only the runtime makes one.
+public struct ObjectCreation {
+    let entity: EntityDescription
+    let objectID: ObjectID
+    let context: ObjectContext?
+}

@@ -1,0 +1,27 @@
+import DataModel
+import StoreSchema
+
+/// A model ready for the runtime: the model values, its store layout and version hashes, and the
+/// classes that materialise its entities.
+///
+/// Generated code builds one as a static value (so the runtime never parses XML); tools that load a
+/// model at run time build one from the parsed `Model` and get `ManagedObject` for every entity.
+///
+///     let model = ManagedObjectModel(model: parsed, classes: [Book.self, Author.self])
+///     let store = try PersistentStore(url: storeURL, model: model)
+public final class ManagedObjectModel: Sendable {
+    public let model: Model
+    public let schema: StoreSchema
+    public let versionHashes: ModelVersionHashes
+    /// `ManagedObject` subclasses, each naming its entity through `entityName`.
+    public let classes: [ManagedObject.Type]
+
+    /// - Parameter classes: `ManagedObject` subclasses, each naming its entity through `entityName`.
+    ///   An entity without a class uses its nearest superentity's class, else `ManagedObject`.
+    public init(model: Model, classes: [ManagedObject.Type] = []) {
+        self.model = model
+        schema = StoreSchema(model: model)
+        versionHashes = ModelVersionHashes(model: model)
+        self.classes = classes
+    }
+}

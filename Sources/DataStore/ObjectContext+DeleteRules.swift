@@ -1,0 +1,55 @@
+/// Delete propagation, applied when saving: Nullify removes the deleted object from the other side,
+/// Cascade deletes the destinations too, Deny refuses while destinations remain, No Action does
+/// nothing.
+extension ObjectContext {
+    /// Applies the delete rules of every deleted object; returns the Deny violations.
+    func propagateDeletes() -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        var processed: Set<ObjectIdentifier> = []
+        var index = 0
+        while index < deleted.count {
+            let object = deleted.objects[index]
+            index += 1
+            guard processed.insert(ObjectIdentifier(object)).inserted else { continue }
+            for relationship in object.entity.relationships where !relationship.isTransient {
+                let destinations: [ObjectID] = relationship.isToMany
+                    ? destinationIDs(of: object, slot: relationship.slot).ids
+                    : destinationID(of: object, slot: relationship.slot).map { [$0] } ?? []
+                guard !destinations.isEmpty else { continue }
+                switch relationship.deleteRule {
+                case .deny:
+                    let remaining = destinations.filter { !deleted.contains(self.object(with: $0)) }
+                    if !remaining.isEmpty { failures.append(.deleteDenied(object.objectID, relationship: relationship.name)) }
+                case .cascade:
+                    for id in destinations { delete(self.object(with: id)) }
+                    nullifyInverse(of: relationship, for: object, destinations: destinations)
+                case .nullify:
+                    nullifyInverse(of: relationship, for: object, destinations: destinations)
+                case .noAction:
+                    break
+                }
+            }
+        }
+        return failures
+    }
+
+    /// Removes `object` from the inverse relationship of each destination.
+    private func nullifyInverse(of relationship: RelationshipDescription, for object: ManagedObject, destinations: [ObjectID]) {
+        for id in destinations {
+            let destination = self.object(with: id)
+            guard let inverse = inverse(of: relationship, in: destination.entity) else { continue }
+            if inverse.isToOne {
+                if destinationID(of: destination, slot: inverse.slot) == object.objectID {
+                    destination.relationshipValues[inverse.slot] = .toOne(nil)
+                    didChange(destination)
+                }
+            } else {
+                var list = destinationIDs(of: destination, slot: inverse.slot)
+                guard list.contains(object.objectID) else { continue }
+                list.remove(object.objectID)
+                destination.relationshipValues[inverse.slot] = .toMany(list)
+                didChange(destination)
+            }
+        }
+    }
+}

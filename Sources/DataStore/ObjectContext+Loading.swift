@@ -1,0 +1,124 @@
+import GRDB
+
+/// Faulting: loading an object's row on first access, and a to-many relationship's destinations on
+/// first use.
+extension ObjectContext {
+    /// Loads `object`'s row. When the store has no row (deleted elsewhere), the object reads as
+    /// unset values and a later save of it reports a conflict.
+    func fulfillFault(_ object: ManagedObject) {
+        let found = (try? loadRow(of: object)) ?? false
+        if !found { fillMissing(object) }
+    }
+
+    /// Loads `object`'s row; `false` when the store has none.
+    func loadRow(of object: ManagedObject) throws -> Bool {
+        guard let key = object.objectID.primaryKey else { return false }
+        let entity = object.entity
+        let sql = "SELECT \(entity.selectColumns) FROM \(entity.tableName) t0 WHERE t0.Z_PK = ?"
+        store.log(sql, [key])
+        return try store.database.read { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) else { return false }
+            fill(object, from: row)
+            return true
+        }
+    }
+
+    /// Sets `object`'s values from a row of its table (every column, in table order).
+    func fill(_ object: ManagedObject, from row: Row) {
+        let entity = object.entity
+        var values: [AttributeValue] = []
+        values.reserveCapacity(entity.attributes.count)
+        for attribute in entity.attributes {
+            if let index = attribute.columnIndex {
+                values.append(AttributeValue(row[index] as DatabaseValue, as: attribute.type))
+            } else {
+                values.append(attribute.defaultValue)
+            }
+        }
+        var relationships: [RelationshipValue] = []
+        relationships.reserveCapacity(entity.relationships.count)
+        for relationship in entity.relationships {
+            switch relationship.storage {
+            case .foreignKey(let column, let entityColumn, _):
+                if let key = row[column] as Int64? {
+                    let number = entityColumn.flatMap { row[$0] as Int? } ?? relationship.destinationEntityNumber
+                    relationships.append(.toOne(objectID(key: key, entityNumber: number)))
+                } else {
+                    relationships.append(.toOne(nil))
+                }
+            case .none:
+                relationships.append(relationship.isToMany ? .toMany(ObjectIDList()) : .toOne(nil))
+            default:
+                relationships.append(.unloaded)
+            }
+        }
+        object.version = row[2] ?? 0
+        object.attributeValues = values
+        object.savedAttributeValues = values
+        object.relationshipValues = relationships
+        object.savedRelationshipValues = relationships
+        object.isLoaded = true
+    }
+
+    private func fillMissing(_ object: ManagedObject) {
+        object.attributeValues = object.entity.attributes.map { _ in .null }
+        object.relationshipValues = object.entity.relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
+        object.savedAttributeValues = object.attributeValues
+        object.savedRelationshipValues = object.relationshipValues
+        object.version = -1
+        object.isLoaded = true
+    }
+
+    func objectID(key: Int64, entityNumber: Int) -> ObjectID {
+        let entity = store.entity(number: entityNumber)
+        return ObjectID(store: store.identifier, entityName: entity?.name ?? "", entityNumber: entityNumber, key: .permanent(key))
+    }
+
+    /// The to-one destination's ID in `slot`.
+    func destinationID(of object: ManagedObject, slot: Int) -> ObjectID? {
+        object.fulfillIfNeeded()
+        guard slot < object.relationshipValues.count, case .toOne(let id) = object.relationshipValues[slot] else { return nil }
+        return id
+    }
+
+    /// The to-many destinations' IDs in `slot`, loading them on first use.
+    func destinationIDs(of object: ManagedObject, slot: Int) -> ObjectIDList {
+        object.fulfillIfNeeded()
+        guard slot < object.relationshipValues.count else { return ObjectIDList() }
+        switch object.relationshipValues[slot] {
+        case .toMany(let list): return list
+        case .toOne: return ObjectIDList()
+        case .unloaded:
+            let list = (try? loadDestinations(of: object, relationship: object.entity.relationships[slot])) ?? ObjectIDList()
+            object.relationshipValues[slot] = .toMany(list)
+            if case .unloaded = object.savedRelationshipValues[slot] { object.savedRelationshipValues[slot] = .toMany(list) }
+            return list
+        }
+    }
+
+    private func loadDestinations(of object: ManagedObject, relationship: RelationshipDescription) throws -> ObjectIDList {
+        guard let key = object.objectID.primaryKey else { return ObjectIDList() }
+        let sql: String
+        switch relationship.storage {
+        case .inverseForeignKey(let table, let column, let orderColumn):
+            sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table) t0 WHERE t0.\(column) = ? ORDER BY t0.\(orderColumn ?? "Z_PK")"
+        case .joinTable(let table, let ownColumn, let otherColumn, let orderColumn, _):
+            let destinationTable = store.entity(number: relationship.destinationEntityNumber)?.tableName ?? ""
+            sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table) t1 JOIN \(destinationTable) t0 ON t0.Z_PK = t1.\(otherColumn) "
+                + "WHERE t1.\(ownColumn) = ? ORDER BY \(orderColumn.map { "t1." + $0 } ?? "t0.Z_PK")"
+        case .hiddenColumn(let table, let column):
+            sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table) t0 WHERE t0.\(column) = ? ORDER BY t0.Z_PK"
+        case .foreignKey, .none:
+            return ObjectIDList()
+        }
+        store.log(sql, [key])
+        return try store.database.read { db in
+            var list = ObjectIDList()
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [key])
+            while let row = try rows.next() {
+                list.append(objectID(key: row[0], entityNumber: row[1]))
+            }
+            return list
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// Saving: delete rules, validation, then one write transaction — primary keys from
+/// `Z_PRIMARYKEY.Z_MAX`, rows inserted, changed rows updated only when their `Z_OPT` is the one this
+/// context read (optimistic locking), join-table and order-key rows kept — and a `ChangeSet`
+/// published to every context.
+extension ObjectContext {
+    /// Saves every change in one transaction. On error nothing is written and the changes stay in
+    /// the context.
+    public func save() throws(SaveError) {
+        guard hasChanges || !misuses.isEmpty else { return }
+        var failures = misuses + propagateDeletes()
+        let toInsert = inserted.objects.filter { !deleted.contains($0) }
+        let toUpdate = updated.objects.filter { !deleted.contains($0) && !inserted.contains($0) }
+        let toDelete = deleted.objects.filter { !inserted.contains($0) }
+        failures += validate(toInsert + toUpdate)
+        guard failures.isEmpty else { throw .validation(failures) }
+
+        var writer = SaveWriter(context: self, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
+        do {
+            try store.database.write { db in try writer.write(db) }
+        } catch let abort as SaveWriter.Abort {
+            switch abort {
+            case .conflicts(let conflicts): throw .conflicts(conflicts)
+            case .validation(let failures): throw .validation(failures)
+            }
+        } catch {
+            throw .database(message: "\(error)")
+        }
+        let changes = didSave(writer, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
+        if !changes.isEmpty { store.publish(changes) }
+    }
+
+    /// Brings the objects in line with what the transaction wrote, and describes it.
+    private func didSave(_ writer: SaveWriter, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) -> ChangeSet {
+        var changes = ChangeSet()
+        for object in toUpdate {
+            changes.updated[object.objectID] = changedKeys(of: object)
+        }
+        for object in toInsert {
+            let old = object.objectID
+            if let permanent = writer.permanentIDs[old] {
+                object.objectID = permanent
+                reregister(object, from: old)
+            }
+            object.version = 1
+            changes.inserted.insert(object.objectID)
+        }
+        if !writer.permanentIDs.isEmpty {
+            for object in registeredObjects where object.isLoaded {
+                remap(&object.relationshipValues, writer.permanentIDs)
+            }
+        }
+        for object in toUpdate { object.version += 1 }
+        for object in toInsert + toUpdate {
+            object.savedAttributeValues = object.attributeValues
+            object.savedRelationshipValues = object.relationshipValues
+        }
+        for object in deleted.objects {
+            if !inserted.contains(object) { changes.deleted.insert(object.objectID) }
+            reregisterDeleted(object)
+        }
+        clearChanges()
+        return changes
+    }
+
+    /// The names of the properties whose values differ from the saved ones.
+    func changedKeys(of object: ManagedObject) -> Set<String> {
+        var keys: Set<String> = []
+        for attribute in object.entity.attributes where object.attributeValues[attribute.slot] != object.savedAttributeValues[attribute.slot] {
+            keys.insert(attribute.name)
+        }
+        for relationship in object.entity.relationships
+        where !Self.same(object.relationshipValues[relationship.slot], object.savedRelationshipValues[relationship.slot]) {
+            keys.insert(relationship.name)
+        }
+        return keys
+    }
+
+    private func remap(_ values: inout [RelationshipValue], _ permanentIDs: [ObjectID: ObjectID]) {
+        for index in values.indices {
+            switch values[index] {
+            case .toOne(let id?) where id.isTemporaryID:
+                values[index] = .toOne(permanentIDs[id])
+            case .toMany(var list) where list.contains(where: \.isTemporaryID):
+                for id in list.ids where id.isTemporaryID {
+                    if let permanent = permanentIDs[id] { list.replace(id, with: permanent) } else { list.remove(id) }
+                }
+                values[index] = .toMany(list)
+            default:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The model's rules, checked on every inserted or changed object before anything is written.
+extension ObjectContext {
+    func validate(_ objects: [ManagedObject]) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for object in objects {
+            for attribute in object.entity.attributes where !attribute.isTransient {
+                failures += validate(object.attributeValues[attribute.slot], of: attribute, in: object.objectID)
+            }
+            for relationship in object.entity.relationships where !relationship.isTransient {
+                if relationship.isToOne {
+                    if !relationship.isOptional, destinationID(of: object, slot: relationship.slot) == nil {
+                        failures.append(.missingValue(object.objectID, property: relationship.name))
+                    }
+                    continue
+                }
+                let minimum = max(relationship.minCount ?? 0, relationship.isOptional ? 0 : 1)
+                guard minimum > 0 || relationship.maxCount != nil else { continue }
+                let count = destinationIDs(of: object, slot: relationship.slot).count
+                if count < minimum || relationship.maxCount.map({ count > $0 }) == true {
+                    failures.append(.countOutOfRange(object.objectID, property: relationship.name, count: count))
+                }
+            }
+        }
+        return failures
+    }
+
+    private func validate(_ value: AttributeValue, of attribute: AttributeDescription, in id: ObjectID) -> [ValidationFailure] {
+        if value.isNull {
+            return attribute.isOptional ? [] : [.missingValue(id, property: attribute.name)]
+        }
+        var failures: [ValidationFailure] = []
+        let measured: AttributeValue = switch value {
+        case .string(let text): .integer(Int64(text.count))
+        case .data(let data): .integer(Int64(data.count))
+        case .url(let url): .integer(Int64(url.absoluteString.count))
+        default: value
+        }
+        if let minimum = attribute.minimum, Self.compare(measured, minimum) == .orderedAscending {
+            failures.append(.outOfRange(id, property: attribute.name, value: "\(value)", bound: "minimum \(minimum)"))
+        }
+        if let maximum = attribute.maximum, Self.compare(measured, maximum) == .orderedDescending {
+            failures.append(.outOfRange(id, property: attribute.name, value: "\(value)", bound: "maximum \(maximum)"))
+        }
+        if let pattern = attribute.regularExpression, case .string(let text) = value, !matches(text, pattern) {
+            failures.append(.patternMismatch(id, property: attribute.name, value: text.debugDescription))
+        }
+        return failures
+    }
+
+    /// Whether the whole of `text` matches `pattern` (Core Data anchors validation patterns).
+    private func matches(_ text: String, _ pattern: String) -> Bool {
+        guard let expression = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return true }
+        let range = NSRange(text.startIndex..., in: text)
+        return expression.firstMatch(in: text, range: range) != nil
+    }
+
+    /// Orders two numbers or two dates; `nil` for anything else.
+    static func compare(_ lhs: AttributeValue, _ rhs: AttributeValue) -> ComparisonResult? {
+        func order<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
+            a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+        }
+        switch (lhs, rhs) {
+        case (.date(let a), .date(let b)): return order(a, b)
+        case (.integer(let a), .integer(let b)): return order(a, b)
+        default:
+            guard let a = Double(attributeValue: lhs), let b = Double(attributeValue: rhs) else { return nil }
+            return order(a, b)
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+import GRDB
+
+/// A scratchpad of objects on a store: fetch, change, insert and delete objects, then `save()` them
+/// in one transaction — or `rollback()`.
+///
+/// One object per row (uniquing): asking twice for the same ID gives the same object. Objects start
+/// as faults and load their row when first read. A context and its objects stay on the isolation
+/// that made them (the type is not `Sendable`); pass `ObjectID`s between contexts, or use a
+/// `BackgroundContext`.
+///
+///     let context = store.newContext()
+///     let book = Book(context: context)
+///     book.title = "Persuasion"
+///     try context.save()
+public final class ObjectContext {
+    public let store: PersistentStore
+
+    /// Registered objects by ID, held weakly: an unchanged object nobody uses goes away.
+    private var registry: [ObjectID: WeakObject] = [:]
+    private var registryCountAtLastSweep = 0
+    /// Changed objects are held strongly until saved or rolled back.
+    private(set) var inserted = ObjectSet()
+    private(set) var updated = ObjectSet()
+    private(set) var deleted = ObjectSet()
+    /// Problems found while changing objects (a stale generated key), reported by the next save.
+    private(set) var misuses: [ValidationFailure] = []
+    private var nextTemporaryKey: UInt64 = 0
+
+    public init(store: PersistentStore) {
+        self.store = store
+    }
+
+    // MARK: Changes
+
+    /// Whether any object was inserted, changed or deleted since the last save.
+    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+
+    /// Objects inserted and not saved yet, in insertion order.
+    public var insertedObjects: [ManagedObject] { inserted.objects }
+
+    /// Saved objects with unsaved changes.
+    public var updatedObjects: [ManagedObject] { updated.objects }
+
+    /// Objects deleted since the last save.
+    public var deletedObjects: [ManagedObject] { deleted.objects }
+
+    func isInserted(_ object: ManagedObject) -> Bool { inserted.contains(object) }
+    func isUpdated(_ object: ManagedObject) -> Bool { updated.contains(object) }
+    func isDeleted(_ object: ManagedObject) -> Bool { deleted.contains(object) }
+
+    /// Records that `object`'s values changed.
+    func didChange(_ object: ManagedObject) {
+        if !inserted.contains(object) { updated.insert(object) }
+    }
+
+    func recordMisuse(_ failure: ValidationFailure) {
+        misuses.append(failure)
+    }
+
+    // MARK: Inserting and deleting
+
+    /// Inserts a new object of the entity named `name`, of the entity's class.
+    public func insertObject(entityName name: String) throws(ContextError) -> ManagedObject {
+        guard let entity = store.entity(named: name) else { throw .unknownEntity(name) }
+        return insertObject(of: entity)
+    }
+
+    /// Inserts a new object of `type`'s entity.
+    public func insert<T: ManagedObject>(_ type: T.Type) throws(ContextError) -> T {
+        guard let entity = store.entity(named: type.entityName) else { throw .unknownEntity(type.entityName) }
+        guard let object = insertObject(of: entity) as? T else { throw .classMismatch(entity: entity.name, type: "\(type)") }
+        return object
+    }
+
+    func insertObject(of entity: EntityDescription) -> ManagedObject {
+        let object = entity.objectClass.init(creationForInsert(of: entity))
+        registerInserted(object)
+        return object
+    }
+
+    func creationForInsert(of entity: EntityDescription) -> ObjectCreation {
+        nextTemporaryKey += 1
+        let id = ObjectID(store: store.identifier, entityName: entity.name, entityNumber: entity.number, key: .temporary(nextTemporaryKey))
+        return ObjectCreation(entity: entity, objectID: id, context: self)
+    }
+
+    /// Gives a new object its default values and tracks it as inserted.
+    func registerInserted(_ object: ManagedObject) {
+        object.attributeValues = object.entity.attributes.map(\.defaultValue)
+        object.relationshipValues = object.entity.relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
+        object.savedAttributeValues = object.attributeValues
+        object.savedRelationshipValues = object.relationshipValues
+        object.isLoaded = true
+        registry[object.objectID] = WeakObject(object)
+        inserted.insert(object)
+    }
+
+    /// Marks `object` for deletion by the next save; delete rules apply then. Deleting an object
+    /// inserted since the last save just forgets it.
+    public func delete(_ object: ManagedObject) {
+        guard object.context === self, !deleted.contains(object) else { return }
+        object.fulfillIfNeeded()
+        deleted.insert(object)
+        updated.remove(object)
+    }
+
+    // MARK: Objects by ID
+
+    /// The object for `id`: the registered one, or a new fault (no database access). Reading a
+    /// fault whose row does not exist gives unset values, and saving it fails with a conflict.
+    public func object(with id: ObjectID) -> ManagedObject {
+        if let object = registry[id]?.object { return object }
+        let entity = store.entity(number: id.entityNumber) ?? store.entities[0]
+        let object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: id, context: self))
+        register(object)
+        return object
+    }
+
+    /// The object for `id`, loaded: throws when the store has no such row.
+    public func existingObject(with id: ObjectID) throws(ContextError) -> ManagedObject {
+        let object = object(with: id)
+        guard !object.isLoaded else { return object }
+        do {
+            guard try loadRow(of: object) else { throw ContextError.objectNotFound(id) }
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw .database(message: "\(error)")
+        }
+        return object
+    }
+
+    /// The registered object for `id`, if the context has one.
+    public func registeredObject(for id: ObjectID) -> ManagedObject? {
+        registry[id]?.object
+    }
+
+    func register(_ object: ManagedObject) {
+        registry[object.objectID] = WeakObject(object)
+        if registry.count > 2 * max(registryCountAtLastSweep, 1024) {
+            registry = registry.filter { $0.value.object != nil }
+            registryCountAtLastSweep = registry.count
+        }
+    }
+
+    func reregister(_ object: ManagedObject, from oldID: ObjectID) {
+        registry[oldID] = nil
+        registry[object.objectID] = WeakObject(object)
+    }
+
+    /// Every registered object still alive.
+    var registeredObjects: [ManagedObject] {
+        registry.values.compactMap(\.object)
+    }
+
+    /// Forgets a deleted object once its deletion is saved.
+    func reregisterDeleted(_ object: ManagedObject) {
+        registry[object.objectID] = nil
+        object.context = nil
+    }
+
+    /// Forgets the change tracking after a save.
+    func clearChanges() {
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        misuses.removeAll()
+    }
+
+    // MARK: Discarding changes
+
+    /// Discards every unsaved change: inserted objects are forgotten, changed ones get their saved
+    /// values back, deleted ones are undeleted.
+    public func rollback() {
+        for object in inserted.objects {
+            registry[object.objectID] = nil
+            object.context = nil
+        }
+        for object in updated.objects + deleted.objects {
+            object.attributeValues = object.savedAttributeValues
+            object.relationshipValues = object.savedRelationshipValues
+        }
+        // Relationships of unchanged objects may point at forgotten inserts; reload them lazily.
+        for object in registeredObjects where object.isLoaded {
+            object.relationshipValues = object.savedRelationshipValues
+        }
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        misuses.removeAll()
+    }
+
+    /// Forgets every object: registered objects are disconnected (their `context` becomes `nil`),
+    /// unsaved changes are dropped.
+    public func reset() {
+        for object in registeredObjects { object.context = nil }
+        registry.removeAll()
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        misuses.removeAll()
+    }
+
+    /// Reloads `object` from the store: with `mergeChanges` its unsaved changes are kept on top of the
+    /// fresh values; without, they are dropped and the object becomes a fault.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.context === self, !inserted.contains(object) else { return }
+        let local = (object.attributeValues, object.savedAttributeValues)
+        let changedSlots = mergeChanges && object.isLoaded
+            ? object.attributeValues.indices.filter { local.0[$0] != local.1[$0] } : []
+        let localRelationships = object.relationshipValues
+        let changedRelationshipSlots = mergeChanges && object.isLoaded
+            ? object.relationshipValues.indices.filter { !Self.same(localRelationships[$0], object.savedRelationshipValues[$0]) } : []
+        object.isLoaded = false
+        object.attributeValues = []
+        object.relationshipValues = []
+        if changedSlots.isEmpty && changedRelationshipSlots.isEmpty {
+            updated.remove(object)
+            return
+        }
+        object.fulfillIfNeeded()
+        for slot in changedSlots where slot < object.attributeValues.count { object.attributeValues[slot] = local.0[slot] }
+        for slot in changedRelationshipSlots where slot < object.relationshipValues.count {
+            object.relationshipValues[slot] = localRelationships[slot]
+        }
+    }
+
+    static func same(_ lhs: RelationshipValue, _ rhs: RelationshipValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.unloaded, .unloaded): true
+        case (.toOne(let a), .toOne(let b)): a == b
+        case (.toMany(let a), .toMany(let b)): a == b
+        default: false
+        }
+    }
+}
+
+/// A weak reference to a registered object.
+struct WeakObject {
+    weak var object: ManagedObject?
+
+    init(_ object: ManagedObject) {
+        self.object = object
+    }
+}
+
+/// Objects by identity, in insertion order.
+struct ObjectSet {
+    private(set) var objects: [ManagedObject] = []
+    private var positions: [ObjectIdentifier: Int] = [:]
+
+    var isEmpty: Bool { objects.isEmpty }
+    var count: Int { objects.count }
+
+    func contains(_ object: ManagedObject) -> Bool { positions[ObjectIdentifier(object)] != nil }
+
+    mutating func insert(_ object: ManagedObject) {
+        guard positions[ObjectIdentifier(object)] == nil else { return }
+        positions[ObjectIdentifier(object)] = objects.count
+        objects.append(object)
+    }
+
+    mutating func remove(_ object: ManagedObject) {
+        guard let position = positions.removeValue(forKey: ObjectIdentifier(object)) else { return }
+        objects.remove(at: position)
+        for index in position..<objects.count { positions[ObjectIdentifier(objects[index])] = index }
+    }
+
+    mutating func removeAll() {
+        objects.removeAll()
+        positions.removeAll()
+    }
+}

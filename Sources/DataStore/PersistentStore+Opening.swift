@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import StoreSchema
+
+extension PersistentStore {
+    /// Creates the schema in an empty database, or checks an existing store against the model.
+    static func openOrCreate(_ db: Database, model: ManagedObjectModel) throws -> (identifier: String, metadata: StoreMetadata, schema: StoreSchema) {
+        guard try db.tableExists("Z_METADATA") else {
+            let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+            guard tableCount == 0 else { throw StoreError.notAStore(reason: "the database has tables but no Z_METADATA") }
+            return try create(db, model: model)
+        }
+        guard try db.tableExists("Z_PRIMARYKEY"),
+              let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+        else { throw StoreError.notAStore(reason: "Z_METADATA or Z_PRIMARYKEY is missing or empty") }
+        let identifier: String = row["Z_UUID"] ?? ""
+        let plist: Data = row["Z_PLIST"] ?? Data()
+        let metadata: StoreMetadata
+        do {
+            metadata = try StoreMetadata(binaryPropertyList: Array(plist))
+        } catch {
+            throw StoreError.notAStore(reason: "Z_METADATA.Z_PLIST: \(error)")
+        }
+        guard let stored = metadata.versionHashes else {
+            throw StoreError.notAStore(reason: "the metadata has no NSStoreModelVersionHashes")
+        }
+        let differing = model.versionHashes.entitiesDiffering(from: stored)
+        guard differing.isEmpty else { throw StoreError.modelMismatch(entities: differing) }
+        return (identifier, metadata, try locatingJoinTables(of: model.schema, in: db))
+    }
+
+    private static func create(_ db: Database, model: ManagedObjectModel) throws -> (identifier: String, metadata: StoreMetadata, schema: StoreSchema) {
+        for statement in model.schema.createStatements { try db.execute(sql: statement) }
+        for row in model.schema.primaryKeyRows {
+            try db.execute(
+                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                arguments: [row.number, row.name, row.superNumber])
+        }
+        let identifier = UUID().uuidString
+        let metadata = StoreMetadata(model: model.model)
+        try db.execute(
+            sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+            arguments: [identifier, Data(metadata.binaryPropertyList)])
+        return (identifier, metadata, model.schema)
+    }
+
+    /// The schema with each join table named as the store names it: Core Data's choice of the side
+    /// that names a join table is not fully known (format reference §2.5), so an existing store is
+    /// searched for the table that holds both expected columns.
+    private static func locatingJoinTables(of schema: StoreSchema, in db: Database) throws -> StoreSchema {
+        var schema = schema
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        var columnsByTable: [String: Set<String>] = [:]
+        func columns(of table: String) throws -> Set<String> {
+            if let known = columnsByTable[table] { return known }
+            let names = Set(try db.columns(in: table).map(\.name))
+            columnsByTable[table] = names
+            return names
+        }
+        for index in schema.joinTables.indices {
+            let join = schema.joinTables[index]
+            let wanted: Set<String> = [join.sourceColumn, join.destinationColumn]
+            if tables.contains(join.name), try wanted.isSubset(of: columns(of: join.name)) { continue }
+            if let actual = try tables.first(where: { try wanted.isSubset(of: columns(of: $0)) }) {
+                schema.joinTables[index].name = actual
+            }
+        }
+        return schema
+    }
+}

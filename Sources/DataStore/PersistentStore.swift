@@ -1,0 +1,118 @@
+import DataModel
+import Foundation
+import GRDB
+import StoreSchema
+
+/// A SQLite store in Core Data's layout: a file (WAL mode, concurrent readers) or memory.
+///
+/// Opening a new file creates the schema, `Z_PRIMARYKEY` and the metadata Core Data writes; opening
+/// an existing store — ours or one Core Data wrote — checks its model version hashes and fails with
+/// `StoreError.modelMismatch` naming the entities that differ, changing nothing.
+///
+///     let store = try PersistentStore(url: url, model: Books.model)
+///     let context = store.newContext()
+public final class PersistentStore: Sendable {
+    public let model: ManagedObjectModel
+    /// The file, or `nil` for an in-memory store.
+    public let url: URL?
+    /// `Z_METADATA.Z_UUID`, which object URIs carry.
+    public let identifier: String
+    /// The metadata read at open (or written at creation).
+    public let metadata: StoreMetadata
+    /// Every entity, by number (`entities[0]` is entity 1).
+    public let entities: [EntityDescription]
+    let database: any DatabaseWriter
+    private let entitiesByName: [String: EntityDescription]
+    private let observers = Locked<[UInt64: @Sendable (ChangeSet) -> Void]>([:])
+    private let nextObserver = Locked<UInt64>(0)
+
+    /// Opens the store at `url`, creating it when the file does not exist or is empty.
+    public convenience init(url: URL, model: ManagedObjectModel) throws(StoreError) {
+        let database: DatabasePool
+        do {
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
+            database = try DatabasePool(path: url.path, configuration: configuration)
+        } catch {
+            throw .database(message: "\(error)")
+        }
+        try self.init(database: database, url: url, model: model)
+    }
+
+    /// A new, empty store in memory, gone when the last reference goes.
+    public static func inMemory(model: ManagedObjectModel) throws(StoreError) -> PersistentStore {
+        do {
+            return try PersistentStore(database: DatabaseQueue(), url: nil, model: model)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(message: "\(error)")
+        }
+    }
+
+    private init(database: any DatabaseWriter, url: URL?, model: ManagedObjectModel) throws(StoreError) {
+        self.database = database
+        self.url = url
+        self.model = model
+        let opened: (identifier: String, metadata: StoreMetadata, schema: StoreSchema)
+        do {
+            opened = try database.write { db in try Self.openOrCreate(db, model: model) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(message: "\(error)")
+        }
+        identifier = opened.identifier
+        metadata = opened.metadata
+        entities = EntityDescriptionBuilder(model: model.model, schema: opened.schema, classes: model.classes).build()
+        entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The entity named `name`.
+    public func entity(named name: String) -> EntityDescription? {
+        entitiesByName[name]
+    }
+
+    /// The entity numbered `number` (`Z_ENT`).
+    public func entity(number: Int) -> EntityDescription? {
+        entities.indices.contains(number - 1) ? entities[number - 1] : nil
+    }
+
+    /// A new context on this store, for use on the caller's isolation (the main actor, or one task).
+    public func newContext() -> ObjectContext {
+        ObjectContext(store: self)
+    }
+
+    /// A new context with its own isolation, used through `perform`.
+    public func newBackgroundContext() -> BackgroundContext {
+        BackgroundContext(store: self)
+    }
+
+    /// Calls `observer` after every successful save of any context on this store, with what changed.
+    /// Returns a token; pass it to `removeObserver(_:)` to stop.
+    @discardableResult
+    public func addObserver(_ observer: @escaping @Sendable (ChangeSet) -> Void) -> UInt64 {
+        let token = nextObserver.withLock { value in
+            value += 1
+            return value
+        }
+        observers.withLock { $0[token] = observer }
+        return token
+    }
+
+    public func removeObserver(_ token: UInt64) {
+        observers.withLock { $0[token] = nil }
+    }
+
+    /// Every saved change set, as an asynchronous sequence.
+    public var savedChanges: AsyncStream<ChangeSet> {
+        AsyncStream { continuation in
+            let token = addObserver { continuation.yield($0) }
+            continuation.onTermination = { [weak self] _ in self?.removeObserver(token) }
+        }
+    }
+
+    func publish(_ changes: ChangeSet) {
+        for observer in observers.withLock({ Array($0.values) }) { observer(changes) }
+    }
+}

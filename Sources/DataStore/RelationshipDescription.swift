@@ -1,0 +1,43 @@
+import DataModel
+
+/// A relationship as the runtime uses it: destination, inverse, rules, and where the store keeps it.
+public struct RelationshipDescription: Sendable {
+    public let name: String
+    /// The index of the value in an object's relationship storage.
+    public let slot: Int
+    public let destinationEntityName: String
+    /// The destination's `Z_ENT`: the entity of a referenced row unless the store says otherwise.
+    public let destinationEntityNumber: Int
+    public let inverseName: String?
+    public let isToMany: Bool
+    public let isOrdered: Bool
+    public let isOptional: Bool
+    public let isTransient: Bool
+    public let deleteRule: Relationship.DeleteRule
+    /// Bounds on the number of destination objects (to-many), from the model; `nil` when unbounded.
+    public let minCount: Int?
+    public let maxCount: Int?
+    /// The entity that declares the relationship.
+    public let entityName: String
+    let storage: Storage
+
+    /// Where the store keeps a relationship.
+    enum Storage: Sendable {
+        /// A to-one: the destination's `Z_PK` in this row; `entityColumn` holds its `Z_ENT` when the
+        /// destination has subentities, `orderColumn` this row's position in an ordered inverse.
+        /// Indexes are into the table's column list.
+        case foreignKey(column: Int, entityColumn: Int?, orderColumn: Int?)
+        /// A to-many whose inverse is a to-one: the destination rows point back at this row
+        /// through `column` of the destination's table, ordered by `orderColumn` when ordered.
+        case inverseForeignKey(table: String, column: String, orderColumn: String?)
+        /// A many-to-many: rows of a join table pair this row's key (`ownColumn`) with a
+        /// destination's (`otherColumn`), ordered by `orderColumn` when ordered.
+        case joinTable(table: String, ownColumn: String, otherColumn: String, orderColumn: String?, inverseOrderColumn: String?)
+        /// A to-many without inverse: a hidden column in the destination's table holds this row's key.
+        case hiddenColumn(table: String, column: String)
+        /// A transient relationship: memory only.
+        case none
+    }
+
+    public var isToOne: Bool { !isToMany }
+}

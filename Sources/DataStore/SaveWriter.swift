@@ -1,0 +1,252 @@
+import Foundation
+import GRDB
+
+/// The statements of one save, run inside its write transaction.
+struct SaveWriter {
+    let context: ObjectContext
+    let toInsert: [ManagedObject]
+    let toUpdate: [ManagedObject]
+    let toDelete: [ManagedObject]
+    /// Temporary IDs and the permanent IDs the transaction gave them.
+    private(set) var permanentIDs: [ObjectID: ObjectID] = [:]
+
+    /// Rolls the transaction back with the reason.
+    enum Abort: Error {
+        case conflicts([SaveError.Conflict])
+        case validation([ValidationFailure])
+    }
+
+    init(context: ObjectContext, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) {
+        self.context = context
+        self.toInsert = toInsert
+        self.toUpdate = toUpdate
+        self.toDelete = toDelete
+    }
+
+    private var store: PersistentStore { context.store }
+
+    mutating func write(_ db: Database) throws {
+        try allocatePrimaryKeys(db)
+        var conflicts: [SaveError.Conflict] = []
+        var failures: [ValidationFailure] = []
+        for object in toInsert {
+            do {
+                try insert(object, db)
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+                failures += try uniquenessFailures(of: object, db)
+            }
+        }
+        for object in toUpdate {
+            do {
+                if try !update(object, db) { conflicts.append(try conflict(for: object, db)) }
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                failures += try uniquenessFailures(of: object, db)
+            }
+        }
+        for object in toDelete where try !delete(object, db) {
+            conflicts.append(try conflict(for: object, db))
+        }
+        for object in toInsert + toUpdate { try writeToManyChanges(of: object, db) }
+        if !conflicts.isEmpty { throw Abort.conflicts(conflicts) }
+        if !failures.isEmpty { throw Abort.validation(failures) }
+    }
+
+    // MARK: Primary keys
+
+    /// Takes `Z_MAX + 1 …` from each hierarchy's root row of `Z_PRIMARYKEY` (also past the table's
+    /// largest `Z_PK`, in case a store's `Z_MAX` lags), and stores the new maximum.
+    private mutating func allocatePrimaryKeys(_ db: Database) throws {
+        var byRoot: [Int: [ManagedObject]] = [:]
+        for object in toInsert { byRoot[object.entity.rootNumber, default: []].append(object) }
+        for (root, objects) in byRoot.sorted(by: { $0.key < $1.key }) {
+            let table = objects[0].entity.tableName
+            let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
+            let used = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0
+            var next = max(recorded, used)
+            for object in objects {
+                next += 1
+                permanentIDs[object.objectID] = ObjectID(
+                    store: store.identifier, entityName: object.entity.name, entityNumber: object.entity.number,
+                    key: .permanent(next))
+            }
+            store.log("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [next, root])
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [next, root])
+        }
+    }
+
+    /// The permanent form of `id` (itself when already permanent); `nil` for an object that will not
+    /// be saved.
+    private func resolved(_ id: ObjectID?) -> ObjectID? {
+        guard let id else { return nil }
+        return id.isTemporaryID ? permanentIDs[id] : id
+    }
+
+    private func key(of object: ManagedObject) -> Int64 {
+        resolved(object.objectID)?.primaryKey ?? 0
+    }
+
+    // MARK: Rows
+
+    private func insert(_ object: ManagedObject, _ db: Database) throws {
+        let entity = object.entity
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var values: [DatabaseValue] = [key(of: object).databaseValue, entity.number.databaseValue, 1.databaseValue]
+        for attribute in entity.attributes {
+            guard let index = attribute.columnIndex else { continue }
+            columns.append(entity.tableColumns[index])
+            values.append(object.attributeValues[attribute.slot].databaseValue)
+        }
+        for relationship in entity.relationships {
+            guard case .foreignKey(let column, let entityColumn, _) = relationship.storage,
+                  case .toOne(let id) = object.relationshipValues[relationship.slot], let target = resolved(id)
+            else { continue }
+            columns.append(entity.tableColumns[column])
+            values.append((target.primaryKey ?? 0).databaseValue)
+            if let entityColumn {
+                columns.append(entity.tableColumns[entityColumn])
+                values.append(target.entityNumber.databaseValue)
+            }
+        }
+        let sql = "INSERT INTO \(entity.tableName)(\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        store.log(sql, values)
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+    }
+
+    /// Writes the changed columns if the row still has the version the context read.
+    private func update(_ object: ManagedObject, _ db: Database) throws -> Bool {
+        let entity = object.entity
+        var assignments: [String] = []
+        var values: [DatabaseValue] = []
+        for attribute in entity.attributes where object.attributeValues[attribute.slot] != object.savedAttributeValues[attribute.slot] {
+            guard let index = attribute.columnIndex else { continue }
+            assignments.append("\(entity.tableColumns[index]) = ?")
+            values.append(object.attributeValues[attribute.slot].databaseValue)
+        }
+        for relationship in entity.relationships {
+            guard case .foreignKey(let column, let entityColumn, _) = relationship.storage,
+                  case .toOne(let id) = object.relationshipValues[relationship.slot],
+                  !ObjectContext.same(object.relationshipValues[relationship.slot], object.savedRelationshipValues[relationship.slot])
+            else { continue }
+            let target = resolved(id)
+            assignments.append("\(entity.tableColumns[column]) = ?")
+            values.append(target?.primaryKey?.databaseValue ?? .null)
+            if let entityColumn {
+                assignments.append("\(entity.tableColumns[entityColumn]) = ?")
+                values.append(target?.entityNumber.databaseValue ?? .null)
+            }
+        }
+        assignments.append("Z_OPT = ?")
+        values += [(object.version + 1).databaseValue, key(of: object).databaseValue, object.version.databaseValue]
+        let sql = "UPDATE \(entity.tableName) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        store.log(sql, values)
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        return db.changesCount == 1
+    }
+
+    /// Deletes the row if it still has the version the context read, with its join-table rows and
+    /// hidden inverse references.
+    private func delete(_ object: ManagedObject, _ db: Database) throws -> Bool {
+        let entity = object.entity
+        let key = key(of: object)
+        let sql = "DELETE FROM \(entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?"
+        store.log(sql, [key, object.version])
+        try db.execute(sql: sql, arguments: [key, object.version])
+        guard db.changesCount == 1 else { return false }
+        for relationship in entity.relationships {
+            switch relationship.storage {
+            case .joinTable(let table, let ownColumn, _, _, _):
+                try db.execute(sql: "DELETE FROM \(table) WHERE \(ownColumn) = ?", arguments: [key])
+            case .hiddenColumn(let table, let column):
+                try db.execute(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", arguments: [key])
+            default:
+                break
+            }
+        }
+        return true
+    }
+
+    private func conflict(for object: ManagedObject, _ db: Database) throws -> SaveError.Conflict {
+        let current = try Int64.fetchOne(
+            db, sql: "SELECT Z_OPT FROM \(object.entity.tableName) WHERE Z_PK = ?", arguments: [key(of: object)])
+        return SaveError.Conflict(objectID: object.objectID, expectedVersion: object.version, storeVersion: current)
+    }
+
+    // MARK: To-many relationships
+
+    /// Join-table rows, order keys and hidden inverse columns of the to-many relationships that
+    /// changed. Order keys are spaced by 1024, as Core Data spaces them.
+    private func writeToManyChanges(of object: ManagedObject, _ db: Database) throws {
+        let owner = key(of: object)
+        for relationship in object.entity.relationships where relationship.isToMany {
+            guard case .toMany(let current) = object.relationshipValues[relationship.slot] else { continue }
+            let saved: ObjectIDList = if case .toMany(let list) = object.savedRelationshipValues[relationship.slot] { list } else { ObjectIDList() }
+            guard current != saved else { continue }
+            let currentKeys = current.compactMap { resolved($0)?.primaryKey }
+            let savedKeys = saved.compactMap { resolved($0)?.primaryKey }
+            let kept = Set(currentKeys)
+            let removed = savedKeys.filter { !kept.contains($0) }
+            let added = currentKeys.filter { !Set(savedKeys).contains($0) }
+            switch relationship.storage {
+            case .joinTable(let table, let ownColumn, let otherColumn, let orderColumn, _):
+                for key in removed {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE \(ownColumn) = ? AND \(otherColumn) = ?", arguments: [owner, key])
+                }
+                for key in added {
+                    try db.execute(sql: "INSERT OR IGNORE INTO \(table) (\(ownColumn), \(otherColumn)) VALUES (?, ?)", arguments: [owner, key])
+                }
+                if let orderColumn {
+                    for (index, key) in currentKeys.enumerated() {
+                        try db.execute(
+                            sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
+                            arguments: [(index + 1) * 1024, owner, key])
+                    }
+                }
+            case .inverseForeignKey(let table, _, let orderColumn?):
+                for (index, key) in currentKeys.enumerated() {
+                    try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?", arguments: [(index + 1) * 1024, key])
+                }
+            case .hiddenColumn(let table, let column):
+                for key in removed {
+                    try db.execute(sql: "UPDATE \(table) SET \(column) = NULL WHERE Z_PK = ? AND \(column) = ?", arguments: [key, owner])
+                }
+                for key in added {
+                    try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", arguments: [owner, key])
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    // MARK: Uniqueness
+
+    /// For an object whose write broke a unique index: each constraint it breaks, with the object
+    /// that already has the values.
+    private func uniquenessFailures(of object: ManagedObject, _ db: Database) throws -> [ValidationFailure] {
+        let entity = object.entity
+        var failures: [ValidationFailure] = []
+        for constraint in entity.uniquenessConstraints {
+            var conditions: [String] = []
+            var values: [DatabaseValue] = []
+            for name in constraint {
+                if let attribute = entity.attribute(named: name), let index = attribute.columnIndex {
+                    conditions.append("\(entity.tableColumns[index]) = ?")
+                    values.append(object.attributeValues[attribute.slot].databaseValue)
+                } else if let relationship = entity.relationship(named: name),
+                          case .foreignKey(let column, _, _) = relationship.storage,
+                          case .toOne(let id) = object.relationshipValues[relationship.slot] {
+                    conditions.append("\(entity.tableColumns[column]) = ?")
+                    values.append(resolved(id)?.primaryKey?.databaseValue ?? .null)
+                }
+            }
+            guard conditions.count == constraint.count, !values.contains(.null) else { continue }
+            values.append(key(of: object).databaseValue)
+            let sql = "SELECT Z_PK, Z_ENT FROM \(entity.tableName) WHERE \(conditions.joined(separator: " AND ")) AND Z_PK != ? LIMIT 1"
+            if let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(values)) {
+                failures.append(.uniquenessViolated(
+                    object.objectID, constraint: constraint, conflictingObject: context.objectID(key: row[0], entityNumber: row[1])))
+            }
+        }
+        return failures
+    }
+}

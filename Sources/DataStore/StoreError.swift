@@ -1,0 +1,20 @@
+/// Why a store could not be opened or used.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// The store was written with a different model: the entities whose version hashes differ (or
+    /// that only one side has). Migration is needed; nothing was changed.
+    case modelMismatch(entities: [String])
+    /// The file is not a store in Core Data's layout (no `Z_METADATA`, `Z_PRIMARYKEY`, or an unreadable
+    /// metadata blob).
+    case notAStore(reason: String)
+    /// SQLite reported an error.
+    case database(message: String)
+
+    public var description: String {
+        switch self {
+        case .modelMismatch(let entities):
+            "the store was written with a different model; entities that differ: \(entities.joined(separator: ", "))"
+        case .notAStore(let reason): "not a Core Data store: \(reason)"
+        case .database(let message): "database error: \(message)"
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// One broken rule of the model, found when saving.
+public enum ValidationFailure: Equatable, Sendable, CustomStringConvertible {
+    /// A required attribute or to-one relationship has no value.
+    case missingValue(ObjectID, property: String)
+    /// A number, date or length is below the attribute's minimum or above its maximum.
+    case outOfRange(ObjectID, property: String, value: String, bound: String)
+    /// A string does not match the attribute's regular expression.
+    case patternMismatch(ObjectID, property: String, value: String)
+    /// A to-many relationship has fewer or more destinations than the model allows.
+    case countOutOfRange(ObjectID, property: String, count: Int)
+    /// A deleted object still has destinations through a relationship with the Deny rule.
+    case deleteDenied(ObjectID, relationship: String)
+    /// Another object already has the values of a uniqueness constraint.
+    case uniquenessViolated(ObjectID, constraint: [String], conflictingObject: ObjectID)
+    /// Generated code named a property the entity does not have (stale generated code).
+    case unknownProperty(entity: String, property: String)
+
+    public var description: String {
+        switch self {
+        case .missingValue(let id, let property): "\(id): '\(property)' is required"
+        case .outOfRange(let id, let property, let value, let bound): "\(id): '\(property)' = \(value) is beyond \(bound)"
+        case .patternMismatch(let id, let property, let value): "\(id): '\(property)' = \(value) does not match its pattern"
+        case .countOutOfRange(let id, let property, let count): "\(id): '\(property)' has \(count) objects, outside its bounds"
+        case .deleteDenied(let id, let relationship): "\(id) cannot be deleted: '\(relationship)' is not empty (Deny)"
+        case .uniquenessViolated(let id, let constraint, let other):
+            "\(id): (\(constraint.joined(separator: ", "))) is not unique; \(other) has the same values"
+        case .unknownProperty(let entity, let property): "entity '\(entity)' has no property '\(property)'"
+        }
+    }
+}
