@@ -31,7 +31,10 @@ public final class PersistentStore: Sendable {
         let database: DatabasePool
         do {
             var configuration = Configuration()
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
+            // Incremental auto-vacuum, as Core Data's stores have; it only takes effect in a new file.
+            configuration.prepareDatabase { db in
+                if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = 2") }
+            }
             database = try DatabasePool(path: url.path, configuration: configuration)
         } catch {
             throw .database(message: "\(error)")

@@ -14,6 +14,8 @@ public enum ValidationFailure: Equatable, Sendable, CustomStringConvertible {
     case uniquenessViolated(ObjectID, constraint: [String], conflictingObject: ObjectID)
     /// Generated code named a property the entity does not have (stale generated code).
     case unknownProperty(entity: String, property: String)
+    /// A Transformable value could not be encoded; the attribute kept its previous value.
+    case unencodableValue(entity: String, property: String, reason: String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum ValidationFailure: Equatable, Sendable, CustomStringConvertible {
         case .uniquenessViolated(let id, let constraint, let other):
             "\(id): (\(constraint.joined(separator: ", "))) is not unique; \(other) has the same values"
         case .unknownProperty(let entity, let property): "entity '\(entity)' has no property '\(property)'"
+        case .unencodableValue(let entity, let property, let reason): "'\(property)' of entity '\(entity)' could not be encoded: \(reason)"
         }
     }
 }
