@@ -48,6 +48,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         guard let entity = context.store.entity(named: Self.entityName) else {
             preconditionFailure("\(Self.self) names entity '\(Self.entityName)', which is not in the store's model")
         }
+        precondition(
+            entity.objectClass == Self.self,
+            "entity '\(entity.name)' is materialised as \(entity.objectClass), not \(Self.self): list the class in the ManagedObjectModel")
         self.init(context.creationForInsert(of: entity))
         context.registerInserted(self)
     }
