@@ -69,8 +69,7 @@ struct SaveWriter {
                     store: store.identifier, entityName: object.entity.name, entityNumber: object.entity.number,
                     key: .permanent(next))
             }
-            store.log("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [next, root])
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [next, root])
+            try execute(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [next, root])
         }
     }
 
@@ -148,16 +147,14 @@ struct SaveWriter {
     private func delete(_ object: ManagedObject, _ db: Database) throws -> Bool {
         let entity = object.entity
         let key = key(of: object)
-        let sql = "DELETE FROM \(entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?"
-        store.log(sql, [key, object.version])
-        try db.execute(sql: sql, arguments: [key, object.version])
+        try execute(db, "DELETE FROM \(entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [key, object.version])
         guard db.changesCount == 1 else { return false }
         for relationship in entity.relationships {
             switch relationship.storage {
             case .joinTable(let table, let ownColumn, _, _, _):
-                try db.execute(sql: "DELETE FROM \(table) WHERE \(ownColumn) = ?", arguments: [key])
+                try execute(db, "DELETE FROM \(table) WHERE \(ownColumn) = ?", [key])
             case .hiddenColumn(let table, let column):
-                try db.execute(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", arguments: [key])
+                try execute(db, "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", [key])
             default:
                 break
             }
@@ -189,33 +186,39 @@ struct SaveWriter {
             switch relationship.storage {
             case .joinTable(let table, let ownColumn, let otherColumn, let orderColumn, _):
                 for key in removed {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE \(ownColumn) = ? AND \(otherColumn) = ?", arguments: [owner, key])
+                    try execute(db, "DELETE FROM \(table) WHERE \(ownColumn) = ? AND \(otherColumn) = ?", [owner, key])
                 }
                 for key in added {
-                    try db.execute(sql: "INSERT OR IGNORE INTO \(table) (\(ownColumn), \(otherColumn)) VALUES (?, ?)", arguments: [owner, key])
+                    try execute(db, "INSERT OR IGNORE INTO \(table) (\(ownColumn), \(otherColumn)) VALUES (?, ?)", [owner, key])
                 }
                 if let orderColumn {
                     for (index, key) in currentKeys.enumerated() {
-                        try db.execute(
-                            sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
-                            arguments: [(index + 1) * 1024, owner, key])
+                        try execute(
+                            db, "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
+                            [(index + 1) * 1024, owner, key])
                     }
                 }
             case .inverseForeignKey(let table, _, let orderColumn?):
                 for (index, key) in currentKeys.enumerated() {
-                    try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?", arguments: [(index + 1) * 1024, key])
+                    try execute(db, "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?", [(index + 1) * 1024, key])
                 }
             case .hiddenColumn(let table, let column):
                 for key in removed {
-                    try db.execute(sql: "UPDATE \(table) SET \(column) = NULL WHERE Z_PK = ? AND \(column) = ?", arguments: [key, owner])
+                    try execute(db, "UPDATE \(table) SET \(column) = NULL WHERE Z_PK = ? AND \(column) = ?", [key, owner])
                 }
                 for key in added {
-                    try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", arguments: [owner, key])
+                    try execute(db, "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", [owner, key])
                 }
             default:
                 break
             }
         }
+    }
+
+    /// Runs one statement through the statement cache, logging it.
+    private func execute(_ db: Database, _ sql: String, _ arguments: [any DatabaseValueConvertible]) throws {
+        store.log(sql, arguments)
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
     }
 
     // MARK: Uniqueness

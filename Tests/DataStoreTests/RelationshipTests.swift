@@ -1,0 +1,138 @@
+import DataStore
+import Foundation
+import GRDB
+import Testing
+
+/// Relationships of the Everything model: inverses kept in memory, and the store's layout after saving.
+@Suite struct RelationshipTests {
+    typealias Author = Library.Author
+    typealias Book = Library.Book
+    typealias Chapter = Library.Chapter
+    typealias Tag = Library.Tag
+    typealias Shelf = Library.Shelf
+    typealias Reader = Library.Reader
+
+    static func newBook(_ context: ObjectContext, _ title: String) -> Book {
+        let book = Book(context: context)
+        book.title = title
+        return book
+    }
+
+    @Test func toOne_andToMany_stayInverse() throws {
+        let context = try TestStores.newStore(TestStores.library).newContext()
+        let eliot = Author(context: context)
+        let austen = Author(context: context)
+        let book = Self.newBook(context, "Emma")
+        book.author = austen
+        #expect(austen.books == [book])
+        book.author = eliot
+        #expect(austen.books.isEmpty)
+        #expect(eliot.books == [book])
+        austen.addToBooks(book)
+        #expect(book.author === austen)
+        #expect(eliot.books.isEmpty)
+        austen.removeFromBooks(book)
+        #expect(book.author == nil)
+    }
+
+    @Test func oneToOne_movesFromThePreviousPartner() throws {
+        let context = try TestStores.newStore(TestStores.library).newContext()
+        let shelf = Shelf(context: context)
+        let other = Shelf(context: context)
+        let book = Self.newBook(context, "Persuasion")
+        shelf.featured = book
+        #expect(book.featuredOn === shelf)
+        other.featured = book
+        #expect(shelf.featured == nil)
+        #expect(book.featuredOn === other)
+    }
+
+    @Test func relationships_surviveASave_andReadBackFromTheStore() throws {
+        let url = TestStores.newStoreURL()
+        let store = try PersistentStore(url: url, model: TestStores.library)
+        let context = store.newContext()
+        let author = Author(context: context)
+        author.name = "George Eliot"
+        let book = Self.newBook(context, "Middlemarch")
+        book.author = author
+        let chapters = (1...3).map { number in
+            let chapter = Chapter(context: context)
+            chapter.index = Int16(number)
+            return chapter
+        }
+        book.chapters = [chapters[2], chapters[0]]
+        book.insertIntoChapters(chapters[1], at: 1)
+        let tags = ["novel", "classic"].map { name in
+            let tag = Tag(context: context)
+            tag.name = name
+            return tag
+        }
+        book.tags = Set(tags)
+        let sequel = Self.newBook(context, "Daniel Deronda")
+        book.addToRelated(sequel)
+        let reader = Reader(context: context)
+        book.addToRecommendedBy(reader)
+        let shelf = Shelf(context: context)
+        shelf.featured = book
+        try context.save()
+
+        #expect(book.chapters.map(\.index) == [3, 2, 1])
+        #expect(sequel.related == [book], "a relationship that is its own inverse")
+
+        let fresh = store.newContext()
+        let reread = try #require(try fresh.fetch(FetchRequest<Book>()).first { $0.title == "Middlemarch" })
+        #expect(reread.author?.name == "George Eliot")
+        #expect(reread.chapters.map(\.index) == [3, 2, 1])
+        #expect(Set(reread.tags.map(\.name)) == ["novel", "classic"])
+        #expect(reread.tags.allSatisfy { $0.books.map(\.title) == ["Middlemarch"] })
+        #expect(reread.related.map(\.title) == ["Daniel Deronda"])
+        #expect(reread.recommendedBy.count == 1)
+        #expect(reread.featuredOn != nil)
+        #expect(reread.featuredOn?.featured === reread)
+
+        let database = try DatabaseQueue(path: url.path)
+        try database.read { db in
+            let orderKeys = try Int.fetchAll(db, sql: "SELECT Z_FOK_BOOK FROM ZCHAPTER ORDER BY ZINDEX")
+            #expect(orderKeys == [3072, 2048, 1024], "sparse order keys, 1024 apart")
+            let join = try #require(TestStores.library.schema.joinTable(forRelationship: "tags", ofEntity: "Book"))
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(join.name)") == 2)
+        }
+    }
+
+    @Test func orderedToMany_reordersAndRemoves() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let book = Self.newBook(context, "Emma")
+        let chapters = (1...4).map { number in
+            let chapter = Chapter(context: context)
+            chapter.index = Int16(number)
+            book.addToChapters(chapter)
+            return chapter
+        }
+        try context.save()
+        book.removeFromChapters(chapters[1])
+        book.insertIntoChapters(chapters[3], at: 0)
+        #expect(chapters[1].book == nil)
+        #expect(throws: SaveError.validation([.missingValue(chapters[1].objectID, property: "book")])) { try context.save() }
+        context.delete(chapters[1])
+        try context.save()
+        let fresh = store.newContext()  // objects need their context alive to load relationships
+        let reread = try #require(try fresh.fetch(FetchRequest<Book>()).first)
+        #expect(reread.chapters.map(\.index) == [4, 1, 3])
+    }
+
+    @Test func manyToMany_removalDeletesTheJoinRow() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let book = Self.newBook(context, "Emma")
+        let tag = Tag(context: context)
+        book.addToTags(tag)
+        #expect(tag.books == [book])
+        try context.save()
+        book.removeFromTags(tag)
+        #expect(tag.books.isEmpty)
+        try context.save()
+        let fresh = store.newContext()
+        #expect(try #require(try fresh.fetch(FetchRequest<Tag>()).first).books.isEmpty)
+    }
+}
