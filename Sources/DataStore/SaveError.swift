@@ -16,6 +16,12 @@ public enum SaveError: Error, Equatable, CustomStringConvertible {
         /// The `Z_OPT` in the store now, `nil` when the row is gone.
         public let storeVersion: Int64?
 
+        public init(objectID: ObjectID, expectedVersion: Int64, storeVersion: Int64?) {
+            self.objectID = objectID
+            self.expectedVersion = expectedVersion
+            self.storeVersion = storeVersion
+        }
+
         public var description: String {
             storeVersion.map { "\(objectID) changed in the store (version \(expectedVersion) → \($0))" }
                 ?? "\(objectID) was deleted from the store"

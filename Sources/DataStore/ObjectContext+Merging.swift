@@ -1,0 +1,35 @@
+/// Merging another context's save, so that objects and lists here show it.
+extension ObjectContext {
+    /// Brings registered objects up to date with a save made elsewhere: updated objects are reloaded
+    /// (keeping this context's unsaved changes on top, as Core Data's merge does), deleted ones are
+    /// forgotten unless changed here (saving those then reports a conflict), and to-many
+    /// relationships reload on next use so they include inserted objects.
+    ///
+    ///     store.addObserver { changes in Task { @MainActor in viewContext.mergeChanges(from: changes) } }
+    public func mergeChanges(from changes: ChangeSet) {
+        for id in changes.deleted {
+            guard let object = registeredObject(for: id), !inserted.contains(object) else { continue }
+            if updated.contains(object) || deleted.contains(object) { continue }
+            reregisterDeleted(object)
+        }
+        for id in changes.updated.keys {
+            guard let object = registeredObject(for: id), object.isLoaded else { continue }
+            refresh(object, mergeChanges: true)
+        }
+        for object in registeredObjects where object.isLoaded {
+            for relationship in object.entity.relationships where relationship.isToMany {
+                let slot = relationship.slot
+                guard Self.same(object.relationshipValues[slot], object.savedRelationshipValues[slot]) else { continue }
+                object.relationshipValues[slot] = .unloaded
+                object.savedRelationshipValues[slot] = .unloaded
+            }
+            for relationship in object.entity.relationships where relationship.isToOne {
+                if case .toOne(let id?) = object.relationshipValues[relationship.slot], changes.deleted.contains(id),
+                   Self.same(object.relationshipValues[relationship.slot], object.savedRelationshipValues[relationship.slot]) {
+                    object.relationshipValues[relationship.slot] = .toOne(nil)
+                    object.savedRelationshipValues[relationship.slot] = .toOne(nil)
+                }
+            }
+        }
+    }
+}

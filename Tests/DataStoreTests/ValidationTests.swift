@@ -1,0 +1,68 @@
+import DataStore
+import Foundation
+import Testing
+
+@Suite struct ValidationTests {
+    typealias Author = Library.Author
+    typealias Book = Library.Book
+
+    @Test func everyBrokenRule_isReportedTogether_andNothingIsWritten() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let book = Book(context: context)
+        book.pageCount = 20_000  // maximum 10000
+        book.rating = -1  // minimum 0
+        book.title = ""  // minimum length 1
+        book.isbn = "not an isbn"  // [0-9X-]{10,17}
+        book.published = Date(timeIntervalSinceReferenceDate: 4_000_000_000)  // past the maximum date
+        let chapter = Library.Chapter(context: context)  // `book` is required
+        let latest = AttributeValue.date(Date(timeIntervalSinceReferenceDate: 3_155_760_000))
+        #expect(throws: SaveError.validation([  // objects in insertion order, properties in slot order
+            .patternMismatch(book.objectID, property: "isbn", value: "\"not an isbn\""),
+            .outOfRange(book.objectID, property: "pageCount", value: "20000", bound: "maximum 10000"),
+            .outOfRange(book.objectID, property: "published", value: "\(AttributeValue.date(book.published!))", bound: "maximum \(latest)"),
+            .outOfRange(book.objectID, property: "rating", value: "-1.0", bound: "minimum 0.0"),
+            .outOfRange(book.objectID, property: "title", value: "\"\"", bound: "minimum 1"),
+            .missingValue(chapter.objectID, property: "book"),
+        ])) {
+            try context.save()
+        }
+        #expect(try store.newContext().fetch(FetchRequest<Book>()).isEmpty)
+    }
+
+    @Test func requiredAttribute_withoutValue_fails() throws {
+        let context = try TestStores.newStore(TestStores.library).newContext()
+        let author = Author(context: context)
+        try author.setAttributeValue(.null, forKey: "name")
+        #expect(throws: SaveError.validation([.missingValue(author.objectID, property: "name")])) { try context.save() }
+    }
+
+    @Test func toManyCount_isChecked() throws {
+        let context = try TestStores.newStore(TestStores.library).newContext()
+        let book = Book(context: context)
+        for _ in 0..<501 {
+            let chapter = Library.Chapter(context: context)
+            book.addToChapters(chapter)
+        }
+        #expect(throws: SaveError.validation([.countOutOfRange(book.objectID, property: "chapters", count: 501)])) { try context.save() }
+    }
+
+    @Test func uniquenessConstraint_namesTheConflictingObject() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let first = store.newContext()
+        let austen = Author(context: first)
+        austen.name = "Jane Austen"
+        try first.save()
+
+        let second = store.newContext()
+        let duplicate = Author(context: second)
+        duplicate.name = "Jane Austen"
+        #expect(throws: SaveError.validation([
+            .uniquenessViolated(duplicate.objectID, constraint: ["name"], conflictingObject: austen.objectID),
+        ])) { try second.save() }
+        #expect(duplicate.objectID.isTemporaryID, "a failed save leaves the objects as they were")
+        duplicate.name = "Mary Shelley"
+        try second.save()
+        #expect(try store.newContext().fetch(FetchRequest<Author>()).count == 2)
+    }
+}
