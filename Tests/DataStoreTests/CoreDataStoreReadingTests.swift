@@ -1,0 +1,160 @@
+import DataModel
+import DataModelParser
+import DataStore
+import Foundation
+import GRDB
+import Testing
+
+/// Stores written by Apple's Core Data (`../shared/corpus/stores`), opened as copies through
+/// dynamic objects: every object reads with the values the store holds, and writing keeps Core
+/// Data's layout.
+@Suite(.enabled(if: TestStores.hasCorpus, "../shared/corpus is absent; Core Data store tests need it beside the repository"))
+struct CoreDataStoreReadingTests {
+    static func stores() -> [String] {
+        let folder = TestStores.corpus.appendingPathComponent("stores")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasSuffix(".md") }.sorted()
+    }
+
+    /// A copy of the store file and the model version that wrote it.
+    static func open(_ name: String) throws -> (url: URL, model: Model) {
+        let folder = TestStores.corpus.appendingPathComponent("stores/\(name)")
+        let version = try String(contentsOf: folder.appendingPathComponent("model-version.txt"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let model = try ModelLoader().load(folder.appendingPathComponent(version).path).model
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { file in
+            ![".md", ".txt", ".sql", ".tsv", ".plist"].contains { file.hasSuffix($0) } && !file.contains(".xcdatamodel")
+        })
+        let copy = TestStores.newStoreURL(name)
+        try FileManager.default.copyItem(at: folder.appendingPathComponent(file), to: copy)
+        return (copy, model)
+    }
+
+    @Test(arguments: stores())
+    func everyObject_readsWithTheStoresValues(store name: String) throws {
+        let (url, model) = try Self.open(name)
+        let store = try PersistentStore(url: url, model: ManagedObjectModel(model: model))
+        let raw = try DatabaseQueue(path: url.path)
+        let context = store.newContext()
+        var total = 0
+        for entity in store.entities {
+            var request = FetchRequest<ManagedObject>(entityName: entity.name)
+            request.includesSubentities = false
+            let objects = try context.fetch(request)
+            let rows = try raw.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM \(entity.tableName) WHERE Z_ENT = ? ORDER BY Z_PK", arguments: [entity.number])
+            }
+            #expect(objects.count == rows.count, "\(entity.name)")
+            total += objects.count
+            for (object, row) in zip(objects, rows) {
+                #expect(object.objectID.primaryKey == row["Z_PK"])
+                #expect(object.entity === entity)
+                for attribute in entity.attributes {
+                    let value = try object.attributeValue(forKey: attribute.name)
+                    guard let column = attribute.columnName, let stored = row[column] as DatabaseValue? else { continue }
+                    #expect(value.isNull == stored.isNull, "\(entity.name).\(attribute.name)")
+                    switch (attribute.type, value) {
+                    case (.date, .date(let date)):
+                        #expect(date.timeIntervalSinceReferenceDate == Double.fromDatabaseValue(stored))
+                    case (.uuid, .uuid(let uuid)):
+                        #expect(withUnsafeBytes(of: uuid.uuid) { Data($0) } == Data.fromDatabaseValue(stored))
+                    case (.string, .string(let text)):
+                        #expect(text == String.fromDatabaseValue(stored))
+                    case (.integer16, .integer(let number)), (.integer32, .integer(let number)), (.integer64, .integer(let number)):
+                        #expect(number == Int64.fromDatabaseValue(stored))
+                    default:
+                        break
+                    }
+                }
+                for relationship in entity.relationships {
+                    let destination = try #require(store.entity(named: relationship.destinationEntityName))
+                    if relationship.isToOne {
+                        if let target = object.value(forKey: relationship.name) as? ManagedObject {
+                            #expect(target.entity.isKind(of: destination), "\(entity.name).\(relationship.name)")
+                        }
+                    } else {
+                        let targets: [ManagedObject] = relationship.isOrdered
+                            ? object.value(forKey: relationship.name) as? [ManagedObject] ?? []
+                            : Array(object.value(forKey: relationship.name) as? Set<ManagedObject> ?? [])
+                        #expect(targets.allSatisfy { $0.entity.isKind(of: destination) }, "\(entity.name).\(relationship.name)")
+                        // The inverse points back.
+                        if let inverse = relationship.inverseName, let target = targets.first {
+                            let back = target.value(forKey: inverse)
+                            let pointsBack = (back as? ManagedObject) === object || (back as? Set<ManagedObject>)?.contains(object) == true
+                                || (back as? [ManagedObject])?.contains(object) == true
+                            #expect(pointsBack, "\(entity.name).\(relationship.name) ↔ \(inverse)")
+                        }
+                    }
+                }
+            }
+        }
+        let expected = try raw.read { db in
+            try store.model.schema.tables.reduce(0) { sum, table in
+                sum + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.name)") ?? 0)
+            }
+        }
+        #expect(total == expected)
+    }
+
+    @Test(arguments: stores())
+    func writingToACopy_keepsTheLayoutAndPrimaryKeys(store name: String) throws {
+        let (url, model) = try Self.open(name)
+        let raw = try DatabaseQueue(path: url.path)
+        let schemaBefore = try raw.read { db in try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name") }
+        try raw.close()
+        let store = try PersistentStore(url: url, model: ManagedObjectModel(model: model))
+        let context = store.newContext()
+        var inserted: [ManagedObject] = []
+        for entity in store.entities where !entity.isAbstract {
+            let object = try context.insertObject(entityName: entity.name)
+            for attribute in entity.attributes where !attribute.isOptional {
+                if try object.attributeValue(forKey: attribute.name).isNull {
+                    try object.setAttributeValue(Self.sample(for: attribute.type), forKey: attribute.name)
+                }
+            }
+            inserted.append(object)
+        }
+        // Give each required relationship a partner among the new objects.
+        for object in inserted {
+            for relationship in object.entity.relationships where !relationship.isOptional {
+                guard let destination = store.entity(named: relationship.destinationEntityName),
+                      let partner = inserted.first(where: { $0.entity.isKind(of: destination) })
+                else { continue }
+                if relationship.isToOne, object.value(forKey: relationship.name) == nil {
+                    try object.setValue(partner, forKey: relationship.name)
+                } else if relationship.isToMany {
+                    try object.setValue([partner], forKey: relationship.name)
+                }
+            }
+        }
+        try context.save()
+        let check = try DatabaseQueue(path: url.path)
+        try check.read { db in
+            #expect(try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name") == schemaBefore)
+            for table in store.model.schema.tables {
+                let root = try #require(store.entity(named: table.rootEntity))
+                let maximum = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table.name)") ?? 0
+                let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.number]) ?? 0
+                #expect(recorded >= maximum, "\(table.name): Z_MAX \(recorded) below MAX(Z_PK) \(maximum)")
+            }
+        }
+        for object in inserted {
+            #expect(!object.objectID.isTemporaryID)
+            #expect(try store.newContext().existingObject(with: object.objectID).entity.name == object.entity.name)
+        }
+    }
+
+    static func sample(for type: AttributeType) -> AttributeValue {
+        switch type {
+        case .integer16, .integer32, .integer64: .integer(1)
+        case .double, .float: .double(1)
+        case .decimal: .decimal(1)
+        case .boolean: .bool(true)
+        case .string: .string(UUID().uuidString)
+        case .date: .date(Date())
+        case .binary, .transformable: .data(Data([1]))
+        case .uuid: .uuid(UUID())
+        case .uri: .url(URL(string: "https://example.org")!)
+        case .objectID, .composite, .undefined: .null
+        }
+    }
+}
