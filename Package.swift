@@ -44,7 +44,7 @@ let package = Package(
             ]
         ),
         // Golden-file assertions shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["DataModel", "DataModelParser"], path: "Tests/TestSupport"),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(
             name: "DataModelParserTests",
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(
             name: "DataStoreTests",
             dependencies: [
-                "DataModel", "DataModelParser", "DataStore", "StoreSchema",
+                "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -29,6 +29,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let tableColumns: [String]
     /// `SELECT` of every table column, for loading this entity's rows.
     let selectColumns: String
+    /// The `INSERT` of a new row: `Z_PK, Z_ENT, Z_OPT`, the stored attributes in slot order, then
+    /// each to-one's key (and destination entity) column in slot order.
+    let insertStatement: String
 
     private let attributeSlots: [String: Int]
     private let relationshipSlots: [String: Int]
@@ -51,6 +54,13 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.objectClass = objectClass
         self.tableColumns = tableColumns
         selectColumns = tableColumns.map { "t0." + $0 }.joined(separator: ", ")
+        var insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + attributes.compactMap { $0.columnIndex.map { tableColumns[$0] } }
+        for relationship in relationships {
+            guard case .foreignKey(let column, let entityColumn, _) = relationship.storage else { continue }
+            insertColumns += [tableColumns[column]] + (entityColumn.map { [tableColumns[$0]] } ?? [])
+        }
+        insertStatement = "INSERT INTO \(tableName)(\(insertColumns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
         attributeSlots = Dictionary(attributes.map { ($0.name, $0.slot) }, uniquingKeysWith: { first, _ in first })
         relationshipSlots = Dictionary(relationships.map { ($0.name, $0.slot) }, uniquingKeysWith: { first, _ in first })
     }

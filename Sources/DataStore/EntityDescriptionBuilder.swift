@@ -7,19 +7,31 @@ struct EntityDescriptionBuilder {
     let model: Model
     let schema: StoreSchema
     let classes: [String: ManagedObject.Type]
+    // Lookups by name, made once: the schema's own lookups scan its arrays.
+    private let layouts: [String: EntityLayout]
+    private let tables: [String: EntityTable]
 
     init(model: Model, schema: StoreSchema, classes: [ManagedObject.Type]) {
         self.model = model
         self.schema = schema
         self.classes = Dictionary(classes.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })
+        layouts = Dictionary(schema.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        tables = Dictionary(schema.tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The table holding the rows of the entity named `name`.
+    private func table(forEntityNamed name: String) -> EntityTable? {
+        layouts[name].flatMap { tables[$0.tableName] }
     }
 
     func build() -> [EntityDescription] {
-        schema.entities.compactMap { layout in
-            guard let entity = model.entity(named: layout.name),
-                  let table = schema.tables.first(where: { $0.name == layout.tableName })
+        let columnIndexesByTable = tables.mapValues { table in
+            Dictionary(table.columns.enumerated().map { ($1.role, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        return schema.entities.compactMap { layout in
+            guard let entity = model.entity(named: layout.name), let table = tables[layout.tableName],
+                  let columnIndexes = columnIndexesByTable[layout.tableName]
             else { return nil }
-            let columnIndexes = Dictionary(table.columns.enumerated().map { ($1.role, $0) }, uniquingKeysWith: { first, _ in first })
             let attributes = model.allAttributes(of: entity).enumerated().map { slot, attribute in
                 describe(attribute, slot: slot, entity: entity, table: table, columnIndexes: columnIndexes)
             }
@@ -28,7 +40,7 @@ struct EntityDescriptionBuilder {
             }
             let constraints = ([entity] + model.parentChain(of: entity)).flatMap(\.uniquenessConstraints)
                 .map { $0.properties.map(\.name) }
-            let rootNumber = schema.layout(ofEntityNamed: layout.rootName)?.number ?? layout.number
+            let rootNumber = layouts[layout.rootName]?.number ?? layout.number
             return EntityDescription(
                 name: layout.name, number: layout.number, subtreeNumbers: layout.subtreeNumbers,
                 superentityName: entity.parentName, isAbstract: layout.isAbstract, tableName: layout.tableName,
@@ -94,7 +106,7 @@ struct EntityDescriptionBuilder {
         } else if let inverse, inverse.isToOne, !inverse.isTransient {
             let inverseOwner = model.declaringEntityName(
                 ofProperty: inverse.name, inEntityNamed: relationship.inverseEntityName ?? relationship.destinationEntityName) ?? relationship.destinationEntityName
-            let table = schema.table(forEntityNamed: inverseOwner)
+            let table = table(forEntityNamed: inverseOwner)
             storage = .inverseForeignKey(
                 table: table?.name ?? "",
                 column: table?.column(for: .foreignKey(entity: inverseOwner, relationship: inverse.name))?.name ?? "",
@@ -107,14 +119,14 @@ struct EntityDescriptionBuilder {
                 : .joinTable(table: join.name, ownColumn: join.destinationColumn, otherColumn: join.sourceColumn,
                              orderColumn: join.sourceOrderColumn, inverseOrderColumn: join.destinationOrderColumn)
         } else {
-            let table = schema.table(forEntityNamed: relationship.destinationEntityName)
+            let table = table(forEntityNamed: relationship.destinationEntityName)
             storage = .hiddenColumn(
                 table: table?.name ?? "",
                 column: table?.column(for: .inverselessToMany(entity: owner, relationship: relationship.name))?.name ?? "")
         }
         return RelationshipDescription(
             name: relationship.name, slot: slot, destinationEntityName: relationship.destinationEntityName,
-            destinationEntityNumber: schema.layout(ofEntityNamed: relationship.destinationEntityName)?.number ?? 0,
+            destinationEntityNumber: layouts[relationship.destinationEntityName]?.number ?? 0,
             inverseName: inverse == nil ? nil : relationship.inverseName, isToMany: relationship.isToMany,
             isOrdered: relationship.isOrdered, isOptional: relationship.isOptional, isTransient: relationship.isTransient,
             deleteRule: relationship.deleteRule,

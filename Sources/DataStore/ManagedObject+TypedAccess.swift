@@ -6,10 +6,7 @@ extension ManagedObject {
             return Value(attributeValue: attributeValue(atSlot: slot)) ?? Value.unsetValue
         }
         set {
-            guard let slot = attributeSlot(key.name, key.slot) else {
-                context?.recordMisuse(.unknownProperty(entity: entity.name, property: key.name))
-                return
-            }
+            guard let slot = slotForWriting(attributeSlot(key.name, key.slot), key.name) else { return }
             setAttributeValue(newValue.attributeValue, atSlot: slot)
         }
     }
@@ -20,10 +17,7 @@ extension ManagedObject {
             return destination(atSlot: slot) as? Destination
         }
         set {
-            guard let slot = relationshipSlot(key.name, key.slot) else {
-                context?.recordMisuse(.unknownProperty(entity: entity.name, property: key.name))
-                return
-            }
+            guard let slot = slotForWriting(relationshipSlot(key.name, key.slot), key.name) else { return }
             setDestination(newValue, atSlot: slot)
         }
     }
@@ -35,10 +29,7 @@ extension ManagedObject {
             return Set(destinations(atSlot: slot).compactMap { $0 as? Destination })
         }
         set {
-            guard let slot = relationshipSlot(key.name, key.slot) else {
-                context?.recordMisuse(.unknownProperty(entity: entity.name, property: key.name))
-                return
-            }
+            guard let slot = slotForWriting(relationshipSlot(key.name, key.slot), key.name) else { return }
             setDestinations(Array(newValue), atSlot: slot)
         }
     }
@@ -50,10 +41,7 @@ extension ManagedObject {
             return destinations(atSlot: slot).compactMap { $0 as? Destination }
         }
         set {
-            guard let slot = relationshipSlot(key.name, key.slot) else {
-                context?.recordMisuse(.unknownProperty(entity: entity.name, property: key.name))
-                return
-            }
+            guard let slot = slotForWriting(relationshipSlot(key.name, key.slot), key.name) else { return }
             setDestinations(newValue, atSlot: slot)
         }
     }
@@ -74,6 +62,13 @@ extension ManagedObject {
     public func remove<Root, Destination>(_ object: Destination, from key: ToManyKey<Root, Destination>) {
         guard let slot = relationshipSlot(key.name, key.slot) else { return }
         context?.removeDestination(object, from: self, slot: slot)
+    }
+
+    /// `slot`, or `nil` after recording that generated code wrote a property the entity lacks, so the
+    /// next save reports it instead of the value vanishing.
+    func slotForWriting(_ slot: Int?, _ name: String) -> Int? {
+        if slot == nil { context?.recordMisuse(.unknownProperty(entity: entity.name, property: name)) }
+        return slot
     }
 
     @inline(__always)

@@ -37,18 +37,8 @@ extension ObjectContext {
     private func nullifyInverse(of relationship: RelationshipDescription, for object: ManagedObject, destinations: [ObjectID]) {
         for id in destinations {
             let destination = self.object(with: id)
-            guard let inverse = inverse(of: relationship, in: destination.entity) else { continue }
-            if inverse.isToOne {
-                if destinationID(of: destination, slot: inverse.slot) == object.objectID {
-                    destination.relationshipValues[inverse.slot] = .toOne(nil)
-                    didChange(destination)
-                }
-            } else {
-                var list = destinationIDs(of: destination, slot: inverse.slot)
-                guard list.contains(object.objectID) else { continue }
-                list.remove(object.objectID)
-                destination.relationshipValues[inverse.slot] = .toMany(list)
-                didChange(destination)
+            if let inverse = inverse(of: relationship, in: destination.entity) {
+                detach(object, from: inverse, of: destination)
             }
         }
     }

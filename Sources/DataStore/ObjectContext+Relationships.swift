@@ -10,7 +10,7 @@ extension ObjectContext {
         setToOne(object, slot: slot, to: destination?.objectID)
         guard let inverse = inverse(of: relationship, in: destination?.entity ?? old.map { self.object(with: $0).entity }) else { return }
         if let old {
-            detach(object, fromInverse: inverse, of: self.object(with: old))
+            detach(object, from: inverse, of: self.object(with: old))
         }
         if let destination {
             attach(object, toInverse: inverse, of: destination, at: nil)
@@ -47,7 +47,7 @@ extension ObjectContext {
         list.remove(destination.objectID)
         setToMany(object, slot: slot, to: list)
         if let inverse = inverse(of: relationship, in: destination.entity) {
-            detach(object, fromInverse: inverse, of: destination)
+            detach(object, from: inverse, of: destination)
         }
     }
 
@@ -62,7 +62,7 @@ extension ObjectContext {
             setToOne(destination, slot: inverse.slot, to: object.objectID)
             if let previous, let forward = self.inverse(of: inverse, in: object.entity) {
                 let previousObject = self.object(with: previous)
-                detachOneSide(destination, from: forward, of: previousObject)
+                detach(destination, from: forward, of: previousObject)
             }
         } else {
             var list = destinationIDs(of: destination, slot: inverse.slot)
@@ -72,13 +72,8 @@ extension ObjectContext {
         }
     }
 
-    /// Removes `object` from `destination`'s inverse.
-    private func detach(_ object: ManagedObject, fromInverse inverse: RelationshipDescription, of destination: ManagedObject) {
-        detachOneSide(object, from: inverse, of: destination)
-    }
-
     /// Removes `object` from `owner`'s `relationship` without touching the other side.
-    private func detachOneSide(_ object: ManagedObject, from relationship: RelationshipDescription, of owner: ManagedObject) {
+    func detach(_ object: ManagedObject, from relationship: RelationshipDescription, of owner: ManagedObject) {
         if relationship.isToOne {
             if destinationID(of: owner, slot: relationship.slot) == object.objectID {
                 setToOne(owner, slot: relationship.slot, to: nil)

@@ -88,27 +88,18 @@ struct SaveWriter {
 
     private func insert(_ object: ManagedObject, _ db: Database) throws {
         let entity = object.entity
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
         var values: [DatabaseValue] = [key(of: object).databaseValue, entity.number.databaseValue, 1.databaseValue]
-        for attribute in entity.attributes {
-            guard let index = attribute.columnIndex else { continue }
-            columns.append(entity.tableColumns[index])
+        for attribute in entity.attributes where attribute.columnIndex != nil {
             values.append(object.attributeValues[attribute.slot].databaseValue)
         }
         for relationship in entity.relationships {
-            guard case .foreignKey(let column, let entityColumn, _) = relationship.storage,
-                  case .toOne(let id) = object.relationshipValues[relationship.slot], let target = resolved(id)
-            else { continue }
-            columns.append(entity.tableColumns[column])
-            values.append((target.primaryKey ?? 0).databaseValue)
-            if let entityColumn {
-                columns.append(entity.tableColumns[entityColumn])
-                values.append(target.entityNumber.databaseValue)
-            }
+            guard case .foreignKey(_, let entityColumn, _) = relationship.storage else { continue }
+            let target: ObjectID? = if case .toOne(let id) = object.relationshipValues[relationship.slot] { resolved(id) } else { nil }
+            values.append(target?.primaryKey?.databaseValue ?? .null)
+            if entityColumn != nil { values.append(target?.entityNumber.databaseValue ?? .null) }
         }
-        let sql = "INSERT INTO \(entity.tableName)(\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-        store.log(sql, values)
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        store.log(entity.insertStatement, values)
+        try db.cachedStatement(sql: entity.insertStatement).execute(arguments: StatementArguments(values))
     }
 
     /// Writes the changed columns if the row still has the version the context read.

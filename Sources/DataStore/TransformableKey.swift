@@ -21,10 +21,7 @@ extension ManagedObject {
             return try? PropertyListDecoder().decode(Value.self, from: data)
         }
         set {
-            guard let slot = attributeSlot(key.name, key.slot) else {
-                context?.recordMisuse(.unknownProperty(entity: entity.name, property: key.name))
-                return
-            }
+            guard let slot = slotForWriting(attributeSlot(key.name, key.slot), key.name) else { return }
             let encoder = PropertyListEncoder()
             encoder.outputFormat = .binary
             guard let newValue else { return setAttributeValue(.null, atSlot: slot) }

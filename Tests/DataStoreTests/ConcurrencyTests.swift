@@ -1,4 +1,4 @@
-import DataStore
+@testable import DataStore
 import Foundation
 import Testing
 
@@ -105,21 +105,5 @@ import Testing
         try context.save()
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next()?.inserted == [book.objectID])
-    }
-}
-
-/// A value shared with an observer closure.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

@@ -4,29 +4,21 @@ import DataStore
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 /// Stores written by Apple's Core Data (`../shared/corpus/stores`), opened as copies through
 /// dynamic objects: every object reads with the values the store holds, and writing keeps Core
 /// Data's layout.
-@Suite(.enabled(if: TestStores.hasCorpus, "../shared/corpus is absent; Core Data store tests need it beside the repository"))
+@Suite(.enabled(if: CorpusStore.isAvailable, "../shared/corpus is absent; Core Data store tests need it beside the repository"))
 struct CoreDataStoreReadingTests {
     static func stores() -> [String] {
-        let folder = TestStores.corpus.appendingPathComponent("stores")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasSuffix(".md") }.sorted()
+        CorpusStore.names()
     }
 
     /// A copy of the store file and the model version that wrote it.
     static func open(_ name: String) throws -> (url: URL, model: Model) {
-        let folder = TestStores.corpus.appendingPathComponent("stores/\(name)")
-        let version = try String(contentsOf: folder.appendingPathComponent("model-version.txt"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let model = try ModelLoader().load(folder.appendingPathComponent(version).path).model
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { file in
-            ![".md", ".txt", ".sql", ".tsv", ".plist"].contains { file.hasSuffix($0) } && !file.contains(".xcdatamodel")
-        })
-        let copy = TestStores.newStoreURL(name)
-        try FileManager.default.copyItem(at: folder.appendingPathComponent(file), to: copy)
-        return (copy, model)
+        let store = CorpusStore(name)
+        return (try store.copyOfStoreFile(), try store.model())
     }
 
     @Test(arguments: stores())

@@ -7,8 +7,6 @@ import Testing
 /// Models from `Models/` and fresh store files in a temporary directory.
 enum TestStores {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    static var hasCorpus: Bool { FileManager.default.fileExists(atPath: corpus.path) }
 
     static func model(_ bundle: String, version: String? = nil) throws -> Model {
         let loaded = try ModelLoader().load(packageRoot.appendingPathComponent("Models/\(bundle).xcdatamodeld").path, version: version)

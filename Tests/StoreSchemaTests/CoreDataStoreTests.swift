@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import StoreSchema
 import Testing
+import TestSupport
 
 /// The computed layout against stores written by Apple's Core Data (`../shared/corpus/stores`).
 ///
@@ -17,25 +18,13 @@ struct CoreDataStoreTests {
     static let migrated: Set<String> = ["wire-ios-data-model__store2-101-0", "CoreDataPlus__SampleModel_V2"]
 
     static func canonicalStores() -> [String] {
-        let folder = TestPaths.corpus.appendingPathComponent("stores")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { !$0.hasSuffix(".md") && !migrated.contains($0) }.sorted()
+        CorpusStore.names().filter { !migrated.contains($0) }
     }
 
     /// The store's model and a read-only queue on a copy of its file.
     static func open(_ folderName: String) throws -> (schema: StoreSchema, database: DatabaseQueue) {
-        let folder = TestPaths.corpus.appendingPathComponent("stores/\(folderName)")
-        let version = try String(contentsOf: folder.appendingPathComponent("model-version.txt"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let model = try ModelLoader().load(folder.appendingPathComponent(version).path).model
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        let metadataSuffixes = [".md", ".txt", ".sql", ".tsv", ".plist"]
-        let store = try #require(files.first { file in
-            !metadataSuffixes.contains { file.hasSuffix($0) } && !file.contains(".xcdatamodel")
-        })
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite")
-        try FileManager.default.copyItem(at: folder.appendingPathComponent(store), to: copy)
-        return (StoreSchema(model: model), try DatabaseQueue(path: copy.path))
+        let store = CorpusStore(folderName)
+        return (StoreSchema(model: try store.model()), try DatabaseQueue(path: store.copyOfStoreFile().path))
     }
 
     static func isBookkeeping(_ table: String) -> Bool {

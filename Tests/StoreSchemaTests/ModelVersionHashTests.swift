@@ -3,6 +3,7 @@ import DataModelParser
 import Foundation
 import StoreSchema
 import Testing
+import TestSupport
 
 /// Model version hashes against the `NSStoreModelVersionHashes`, digest and checksum that Apple's
 /// Core Data wrote into every store of `../shared/corpus/stores` (migrated stores included: their
@@ -10,19 +11,15 @@ import Testing
 @Suite(.enabled(if: TestPaths.hasCorpus, "../shared/corpus is absent; hash comparisons need it beside the repository"))
 struct ModelVersionHashTests {
     static func allStores() -> [String] {
-        let folder = TestPaths.corpus.appendingPathComponent("stores")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { !$0.hasSuffix(".md") }.sorted()
+        CorpusStore.names()
     }
 
     /// The model that wrote the store and the store's metadata as `metadata.plist` records it.
     static func load(_ store: String) throws -> (model: Model, metadata: [String: PropertyListValue]) {
-        let folder = TestPaths.corpus.appendingPathComponent("stores/\(store)")
-        let version = try String(contentsOf: folder.appendingPathComponent("model-version.txt"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let model = try ModelLoader().load(folder.appendingPathComponent(version).path).model
+        let corpusStore = CorpusStore(store)
+        let model = try corpusStore.model()
         let plist = try PropertyListSerialization.propertyList(
-            from: Data(contentsOf: folder.appendingPathComponent("metadata.plist")), format: nil)
+            from: Data(contentsOf: corpusStore.folder.appendingPathComponent("metadata.plist")), format: nil)
         let metadata = try #require(PropertyListValue(foundation: plist)?.dictionary)
         return (model, metadata)
     }

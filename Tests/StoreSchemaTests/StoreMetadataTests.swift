@@ -4,18 +4,14 @@ import Foundation
 import GRDB
 import StoreSchema
 import Testing
+import TestSupport
 
 /// `Z_METADATA.Z_PLIST`: reading what Core Data wrote, writing what Core Data reads.
 @Suite struct StoreMetadataTests {
     /// The `Z_PLIST` blob of a copy of a corpus store.
     static func storedPropertyList(_ store: String) throws -> [UInt8] {
-        let folder = TestPaths.corpus.appendingPathComponent("stores/\(store)")
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { name in
-            ![".md", ".txt", ".sql", ".tsv", ".plist"].contains { name.hasSuffix($0) } && !name.contains(".xcdatamodel")
-        })
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("metadata-\(UUID().uuidString).sqlite")
-        try FileManager.default.copyItem(at: folder.appendingPathComponent(file), to: copy)
-        defer { try? FileManager.default.removeItem(at: copy) }
+        let copy = try CorpusStore(store).copyOfStoreFile()
+        defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
         let database = try DatabaseQueue(path: copy.path)
         defer { try? database.close() }
         return try database.read { db in try #require(try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA")) }.map { $0 }
