@@ -48,19 +48,19 @@ extension ManagedObject {
 
     /// Adds `object` to a to-many relationship (at the end of an ordered one), keeping the inverse.
     public func add<Root, Destination>(_ object: Destination, to key: ToManyKey<Root, Destination>) {
-        guard let slot = relationshipSlot(key.name, key.slot) else { return }
+        guard let slot = slotForWriting(relationshipSlot(key.name, key.slot), key.name) else { return }
         context?.addDestination(object, to: self, slot: slot, at: nil)
     }
 
     /// Inserts `object` into an ordered to-many relationship at `index`, keeping the inverse.
     public func insert<Root, Destination>(_ object: Destination, at index: Int, into key: ToManyKey<Root, Destination>) {
-        guard let slot = relationshipSlot(key.name, key.slot) else { return }
+        guard let slot = slotForWriting(relationshipSlot(key.name, key.slot), key.name) else { return }
         context?.addDestination(object, to: self, slot: slot, at: index)
     }
 
     /// Removes `object` from a to-many relationship, keeping the inverse.
     public func remove<Root, Destination>(_ object: Destination, from key: ToManyKey<Root, Destination>) {
-        guard let slot = relationshipSlot(key.name, key.slot) else { return }
+        guard let slot = slotForWriting(relationshipSlot(key.name, key.slot), key.name) else { return }
         context?.removeDestination(object, from: self, slot: slot)
     }
 
