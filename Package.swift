@@ -40,6 +40,7 @@ let package = Package(
                 "DataModel",
                 "DataModelParser",
                 "StoreSchema",
+                "DataStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,7 +60,13 @@ let package = Package(
             ],
             exclude: ["Goldens", "Fixtures"]
         ),
-        .testTarget(name: "DataModelGenTests", dependencies: ["datamodel-gen"]),
+        .testTarget(
+            name: "DataModelGenTests",
+            dependencies: [
+                "datamodel-gen", "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(
             name: "DataStoreTests",
             dependencies: [

@@ -42,6 +42,22 @@ public final class PersistentStore: Sendable {
         try self.init(database: database, url: url, model: model)
     }
 
+    /// Opens the existing store at `url` for reading only: the file is never written, not even by
+    /// SQLite's bookkeeping, so it is safe on a copy of an app's store or a file another program
+    /// owns. Saving a context of this store fails with a database error.
+    public static func readOnly(url: URL, model: ManagedObjectModel) throws(StoreError) -> PersistentStore {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
+        let database: DatabaseQueue
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            database = try DatabaseQueue(path: url.path, configuration: configuration)
+        } catch {
+            throw .database(message: "\(error)")
+        }
+        return try PersistentStore(database: database, url: url, model: model)
+    }
+
     /// A new, empty store in memory, gone when the last reference goes.
     public static func inMemory(model: ManagedObjectModel) throws(StoreError) -> PersistentStore {
         do {

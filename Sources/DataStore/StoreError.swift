@@ -6,6 +6,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The file is not a store in Core Data's layout (no `Z_METADATA`, `Z_PRIMARYKEY`, or an unreadable
     /// metadata blob).
     case notAStore(reason: String)
+    /// There is no file at the path of a store opened read-only.
+    case fileNotFound(path: String)
     /// SQLite reported an error.
     case database(message: String)
 
@@ -14,6 +16,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .modelMismatch(let entities):
             "the store was written with a different model; entities that differ: \(entities.joined(separator: ", "))"
         case .notAStore(let reason): "not a Core Data store: \(reason)"
+        case .fileNotFound(let path): "no store at \(path)"
         case .database(let message): "database error: \(message)"
         }
     }

@@ -4,7 +4,7 @@ import ArgumentParser
 struct DataModelGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "datamodel-gen",
-        abstract: "Reads Core Data models (.xcdatamodeld, .xcdatamodel): checks them, dumps them, prints their SQLite schema.",
+        abstract: "Reads Core Data models (.xcdatamodeld, .xcdatamodel): checks them, dumps them, prints their SQLite schema, and reads the stores they describe.",
         discussion: """
             MODEL is an .xcdatamodeld bundle (its current version is read, or the one named with \
             --model-version), an .xcdatamodel folder, or a bare 'contents' file.
@@ -19,7 +19,8 @@ struct DataModelGen: ParsableCommand {
               datamodel-gen dump Models/Books.xcdatamodeld --format json > books.json
               datamodel-gen dump Models/Products.xcdatamodeld --format summary
               datamodel-gen sql Models/Books.xcdatamodeld --views
+              datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld --format table
             """,
-        subcommands: [Lint.self, Dump.self, SQL.self]
+        subcommands: [Lint.self, Dump.self, SQL.self, Inspect.self]
     )
 }

@@ -15,8 +15,13 @@ struct ModelOptions: ParsableArguments {
 
     /// Loads and validates the model; a model that cannot be read is reported and ends the command.
     func load() throws -> ModelLoader.Result {
+        try Self.load(model, version: modelVersion)
+    }
+
+    /// Loads and validates the model at `path`; a model that cannot be read is reported and ends the command.
+    static func load(_ path: String, version: String?) throws -> ModelLoader.Result {
         do {
-            return try ModelLoader().load(model, version: modelVersion)
+            return try ModelLoader().load(path, version: version)
         } catch {
             StandardError.print(error.diagnostic)
             throw ExitCode.failure
