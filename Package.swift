@@ -67,10 +67,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Saves in a loop until killed; the durability test's child process.
+        .executableTarget(name: "durability-writer", dependencies: ["DataModelParser", "DataStore"], path: "Tests/DurabilityWriter"),
         .testTarget(
             name: "DataStoreTests",
             dependencies: [
-                "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport",
+                "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport", "durability-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
