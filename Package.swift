@@ -31,7 +31,10 @@ let package = Package(
         // The runtime generated code compiles against: store, contexts, managed objects.
         .target(
             name: "DataStore",
-            dependencies: ["DataModel", "StoreSchema", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "DataModel", "StoreSchema",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // The command-line tool.
         .executableTarget(

@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "DataModelKit", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -22,6 +23,43 @@ let package = Package(
                 .product(name: "DataModelParser", package: "DataModelKit"),
                 .product(name: "StoreSchema", package: "DataModelKit"), "SyntheticModel",
             ]
+        ),
+        // The runtime benchmarks' entity, and its floor (SQLite's C API) and peer (GRDB records).
+        .target(
+            name: "StoreFixtures",
+            dependencies: [
+                .product(name: "DataModel", package: "DataModelKit"),
+                .product(name: "DataModelParser", package: "DataModelKit"),
+                .product(name: "DataStore", package: "DataModelKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // Loops one runtime operation for profilers: profile-store insert|fetch [ROUNDS]
+        .executableTarget(
+            name: "profile-store",
+            dependencies: ["StoreFixtures", .product(name: "DataStore", package: "DataModelKit")]
+        ),
+        // Heap bytes per materialised object: measure-object-memory (Linux).
+        .executableTarget(
+            name: "measure-object-memory",
+            dependencies: [
+                "StoreFixtures",
+                .product(name: "DataStore", package: "DataModelKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "StoreBenchmarks",
+            dependencies: [
+                "StoreFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DataStore", package: "DataModelKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/StoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // libxml2 for the floor measurement (what `xmllint --noout` does, in process).
         .systemLibrary(name: "CLibXML2Floor", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),

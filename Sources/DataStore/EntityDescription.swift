@@ -32,6 +32,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The `INSERT` of a new row: `Z_PK, Z_ENT, Z_OPT`, the stored attributes in slot order, then
     /// each to-one's key (and destination entity) column in slot order.
     let insertStatement: String
+    /// The number of columns `insertStatement` writes.
+    let insertColumnCount: Int
+    /// How a row of the table fills an object of this entity.
+    let rowLayout: RowLayout
 
     private let attributeSlots: [String: Int]
     private let relationshipSlots: [String: Int]
@@ -59,8 +63,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             guard case .foreignKey(let column, let entityColumn, _) = relationship.storage else { continue }
             insertColumns += [tableColumns[column]] + (entityColumn.map { [tableColumns[$0]] } ?? [])
         }
+        insertColumnCount = insertColumns.count
         insertStatement = "INSERT INTO \(tableName)(\(insertColumns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
+        rowLayout = RowLayout(attributes: attributes, relationships: relationships)
         attributeSlots = Dictionary(attributes.map { ($0.name, $0.slot) }, uniquingKeysWith: { first, _ in first })
         relationshipSlots = Dictionary(relationships.map { ($0.name, $0.slot) }, uniquingKeysWith: { first, _ in first })
     }

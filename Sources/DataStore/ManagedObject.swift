@@ -18,7 +18,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's identity; temporary until its first save.
     public internal(set) var objectID: ObjectID
     /// The context the object lives in; `nil` once that context is gone or after `reset()`.
-    public internal(set) weak var context: ObjectContext?
+    ///
+    /// Not retained, and not `weak` (which would slow every retain of the context): the context
+    /// sets it to `nil` for every object it forgets and for all of them when it goes.
+    public internal(set) unowned(unsafe) var context: ObjectContext?
 
     /// Attribute values by slot; empty while the object is a fault.
     var attributeValues: [AttributeValue] = []
@@ -31,6 +34,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// `Z_OPT` as last read or written: the version optimistic locking checks.
     var version: Int64 = 0
     var isLoaded = false
+    /// Which of its context's inserted, updated and deleted sets the object is in.
+    var changeFlags: ChangeFlags = []
 
     /// Creates the object's storage; objects are made by contexts (`init(context:)`, fetches,
     /// relationships), never directly.
@@ -38,6 +43,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         entity = creation.entity
         objectID = creation.objectID
         context = creation.context
+    }
+
+    deinit {
+        context?.objectWillDeinit(objectID, ObjectIdentifier(self))
     }
 
     /// Inserts a new object of this class's entity into `context`, with the model's default values.

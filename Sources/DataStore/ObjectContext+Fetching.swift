@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// Fetching objects: one query, rows materialised into registered objects (uniquing), objects
 /// with unsaved changes kept as they are; pending inserts and deletes taken into account.
@@ -20,9 +21,10 @@ extension ObjectContext {
         var objects: [ManagedObject] = []
         do {
             try store.database.read { db in
-                let rows = try Row.fetchCursor(db.cachedStatement(sql: sql))
-                while let row = try rows.next() {
-                    objects.append(materialize(row))
+                let statement = try db.cachedStatement(sql: sql)
+                let rows = try Row.fetchCursor(statement)
+                while try rows.next() != nil {
+                    objects.append(materialize(statement.sqliteStatement))
                 }
             }
         } catch {
@@ -46,16 +48,16 @@ extension ObjectContext {
         return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
     }
 
-    /// The registered object for a row (filled if it was a fault), or a new one.
-    func materialize(_ row: Row) -> ManagedObject {
-        let id = objectID(key: row[0], entityNumber: row[1])
+    /// The registered object for the statement's current row (filled if it was a fault), or a new one.
+    func materialize(_ statement: SQLiteStatement) -> ManagedObject {
+        let id = objectID(key: sqlite3_column_int64(statement, 0), entityNumber: Int(sqlite3_column_int64(statement, 1)))
         if let object = registeredObject(for: id) {
-            if !object.isLoaded { fill(object, from: row) }
+            if !object.isLoaded { fill(object, from: statement) }
             return object
         }
         let entity = store.entity(number: id.entityNumber) ?? store.entities[0]
         let object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: id, context: self))
-        fill(object, from: row)
+        fill(object, from: statement)
         register(object)
         return object
     }

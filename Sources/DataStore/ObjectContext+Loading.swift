@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// Faulting: loading an object's row on first access, and a to-many relationship's destinations on
 /// first use.
@@ -17,42 +18,37 @@ extension ObjectContext {
         let sql = "SELECT \(entity.selectColumns) FROM \(entity.tableName) t0 WHERE t0.Z_PK = ?"
         store.log(sql, [key])
         return try store.database.read { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) else { return false }
-            fill(object, from: row)
-            return true
+            let statement = try db.cachedStatement(sql: sql)
+            // The cursor must outlive the reads: it resets the statement when it goes.
+            let rows = try Row.fetchCursor(statement, arguments: [key])
+            return try withExtendedLifetime(rows) {
+                guard try rows.next() != nil else { return false }
+                fill(object, from: statement.sqliteStatement)
+                return true
+            }
         }
     }
 
-    /// Sets `object`'s values from a row of its table (every column, in table order).
-    func fill(_ object: ManagedObject, from row: Row) {
-        let entity = object.entity
+    /// Sets `object`'s values from the current row of `statement`, which selects every column of
+    /// its table in table order. Reads the columns through SQLite's C API: this is the inner loop
+    /// of every fetch.
+    func fill(_ object: ManagedObject, from statement: SQLiteStatement) {
+        let layout = object.entity.rowLayout
         var values: [AttributeValue] = []
-        values.reserveCapacity(entity.attributes.count)
-        for attribute in entity.attributes {
-            if let index = attribute.columnIndex {
-                values.append(AttributeValue(row[index] as DatabaseValue, as: attribute.type))
+        values.reserveCapacity(layout.attributes.count)
+        for read in layout.attributes {
+            if let column = read.column {
+                values.append(AttributeValue(DatabaseValue(sqliteStatement: statement, index: column), as: read.type))
             } else {
-                values.append(attribute.defaultValue)
+                values.append(read.defaultValue)
             }
         }
-        var relationships: [RelationshipValue] = []
-        relationships.reserveCapacity(entity.relationships.count)
-        for relationship in entity.relationships {
-            switch relationship.storage {
-            case .foreignKey(let column, let entityColumn, _):
-                if let key = row[column] as Int64? {
-                    let number = entityColumn.flatMap { row[$0] as Int? } ?? relationship.destinationEntityNumber
-                    relationships.append(.toOne(objectID(key: key, entityNumber: number)))
-                } else {
-                    relationships.append(.toOne(nil))
-                }
-            case .none:
-                relationships.append(relationship.isToMany ? .toMany(ObjectIDList()) : .toOne(nil))
-            default:
-                relationships.append(.unloaded)
-            }
+        var relationships = layout.relationshipTemplate
+        for read in layout.toOnes where sqlite3_column_type(statement, read.column) != SQLITE_NULL {
+            let number = read.entityColumn.map { Int(sqlite3_column_int64(statement, $0)) } ?? read.destinationEntityNumber
+            relationships[read.slot] = .toOne(objectID(key: sqlite3_column_int64(statement, read.column), entityNumber: number))
         }
-        object.version = row[2] ?? 0
+        object.version = sqlite3_column_int64(statement, 2)
         object.attributeValues = values
         object.savedAttributeValues = values
         object.relationshipValues = relationships
@@ -70,8 +66,7 @@ extension ObjectContext {
     }
 
     func objectID(key: Int64, entityNumber: Int) -> ObjectID {
-        let entity = store.entity(number: entityNumber)
-        return ObjectID(store: store.identifier, entityName: entity?.name ?? "", entityNumber: entityNumber, key: .permanent(key))
+        store.objectID(key: .permanent(key), entityNumber: entityNumber)
     }
 
     /// The to-one destination's ID in `slot`.

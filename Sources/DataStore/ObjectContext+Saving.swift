@@ -38,18 +38,17 @@ extension ObjectContext {
         for object in toUpdate {
             changes.updated[object.objectID] = changedKeys(of: object)
         }
-        for object in toInsert {
+        changes.inserted.reserveCapacity(toInsert.count)
+        for (object, permanent) in zip(toInsert, writer.insertedIDs) {
             let old = object.objectID
-            if let permanent = writer.permanentIDs[old] {
-                object.objectID = permanent
-                reregister(object, from: old)
-            }
+            object.objectID = permanent
+            reregister(object, from: old)
             object.version = 1
-            changes.inserted.insert(object.objectID)
+            changes.inserted.insert(permanent)
         }
         if !writer.permanentIDs.isEmpty {
-            for object in registeredObjects where object.isLoaded {
-                remap(&object.relationshipValues, writer.permanentIDs)
+            forEachRegisteredObject { object in
+                if object.isLoaded && !object.relationshipValues.isEmpty { remap(&object.relationshipValues, writer.permanentIDs) }
             }
         }
         for object in toUpdate { object.version += 1 }

@@ -16,19 +16,25 @@ import GRDB
 public final class ObjectContext {
     public let store: PersistentStore
 
-    /// Registered objects by ID, held weakly: an unchanged object nobody uses goes away.
-    private var registry: [ObjectID: WeakObject] = [:]
-    private var registryCountAtLastSweep = 0
+    /// Registered objects by ID, not retained: an unchanged object nobody uses goes away, and its
+    /// `deinit` removes its entry. Unretained rather than `weak` because a weak reference moves every
+    /// retain and release of the object onto a slow path.
+    private var registry: [ObjectID: Unmanaged<ManagedObject>] = [:]
     /// Changed objects are held strongly until saved or rolled back.
-    private(set) var inserted = ObjectSet()
-    private(set) var updated = ObjectSet()
-    private(set) var deleted = ObjectSet()
+    private(set) var inserted = ObjectSet(.inserted)
+    private(set) var updated = ObjectSet(.updated)
+    private(set) var deleted = ObjectSet(.deleted)
     /// Problems found while changing objects (a stale generated key), reported by the next save.
     private(set) var misuses: [ValidationFailure] = []
     private var nextTemporaryKey: UInt64 = 0
 
     public init(store: PersistentStore) {
         self.store = store
+    }
+
+    deinit {
+        // Objects outliving their context see `context == nil`, never a dangling reference.
+        for entry in registry.values { entry.takeUnretainedValue().context = nil }
     }
 
     // MARK: Changes
@@ -81,18 +87,21 @@ public final class ObjectContext {
 
     func creationForInsert(of entity: EntityDescription) -> ObjectCreation {
         nextTemporaryKey += 1
-        let id = ObjectID(store: store.identifier, entityName: entity.name, entityNumber: entity.number, key: .temporary(nextTemporaryKey))
+        let id = store.objectID(key: .temporary(nextTemporaryKey), entityNumber: entity.number)
         return ObjectCreation(entity: entity, objectID: id, context: self)
     }
 
     /// Gives a new object its default values and tracks it as inserted.
     func registerInserted(_ object: ManagedObject) {
-        object.attributeValues = object.entity.attributes.map(\.defaultValue)
-        object.relationshipValues = object.entity.relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
-        object.savedAttributeValues = object.attributeValues
+        let layout = object.entity.rowLayout
+        object.attributeValues = layout.defaultValues
+        object.relationshipValues = layout.emptyRelationships
+        // Nothing is saved yet (rollback forgets inserted objects): leaving the saved values empty
+        // spares copying the defaults when the first property is set.
+        object.savedAttributeValues = []
         object.savedRelationshipValues = object.relationshipValues
         object.isLoaded = true
-        registry[object.objectID] = WeakObject(object)
+        registry[object.objectID] = Unmanaged.passUnretained(object)
         inserted.insert(object)
     }
 
@@ -110,7 +119,7 @@ public final class ObjectContext {
     /// The object for `id`: the registered one, or a new fault (no database access). Reading a
     /// fault whose row does not exist gives unset values, and saving it fails with a conflict.
     public func object(with id: ObjectID) -> ManagedObject {
-        if let object = registry[id]?.object { return object }
+        if let object = registry[id]?.takeUnretainedValue() { return object }
         let entity = store.entity(number: id.entityNumber) ?? store.entities[0]
         let object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: id, context: self))
         register(object)
@@ -133,25 +142,32 @@ public final class ObjectContext {
 
     /// The registered object for `id`, if the context has one.
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
-        registry[id]?.object
+        registry[id]?.takeUnretainedValue()
     }
 
     func register(_ object: ManagedObject) {
-        registry[object.objectID] = WeakObject(object)
-        if registry.count > 2 * max(registryCountAtLastSweep, 1024) {
-            registry = registry.filter { $0.value.object != nil }
-            registryCountAtLastSweep = registry.count
-        }
+        registry[object.objectID] = Unmanaged.passUnretained(object)
     }
 
     func reregister(_ object: ManagedObject, from oldID: ObjectID) {
         registry[oldID] = nil
-        registry[object.objectID] = WeakObject(object)
+        registry[object.objectID] = Unmanaged.passUnretained(object)
     }
 
-    /// Every registered object still alive.
+    /// Called by an object's `deinit`: drops its entry, unless the ID now belongs to another object.
+    func objectWillDeinit(_ id: ObjectID, _ object: ObjectIdentifier) {
+        guard let entry = registry[id], ObjectIdentifier(entry.takeUnretainedValue()) == object else { return }
+        registry[id] = nil
+    }
+
+    /// Every registered object.
     var registeredObjects: [ManagedObject] {
-        registry.values.compactMap(\.object)
+        registry.values.map { $0.takeUnretainedValue() }
+    }
+
+    /// Calls `body` with each registered object, without collecting them first.
+    func forEachRegisteredObject(_ body: (ManagedObject) -> Void) {
+        for entry in registry.values { body(entry.takeUnretainedValue()) }
     }
 
     /// Forgets a deleted object once its deletion is saved.
@@ -233,42 +249,5 @@ public final class ObjectContext {
         case (.toMany(let a), .toMany(let b)): a == b
         default: false
         }
-    }
-}
-
-/// A weak reference to a registered object.
-struct WeakObject {
-    weak var object: ManagedObject?
-
-    init(_ object: ManagedObject) {
-        self.object = object
-    }
-}
-
-/// Objects by identity, in insertion order.
-struct ObjectSet {
-    private(set) var objects: [ManagedObject] = []
-    private var positions: [ObjectIdentifier: Int] = [:]
-
-    var isEmpty: Bool { objects.isEmpty }
-    var count: Int { objects.count }
-
-    func contains(_ object: ManagedObject) -> Bool { positions[ObjectIdentifier(object)] != nil }
-
-    mutating func insert(_ object: ManagedObject) {
-        guard positions[ObjectIdentifier(object)] == nil else { return }
-        positions[ObjectIdentifier(object)] = objects.count
-        objects.append(object)
-    }
-
-    mutating func remove(_ object: ManagedObject) {
-        guard let position = positions.removeValue(forKey: ObjectIdentifier(object)) else { return }
-        objects.remove(at: position)
-        for index in position..<objects.count { positions[ObjectIdentifier(objects[index])] = index }
-    }
-
-    mutating func removeAll() {
-        objects.removeAll()
-        positions.removeAll()
     }
 }

@@ -6,11 +6,21 @@ import Foundation
 /// `Sendable` and `Hashable`, so it is what crosses from one context or task to another: pass the
 /// ID, then ask the other context for `object(with:)`.
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
-    /// The store's UUID (`Z_METADATA.Z_UUID`).
-    public let storeIdentifier: String
-    public let entityName: String
-    /// `Z_ENT`.
-    public let entityNumber: Int
+    /// The store and entity, shared by every ID of the entity so that an ID is two words and
+    /// copying one retains a single reference.
+    final class Scope: Sendable {
+        let storeIdentifier: String
+        let entityName: String
+        let entityNumber: Int
+
+        init(storeIdentifier: String, entityName: String, entityNumber: Int) {
+            self.storeIdentifier = storeIdentifier
+            self.entityName = entityName
+            self.entityNumber = entityNumber
+        }
+    }
+
+    let scope: Scope
     let key: Key
 
     enum Key: Hashable, Sendable {
@@ -20,11 +30,20 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         case temporary(UInt64)
     }
 
-    init(store: String, entityName: String, entityNumber: Int, key: Key) {
-        storeIdentifier = store
-        self.entityName = entityName
-        self.entityNumber = entityNumber
+    init(scope: Scope, key: Key) {
+        self.scope = scope
         self.key = key
+    }
+
+    /// The store's UUID (`Z_METADATA.Z_UUID`).
+    public var storeIdentifier: String { scope.storeIdentifier }
+    public var entityName: String { scope.entityName }
+    /// `Z_ENT`.
+    public var entityNumber: Int { scope.entityNumber }
+
+    public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        lhs.key == rhs.key && (lhs.scope === rhs.scope
+            || lhs.entityNumber == rhs.entityNumber && lhs.storeIdentifier == rhs.storeIdentifier)
     }
 
     /// Whether the object was never saved; its ID changes to a permanent one when it is.
@@ -51,4 +70,25 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { uriRepresentation.absoluteString }
+
+    /// The entity number and key: IDs in one context share their store, and hashing the store's
+    /// UUID and the entity's name for every lookup would dominate fetching.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(packedKey)
+    }
+
+    /// One word hashed, as `Int` hashes itself: the context's registry hashes an ID for every
+    /// fetched row, and the general `Hasher` path costs several times more.
+    public func _rawHashValue(seed: Int) -> Int {
+        packedKey._rawHashValue(seed: seed)
+    }
+
+    /// The key and entity number in one word (equal IDs give equal words; the rare collision only
+    /// costs an equality check).
+    private var packedKey: Int {
+        switch key {
+        case .permanent(let value): Int(truncatingIfNeeded: value) &<< 10 ^ entityNumber
+        case .temporary(let value): ~(Int(truncatingIfNeeded: value) &<< 10 ^ entityNumber)
+        }
+    }
 }

@@ -23,6 +23,8 @@ public final class PersistentStore: Sendable {
     public let entities: [EntityDescription]
     let database: any DatabaseWriter
     private let entitiesByName: [String: EntityDescription]
+    /// The object-ID scope of each entity, by number (`idScopes[0]` is entity 1).
+    private let idScopes: [ObjectID.Scope]
     private let observers = Locked<[UInt64: @Sendable (ChangeSet) -> Void]>([:])
     private let nextObserver = Locked<UInt64>(0)
 
@@ -85,6 +87,17 @@ public final class PersistentStore: Sendable {
         metadata = opened.metadata
         entities = EntityDescriptionBuilder(model: model.model, schema: opened.schema, classes: model.classes).build()
         entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        idScopes = entities.map { [identifier] entity in
+            ObjectID.Scope(storeIdentifier: identifier, entityName: entity.name, entityNumber: entity.number)
+        }
+    }
+
+    /// The ID of the row `key` of the entity numbered `entityNumber` (an unknown number, from a
+    /// damaged store, gives an ID no entity matches).
+    func objectID(key: ObjectID.Key, entityNumber: Int) -> ObjectID {
+        let scope = idScopes.indices.contains(entityNumber - 1) ? idScopes[entityNumber - 1]
+            : ObjectID.Scope(storeIdentifier: identifier, entityName: "", entityNumber: entityNumber)
+        return ObjectID(scope: scope, key: key)
     }
 
     /// The entity named `name`.

@@ -9,6 +9,8 @@ struct SaveWriter {
     let toDelete: [ManagedObject]
     /// Temporary IDs and the permanent IDs the transaction gave them.
     private(set) var permanentIDs: [ObjectID: ObjectID] = [:]
+    /// The permanent ID of each object of `toInsert`, at the same index.
+    private(set) var insertedIDs: [ObjectID] = []
 
     /// Rolls the transaction back with the reason.
     enum Abort: Error {
@@ -29,9 +31,9 @@ struct SaveWriter {
         try allocatePrimaryKeys(db)
         var conflicts: [SaveError.Conflict] = []
         var failures: [ValidationFailure] = []
-        for object in toInsert {
+        for (object, id) in zip(toInsert, insertedIDs) {
             do {
-                try insert(object, db)
+                try insert(object, key: id.primaryKey ?? 0, db)
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
                 failures += try uniquenessFailures(of: object, db)
             }
@@ -56,18 +58,20 @@ struct SaveWriter {
     /// Takes `Z_MAX + 1 …` from each hierarchy's root row of `Z_PRIMARYKEY` (also past the table's
     /// largest `Z_PK`, in case a store's `Z_MAX` lags), and stores the new maximum.
     private mutating func allocatePrimaryKeys(_ db: Database) throws {
-        var byRoot: [Int: [ManagedObject]] = [:]
-        for object in toInsert { byRoot[object.entity.rootNumber, default: []].append(object) }
-        for (root, objects) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let table = objects[0].entity.tableName
+        var indicesByRoot: [Int: [Int]] = [:]
+        for (index, object) in toInsert.enumerated() { indicesByRoot[object.entity.rootNumber, default: []].append(index) }
+        insertedIDs = toInsert.map(\.objectID)
+        permanentIDs.reserveCapacity(toInsert.count)
+        for (root, indices) in indicesByRoot.sorted(by: { $0.key < $1.key }) {
+            let table = toInsert[indices[0]].entity.tableName
             let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
             let used = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0
             var next = max(recorded, used)
-            for object in objects {
+            for index in indices {
                 next += 1
-                permanentIDs[object.objectID] = ObjectID(
-                    store: store.identifier, entityName: object.entity.name, entityNumber: object.entity.number,
-                    key: .permanent(next))
+                let temporary = toInsert[index].objectID
+                insertedIDs[index] = ObjectID(scope: temporary.scope, key: .permanent(next))
+                permanentIDs[temporary] = insertedIDs[index]
             }
             try execute(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [next, root])
         }
@@ -86,20 +90,21 @@ struct SaveWriter {
 
     // MARK: Rows
 
-    private func insert(_ object: ManagedObject, _ db: Database) throws {
+    private func insert(_ object: ManagedObject, key: Int64, _ db: Database) throws {
         let entity = object.entity
-        var values: [DatabaseValue] = [key(of: object).databaseValue, entity.number.databaseValue, 1.databaseValue]
-        for attribute in entity.attributes where attribute.columnIndex != nil {
-            values.append(object.attributeValues[attribute.slot].databaseValue)
+        let layout = entity.rowLayout
+        var values: [DatabaseValue] = [key.databaseValue, entity.number.databaseValue, 1.databaseValue]
+        values.reserveCapacity(entity.insertColumnCount)
+        for slot in layout.storedAttributeSlots {
+            values.append(object.attributeValues[slot].databaseValue)
         }
-        for relationship in entity.relationships {
-            guard case .foreignKey(_, let entityColumn, _) = relationship.storage else { continue }
-            let target: ObjectID? = if case .toOne(let id) = object.relationshipValues[relationship.slot] { resolved(id) } else { nil }
+        for read in layout.toOnes {
+            let target: ObjectID? = if case .toOne(let id) = object.relationshipValues[read.slot] { resolved(id) } else { nil }
             values.append(target?.primaryKey?.databaseValue ?? .null)
-            if entityColumn != nil { values.append(target?.entityNumber.databaseValue ?? .null) }
+            if read.entityColumn != nil { values.append(target?.entityNumber.databaseValue ?? .null) }
         }
         store.log(entity.insertStatement, values)
-        try db.cachedStatement(sql: entity.insertStatement).execute(arguments: StatementArguments(values))
+        try db.cachedStatement(sql: entity.insertStatement).execute(binding: values)
     }
 
     /// Writes the changed columns if the row still has the version the context read.
@@ -129,7 +134,7 @@ struct SaveWriter {
         values += [(object.version + 1).databaseValue, key(of: object).databaseValue, object.version.databaseValue]
         let sql = "UPDATE \(entity.tableName) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
         store.log(sql, values)
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        try db.cachedStatement(sql: sql).execute(binding: values)
         return db.changesCount == 1
     }
 
@@ -164,16 +169,16 @@ struct SaveWriter {
     /// Join-table rows, order keys and hidden inverse columns of the to-many relationships that
     /// changed. Order keys are spaced by 1024, as Core Data spaces them.
     private func writeToManyChanges(of object: ManagedObject, _ db: Database) throws {
-        let owner = key(of: object)
         for relationship in object.entity.relationships where relationship.isToMany {
             guard case .toMany(let current) = object.relationshipValues[relationship.slot] else { continue }
             let saved: ObjectIDList = if case .toMany(let list) = object.savedRelationshipValues[relationship.slot] { list } else { ObjectIDList() }
             guard current != saved else { continue }
+            let owner = key(of: object)
             let currentKeys = current.compactMap { resolved($0)?.primaryKey }
             let savedKeys = saved.compactMap { resolved($0)?.primaryKey }
-            let kept = Set(currentKeys)
+            let kept = Set(currentKeys), previous = Set(savedKeys)
             let removed = savedKeys.filter { !kept.contains($0) }
-            let added = currentKeys.filter { !Set(savedKeys).contains($0) }
+            let added = currentKeys.filter { !previous.contains($0) }
             switch relationship.storage {
             case .joinTable(let table, let ownColumn, let otherColumn, let orderColumn, _):
                 for key in removed {
@@ -209,7 +214,7 @@ struct SaveWriter {
     /// Runs one statement through the statement cache, logging it.
     private func execute(_ db: Database, _ sql: String, _ arguments: [any DatabaseValueConvertible]) throws {
         store.log(sql, arguments)
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        try db.cachedStatement(sql: sql).execute(binding: arguments.map(\.databaseValue))
     }
 
     // MARK: Uniqueness

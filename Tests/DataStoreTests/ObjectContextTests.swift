@@ -121,6 +121,31 @@ import Testing
         #expect(reader.object(with: details.objectID) === related)
     }
 
+    @Test func unchangedObjects_goAwayWhenUnused_andObjectsOutliveTheirContextSafely() throws {
+        let store = try TestStores.newStore(TestStores.books)
+        let writer = store.newContext()
+        Book(context: writer).title = "Emma"
+        try writer.save()
+
+        var context: ObjectContext? = store.newContext()
+        let id = try #require(try context?.fetch(FetchRequest<Book>()).first?.objectID)
+        // Nobody holds the unchanged object: the context forgets it.
+        #expect(context?.registeredObject(for: id) == nil)
+        var kept: Book? = try #require(try context?.fetch(FetchRequest<Book>()).first)
+        #expect(context?.registeredObject(for: id) === kept)
+        // A changed object is held by the context until saved.
+        weak let changed: Book? = kept
+        kept?.title = "Changed"
+        kept = nil
+        #expect(changed?.title == "Changed")
+        #expect(context?.registeredObject(for: id) === changed)
+        // The context goes first: its objects see nil.
+        let survivor = try #require(changed)
+        context = nil
+        #expect(survivor.context == nil)
+        #expect(survivor.title == "Changed")
+    }
+
     @Test func subentityRows_materialiseAsTheirOwnClass() throws {
         let store = try TestStores.newStore(TestStores.products)
         let context = store.newContext()

@@ -1,0 +1,66 @@
+import Foundation
+import GRDBSQLite
+
+/// The floor: SQLite's C API with prepared statements in one transaction, on the same schema.
+public enum RawSQLite {
+    /// One row as plain Swift values.
+    public struct ItemRow {
+        public var primaryKey: Int64
+        public var added: Date?
+        public var isActive: Bool
+        public var name: String?
+        public var price: Double
+        public var quantity: Int64
+    }
+
+    public static func open(_ url: URL) -> OpaquePointer {
+        var db: OpaquePointer?
+        guard sqlite3_open(url.path, &db) == SQLITE_OK, let db else { fatalError("cannot open \(url.path)") }
+        execute(db, "PRAGMA journal_mode = WAL")
+        return db
+    }
+
+    public static func execute(_ db: OpaquePointer, _ sql: String) {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { fatalError(String(cString: sqlite3_errmsg(db))) }
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Inserts `StoreFixtures.objectCount` rows with the bookkeeping Core Data's layout needs.
+    public static func insertAll(_ db: OpaquePointer) {
+        execute(db, "BEGIN IMMEDIATE")
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZISACTIVE, ZQUANTITY, ZADDED, ZPRICE, ZNAME) VALUES (?, 1, 1, ?, ?, ?, ?, ?)", -1, &statement, nil)
+        for index in 0..<StoreFixtures.objectCount {
+            sqlite3_bind_int64(statement, 1, Int64(index + 1))
+            sqlite3_bind_int64(statement, 2, index % 2 == 0 ? 1 : 0)
+            sqlite3_bind_int64(statement, 3, Int64(index))
+            sqlite3_bind_double(statement, 4, StoreFixtures.added(index).timeIntervalSinceReferenceDate)
+            sqlite3_bind_double(statement, 5, StoreFixtures.price(index))
+            sqlite3_bind_text(statement, 6, StoreFixtures.name(index), -1, transient)
+            guard sqlite3_step(statement) == SQLITE_DONE else { fatalError(String(cString: sqlite3_errmsg(db))) }
+            sqlite3_reset(statement)
+        }
+        sqlite3_finalize(statement)
+        execute(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = \(StoreFixtures.objectCount) WHERE Z_ENT = 1")
+        execute(db, "COMMIT")
+    }
+
+    /// Every row, decoded into Swift values.
+    public static func fetchAll(_ db: OpaquePointer) -> [ItemRow] {
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, "SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM ORDER BY Z_PK", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        var rows: [ItemRow] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            rows.append(ItemRow(
+                primaryKey: sqlite3_column_int64(statement, 0),
+                added: sqlite3_column_type(statement, 1) == SQLITE_NULL ? nil : Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, 1)),
+                isActive: sqlite3_column_int64(statement, 2) != 0,
+                name: sqlite3_column_text(statement, 3).map { String(cString: $0) },
+                price: sqlite3_column_double(statement, 4),
+                quantity: sqlite3_column_int64(statement, 5)))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,57 @@
+import DataModel
+
+/// How to turn a row of an entity's table into an object's storage, precomputed once per entity so
+/// that loading a row copies no descriptions and looks up no names.
+struct RowLayout: Sendable {
+    /// One attribute slot: the column it is read from, or `nil` for a transient attribute (which
+    /// starts with `defaultValue`).
+    struct AttributeRead: Sendable {
+        var column: Int32?
+        var type: AttributeType
+        var defaultValue: AttributeValue
+    }
+
+    /// A to-one stored in this row: the destination's key column, its entity column when the
+    /// destination has subentities, and the entity to assume otherwise.
+    struct ToOneRead: Sendable {
+        var slot: Int
+        var column: Int32
+        var entityColumn: Int32?
+        var destinationEntityNumber: Int
+    }
+
+    /// In slot order.
+    var attributes: [AttributeRead]
+    /// The slots of the attributes with a column, in slot order (the order of `INSERT`'s columns).
+    var storedAttributeSlots: [Int]
+    var toOnes: [ToOneRead]
+    /// The relationship storage of a freshly loaded row before its to-ones are read: to-many
+    /// relationships load on first use, transient ones start empty.
+    var relationshipTemplate: [RelationshipValue]
+    /// A new object's attribute values: the model's defaults.
+    var defaultValues: [AttributeValue]
+    /// A new object's relationships: to-ones `nil`, to-manys empty.
+    var emptyRelationships: [RelationshipValue]
+
+    init(attributes: [AttributeDescription], relationships: [RelationshipDescription]) {
+        self.attributes = attributes.map { attribute in
+            AttributeRead(column: attribute.columnIndex.map(Int32.init), type: attribute.type, defaultValue: attribute.defaultValue)
+        }
+        storedAttributeSlots = attributes.filter { $0.columnIndex != nil }.map(\.slot)
+        toOnes = relationships.compactMap { relationship in
+            guard case .foreignKey(let column, let entityColumn, _) = relationship.storage else { return nil }
+            return ToOneRead(
+                slot: relationship.slot, column: Int32(column), entityColumn: entityColumn.map(Int32.init),
+                destinationEntityNumber: relationship.destinationEntityNumber)
+        }
+        defaultValues = attributes.map(\.defaultValue)
+        emptyRelationships = relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
+        relationshipTemplate = relationships.map { relationship in
+            switch relationship.storage {
+            case .foreignKey: .toOne(nil)
+            case .none: relationship.isToMany ? .toMany(ObjectIDList()) : .toOne(nil)
+            default: .unloaded
+            }
+        }
+    }
+}
