@@ -1,0 +1,62 @@
+import DataStore
+import Foundation
+import GRDB
+import Testing
+
+/// Transformable attributes through a `ValueTransforming` transformer, for values that are not `Codable`.
+@Suite struct TransformerTests {
+    /// A value type with its own byte format and no `Codable` conformance.
+    final class Palette {
+        let colors: [UInt8]
+        init(_ colors: [UInt8]) { self.colors = colors }
+    }
+
+    struct TooManyColors: Error {}
+
+    /// `P` followed by one byte per color; at most 8 colors.
+    struct PaletteTransformer: ValueTransforming {
+        func encode(_ palette: Palette) throws -> Data {
+            guard palette.colors.count <= 8 else { throw TooManyColors() }
+            return Data([0x50] + palette.colors)
+        }
+
+        func decode(_ data: Data) throws -> Palette {
+            guard data.first == 0x50 else { throw CocoaError(.coderReadCorrupt) }
+            return Palette(Array(data.dropFirst()))
+        }
+    }
+
+    static let palette = TransformedKey<Library.Book, PaletteTransformer>("metadata", slot: 7, transformer: PaletteTransformer())
+
+    @Test func valuesRoundTrip_inTheTransformersByteFormat() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let book = Library.Book(context: context)
+        book[Self.palette] = Palette([1, 2, 3])
+        try context.save()
+
+        let stored = try DatabaseQueue(path: try #require(store.url).path).read { db in
+            try Data.fetchOne(db, sql: "SELECT ZMETADATA FROM ZITEM WHERE Z_PK = ?", arguments: [book.objectID.primaryKey])
+        }
+        #expect(stored == Data([0x50, 1, 2, 3]))
+        let reread = try #require(try store.newContext().fetch(FetchRequest<Library.Book>()).first)
+        #expect(reread[Self.palette]?.colors == [1, 2, 3])
+        // Bytes the transformer cannot read give nil, not a crash.
+        try reread.setAttributeValue(.data(Data([9, 9])), forKey: "metadata")
+        #expect(reread[Self.palette] == nil)
+    }
+
+    @Test func aValueTheTransformerRejects_failsTheSave_andLosesNothing() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let book = Library.Book(context: context)
+        book[Self.palette] = Palette([7])
+        try context.save()
+
+        book[Self.palette] = Palette(Array(repeating: 1, count: 9))
+        #expect(throws: SaveError.validation([.unencodableValue(entity: "Book", property: "metadata", reason: "TooManyColors()")])) {
+            try context.save()
+        }
+        #expect(book[Self.palette]?.colors == [7], "the stored value is kept")
+    }
+}
