@@ -46,7 +46,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     deinit {
-        context?.objectWillDeinit(objectID, ObjectIdentifier(self))
+        context?.objectWillDeinit(objectID, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Inserts a new object of this class's entity into `context`, with the model's default values.

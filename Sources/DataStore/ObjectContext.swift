@@ -155,9 +155,11 @@ public final class ObjectContext {
     }
 
     /// Called by an object's `deinit`: drops its entry, unless the ID now belongs to another object.
-    func objectWillDeinit(_ id: ObjectID, _ object: ObjectIdentifier) {
-        guard let entry = registry[id], ObjectIdentifier(entry.takeUnretainedValue()) == object else { return }
-        registry[id] = nil
+    /// Compares addresses: the object is mid-`deinit` and must not be retained.
+    func objectWillDeinit(_ id: ObjectID, _ object: UnsafeMutableRawPointer) {
+        // One lookup in the common case; the entry goes back in the rare one.
+        guard let entry = registry.removeValue(forKey: id), entry.toOpaque() != object else { return }
+        registry[id] = entry
     }
 
     /// Every registered object.
