@@ -36,11 +36,11 @@ extension ObjectContext {
         let layout = object.entity.rowLayout
         var values: [AttributeValue] = []
         values.reserveCapacity(layout.attributes.count)
-        for read in layout.attributes {
+        for (slot, read) in layout.attributes.enumerated() {
             if let column = read.column {
                 values.append(AttributeValue(DatabaseValue(sqliteStatement: statement, index: column), as: read.type))
             } else {
-                values.append(read.defaultValue)
+                values.append(layout.defaultValues[slot])
             }
         }
         var relationships = layout.relationshipTemplate
@@ -57,8 +57,9 @@ extension ObjectContext {
     }
 
     private func fillMissing(_ object: ManagedObject) {
-        object.attributeValues = object.entity.attributes.map { _ in .null }
-        object.relationshipValues = object.entity.relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
+        let layout = object.entity.rowLayout
+        object.attributeValues = Array(repeating: .null, count: layout.attributes.count)
+        object.relationshipValues = layout.emptyRelationships
         object.savedAttributeValues = object.attributeValues
         object.savedRelationshipValues = object.relationshipValues
         object.version = -1

@@ -195,7 +195,8 @@ public final class ObjectContext {
             registry[object.objectID] = nil
             object.context = nil
         }
-        for object in updated.objects + deleted.objects {
+        // An inserted object has no saved values; it was forgotten above with its values intact.
+        for object in updated.objects + deleted.objects where !inserted.contains(object) {
             object.attributeValues = object.savedAttributeValues
             object.relationshipValues = object.savedRelationshipValues
         }

@@ -44,9 +44,10 @@ public final class PersistentStore: Sendable {
         try self.init(database: database, url: url, model: model)
     }
 
-    /// Opens the existing store at `url` for reading only: the file is never written, not even by
-    /// SQLite's bookkeeping, so it is safe on a copy of an app's store or a file another program
-    /// owns. Saving a context of this store fails with a database error.
+    /// Opens the existing store at `url` for reading only: the store file is never written (SQLite
+    /// may create the `-wal` and `-shm` files of a WAL store beside it), so it is safe on a copy of
+    /// an app's store or a file another program owns. Saving a context of this store fails with a
+    /// database error.
     public static func readOnly(url: URL, model: ManagedObjectModel) throws(StoreError) -> PersistentStore {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
         let database: DatabaseQueue

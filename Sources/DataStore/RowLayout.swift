@@ -4,11 +4,10 @@ import DataModel
 /// that loading a row copies no descriptions and looks up no names.
 struct RowLayout: Sendable {
     /// One attribute slot: the column it is read from, or `nil` for a transient attribute (which
-    /// starts with `defaultValue`).
+    /// starts with its default value).
     struct AttributeRead: Sendable {
         var column: Int32?
         var type: AttributeType
-        var defaultValue: AttributeValue
     }
 
     /// A to-one stored in this row: the destination's key column, its entity column when the
@@ -35,7 +34,7 @@ struct RowLayout: Sendable {
 
     init(attributes: [AttributeDescription], relationships: [RelationshipDescription]) {
         self.attributes = attributes.map { attribute in
-            AttributeRead(column: attribute.columnIndex.map(Int32.init), type: attribute.type, defaultValue: attribute.defaultValue)
+            AttributeRead(column: attribute.columnIndex.map(Int32.init), type: attribute.type)
         }
         storedAttributeSlots = attributes.filter { $0.columnIndex != nil }.map(\.slot)
         toOnes = relationships.compactMap { relationship in
@@ -46,10 +45,9 @@ struct RowLayout: Sendable {
         }
         defaultValues = attributes.map(\.defaultValue)
         emptyRelationships = relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
-        relationshipTemplate = relationships.map { relationship in
+        relationshipTemplate = zip(relationships, emptyRelationships).map { relationship, empty in
             switch relationship.storage {
-            case .foreignKey: .toOne(nil)
-            case .none: relationship.isToMany ? .toMany(ObjectIDList()) : .toOne(nil)
+            case .foreignKey, .none: empty
             default: .unloaded
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `datamodel-gen` as a user would and checks its output streams and exit codes.
 @Suite struct CLITests {
@@ -15,7 +16,7 @@ import Testing
     /// Runs the tool from the package root, so relative model paths read like the README's.
     static func run(_ arguments: String...) throws -> Run {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("datamodel-gen")
+        process.executableURL = BuiltProducts.directory.appendingPathComponent("datamodel-gen")
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         let output = Pipe()
@@ -30,15 +31,6 @@ import Testing
             status: process.terminationStatus,
             standardOutput: String(decoding: outputData, as: UTF8.self),
             standardError: String(decoding: errorData, as: UTF8.self))
-    }
-
-    static var productsDirectory: URL {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
-        #endif
-        return Bundle.main.bundleURL
     }
 
     static func temporaryFile(_ bytes: [UInt8]) throws -> String {

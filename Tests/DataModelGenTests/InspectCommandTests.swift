@@ -120,9 +120,7 @@ import TestSupport
     func coreDataStore_printsEveryObjectWithItsValues(store name: String) throws {
         let corpus = CorpusStore(name)
         let url = try corpus.copyOfStoreFile()
-        let version = try String(contentsOf: corpus.folder.appendingPathComponent("model-version.txt"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let objects = try Self.json(CLITests.run("inspect", url.path, "--model", corpus.folder.appendingPathComponent(version).path))
+        let objects = try Self.json(CLITests.run("inspect", url.path, "--model", corpus.modelURL().path))
         let model = ManagedObjectModel(model: try corpus.model())
         let store = try PersistentStore.readOnly(url: url, model: model)
         let raw = try DatabaseQueue(path: url.path)

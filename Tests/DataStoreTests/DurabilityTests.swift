@@ -2,6 +2,7 @@ import DataStore
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 /// A writer process is killed with `SIGKILL` at random moments while it saves in a loop; after
 /// each kill the store opens, holds every save that returned, and no part of any other save.
@@ -10,14 +11,7 @@ import Testing
 @Suite struct DurabilityTests {
     static let kills = ProcessInfo.processInfo.environment["DATASTORE_DURABILITY_KILLS"].flatMap(Int.init) ?? 20
 
-    static var writer: URL {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("durability-writer")
-        }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent("durability-writer")
-    }
+    static let writer = BuiltProducts.directory.appendingPathComponent("durability-writer")
 
     @Test func killedWhileSaving_keepsEveryReturnedSave_andNoPartialOne() throws {
         let url = TestStores.newStoreURL()

@@ -26,11 +26,16 @@ public struct CorpusStore: Sendable {
         self.name = name
     }
 
-    /// The model version that wrote the store.
-    public func model() throws -> Model {
+    /// The folder of the model version that wrote the store (`model-version.txt` names it).
+    public func modelURL() throws -> URL {
         let version = try String(contentsOf: folder.appendingPathComponent("model-version.txt"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return try ModelLoader().load(folder.appendingPathComponent(version).path).model
+        return folder.appendingPathComponent(version)
+    }
+
+    /// The model version that wrote the store.
+    public func model() throws -> Model {
+        try ModelLoader().load(modelURL().path).model
     }
 
     /// A copy of the store file in a new temporary directory (the originals are WAL files, and are
