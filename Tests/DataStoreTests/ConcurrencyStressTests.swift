@@ -7,10 +7,13 @@ import Testing
 /// (their own counter and new objects) as fast as they can: every save either lands whole or fails
 /// with a conflict, and no increment is lost.
 ///
-/// Runs 2 seconds by default; `DATASTORE_STRESS_SECONDS=10 swift test --filter ConcurrencyStressTests` for the full run.
+/// Each task runs 2 seconds from its start, and at least `minimumRounds` rounds however busy the
+/// machine is; `DATASTORE_STRESS_SECONDS=10 swift test --filter ConcurrencyStressTests` for the full run.
 @Suite struct ConcurrencyStressTests {
     static let seconds = ProcessInfo.processInfo.environment["DATASTORE_STRESS_SECONDS"].flatMap(Double.init) ?? 2
     static let sharedCounters = 3
+    /// Enough saves to mean something even when the test pool starves the tasks of time.
+    static let minimumRounds = 100
 
     /// What one context did: its successful increments of each shared counter, its saves and conflicts.
     struct Tally: Sendable {
@@ -27,10 +30,9 @@ import Testing
         for context in 0..<4 { Book(context: setup).title = "own \(context)" }
         try setup.save()
 
-        let deadline = ContinuousClock.now + .seconds(Self.seconds)
         let tallies = try await withThrowingTaskGroup(of: [Tally].self) { group in
             for task in 0..<2 {
-                group.addTask { try Self.work(store: store, contexts: [2 * task, 2 * task + 1], until: deadline) }
+                group.addTask { try Self.work(store: store, contexts: [2 * task, 2 * task + 1]) }
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
@@ -63,7 +65,8 @@ import Testing
     /// Alternates between its contexts: each save increments a random shared counter and the
     /// context's own counter, and inserts an object; a conflict is rolled back and the stale
     /// objects refreshed.
-    static func work(store: PersistentStore, contexts numbers: [Int], until deadline: ContinuousClock.Instant) throws -> [Tally] {
+    static func work(store: PersistentStore, contexts numbers: [Int]) throws -> [Tally] {
+        let deadline = ContinuousClock.now + .seconds(seconds)
         let contexts = numbers.map { _ in store.newContext() }
         var tallies = numbers.map { Tally(context: $0) }
         // The counters, held for the whole run: a context keeps one object per row (uniquing).
@@ -73,7 +76,9 @@ import Testing
             let own = books.first { $0.title == "own \(numbers[position])" }
             return (shared: shared, own: try #require(own))
         }
-        while ContinuousClock.now < deadline {
+        var rounds = 0
+        while rounds < minimumRounds || ContinuousClock.now < deadline {
+            rounds += 1
             for (position, context) in contexts.enumerated() {
                 let shared = Int.random(in: 0..<sharedCounters)
                 let counter = counters[position].shared[shared], own = counters[position].own

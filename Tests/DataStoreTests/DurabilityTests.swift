@@ -26,11 +26,13 @@ import TestSupport
             process.standardOutput = output
             process.standardError = errors
             try process.run()
+            // The random delay starts once the writer is saving, however long a busy machine takes to start it.
+            var printed = try Self.readUntilReady(output.fileHandleForReading)
             let delay = UInt32.random(in: 20_000...300_000)
             usleep(delay)
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             try #require(process.terminationReason == .uncaughtSignal, "kill \(kill): the writer stopped by itself: \(message)")
             let reported = printed.split(separator: "\n").compactMap { Int($0.split(separator: " ").last ?? "") }
@@ -43,6 +45,17 @@ import TestSupport
         }
         #expect(lastReported > Self.kills, "too few saves to mean anything: \(lastReported)")
         #expect(killedMidRun > Self.kills / 2, "most kills should land while saving")
+    }
+
+    /// Reads the writer's output up to its `ready` line and returns what came after it.
+    static func readUntilReady(_ output: FileHandle) throws -> String {
+        var printed = ""
+        while true {
+            let chunk = output.availableData
+            try #require(!chunk.isEmpty, "the writer ended before it was ready")
+            printed += String(decoding: chunk, as: UTF8.self)
+            if let ready = printed.range(of: "ready\n") { return String(printed[ready.upperBound...]) }
+        }
     }
 
     /// Opens the store as the runtime does, checks it is exactly the state after some save n, and returns n.

@@ -1,5 +1,5 @@
-// Saves FailedBanks objects in a loop until it is killed, printing `saved <n>` after each save
-// returns; `DurabilityTests` kills it at random moments and checks the store. Every save is one
+// Saves FailedBanks objects in a loop until it is killed, printing `ready` once the store is open and
+// `saved <n>` after each save returns; `DurabilityTests` kills it at random moments and checks the store. Every save is one
 // transaction whose effect depends only on its number, so the store's state after save n is known.
 //
 //     durability-writer STORE MODEL
@@ -29,6 +29,7 @@ do {
         }
     }
     var save = Int(ledger?.value(forKey: "city") as? String ?? "0") ?? 0
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
     while true {
         save += 1
         if ledger == nil {
