@@ -22,24 +22,33 @@ public struct AttributeDescription: Sendable {
     public let entityName: String
 }
 
+extension AttributeValue {
+    /// The value converted to an attribute of `type`, as Core Data's key-value coding accepts it
+    /// (any integer for an integer attribute, a number for a Boolean, a string for a URI …), or
+    /// `nil` when it cannot be.
+    func coerced(to type: AttributeType) -> AttributeValue? {
+        if case .null = self { return .null }
+        switch type {
+        case .integer16, .integer32, .integer64: return Int64(attributeValue: self).map(AttributeValue.integer)
+        case .double, .float: return Double(attributeValue: self).map(AttributeValue.double)
+        case .decimal: return Decimal(attributeValue: self).map(AttributeValue.decimal)
+        case .boolean: return Bool(attributeValue: self).map(AttributeValue.bool)
+        case .string: return String(attributeValue: self).map(AttributeValue.string)
+        case .date: return Date(attributeValue: self).map(AttributeValue.date)
+        case .binary, .transformable: return Data(attributeValue: self).map(AttributeValue.data)
+        case .uuid: return UUID(attributeValue: self).map(AttributeValue.uuid)
+        case .uri: return URL(attributeValue: self).map(AttributeValue.url)
+        case .objectID, .composite, .undefined: return self
+        }
+    }
+}
+
 extension AttributeDescription {
     /// `value` converted to this attribute's type, as Core Data's key-value coding accepts it
     /// (any integer for an integer attribute, a number for a Boolean, a string for a URI …), or
     /// `nil` when it cannot be.
     func coerced(_ value: AttributeValue) -> AttributeValue? {
-        if case .null = value { return .null }
-        switch type {
-        case .integer16, .integer32, .integer64: return Int64(attributeValue: value).map(AttributeValue.integer)
-        case .double, .float: return Double(attributeValue: value).map(AttributeValue.double)
-        case .decimal: return Decimal(attributeValue: value).map(AttributeValue.decimal)
-        case .boolean: return Bool(attributeValue: value).map(AttributeValue.bool)
-        case .string: return String(attributeValue: value).map(AttributeValue.string)
-        case .date: return Date(attributeValue: value).map(AttributeValue.date)
-        case .binary, .transformable: return Data(attributeValue: value).map(AttributeValue.data)
-        case .uuid: return UUID(attributeValue: value).map(AttributeValue.uuid)
-        case .uri: return URL(attributeValue: value).map(AttributeValue.url)
-        case .objectID, .composite, .undefined: return value
-        }
+        value.coerced(to: type)
     }
 
     /// Reads a model's default or bound text leniently, as Core Data does: `YES`/`NO` and numbers

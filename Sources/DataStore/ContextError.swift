@@ -10,6 +10,13 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
     /// Key-value coding got a value the property cannot hold.
     case invalidValue(entity: String, key: String, value: String)
     case database(message: String)
+    /// A key path of a predicate, sort descriptor or property list names no property, or goes on
+    /// past an attribute.
+    case unknownKeyPath(entity: String, keyPath: String)
+    /// A predicate the store cannot run: mismatched types, a to-many without a quantifier, …
+    case invalidPredicate(String)
+    /// A `$VARIABLE` was not substituted before fetching.
+    case unboundVariable(String)
 
     public var description: String {
         switch self {
@@ -19,6 +26,9 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
         case .unknownKey(let entity, let key): "entity '\(entity)' has no property '\(key)'"
         case .invalidValue(let entity, let key, let value): "property '\(key)' of entity '\(entity)' cannot hold \(value)"
         case .database(let message): "database error: \(message)"
+        case .unknownKeyPath(let entity, let keyPath): "entity '\(entity)' has no key path '\(keyPath)'"
+        case .invalidPredicate(let reason): "invalid predicate: \(reason)"
+        case .unboundVariable(let name): "variable $\(name) has no value; substitute it with withSubstitutionVariables"
         }
     }
 }

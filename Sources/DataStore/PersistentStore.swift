@@ -32,12 +32,7 @@ public final class PersistentStore: Sendable {
     public convenience init(url: URL, model: ManagedObjectModel) throws(StoreError) {
         let database: DatabasePool
         do {
-            var configuration = Configuration()
-            // Incremental auto-vacuum, as Core Data's stores have; it only takes effect in a new file.
-            configuration.prepareDatabase { db in
-                if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = 2") }
-            }
-            database = try DatabasePool(path: url.path, configuration: configuration)
+            database = try DatabasePool(path: url.path, configuration: Self.configuration(readonly: false))
         } catch {
             throw .database(message: "\(error)")
         }
@@ -52,9 +47,7 @@ public final class PersistentStore: Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
         let database: DatabaseQueue
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            database = try DatabaseQueue(path: url.path, configuration: configuration)
+            database = try DatabaseQueue(path: url.path, configuration: Self.configuration(readonly: true))
         } catch {
             throw .database(message: "\(error)")
         }
@@ -64,12 +57,24 @@ public final class PersistentStore: Sendable {
     /// A new, empty store in memory, gone when the last reference goes.
     public static func inMemory(model: ManagedObjectModel) throws(StoreError) -> PersistentStore {
         do {
-            return try PersistentStore(database: DatabaseQueue(), url: nil, model: model)
+            return try PersistentStore(database: DatabaseQueue(configuration: configuration(readonly: false)), url: nil, model: model)
         } catch let error as StoreError {
             throw error
         } catch {
             throw .database(message: "\(error)")
         }
+    }
+
+    /// Every connection gets the functions predicates compile to; a new file gets incremental
+    /// auto-vacuum, as Core Data's stores have.
+    private static func configuration(readonly: Bool) -> GRDB.Configuration {
+        var configuration = GRDB.Configuration()
+        configuration.readonly = readonly
+        configuration.prepareDatabase { db in
+            StoreFunctions.register(in: db)
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = 2") }
+        }
+        return configuration
     }
 
     private init(database: any DatabaseWriter, url: URL?, model: ManagedObjectModel) throws(StoreError) {

@@ -1,0 +1,96 @@
+import GRDB
+
+/// A fetch request checked against the store and compiled once: its predicate and sort keys
+/// resolved, and the SQL that selects its rows in order.
+struct FetchPlan {
+    let entity: EntityDescription
+    /// The entity numbers that match: the entity's subtree, or the entity alone.
+    let entityNumbers: ClosedRange<Int>
+    let predicate: ResolvedPredicate?
+    let sortKeys: [SortKey]
+    /// `FROM <table> t0` and the joins the predicate and sort keys need.
+    let from: String
+    /// The `WHERE` condition (entity filter and predicate), or `nil` for every row.
+    let condition: SQLFragment?
+    /// The `WHERE` condition of the entity filter alone.
+    let entityCondition: String?
+    /// ` ORDER BY …` (sort keys, then `t0.Z_PK`).
+    let orderBy: String
+    /// Whether the predicate and sort keys read only the fetched rows' own columns, so that an
+    /// unsaved change to another object cannot change which rows match or their order.
+    let isLocal: Bool
+
+    struct SortKey {
+        var path: ResolvedPath
+        var attribute: AttributeDescription
+        var descriptor: SortDescriptor
+    }
+
+    init<Result>(_ request: FetchRequest<Result>, store: PersistentStore) throws(ContextError) {
+        guard let entity = store.entity(named: request.entityName) else { throw .unknownEntity(request.entityName) }
+        guard entity.objectClass is Result.Type || Result.self == ManagedObject.self else {
+            throw .classMismatch(entity: entity.name, type: "\(Result.self)")
+        }
+        self.entity = entity
+        entityNumbers = request.includesSubentities ? entity.subtreeNumbers : entity.number...entity.number
+        let resolver = PredicateResolver(store: store, entity: entity)
+        let resolved = try request.predicate.map { (predicate) throws(ContextError) in try resolver.resolve(predicate) }
+        predicate = resolved
+        var keys: [SortKey] = []
+        for descriptor in request.sortDescriptors {
+            let (path, attribute) = try resolver.attributePath(descriptor.keyPath)
+            keys.append(SortKey(path: path, attribute: attribute, descriptor: descriptor))
+        }
+        sortKeys = keys
+
+        var compiler = PredicateSQLCompiler(store: store)
+        let predicateSQL = resolved.map { compiler.compile($0) }
+        var order: [String] = []
+        for key in keys {
+            let column = compiler.column(key.path, key.attribute)
+            var term = switch key.descriptor.comparator {
+            case .compare: column
+            case .caseInsensitiveCompare: "DSFOLD(\(column), \(StringOptions.caseInsensitive.rawValue))"
+            case .localizedStandardCompare: "\(column) COLLATE DSLOCALIZEDSTANDARD"
+            }
+            if !key.descriptor.ascending { term += " DESC" }
+            order.append(term)
+        }
+        order.append("t0.Z_PK")
+        orderBy = " ORDER BY " + order.joined(separator: ", ")
+        from = "FROM \(entity.tableName) t0" + compiler.rootJoins
+
+        if entity.hasSubentities || entity.number != entity.rootNumber || !request.includesSubentities {
+            entityCondition = entityNumbers.count == 1 ? "t0.Z_ENT = \(entityNumbers.lowerBound)"
+                : "t0.Z_ENT BETWEEN \(entityNumbers.lowerBound) AND \(entityNumbers.upperBound)"
+        } else {
+            entityCondition = nil
+        }
+        switch (entityCondition, predicateSQL) {
+        case (nil, nil): condition = nil
+        case (let filter?, nil): condition = SQLFragment(sql: filter)
+        case (nil, let predicate?): condition = predicate
+        case (let filter?, let predicate?): condition = filter + " AND " + predicate
+        }
+        isLocal = !compiler.readsOtherRows
+    }
+
+    /// `SELECT <columns> FROM … WHERE … ORDER BY … LIMIT … OFFSET …`.
+    func select(_ columns: String, distinct: Bool = false, limit: Int = 0, offset: Int = 0, ordered: Bool = true) -> SQLFragment {
+        var sql = SQLFragment(sql: "SELECT \(distinct ? "DISTINCT " : "")\(columns) \(from)")
+        if let condition { sql = sql + " WHERE " + condition }
+        if ordered { sql = sql + orderBy }
+        if limit > 0 || offset > 0 { sql = sql + " LIMIT \(limit > 0 ? limit : -1) OFFSET \(offset)" }
+        return sql
+    }
+
+    /// Every row of the entity, predicate or not, in store order.
+    func selectAllRows(_ columns: String) -> String {
+        "SELECT \(columns) FROM \(entity.tableName) t0" + (entityCondition.map { " WHERE " + $0 } ?? "") + " ORDER BY t0.Z_PK"
+    }
+
+    /// Whether an object of `entityNumber` is one this fetch returns.
+    func includes(_ object: ManagedObject) -> Bool {
+        entityNumbers.contains(object.entity.number)
+    }
+}

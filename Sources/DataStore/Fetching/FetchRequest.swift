@@ -1,0 +1,54 @@
+/// What to fetch: objects of an entity (and, by default, its subentities) that match a predicate,
+/// in the order of sort descriptors, with an optional offset, limit and batch size. Typed: a
+/// request for `Book` returns `[Book]`.
+///
+///     var request = FetchRequest<Book>()
+///     request.predicate = try Predicate(format: "price < %@", 20)
+///     request.sortDescriptors = [SortDescriptor("title")]
+///     let books = try context.fetch(request)
+///
+/// Core Data's `resultType` is the method you call: `fetch` (objects), `fetchObjectIDs`,
+/// `fetchDictionaries`, `count(for:)`, and `fetchBatched` for results loaded in batches.
+public struct FetchRequest<Result: ManagedObject>: Sendable {
+    public var entityName: String
+    /// Which objects match; `nil` for all.
+    public var predicate: Predicate?
+    /// The order, first descriptor first; objects equal under all of them come in store order.
+    public var sortDescriptors: [SortDescriptor] = []
+    /// At most this many objects; 0 for no limit.
+    public var fetchLimit = 0
+    /// Skip this many objects first.
+    public var fetchOffset = 0
+    /// With `fetchBatched`, the number of objects loaded at a time (0 loads all at once).
+    public var fetchBatchSize = 0
+    /// Whether objects of subentities are included (default `true`).
+    public var includesSubentities = true
+    /// Whether the context's unsaved inserts, changes and deletes count (default `true`): an
+    /// unsaved object matches by its current values, a deleted one never.
+    public var includesPendingChanges = true
+    /// For `fetchDictionaries`: the attributes (key paths through to-one relationships allowed) and
+    /// to-one relationships to return; empty for every attribute.
+    public var propertiesToFetch: [String] = []
+    /// For `fetchDictionaries`: whether equal dictionaries are returned once.
+    public var returnsDistinctResults = false
+    /// Relationships (key paths through to-ones, last step to-one or to-many) whose destinations
+    /// are loaded with the results, in one query per relationship, instead of one per object.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+
+    /// A request for the entity of `Result` (`Book.entityName`).
+    public init() {
+        entityName = Result.entityName
+    }
+
+    /// A request for the entity named `entityName`, whose objects are of class `Result`.
+    public init(entityName: String) {
+        self.entityName = entityName
+    }
+
+    /// A request for the entity of `Result` with a predicate and sort descriptors.
+    public init(predicate: Predicate?, sortDescriptors: [SortDescriptor] = []) {
+        self.init()
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+    }
+}

@@ -1,0 +1,134 @@
+import GRDB
+import GRDBSQLite
+
+/// Fetching: the store's rows that match a request, merged with the context's unsaved changes.
+extension ObjectContext {
+    /// The objects that match `request`, in its order. Objects already in the context are returned
+    /// as they are (uniquing); with `includesPendingChanges` (the default), unsaved objects match by
+    /// their current values and deleted ones never.
+    public func fetch<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> [Result] {
+        let plan = try FetchPlan(request, store: store)
+        return try matchingObjects(plan, request).compactMap { $0 as? Result }
+    }
+
+    /// The number of objects `fetch(request)` would return, counted in SQL when the context has no
+    /// unsaved changes.
+    public func count<Result>(for request: FetchRequest<Result>) throws(ContextError) -> Int {
+        let plan = try FetchPlan(request, store: store)
+        guard !(request.includesPendingChanges && hasChanges) else { return try matchingObjects(plan, request).count }
+        let sql = plan.select("COUNT(*)", ordered: false)
+        let all: Int = try read(sql) { db, statement in
+            try Int.fetchOne(statement, arguments: StatementArguments(sql.arguments)) ?? 0
+        }
+        let afterOffset = max(0, all - request.fetchOffset)
+        return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
+    }
+
+    /// The IDs of the objects `fetch(request)` would return, without making objects when the
+    /// context has no unsaved changes.
+    public func fetchObjectIDs<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> [ObjectID] {
+        let plan = try FetchPlan(request, store: store)
+        guard !(request.includesPendingChanges && hasChanges) else { return try matchingObjects(plan, request).map(\.objectID) }
+        let sql = plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset)
+        return try read(sql) { db, statement in
+            var ids: [ObjectID] = []
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
+            try withExtendedLifetime(rows) {
+                while try rows.next() != nil {
+                    let sqlite = statement.sqliteStatement
+                    ids.append(objectID(key: sqlite3_column_int64(sqlite, 0), entityNumber: Int(sqlite3_column_int64(sqlite, 1))))
+                }
+            }
+            return ids
+        }
+    }
+
+    /// The objects that match, merged with unsaved changes when the request includes them, sorted,
+    /// offset and limited.
+    func matchingObjects<Result>(_ plan: FetchPlan, _ request: FetchRequest<Result>) throws(ContextError) -> [ManagedObject] {
+        let columns = plan.entity.selectColumns
+        guard request.includesPendingChanges, hasChanges else {
+            return try fetchRows(plan.select(columns, limit: request.fetchLimit, offset: request.fetchOffset))
+        }
+        let evaluator = PredicateEvaluator(context: self)
+        let matches = { (object: ManagedObject) in plan.predicate.map { evaluator.evaluate($0, on: object) } ?? true }
+        var candidates: [ManagedObject]
+        if plan.isLocal {
+            // Unchanged rows matched in SQL; changed and new objects are judged by their current values.
+            candidates = try fetchRows(plan.select(columns, ordered: false)).filter { !updated.contains($0) && !deleted.contains($0) }
+            candidates += (inserted.objects + updated.objects).filter { plan.includes($0) && !deleted.contains($0) && matches($0) }
+        } else {
+            // A change to a related object can change any row's match or order: judge them all in memory.
+            candidates = try fetchRows(SQLFragment(sql: plan.selectAllRows(columns))).filter { !deleted.contains($0) }
+            candidates += inserted.objects.filter { plan.includes($0) && !deleted.contains($0) }
+            candidates = candidates.filter(matches)
+        }
+        let sorted = sortedInMemory(candidates, plan)
+        let start = min(request.fetchOffset, sorted.count)
+        let end = request.fetchLimit > 0 ? min(sorted.count, start + request.fetchLimit) : sorted.count
+        return Array(sorted[start..<end])
+    }
+
+    /// `objects` in the plan's order: its sort keys as the store's SQL orders them, then saved
+    /// objects by key before unsaved ones in insertion order.
+    func sortedInMemory(_ objects: [ManagedObject], _ plan: FetchPlan) -> [ManagedObject] {
+        let evaluator = PredicateEvaluator(context: self)
+        let keyed = objects.map { object in
+            (object: object, values: plan.sortKeys.map { evaluator.storedValue(of: $0.attribute, at: $0.path, from: object) })
+        }
+        return keyed.sorted { lhs, rhs in
+            for (index, key) in plan.sortKeys.enumerated() {
+                let order = SortComparison.compare(lhs.values[index], rhs.values[index], key.descriptor.comparator)
+                if order != 0 { return key.descriptor.ascending ? order < 0 : order > 0 }
+            }
+            return Self.storeOrder(lhs.object.objectID, rhs.object.objectID)
+        }.map(\.object)
+    }
+
+    static func storeOrder(_ lhs: ObjectID, _ rhs: ObjectID) -> Bool {
+        switch (lhs.key, rhs.key) {
+        case (.permanent(let left), .permanent(let right)): left < right
+        case (.permanent, .temporary): true
+        case (.temporary, .permanent): false
+        case (.temporary(let left), .temporary(let right)): left < right
+        }
+    }
+
+    /// The objects for the rows `sql` selects (every column of the table, in table order).
+    func fetchRows(_ sql: SQLFragment) throws(ContextError) -> [ManagedObject] {
+        try read(sql) { db, statement in
+            var objects: [ManagedObject] = []
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
+            try withExtendedLifetime(rows) {
+                while try rows.next() != nil { objects.append(materialize(statement.sqliteStatement)) }
+            }
+            return objects
+        } rows: { $0.count }
+    }
+
+    /// Runs `body` with the prepared statement of `sql` in a read, logging it and turning database
+    /// errors into `ContextError.database`.
+    func read<T>(_ sql: SQLFragment, _ body: (Database, Statement) throws -> T, rows: (T) -> Int = { _ in 1 }) throws(ContextError) -> T {
+        do {
+            return try store.logged(sql, {
+                try store.database.read { db in try body(db, try db.cachedStatement(sql: sql.sql)) }
+            }, rows: rows)
+        } catch {
+            throw .database(message: "\(error)")
+        }
+    }
+
+    /// The registered object for the statement's current row (filled if it was a fault), or a new one.
+    func materialize(_ statement: SQLiteStatement) -> ManagedObject {
+        let id = objectID(key: sqlite3_column_int64(statement, 0), entityNumber: Int(sqlite3_column_int64(statement, 1)))
+        if let object = registeredObject(for: id) {
+            if !object.isLoaded { fill(object, from: statement) }
+            return object
+        }
+        let entity = store.entity(number: id.entityNumber) ?? store.entities[0]
+        let object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: id, context: self))
+        fill(object, from: statement)
+        register(object)
+        return object
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Printing predicates back in the format syntax: `Predicate(format: p.predicateFormat) == p` for
+/// predicates whose constants have a literal form (numbers, strings, Booleans, dates, `nil`).
+extension Predicate: CustomStringConvertible {
+    public var description: String { predicateFormat }
+
+    public var predicateFormat: String {
+        switch self {
+        case .constant(let value): value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .not(let predicate): "NOT \(predicate.operandFormat)"
+        case .and(let terms): terms.map(\.operandFormat).joined(separator: " AND ")
+        case .or(let terms): terms.map(\.operandFormat).joined(separator: " OR ")
+        case .comparison(let comparison): comparison.description
+        }
+    }
+
+    /// Compound predicates in parentheses, so that printing keeps the structure.
+    private var operandFormat: String {
+        switch self {
+        case .and, .or: "(\(predicateFormat))"
+        default: predicateFormat
+        }
+    }
+}
+
+extension Comparison: CustomStringConvertible {
+    public var description: String {
+        var text = quantifier == .direct ? "" : quantifier.rawValue + " "
+        text += "\(lhs) \(self.operator.rawValue)"
+        if !options.isEmpty {
+            text += "[" + (options.contains(.caseInsensitive) ? "c" : "") + (options.contains(.diacriticInsensitive) ? "d" : "") + "]"
+        }
+        return text + " \(rhs)"
+    }
+}
+
+extension Expression: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .evaluatedObject: "SELF"
+        case .variable(let name): "$" + name
+        case .constant(let value): value.description
+        case .collection(let elements): "{" + elements.map(\.description).joined(separator: ", ") + "}"
+        case .keyPath(.evaluatedObject, let path): path.map(Self.escapedKey).joined(separator: ".")
+        case .keyPath(let base, let path): ([base.description] + path.map(Self.escapedKey)).joined(separator: ".")
+        case .subquery(let collection, let variable, let predicate): "SUBQUERY(\(collection), $\(variable), \(predicate))"
+        }
+    }
+
+    /// A key that is a reserved word gets `#`.
+    private static func escapedKey(_ key: String) -> String {
+        PredicateToken.reservedWords.contains(key.uppercased()) ? "#" + key : key
+    }
+}
+
+extension PredicateValue: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .attribute(let value): value.predicateLiteral
+        case .object(let id): id.description
+        case .collection(let elements): "{" + elements.map(\.description).joined(separator: ", ") + "}"
+        }
+    }
+}
+
+extension AttributeValue {
+    /// The value as a literal of the format syntax.
+    var predicateLiteral: String {
+        switch self {
+        case .null: "nil"
+        case .bool(let value): value ? "YES" : "NO"
+        case .integer(let value): String(value)
+        case .double(let value): value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(format: "%.1f", value) : "\(value)"
+        case .decimal(let value): "\(value)"
+        case .date(let value): "CAST(\(value.timeIntervalSinceReferenceDate), \"NSDate\")"
+        case .string, .data, .uuid, .url: Self.quoted(predicateLiteralText)
+        }
+    }
+
+    /// The value as text, for `CAST(…, 'NSString')` and quoting.
+    var predicateLiteralText: String {
+        switch self {
+        case .string(let value): value
+        case .uuid(let value): value.uuidString
+        case .url(let value): value.absoluteString
+        case .data(let value): value.base64EncodedString()
+        default: predicateLiteral
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\t": quoted += "\\t"
+            case "\r": quoted += "\\r"
+            case "\0": quoted += "\\0"
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+}

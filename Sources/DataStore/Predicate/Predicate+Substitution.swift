@@ -1,0 +1,63 @@
+/// `$VARIABLE` placeholders, as model fetch-request templates use them (`price < $MAX_PRICE`).
+extension Predicate {
+    /// The predicate with each `$NAME` in `variables` replaced by its value. Variables not in
+    /// `variables` stay; fetching with one left fails with `FetchError.unboundVariable`. A
+    /// `SUBQUERY`'s own variable is never replaced.
+    public func withSubstitutionVariables(_ variables: [String: any PredicateArgument]) -> Predicate {
+        substituting(variables.mapValues(\.predicateValue), bound: [])
+    }
+
+    /// The names of the `$VARIABLE`s still to substitute, in order of first use.
+    public var substitutionVariables: [String] {
+        var names: [String] = []
+        forEachFreeVariable(bound: []) { if !names.contains($0) { names.append($0) } }
+        return names
+    }
+
+    func substituting(_ values: [String: PredicateValue], bound: Set<String>) -> Predicate {
+        switch self {
+        case .constant: self
+        case .not(let predicate): .not(predicate.substituting(values, bound: bound))
+        case .and(let terms): .and(terms.map { $0.substituting(values, bound: bound) })
+        case .or(let terms): .or(terms.map { $0.substituting(values, bound: bound) })
+        case .comparison(let comparison): .comparison(comparison.mapSides { $0.substituting(values, bound: bound) })
+        }
+    }
+
+    func forEachFreeVariable(bound: Set<String>, _ body: (String) -> Void) {
+        switch self {
+        case .constant: break
+        case .not(let predicate): predicate.forEachFreeVariable(bound: bound, body)
+        case .and(let terms), .or(let terms): for term in terms { term.forEachFreeVariable(bound: bound, body) }
+        case .comparison(let comparison):
+            comparison.lhs.forEachFreeVariable(bound: bound, body)
+            comparison.rhs.forEachFreeVariable(bound: bound, body)
+        }
+    }
+}
+
+extension Expression {
+    func substituting(_ values: [String: PredicateValue], bound: Set<String>) -> Expression {
+        switch self {
+        case .evaluatedObject, .constant: self
+        case .variable(let name): bound.contains(name) ? self : values[name].map(Expression.constant) ?? self
+        case .collection(let elements): .collection(elements.map { $0.substituting(values, bound: bound) })
+        case .keyPath(let base, let path): .keyPath(base.substituting(values, bound: bound), path)
+        case .subquery(let collection, let variable, let predicate):
+            .subquery(collection: collection.substituting(values, bound: bound), variable: variable,
+                      predicate: predicate.substituting(values, bound: bound.union([variable])))
+        }
+    }
+
+    func forEachFreeVariable(bound: Set<String>, _ body: (String) -> Void) {
+        switch self {
+        case .evaluatedObject, .constant: break
+        case .variable(let name): if !bound.contains(name) { body(name) }
+        case .collection(let elements): for element in elements { element.forEachFreeVariable(bound: bound, body) }
+        case .keyPath(let base, _): base.forEachFreeVariable(bound: bound, body)
+        case .subquery(let collection, let variable, let predicate):
+            collection.forEachFreeVariable(bound: bound, body)
+            predicate.forEachFreeVariable(bound: bound.union([variable]), body)
+        }
+    }
+}

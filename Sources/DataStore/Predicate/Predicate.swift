@@ -1,0 +1,123 @@
+/// A condition on objects, in Core Data's predicate language: parsed from a format string
+/// (`Predicate(format:)`) or built with typed keys (`Book.price < 500`). A value: `Sendable`,
+/// comparable, and printed back in the format syntax.
+///
+/// The same predicate runs as SQL in the store (bound parameters only) and in memory on objects,
+/// with the same result.
+///
+///     let cheap = try Predicate(format: "price < %@ AND title CONTAINS[cd] %@", 500, "war")
+public indirect enum Predicate: Sendable, Hashable {
+    /// `TRUEPREDICATE` or `FALSEPREDICATE`.
+    case constant(Bool)
+    case not(Predicate)
+    case and([Predicate])
+    case or([Predicate])
+    case comparison(Comparison)
+
+    /// The predicate that every object matches.
+    public static let `true` = Predicate.constant(true)
+    /// The predicate that no object matches.
+    public static let `false` = Predicate.constant(false)
+}
+
+/// `lhs op rhs`, optionally quantified over a to-many left side (`ANY books.price < 5`).
+public struct Comparison: Sendable, Hashable {
+    public var quantifier: Quantifier
+    public var lhs: Expression
+    public var `operator`: ComparisonOperator
+    public var options: StringOptions
+    public var rhs: Expression
+
+    public init(_ lhs: Expression, _ comparisonOperator: ComparisonOperator, _ rhs: Expression,
+                options: StringOptions = [], quantifier: Quantifier = .direct) {
+        self.quantifier = quantifier
+        self.lhs = lhs
+        self.operator = comparisonOperator
+        self.options = options
+        self.rhs = rhs
+    }
+}
+
+extension Comparison {
+    /// The comparison with `transform` applied to both sides.
+    func mapSides(_ transform: (Expression) -> Expression) -> Comparison {
+        var mapped = self
+        mapped.lhs = transform(lhs)
+        mapped.rhs = transform(rhs)
+        return mapped
+    }
+}
+
+/// How a comparison applies to a to-many left side.
+public enum Quantifier: String, Sendable, Hashable {
+    /// No quantifier: the left side is one value.
+    case direct = ""
+    /// `ANY` (also `SOME`): at least one element matches.
+    case any = "ANY"
+    /// `ALL`: every element matches (true for no elements).
+    case all = "ALL"
+    /// `NONE`: no element matches.
+    case none = "NONE"
+}
+
+public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    /// `?` matches one character, `*` any run of characters.
+    case like = "LIKE"
+    /// An ICU regular expression that must match the whole string.
+    case matches = "MATCHES"
+    /// Membership in a collection: `{…}`, an argument array, or a to-many key path.
+    case `in` = "IN"
+    /// `x BETWEEN {low, high}`, bounds included.
+    case between = "BETWEEN"
+
+    /// Whether the operator compares strings by their characters (and accepts `[cd]`).
+    var isStringOperator: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains, .like, .matches: true
+        default: false
+        }
+    }
+}
+
+/// The `[c]`, `[d]` and `[cd]` modifiers of string comparisons.
+public struct StringOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// `[c]`: case-insensitive.
+    public static let caseInsensitive = StringOptions(rawValue: 1)
+    /// `[d]`: diacritic-insensitive (`é` equals `e`).
+    public static let diacriticInsensitive = StringOptions(rawValue: 2)
+}
+
+/// A side of a comparison.
+public indirect enum Expression: Sendable, Hashable {
+    /// `SELF`: the object being evaluated.
+    case evaluatedObject
+    /// A `$NAME` placeholder: replaced by `withSubstitutionVariables`, or the element variable of a
+    /// `SUBQUERY`.
+    case variable(String)
+    /// A constant value.
+    case constant(PredicateValue)
+    /// `{a, b, …}`.
+    case collection([Expression])
+    /// A key path from a base: `name` and `details.closeDate` start at `.evaluatedObject`, `$b.price`
+    /// at a variable. Components may be collection operators: `books.@count`, `books.@sum.price`.
+    case keyPath(Expression, [String])
+    /// `SUBQUERY(collection, $variable, predicate)`: the elements of a to-many that match.
+    case subquery(collection: Expression, variable: String, predicate: Predicate)
+
+    /// The key path `path` (dot-separated) of the evaluated object.
+    public static func key(_ path: String) -> Expression {
+        .keyPath(.evaluatedObject, path.split(separator: ".").map(String.init))
+    }
+}

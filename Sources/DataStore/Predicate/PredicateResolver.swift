@@ -1,0 +1,319 @@
+import DataModel
+import GRDB
+
+/// Checks a predicate against an entity and resolves it: key paths to properties, constants to the
+/// stored form of what they are compared with, implicit forms (`x IN books.title`,
+/// `tags CONTAINS %@`) to quantifiers. Every error names what is wrong.
+struct PredicateResolver {
+    let store: PersistentStore
+    /// The objects in scope: the fetched object, then each quantifier or `SUBQUERY` element.
+    private var scopes: [(variable: String?, entity: EntityDescription)]
+
+    init(store: PersistentStore, entity: EntityDescription) {
+        self.store = store
+        scopes = [(nil, entity)]
+    }
+
+    /// What a side of a comparison yields, for converting constants and checking types.
+    enum ValueKind: Equatable {
+        case attribute(AttributeType)
+        case object
+        case count
+        case real
+
+        /// Kinds that compare with each other.
+        var group: String {
+            switch self {
+            case .object: "object"
+            case .count, .real: "number"
+            case .attribute(let type):
+                switch type {
+                case .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean: "number"
+                case .string: "string"
+                case .date: "date"
+                case .binary, .transformable: "data"
+                case .uuid: "UUID"
+                case .uri: "URI"
+                case .objectID, .composite, .undefined: "\(type)"
+                }
+            }
+        }
+    }
+
+    /// A side before constants are converted.
+    private enum Side {
+        case constant(PredicateValue)
+        case resolved(ResolvedExpression, ValueKind)
+    }
+
+    /// Where a key path leads: a value (an attribute or an object), or into a to-many with the rest
+    /// of the path still to apply to its elements.
+    private enum Walk {
+        case value(ResolvedPath, AttributeDescription?)
+        case toMany(ResolvedCollection, rest: [String])
+    }
+
+    func resolve(_ predicate: Predicate) throws(ContextError) -> ResolvedPredicate {
+        switch predicate {
+        case .constant(let value): return .constant(value)
+        case .not(let predicate): return .not(try resolve(predicate))
+        case .and(let terms):
+            var resolved: [ResolvedPredicate] = []
+            for term in terms { resolved.append(try resolve(term)) }
+            return .and(resolved)
+        case .or(let terms):
+            var resolved: [ResolvedPredicate] = []
+            for term in terms { resolved.append(try resolve(term)) }
+            return .or(resolved)
+        case .comparison(let comparison): return try resolve(comparison)
+        }
+    }
+
+    // MARK: Comparisons
+
+    private func resolve(_ comparison: Comparison) throws(ContextError) -> ResolvedPredicate {
+        // A to-many on the left: quantified (`ANY books.price < 5`) or membership (`tags CONTAINS %@`).
+        if case .toMany(let collection, let rest)? = try walkIfKeyPath(comparison.lhs), rest.first?.hasPrefix("@") != true {
+            let element = elementVariable
+            let elementSide: Expression = rest.isEmpty ? .variable(element) : .keyPath(.variable(element), rest)
+            let inner = pushing(element, collection.destination)
+            if comparison.quantifier == .direct {
+                guard comparison.operator == .contains else {
+                    throw .invalidPredicate("'\(comparison.lhs)' is a to-many relationship: use ANY, ALL or NONE, or an aggregate such as @count, in \"\(comparison)\"")
+                }
+                let member = Comparison(elementSide, .equal, comparison.rhs, options: comparison.options)
+                return .quantified(.any, collection, try inner.resolve(member))
+            }
+            var elementComparison = comparison
+            elementComparison.quantifier = .direct
+            elementComparison.lhs = elementSide
+            return .quantified(comparison.quantifier, collection, try inner.resolve(elementComparison))
+        }
+        guard comparison.quantifier == .direct else {
+            throw .invalidPredicate("\(comparison.quantifier.rawValue) needs a to-many key path on the left, in \"\(comparison)\"")
+        }
+        // `x IN books.title`: some element equals x.
+        if comparison.operator == .in, case .toMany(let collection, let rest)? = try walkIfKeyPath(comparison.rhs), rest.first?.hasPrefix("@") != true {
+            let element = elementVariable
+            let elementSide: Expression = rest.isEmpty ? .variable(element) : .keyPath(.variable(element), rest)
+            let member = Comparison(elementSide, .equal, comparison.lhs, options: comparison.options)
+            return .quantified(.any, collection, try pushing(element, collection.destination).resolve(member))
+        }
+
+        let lhs = try side(comparison.lhs), rhs = try side(comparison.rhs)
+        let options = comparison.options
+        func fail(_ reason: String) -> ContextError { .invalidPredicate("\(reason), in \"\(comparison)\"") }
+
+        switch comparison.operator {
+        case .in, .between:
+            guard case .resolved(let left, let kind) = lhs else { throw fail("the left of \(comparison.operator.rawValue) must be a key path") }
+            guard case .constant(let right) = rhs, case .collection(let elements) = right else {
+                throw fail("the right of \(comparison.operator.rawValue) must be a collection: {…}, an array argument, or a to-many key path")
+            }
+            if comparison.operator == .between, elements.count != 2 { throw fail("BETWEEN needs exactly two bounds") }
+            try checkOptions(options, kind: kind, fail)
+            var list: [ResolvedExpression] = []
+            for element in elements { list.append(try convert(element, to: kind, options: options, fail)) }
+            return .compare(left, comparison.operator, .list(list), options)
+
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            let left = try stringSide(lhs, options: options, fail)
+            let right = try stringSide(rhs, options: comparison.operator == .matches ? [] : options, fail)
+            if comparison.operator == .matches, case .value(let pattern) = right, let text = String.fromDatabaseValue(pattern),
+               RegularExpressions.expression(text, caseInsensitive: options.contains(.caseInsensitive)) == nil {
+                throw fail("\(text.debugDescription) is not a valid regular expression")
+            }
+            return .compare(left, comparison.operator, right, options)
+
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let isOrdering = ![.equal, .notEqual].contains(comparison.operator)
+            switch (lhs, rhs) {
+            case (.resolved(_, .object), _) where isOrdering, (_, .resolved(_, .object)) where isOrdering:
+                throw fail("objects compare with == and != only")
+            case (.resolved(let left, let leftKind), .resolved(let right, let rightKind)):
+                guard leftKind.group == rightKind.group else {
+                    throw fail("cannot compare a \(leftKind.group) with a \(rightKind.group)")
+                }
+                try checkOptions(options, kind: leftKind, fail)
+                return .compare(left, comparison.operator, right, options)
+            case (.resolved(let left, let kind), .constant(let value)):
+                try checkOptions(options, kind: kind, fail)
+                return .compare(left, comparison.operator, try convert(value, to: kind, options: options, fail), options)
+            case (.constant(let value), .resolved(let right, let kind)):
+                try checkOptions(options, kind: kind, fail)
+                return .compare(try convert(value, to: kind, options: options, fail), comparison.operator, right, options)
+            case (.constant(let left), .constant(let right)):
+                return .compare(try constant(left, fail), comparison.operator, try constant(right, fail), options)
+            }
+        }
+    }
+
+    private func checkOptions(_ options: StringOptions, kind: ValueKind, _ fail: (String) -> ContextError) throws(ContextError) {
+        if !options.isEmpty, kind.group != "string" { throw fail("[c] and [d] apply to strings, not to a \(kind.group)") }
+    }
+
+    /// A side of a string operator: a string key path, or a constant read as a string.
+    private func stringSide(_ side: Side, options: StringOptions, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
+        switch side {
+        case .resolved(let expression, let kind):
+            guard kind.group == "string" else { throw fail("string operators apply to strings, not to a \(kind.group)") }
+            return expression
+        case .constant(let value):
+            return try convert(value, to: .attribute(.string), options: [], fail)
+        }
+    }
+
+    /// A constant converted to what it is compared with, in stored form.
+    private func convert(_ value: PredicateValue, to kind: ValueKind, options: StringOptions, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
+        switch (value, kind) {
+        case (.object(let id), .object): return .objectValue(id)
+        case (.attribute(.null), .object): return .objectValue(nil)
+        case (_, .object): throw fail("an object is compared with \(value)")
+        case (.attribute(let attribute), .attribute(let type)):
+            guard let converted = attribute.coerced(to: type) else { throw fail("\(value) is not a \(kind.group)") }
+            return .value(converted.databaseValue)
+        case (.attribute(let attribute), .count), (.attribute(let attribute), .real):
+            guard let converted = attribute.coerced(to: kind == .count ? .integer64 : .double) else { throw fail("\(value) is not a number") }
+            return .value(converted.databaseValue)
+        case (.object, _): throw fail("an object is compared with a \(kind.group)")
+        case (.collection, _): throw fail("a collection can only be the right of IN or BETWEEN")
+        }
+    }
+
+    private func constant(_ value: PredicateValue, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
+        switch value {
+        case .attribute(let attribute): .value(attribute.databaseValue)
+        case .object(let id): .objectValue(id)
+        case .collection: throw fail("a collection can only be the right of IN or BETWEEN")
+        }
+    }
+
+    // MARK: Expressions
+
+    private func side(_ expression: Expression) throws(ContextError) -> Side {
+        switch expression {
+        case .constant(let value):
+            return .constant(value)
+        case .collection(let elements):
+            var values: [PredicateValue] = []
+            for element in elements {
+                guard case .constant(let value) = element else {
+                    throw .invalidPredicate("the elements of {…} must be constants, not '\(element)'")
+                }
+                values.append(value)
+            }
+            return .constant(.collection(values))
+        case .evaluatedObject:
+            return .resolved(.object(ResolvedPath(scope: 0, start: scopes[0].entity)), .object)
+        case .variable(let name):
+            let path = try variablePath(name)
+            return .resolved(.object(path), .object)
+        case .subquery:
+            throw .invalidPredicate("a SUBQUERY must be followed by .@count: '\(expression)'")
+        case .keyPath(.subquery(let collection, let variable, let predicate), let path):
+            guard path == ["@count"] else { throw .invalidPredicate("a SUBQUERY must be followed by .@count: '\(expression)'") }
+            guard case .toMany(let resolved, let rest)? = try walkIfKeyPath(collection), rest.isEmpty else {
+                throw .invalidPredicate("the collection of a SUBQUERY must be a to-many key path: '\(collection)'")
+            }
+            return .resolved(.subqueryCount(resolved, try pushing(variable, resolved.destination).resolve(predicate)), .count)
+        case .keyPath:
+            switch try walkIfKeyPath(expression) {
+            case .value(let path, let attribute?)?: return .resolved(.attribute(path, attribute), .attribute(attribute.type))
+            case .value(let path, nil)?: return .resolved(.object(path), .object)
+            case .toMany(let collection, let rest)?: return try aggregate(collection, rest, text: "\(expression)")
+            case nil: throw .invalidPredicate("'\(expression)' is not a key path")
+            }
+        }
+    }
+
+    /// `books.@count`, `books.@sum.price`, …
+    private func aggregate(_ collection: ResolvedCollection, _ rest: [String], text: String) throws(ContextError) -> Side {
+        guard let first = rest.first, let function = AggregateFunction(rawValue: first) else {
+            throw .invalidPredicate("'\(text)' leads through a to-many relationship: use ANY, ALL or NONE, or an aggregate such as @count")
+        }
+        if function == .count {
+            guard rest.count == 1 else { throw .invalidPredicate("nothing can follow @count in '\(text)'") }
+            return .resolved(.aggregate(.count, collection, value: nil), .count)
+        }
+        let element = ResolvedPath(scope: collection.elementScope, start: collection.destination)
+        guard case .value(let path, let attribute?) = try walk(from: element, Array(rest.dropFirst()), text: text) else {
+            throw .invalidPredicate("\(first) needs an attribute of the elements, as in 'books.\(first).price', in '\(text)'")
+        }
+        let kind: ValueKind
+        switch function {
+        case .sum, .average:
+            guard ValueKind.attribute(attribute.type).group == "number" else {
+                throw .invalidPredicate("\(first) needs a numeric attribute, in '\(text)'")
+            }
+            kind = .real
+        default:
+            kind = .attribute(attribute.type)
+        }
+        return .resolved(.aggregate(function, collection, value: (path, attribute)), kind)
+    }
+
+    // MARK: Key paths
+
+    /// The attribute a sort descriptor or a fetched property names, through to-one relationships.
+    func attributePath(_ keyPath: String) throws(ContextError) -> (ResolvedPath, AttributeDescription) {
+        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        switch try walk(from: ResolvedPath(scope: 0, start: scopes[0].entity), components, text: keyPath) {
+        case .value(let path, let attribute?): return (path, attribute)
+        case .value: throw .invalidPredicate("'\(keyPath)' names a relationship, not an attribute")
+        case .toMany: throw .invalidPredicate("'\(keyPath)' leads through a to-many relationship")
+        }
+    }
+
+    /// The walk of a key path expression, or `nil` for other expressions.
+    private func walkIfKeyPath(_ expression: Expression) throws(ContextError) -> Walk? {
+        guard case .keyPath(let base, let components) = expression else { return nil }
+        let start: ResolvedPath
+        switch base {
+        case .evaluatedObject: start = ResolvedPath(scope: 0, start: scopes[0].entity)
+        case .variable(let name): start = try variablePath(name)
+        default: return nil
+        }
+        return try walk(from: start, components, text: "\(expression)")
+    }
+
+    private func walk(from start: ResolvedPath, _ components: [String], text: String) throws(ContextError) -> Walk {
+        var path = start
+        for (index, component) in components.enumerated() {
+            let entity = path.end
+            if let attribute = entity.attribute(named: component) {
+                guard index == components.count - 1 else { throw .unknownKeyPath(entity: scopes[0].entity.name, keyPath: text) }
+                guard !attribute.isTransient else {
+                    throw .invalidPredicate("'\(component)' of \(entity.name) is transient and not in the store, in '\(text)'")
+                }
+                return .value(path, attribute)
+            }
+            guard let relationship = entity.relationship(named: component),
+                  let destination = store.entity(named: relationship.destinationEntityName) else {
+                throw .unknownKeyPath(entity: path.end.name, keyPath: text)
+            }
+            guard !relationship.isTransient else {
+                throw .invalidPredicate("'\(component)' of \(entity.name) is transient and not in the store, in '\(text)'")
+            }
+            if relationship.isToMany {
+                let collection = ResolvedCollection(owner: path, relationship: relationship, destination: destination, elementScope: scopes.count)
+                return .toMany(collection, rest: Array(components[(index + 1)...]))
+            }
+            path.toOnes.append((relationship, destination))
+        }
+        return .value(path, nil)
+    }
+
+    private func variablePath(_ name: String) throws(ContextError) -> ResolvedPath {
+        guard let scope = scopes.lastIndex(where: { $0.variable == name }) else { throw .unboundVariable(name) }
+        return ResolvedPath(scope: scope, start: scopes[scope].entity)
+    }
+
+    /// A variable name no format string can write, for the element of an implicit quantifier.
+    private var elementVariable: String { "\u{0}element\(scopes.count)" }
+
+    private func pushing(_ variable: String, _ entity: EntityDescription) -> PredicateResolver {
+        var inner = self
+        inner.scopes.append((variable, entity))
+        return inner
+    }
+}

@@ -1,0 +1,258 @@
+import GRDB
+
+/// SQL text with `?` placeholders and the values they stand for, in order. Values are never
+/// spliced into the text.
+struct SQLFragment {
+    var sql: String
+    var arguments: [DatabaseValue] = []
+
+    static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
+        SQLFragment(sql: lhs.sql + rhs.sql, arguments: lhs.arguments + rhs.arguments)
+    }
+
+    static func + (lhs: SQLFragment, rhs: String) -> SQLFragment {
+        SQLFragment(sql: lhs.sql + rhs, arguments: lhs.arguments)
+    }
+
+    static func + (lhs: String, rhs: SQLFragment) -> SQLFragment {
+        SQLFragment(sql: lhs + rhs.sql, arguments: rhs.arguments)
+    }
+
+    static func bound(_ value: DatabaseValue) -> SQLFragment {
+        SQLFragment(sql: "?", arguments: [value])
+    }
+
+    /// The fragments joined by `separator`.
+    static func joined(_ fragments: [SQLFragment], separator: String) -> SQLFragment {
+        SQLFragment(sql: fragments.map(\.sql).joined(separator: separator), arguments: fragments.flatMap(\.arguments))
+    }
+}
+
+/// Compiles resolved predicates and sort keys to SQLite in Core Data's style: the fetched table is
+/// `t0`; to-one key paths become `LEFT OUTER JOIN`s `t1`, `t2`…; to-many quantifiers become
+/// `EXISTS` subqueries and aggregates correlated scalar subqueries. Every predicate compiles to an
+/// expression that is 0 or 1 where it matters (`NOT` never sees `NULL`), so SQL and in-memory
+/// evaluation agree.
+struct PredicateSQLCompiler {
+    let store: PersistentStore
+    /// Per scope: its table alias and the joins its key paths added.
+    private var frames: [Frame]
+    private var nextAlias = 1
+    /// Whether anything compiled so far reads rows other than the fetched one (a join or a subquery).
+    private(set) var readsOtherRows = false
+
+    private struct Frame {
+        var alias: String
+        var joins: [String] = []
+        /// The alias of each joined to-one path, by its relationship names.
+        var joined: [String: String] = [:]
+    }
+
+    init(store: PersistentStore) {
+        self.store = store
+        frames = [Frame(alias: "t0")]
+    }
+
+    /// The `LEFT OUTER JOIN`s the fetched table needs, each with a leading space.
+    var rootJoins: String { frames[0].joins.map { " " + $0 }.joined() }
+
+    mutating func compile(_ predicate: ResolvedPredicate) -> SQLFragment {
+        switch predicate {
+        case .constant(let value): return SQLFragment(sql: value ? "1" : "0")
+        case .not(let predicate): return "NOT COALESCE(" + compile(predicate) + ", 0)"
+        case .and(let terms): return terms.isEmpty ? SQLFragment(sql: "1") : "(" + .joined(terms.map { compile($0) }, separator: " AND ") + ")"
+        case .or(let terms): return terms.isEmpty ? SQLFragment(sql: "0") : "(" + .joined(terms.map { compile($0) }, separator: " OR ") + ")"
+        case .compare(let lhs, let comparisonOperator, let rhs, let options):
+            return compare(lhs, comparisonOperator, rhs, options)
+        case .quantified(let quantifier, let collection, let predicate):
+            let source = enter(collection)
+            let inner = compile(predicate)
+            let from = leave(source)
+            switch quantifier {
+            case .direct, .any: return "EXISTS (SELECT 1 FROM " + from + " AND " + inner + ")"
+            case .none: return "NOT EXISTS (SELECT 1 FROM " + from + " AND " + inner + ")"
+            case .all: return "NOT EXISTS (SELECT 1 FROM " + from + " AND NOT COALESCE(" + inner + ", 0))"
+            }
+        }
+    }
+
+    /// The column of an attribute at the end of a to-one path, joining what it needs.
+    mutating func column(_ path: ResolvedPath, _ attribute: AttributeDescription) -> String {
+        alias(of: path) + "." + (attribute.columnName ?? "NULL")
+    }
+
+    // MARK: Comparisons
+
+    private mutating func compare(_ lhs: ResolvedExpression, _ comparisonOperator: ComparisonOperator, _ rhs: ResolvedExpression, _ options: StringOptions) -> SQLFragment {
+        if case .objectValue = lhs { return compareObjects(rhs, comparisonOperator, lhs) }
+        if case .objectValue = rhs { return compareObjects(lhs, comparisonOperator, rhs) }
+        if case .object(let left) = lhs, case .object(let right) = rhs { return compareObjectPaths(left, comparisonOperator, right) }
+
+        if comparisonOperator.isStringOperator {
+            let code = SQLFragment(sql: String(StoreFunctions.textOperatorCode(comparisonOperator, options)))
+            return "DSTEXT(" + code + ", " + expression(lhs) + ", " + expression(rhs) + ")"
+        }
+        let left = expression(lhs, folding: options)
+        switch comparisonOperator {
+        case .equal, .notEqual:
+            let right = expression(rhs, folding: options)
+            if case .value(let value) = rhs, value.isNull { return left + (comparisonOperator == .equal ? " IS NULL" : " IS NOT NULL") }
+            if case .value(let value) = lhs, value.isNull { return right + (comparisonOperator == .equal ? " IS NULL" : " IS NOT NULL") }
+            // `=` where one side is a non-null constant (it can use an index); `IS` otherwise, so nil equals nil.
+            let isConstant = { (expression: ResolvedExpression) in if case .value = expression { true } else { false } }
+            let equal = isConstant(lhs) || isConstant(rhs) ? " = " : " IS "
+            return left + (comparisonOperator == .equal ? equal : " IS NOT ") + right
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            return left + " \(comparisonOperator.rawValue) " + expression(rhs, folding: options)
+        case .between:
+            guard case .list(let bounds) = rhs, bounds.count == 2 else { return SQLFragment(sql: "0") }
+            return left + " BETWEEN " + expression(bounds[0], folding: options) + " AND " + expression(bounds[1], folding: options)
+        case .in:
+            guard case .list(let elements) = rhs else { return SQLFragment(sql: "0") }
+            let nonNull = elements.filter { if case .value(let value) = $0 { !value.isNull } else { true } }
+            var alternatives: [SQLFragment] = []
+            if !nonNull.isEmpty {
+                alternatives.append(left + " IN (" + .joined(nonNull.map { expression($0, folding: options) }, separator: ", ") + ")")
+            }
+            if nonNull.count < elements.count { alternatives.append(left + " IS NULL") }
+            return alternatives.isEmpty ? SQLFragment(sql: "0") : "(" + .joined(alternatives, separator: " OR ") + ")"
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            return SQLFragment(sql: "0")
+        }
+    }
+
+    /// An object path against an object constant: keys compare only within one table.
+    private mutating func compareObjects(_ path: ResolvedExpression, _ comparisonOperator: ComparisonOperator, _ constant: ResolvedExpression) -> SQLFragment {
+        guard case .object(let objectPath) = path, case .objectValue(let id) = constant else {
+            return SQLFragment(sql: comparisonOperator == .notEqual ? "1" : "0")
+        }
+        let key = objectKey(objectPath)
+        let isEqual = comparisonOperator == .equal
+        guard let id else { return key + (isEqual ? " IS NULL" : " IS NOT NULL") }
+        // A temporary ID or an object of another table is no row's value here.
+        guard let primaryKey = id.primaryKey, store.entity(named: id.entityName)?.tableName == objectPath.end.tableName else {
+            return SQLFragment(sql: isEqual ? "0" : "1")
+        }
+        return key + (isEqual ? " = " : " IS NOT ") + .bound(primaryKey.databaseValue)
+    }
+
+    private mutating func compareObjectPaths(_ lhs: ResolvedPath, _ comparisonOperator: ComparisonOperator, _ rhs: ResolvedPath) -> SQLFragment {
+        let left = objectKey(lhs), right = objectKey(rhs)
+        let same: SQLFragment = lhs.end.tableName == rhs.end.tableName
+            ? left + " IS " + right
+            : "(" + left + " IS NULL AND " + right + " IS NULL)"
+        return comparisonOperator == .equal ? same : "NOT " + same
+    }
+
+    // MARK: Expressions
+
+    private mutating func expression(_ expression: ResolvedExpression, folding options: StringOptions = []) -> SQLFragment {
+        switch expression {
+        case .value(let value):
+            guard !options.isEmpty, case .string(let text) = value.storage else { return .bound(value) }
+            return .bound(TextMatching.fold(text, options).databaseValue)
+        case .list(let elements):
+            return "(" + .joined(elements.map { self.expression($0, folding: options) }, separator: ", ") + ")"
+        case .objectValue(let id):
+            return .bound(id?.primaryKey?.databaseValue ?? .null)
+        case .object(let path):
+            return objectKey(path)
+        case .attribute(let path, let attribute):
+            let column = SQLFragment(sql: self.column(path, attribute))
+            return options.isEmpty ? column : "DSFOLD(" + column + ", \(options.rawValue))"
+        case .aggregate(let function, let collection, let value):
+            let source = enter(collection)
+            let selected: String
+            switch (function, value) {
+            case (.count, _), (_, nil): selected = "COUNT(*)"
+            case (.sum, let (path, attribute)?): selected = "TOTAL(\(column(path, attribute)))"
+            case (.average, let (path, attribute)?): selected = "AVG(\(column(path, attribute)))"
+            case (.minimum, let (path, attribute)?): selected = "MIN(\(column(path, attribute)))"
+            case (.maximum, let (path, attribute)?): selected = "MAX(\(column(path, attribute)))"
+            }
+            return "(SELECT \(selected) FROM " + leave(source) + ")"
+        case .subqueryCount(let collection, let predicate):
+            let source = enter(collection)
+            let inner = compile(predicate)
+            return "(SELECT COUNT(*) FROM " + leave(source) + " AND " + inner + ")"
+        }
+    }
+
+    /// The key of the object at the end of `path`: `Z_PK` of its scope, or the foreign key of
+    /// the last to-one (no join needed for it).
+    private mutating func objectKey(_ path: ResolvedPath) -> SQLFragment {
+        guard let last = path.toOnes.last else { return SQLFragment(sql: frames[path.scope].alias + ".Z_PK") }
+        var owner = path
+        owner.toOnes.removeLast()
+        return SQLFragment(sql: alias(of: owner) + "." + foreignKeyColumn(last.relationship, in: owner.end))
+    }
+
+    private func foreignKeyColumn(_ relationship: RelationshipDescription, in entity: EntityDescription) -> String {
+        guard case .foreignKey(let column, _, _) = relationship.storage else { return "NULL" }
+        return entity.tableColumns[column]
+    }
+
+    /// The alias of the row at the end of a to-one path, adding `LEFT OUTER JOIN`s to its scope.
+    private mutating func alias(of path: ResolvedPath) -> String {
+        var alias = frames[path.scope].alias
+        var key = ""
+        var entity = path.start
+        for step in path.toOnes {
+            key += "." + step.relationship.name
+            if let joined = frames[path.scope].joined[key] {
+                alias = joined
+            } else {
+                let next = newAlias()
+                readsOtherRows = true
+                frames[path.scope].joins.append(
+                    "LEFT OUTER JOIN \(step.destination.tableName) \(next) ON \(alias).\(foreignKeyColumn(step.relationship, in: entity)) = \(next).Z_PK")
+                frames[path.scope].joined[key] = next
+                alias = next
+            }
+            entity = step.destination
+        }
+        return alias
+    }
+
+    private mutating func newAlias() -> String {
+        defer { nextAlias += 1 }
+        return "t\(nextAlias)"
+    }
+
+    // MARK: Collections
+
+    /// The `FROM … WHERE correlation` of a to-many's elements, before the element scope's joins.
+    private struct CollectionSource {
+        var table: String
+        var correlation: SQLFragment
+        var scope: Int
+    }
+
+    /// Opens the element scope of `collection`; `leave` closes it and returns its `FROM` text.
+    private mutating func enter(_ collection: ResolvedCollection) -> CollectionSource {
+        let owner = objectKey(collection.owner)
+        let element = newAlias()
+        readsOtherRows = true
+        let source: CollectionSource
+        switch collection.relationship.storage {
+        case .inverseForeignKey(let table, let column, _), .hiddenColumn(let table, let column):
+            source = CollectionSource(table: "\(table) \(element)", correlation: "\(element).\(column) = " + owner, scope: collection.elementScope)
+        case .joinTable(let table, let ownColumn, let otherColumn, _, _):
+            let join = newAlias()
+            source = CollectionSource(
+                table: "\(table) \(join) JOIN \(collection.destination.tableName) \(element) ON \(element).Z_PK = \(join).\(otherColumn)",
+                correlation: "\(join).\(ownColumn) = " + owner, scope: collection.elementScope)
+        case .foreignKey, .none:
+            source = CollectionSource(table: "\(collection.destination.tableName) \(element)", correlation: SQLFragment(sql: "0"), scope: collection.elementScope)
+        }
+        frames.removeSubrange(min(collection.elementScope, frames.count)...)
+        frames.append(Frame(alias: element))
+        return source
+    }
+
+    private mutating func leave(_ source: CollectionSource) -> SQLFragment {
+        let joins = frames[source.scope].joins.map { " " + $0 }.joined()
+        frames.removeSubrange(source.scope...)
+        return source.table + joins + " WHERE " + source.correlation
+    }
+}
