@@ -29,7 +29,7 @@ public enum ReservedNames {
         "Any", "AnyObject", "Array", "Bool", "Character", "Data", "Date", "Decimal", "Dictionary",
         "Double", "Error", "Float", "Int", "Int16", "Int32", "Int64", "Never", "Object", "Optional",
         "Result", "Set", "String", "Type", "URL", "UUID", "Void", "ManagedObject", "ObjectContext",
-        "ObjectID", "PersistentStore", "FetchRequest", "Predicate", "SortDescriptor",
+        "ObjectID", "PersistentStore", "FetchRequest", "Predicate", "SortDescriptor", "ObjectPredicate", "ObjectSortDescriptor",
         "FetchedResultsController", "EntityDescription", "Model",
     ]
 

@@ -23,7 +23,7 @@ struct FetchPlan {
     struct SortKey {
         var path: ResolvedPath
         var attribute: AttributeDescription
-        var descriptor: SortDescriptor
+        var descriptor: ObjectSortDescriptor
     }
 
     init<Result>(_ request: FetchRequest<Result>, store: PersistentStore) throws(ContextError) {

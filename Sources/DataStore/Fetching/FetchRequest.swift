@@ -3,8 +3,8 @@
 /// request for `Book` returns `[Book]`.
 ///
 ///     var request = FetchRequest<Book>()
-///     request.predicate = try Predicate(format: "price < %@", 20)
-///     request.sortDescriptors = [SortDescriptor("title")]
+///     request.predicate = try ObjectPredicate(format: "price < %@", 20)
+///     request.sortDescriptors = [ObjectSortDescriptor("title")]
 ///     let books = try context.fetch(request)
 ///
 /// Core Data's `resultType` is the method you call: `fetch` (objects), `fetchObjectIDs`,
@@ -12,9 +12,9 @@
 public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var entityName: String
     /// Which objects match; `nil` for all.
-    public var predicate: Predicate?
+    public var predicate: ObjectPredicate?
     /// The order, first descriptor first; objects equal under all of them come in store order.
-    public var sortDescriptors: [SortDescriptor] = []
+    public var sortDescriptors: [ObjectSortDescriptor] = []
     /// At most this many objects; 0 for no limit.
     public var fetchLimit = 0
     /// Skip this many objects first.
@@ -46,7 +46,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     }
 
     /// A request for the entity of `Result` with a predicate and sort descriptors.
-    public init(predicate: Predicate?, sortDescriptors: [SortDescriptor] = []) {
+    public init(predicate: ObjectPredicate?, sortDescriptors: [ObjectSortDescriptor] = []) {
         self.init()
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors

@@ -63,21 +63,21 @@ extension ObjectContext {
             candidates += inserted.objects.filter { plan.includes($0) && !deleted.contains($0) }
             candidates = candidates.filter(matches)
         }
-        let sorted = sortedInMemory(candidates, plan)
+        let sorted = sortedInMemory(candidates.map { ($0, plan.sortKeys) })
         let start = min(request.fetchOffset, sorted.count)
         let end = request.fetchLimit > 0 ? min(sorted.count, start + request.fetchLimit) : sorted.count
         return Array(sorted[start..<end])
     }
 
-    /// `objects` in the plan's order: its sort keys as the store's SQL orders them, then saved
-    /// objects by key before unsaved ones in insertion order.
-    func sortedInMemory(_ objects: [ManagedObject], _ plan: FetchPlan) -> [ManagedObject] {
+    /// Objects in the order of their sort keys (resolved for each object's entity), as the store's
+    /// SQL orders rows; then saved objects by key before unsaved ones in insertion order.
+    func sortedInMemory(_ objects: [(ManagedObject, [FetchPlan.SortKey])]) -> [ManagedObject] {
         let evaluator = PredicateEvaluator(context: self)
-        let keyed = objects.map { object in
-            (object: object, values: plan.sortKeys.map { evaluator.storedValue(of: $0.attribute, at: $0.path, from: object) })
+        let keyed = objects.map { object, keys in
+            (object: object, keys: keys, values: keys.map { evaluator.storedValue(of: $0.attribute, at: $0.path, from: object) })
         }
         return keyed.sorted { lhs, rhs in
-            for (index, key) in plan.sortKeys.enumerated() {
+            for (index, key) in lhs.keys.enumerated() {
                 let order = SortComparison.compare(lhs.values[index], rhs.values[index], key.descriptor.comparator)
                 if order != 0 { return key.descriptor.ascending ? order < 0 : order > 0 }
             }

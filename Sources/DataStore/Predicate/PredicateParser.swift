@@ -15,7 +15,7 @@ struct PredicateParser {
         tokens = try PredicateLexer.tokens(of: format)
     }
 
-    mutating func parse() throws(PredicateSyntaxError) -> Predicate {
+    mutating func parse() throws(PredicateSyntaxError) -> ObjectPredicate {
         let predicate = try orPredicate()
         guard current.kind == .end else { throw unexpected() }
         guard argumentIndex == arguments.count else {
@@ -61,24 +61,24 @@ struct PredicateParser {
 
     // MARK: Predicates
 
-    private mutating func orPredicate() throws(PredicateSyntaxError) -> Predicate {
+    private mutating func orPredicate() throws(PredicateSyntaxError) -> ObjectPredicate {
         var terms = [try andPredicate()]
         while take(keyword: "OR") || take(symbol: "||") { terms.append(try andPredicate()) }
         return terms.count == 1 ? terms[0] : .or(terms)
     }
 
-    private mutating func andPredicate() throws(PredicateSyntaxError) -> Predicate {
+    private mutating func andPredicate() throws(PredicateSyntaxError) -> ObjectPredicate {
         var terms = [try notPredicate()]
         while take(keyword: "AND") || take(symbol: "&&") { terms.append(try notPredicate()) }
         return terms.count == 1 ? terms[0] : .and(terms)
     }
 
-    private mutating func notPredicate() throws(PredicateSyntaxError) -> Predicate {
+    private mutating func notPredicate() throws(PredicateSyntaxError) -> ObjectPredicate {
         if take(keyword: "NOT") || take(symbol: "!") { return .not(try notPredicate()) }
         return try primaryPredicate()
     }
 
-    private mutating func primaryPredicate() throws(PredicateSyntaxError) -> Predicate {
+    private mutating func primaryPredicate() throws(PredicateSyntaxError) -> ObjectPredicate {
         let open = current
         if take(symbol: "(") {
             let predicate = try orPredicate()
@@ -99,7 +99,7 @@ struct PredicateParser {
         return .comparison(try comparison(quantifier: quantifier))
     }
 
-    private mutating func comparison(quantifier: Quantifier) throws(PredicateSyntaxError) -> Comparison {
+    private mutating func comparison(quantifier: Quantifier) throws(PredicateSyntaxError) -> PredicateComparison {
         let lhs = try expression()
         let operatorToken = current
         let comparisonOperator: ComparisonOperator
@@ -125,12 +125,12 @@ struct PredicateParser {
         if comparisonOperator == .between {
             guard case .collection(let bounds) = rhs, bounds.count == 2 else {
                 if case .constant(.collection(let bounds)) = rhs, bounds.count == 2 {
-                    return Comparison(lhs, .between, .collection(bounds.map(Expression.constant)), options: options, quantifier: quantifier)
+                    return PredicateComparison(lhs, .between, .collection(bounds.map(PredicateExpression.constant)), options: options, quantifier: quantifier)
                 }
                 throw error("BETWEEN needs two bounds: {low, high}", at: operatorToken)
             }
         }
-        return Comparison(lhs, comparisonOperator, rhs, options: options, quantifier: quantifier)
+        return PredicateComparison(lhs, comparisonOperator, rhs, options: options, quantifier: quantifier)
     }
 
     /// `[c]`, `[d]`, `[cd]` (also `[n]`, `[l]`, which change nothing here).
@@ -154,7 +154,7 @@ struct PredicateParser {
 
     // MARK: Expressions
 
-    private mutating func expression() throws(PredicateSyntaxError) -> Expression {
+    private mutating func expression() throws(PredicateSyntaxError) -> PredicateExpression {
         var expression = try primaryExpression()
         while take(symbol: ".") {
             let component: String
@@ -173,7 +173,7 @@ struct PredicateParser {
         return expression
     }
 
-    private mutating func primaryExpression() throws(PredicateSyntaxError) -> Expression {
+    private mutating func primaryExpression() throws(PredicateSyntaxError) -> PredicateExpression {
         let token = current
         switch token.kind {
         case .string(let text):
@@ -193,7 +193,7 @@ struct PredicateParser {
             return try argument(for: specifier, at: token)
         case .symbol("{"):
             position += 1
-            var elements: [Expression] = []
+            var elements: [PredicateExpression] = []
             if !take(symbol: "}") {
                 repeat { elements.append(try expression()) } while take(symbol: ",")
                 try expect(symbol: "}")
@@ -231,7 +231,7 @@ struct PredicateParser {
     }
 
     /// `SUBQUERY(collection, $x, predicate)`.
-    private mutating func subquery() throws(PredicateSyntaxError) -> Expression {
+    private mutating func subquery() throws(PredicateSyntaxError) -> PredicateExpression {
         try expect(symbol: "(")
         let collection = try expression()
         try expect(symbol: ",")
@@ -245,7 +245,7 @@ struct PredicateParser {
 
     /// `CAST(seconds, 'NSDate')`: a date given as seconds since 2001-01-01; also `'NSNumber'` and
     /// `'NSString'` on constants.
-    private mutating func cast() throws(PredicateSyntaxError) -> Expression {
+    private mutating func cast() throws(PredicateSyntaxError) -> PredicateExpression {
         try expect(symbol: "(")
         let valueToken = current
         let value = try expression()
@@ -274,7 +274,7 @@ struct PredicateParser {
     }
 
     /// The next format argument, as `specifier` reads it.
-    private mutating func argument(for specifier: String, at token: PredicateToken) throws(PredicateSyntaxError) -> Expression {
+    private mutating func argument(for specifier: String, at token: PredicateToken) throws(PredicateSyntaxError) -> PredicateExpression {
         guard argumentIndex < arguments.count else {
             throw error("no argument for '%\(specifier)' (\(arguments.count) given)", at: token)
         }
@@ -304,11 +304,11 @@ struct PredicateParser {
     }
 }
 
-extension Predicate {
+extension ObjectPredicate {
     /// Parses Core Data's predicate format syntax, replacing `%@ %K %d %i %ld %lld %u %f %lf` by
     /// `arguments` in order.
     ///
-    ///     try Predicate(format: "details.closeDate > %@ AND name BEGINSWITH[c] %@", date, "first")
+    ///     try ObjectPredicate(format: "details.closeDate > %@ AND name BEGINSWITH[c] %@", date, "first")
     public init(format: String, _ arguments: any PredicateArgument...) throws(PredicateSyntaxError) {
         try self.init(format: format, arguments: arguments)
     }

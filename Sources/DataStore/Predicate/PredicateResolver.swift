@@ -53,7 +53,7 @@ struct PredicateResolver {
         case toMany(ResolvedCollection, rest: [String])
     }
 
-    func resolve(_ predicate: Predicate) throws(ContextError) -> ResolvedPredicate {
+    func resolve(_ predicate: ObjectPredicate) throws(ContextError) -> ResolvedPredicate {
         switch predicate {
         case .constant(let value): return .constant(value)
         case .not(let predicate): return .not(try resolve(predicate))
@@ -71,17 +71,17 @@ struct PredicateResolver {
 
     // MARK: Comparisons
 
-    private func resolve(_ comparison: Comparison) throws(ContextError) -> ResolvedPredicate {
+    private func resolve(_ comparison: PredicateComparison) throws(ContextError) -> ResolvedPredicate {
         // A to-many on the left: quantified (`ANY books.price < 5`) or membership (`tags CONTAINS %@`).
         if case .toMany(let collection, let rest)? = try walkIfKeyPath(comparison.lhs), rest.first?.hasPrefix("@") != true {
             let element = elementVariable
-            let elementSide: Expression = rest.isEmpty ? .variable(element) : .keyPath(.variable(element), rest)
+            let elementSide: PredicateExpression = rest.isEmpty ? .variable(element) : .keyPath(.variable(element), rest)
             let inner = pushing(element, collection.destination)
             if comparison.quantifier == .direct {
                 guard comparison.operator == .contains else {
                     throw .invalidPredicate("'\(comparison.lhs)' is a to-many relationship: use ANY, ALL or NONE, or an aggregate such as @count, in \"\(comparison)\"")
                 }
-                let member = Comparison(elementSide, .equal, comparison.rhs, options: comparison.options)
+                let member = PredicateComparison(elementSide, .equal, comparison.rhs, options: comparison.options)
                 return .quantified(.any, collection, try inner.resolve(member))
             }
             var elementComparison = comparison
@@ -95,8 +95,8 @@ struct PredicateResolver {
         // `x IN books.title`: some element equals x.
         if comparison.operator == .in, case .toMany(let collection, let rest)? = try walkIfKeyPath(comparison.rhs), rest.first?.hasPrefix("@") != true {
             let element = elementVariable
-            let elementSide: Expression = rest.isEmpty ? .variable(element) : .keyPath(.variable(element), rest)
-            let member = Comparison(elementSide, .equal, comparison.lhs, options: comparison.options)
+            let elementSide: PredicateExpression = rest.isEmpty ? .variable(element) : .keyPath(.variable(element), rest)
+            let member = PredicateComparison(elementSide, .equal, comparison.lhs, options: comparison.options)
             return .quantified(.any, collection, try pushing(element, collection.destination).resolve(member))
         }
 
@@ -190,7 +190,7 @@ struct PredicateResolver {
 
     // MARK: Expressions
 
-    private func side(_ expression: Expression) throws(ContextError) -> Side {
+    private func side(_ expression: PredicateExpression) throws(ContextError) -> Side {
         switch expression {
         case .constant(let value):
             return .constant(value)
@@ -265,7 +265,7 @@ struct PredicateResolver {
     }
 
     /// The walk of a key path expression, or `nil` for other expressions.
-    private func walkIfKeyPath(_ expression: Expression) throws(ContextError) -> Walk? {
+    private func walkIfKeyPath(_ expression: PredicateExpression) throws(ContextError) -> Walk? {
         guard case .keyPath(let base, let components) = expression else { return nil }
         let start: ResolvedPath
         switch base {

@@ -5,7 +5,7 @@ import GRDB
 /// (`DSFOLD`, the `DSLOCALIZEDSTANDARD` collation) and in-memory sorting.
 enum SortComparison {
     /// -1, 0 or 1 for two stored values, ascending.
-    static func compare(_ lhs: DatabaseValue, _ rhs: DatabaseValue, _ comparator: SortDescriptor.Comparator) -> Int {
+    static func compare(_ lhs: DatabaseValue, _ rhs: DatabaseValue, _ comparator: ObjectSortDescriptor.Comparator) -> Int {
         switch (comparator, lhs.storage, rhs.storage) {
         case (.caseInsensitiveCompare, .string(let left), .string(let right)):
             return StoredValueOrder.compare(TextMatching.fold(left, .caseInsensitive).databaseValue, TextMatching.fold(right, .caseInsensitive).databaseValue)

@@ -1,9 +1,9 @@
 /// One key of a fetch's order: a key path (through to-one relationships) to an attribute, a
 /// direction, and how strings compare. The store's SQL and in-memory sorting give the same order.
 ///
-///     SortDescriptor("details.closeDate", ascending: false)
-///     SortDescriptor(Book.title, comparator: .localizedStandardCompare)
-public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
+///     ObjectSortDescriptor("details.closeDate", ascending: false)
+///     ObjectSortDescriptor(Book.title, comparator: .localizedStandardCompare)
+public struct ObjectSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// How values compare. Only strings differ: numbers, dates and other values always compare by
     /// value.
     public enum Comparator: String, Sendable, Hashable {

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Printing predicates back in the format syntax: `Predicate(format: p.predicateFormat) == p` for
+/// Printing predicates back in the format syntax: `ObjectPredicate(format: p.predicateFormat) == p` for
 /// predicates whose constants have a literal form (numbers, strings, Booleans, dates, `nil`).
-extension Predicate: CustomStringConvertible {
+extension ObjectPredicate: CustomStringConvertible {
     public var description: String { predicateFormat }
 
     public var predicateFormat: String {
@@ -24,7 +24,7 @@ extension Predicate: CustomStringConvertible {
     }
 }
 
-extension Comparison: CustomStringConvertible {
+extension PredicateComparison: CustomStringConvertible {
     public var description: String {
         var text = quantifier == .direct ? "" : quantifier.rawValue + " "
         text += "\(lhs) \(self.operator.rawValue)"
@@ -35,7 +35,7 @@ extension Comparison: CustomStringConvertible {
     }
 }
 
-extension Expression: CustomStringConvertible {
+extension PredicateExpression: CustomStringConvertible {
     public var description: String {
         switch self {
         case .evaluatedObject: "SELF"

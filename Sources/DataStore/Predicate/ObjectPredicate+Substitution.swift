@@ -1,9 +1,9 @@
 /// `$VARIABLE` placeholders, as model fetch-request templates use them (`price < $MAX_PRICE`).
-extension Predicate {
+extension ObjectPredicate {
     /// The predicate with each `$NAME` in `variables` replaced by its value. Variables not in
     /// `variables` stay; fetching with one left fails with `FetchError.unboundVariable`. A
     /// `SUBQUERY`'s own variable is never replaced.
-    public func withSubstitutionVariables(_ variables: [String: any PredicateArgument]) -> Predicate {
+    public func withSubstitutionVariables(_ variables: [String: any PredicateArgument]) -> ObjectPredicate {
         substituting(variables.mapValues(\.predicateValue), bound: [])
     }
 
@@ -14,7 +14,7 @@ extension Predicate {
         return names
     }
 
-    func substituting(_ values: [String: PredicateValue], bound: Set<String>) -> Predicate {
+    func substituting(_ values: [String: PredicateValue], bound: Set<String>) -> ObjectPredicate {
         switch self {
         case .constant: self
         case .not(let predicate): .not(predicate.substituting(values, bound: bound))
@@ -36,11 +36,11 @@ extension Predicate {
     }
 }
 
-extension Expression {
-    func substituting(_ values: [String: PredicateValue], bound: Set<String>) -> Expression {
+extension PredicateExpression {
+    func substituting(_ values: [String: PredicateValue], bound: Set<String>) -> PredicateExpression {
         switch self {
         case .evaluatedObject, .constant: self
-        case .variable(let name): bound.contains(name) ? self : values[name].map(Expression.constant) ?? self
+        case .variable(let name): bound.contains(name) ? self : values[name].map(PredicateExpression.constant) ?? self
         case .collection(let elements): .collection(elements.map { $0.substituting(values, bound: bound) })
         case .keyPath(let base, let path): .keyPath(base.substituting(values, bound: bound), path)
         case .subquery(let collection, let variable, let predicate):

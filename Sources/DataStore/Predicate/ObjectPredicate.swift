@@ -1,34 +1,34 @@
 /// A condition on objects, in Core Data's predicate language: parsed from a format string
-/// (`Predicate(format:)`) or built with typed keys (`Book.price < 500`). A value: `Sendable`,
+/// (`ObjectPredicate(format:)`) or built with typed keys (`Book.price < 500`). A value: `Sendable`,
 /// comparable, and printed back in the format syntax.
 ///
 /// The same predicate runs as SQL in the store (bound parameters only) and in memory on objects,
 /// with the same result.
 ///
-///     let cheap = try Predicate(format: "price < %@ AND title CONTAINS[cd] %@", 500, "war")
-public indirect enum Predicate: Sendable, Hashable {
+///     let cheap = try ObjectPredicate(format: "price < %@ AND title CONTAINS[cd] %@", 500, "war")
+public indirect enum ObjectPredicate: Sendable, Hashable {
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     case constant(Bool)
-    case not(Predicate)
-    case and([Predicate])
-    case or([Predicate])
-    case comparison(Comparison)
+    case not(ObjectPredicate)
+    case and([ObjectPredicate])
+    case or([ObjectPredicate])
+    case comparison(PredicateComparison)
 
     /// The predicate that every object matches.
-    public static let `true` = Predicate.constant(true)
+    public static let `true` = ObjectPredicate.constant(true)
     /// The predicate that no object matches.
-    public static let `false` = Predicate.constant(false)
+    public static let `false` = ObjectPredicate.constant(false)
 }
 
 /// `lhs op rhs`, optionally quantified over a to-many left side (`ANY books.price < 5`).
-public struct Comparison: Sendable, Hashable {
+public struct PredicateComparison: Sendable, Hashable {
     public var quantifier: Quantifier
-    public var lhs: Expression
+    public var lhs: PredicateExpression
     public var `operator`: ComparisonOperator
     public var options: StringOptions
-    public var rhs: Expression
+    public var rhs: PredicateExpression
 
-    public init(_ lhs: Expression, _ comparisonOperator: ComparisonOperator, _ rhs: Expression,
+    public init(_ lhs: PredicateExpression, _ comparisonOperator: ComparisonOperator, _ rhs: PredicateExpression,
                 options: StringOptions = [], quantifier: Quantifier = .direct) {
         self.quantifier = quantifier
         self.lhs = lhs
@@ -38,9 +38,9 @@ public struct Comparison: Sendable, Hashable {
     }
 }
 
-extension Comparison {
+extension PredicateComparison {
     /// The comparison with `transform` applied to both sides.
-    func mapSides(_ transform: (Expression) -> Expression) -> Comparison {
+    func mapSides(_ transform: (PredicateExpression) -> PredicateExpression) -> PredicateComparison {
         var mapped = self
         mapped.lhs = transform(lhs)
         mapped.rhs = transform(rhs)
@@ -100,7 +100,7 @@ public struct StringOptions: OptionSet, Sendable, Hashable {
 }
 
 /// A side of a comparison.
-public indirect enum Expression: Sendable, Hashable {
+public indirect enum PredicateExpression: Sendable, Hashable {
     /// `SELF`: the object being evaluated.
     case evaluatedObject
     /// A `$NAME` placeholder: replaced by `withSubstitutionVariables`, or the element variable of a
@@ -109,15 +109,15 @@ public indirect enum Expression: Sendable, Hashable {
     /// A constant value.
     case constant(PredicateValue)
     /// `{a, b, …}`.
-    case collection([Expression])
+    case collection([PredicateExpression])
     /// A key path from a base: `name` and `details.closeDate` start at `.evaluatedObject`, `$b.price`
     /// at a variable. Components may be collection operators: `books.@count`, `books.@sum.price`.
-    case keyPath(Expression, [String])
+    case keyPath(PredicateExpression, [String])
     /// `SUBQUERY(collection, $variable, predicate)`: the elements of a to-many that match.
-    case subquery(collection: Expression, variable: String, predicate: Predicate)
+    case subquery(collection: PredicateExpression, variable: String, predicate: ObjectPredicate)
 
     /// The key path `path` (dot-separated) of the evaluated object.
-    public static func key(_ path: String) -> Expression {
+    public static func key(_ path: String) -> PredicateExpression {
         .keyPath(.evaluatedObject, path.split(separator: ".").map(String.init))
     }
 }

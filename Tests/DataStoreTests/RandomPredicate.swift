@@ -1,0 +1,134 @@
+import DataStore
+import Foundation
+
+/// Random predicate format strings with arguments over the Everything model's `Book`: every
+/// attribute type, nil, `[cd]` string operators, LIKE and MATCHES, IN and BETWEEN, to-one paths,
+/// object comparisons, ANY/ALL/NONE, aggregates and SUBQUERY, nested AND/OR/NOT.
+struct RandomPredicate {
+    let objects: RandomLibrary.Objects
+    var random: SeededRandom
+
+    private enum Kind { case string, integer, bool, decimal, real, date, url, uuid, data }
+
+    private static let attributes: [(key: String, kind: Kind)] = [
+        ("title", .string), ("notes", .string), ("isbn", .string), ("author.name", .string), ("shelf.name", .string),
+        ("fileSize", .integer), ("pageCount", .integer), ("wordCount", .integer), ("shelf.featured.pageCount", .integer), ("featuredOn.featured.fileSize", .integer),
+        ("isAvailable", .bool), ("price", .decimal), ("weight", .real), ("rating", .real), ("published", .date), ("added", .date),
+        ("website", .url), ("identifier", .uuid), ("cover", .data),
+    ]
+    private static let patterns = ["a", "é", "A", "pp", "ä", "STR", "ss", "日本", "*", "?", "'", ";", "", "e\u{301}", "-", "\""]
+    private static let likePatterns = ["a*", "*e", "?pple", "*ä*", "c?f*", "*", "?", "*\u{301}", "file?", "*;*"]
+    private static let regexes = ["[a-z]+", ".*e", "caf.*", "A.*", ".*\\d+", "[^a]*", ".*(é|e\u{301}).*", "\\w+"]
+
+    private mutating func pick<T>(_ values: [T]) -> T { values.randomElement(using: &random)! }
+    private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+
+    private mutating func value(_ kind: Kind) -> any PredicateArgument {
+        if chance(10) { return String?.none }
+        switch kind {
+        case .string: return pick(RandomLibrary.strings + Self.patterns)
+        case .integer: return Int.random(in: -3...5, using: &random)
+        case .bool: return Bool.random(using: &random)
+        case .decimal: return Decimal(Int.random(in: 0...12, using: &random)) / 4
+        case .real: return Double(Int.random(in: -4...10, using: &random)) / 2
+        case .date: return Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -3...3, using: &random)) * 86_400)
+        case .url: return pick(RandomLibrary.urls)
+        case .uuid: return pick(RandomLibrary.uuids)
+        case .data: return pick(RandomLibrary.blobs)
+        }
+    }
+
+    private mutating func options() -> String { pick(["", "", "[c]", "[d]", "[cd]"]) }
+
+    mutating func predicate(depth: Int) -> (String, [any PredicateArgument]) {
+        if depth > 0, chance(40) {
+            let (left, leftArguments) = predicate(depth: depth - 1)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: return ("NOT (\(left))", leftArguments)
+            default:
+                let (right, rightArguments) = predicate(depth: depth - 1)
+                return ("(\(left)) \(chance(50) ? "AND" : "OR") (\(right))", leftArguments + rightArguments)
+            }
+        }
+        return comparison()
+    }
+
+    private mutating func comparison() -> (String, [any PredicateArgument]) {
+        switch Int.random(in: 0..<14, using: &random) {
+        case 0, 1, 2:
+            let (key, kind) = pick(Self.attributes)
+            let op = pick(["==", "!=", "<", "<=", ">", ">=", "=", "<>"])
+            return ("\(key) \(op)\(kind == .string ? options() : "") %@", [value(kind)])
+        case 3, 4:
+            let key = pick(["title", "notes", "author.name", "shelf.name", "isbn"])
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: return ("\(key) LIKE\(options()) %@", [pick(Self.likePatterns)])
+            case 1: return ("\(key) MATCHES\(options()) %@", [pick(Self.regexes)])
+            default: return ("\(key) \(pick(["BEGINSWITH", "ENDSWITH", "CONTAINS"]))\(options()) %@", [pick(Self.patterns + RandomLibrary.strings)])
+            }
+        case 5:
+            let (key, kind) = pick(Self.attributes)
+            let values = (0..<Int.random(in: 0...3, using: &random)).map { _ in value(kind) }
+            return ("\(key) IN\(kind == .string ? options() : "") %@", [values.map(\.predicateValue)])
+        case 6:
+            let (key, kind) = pick(Self.attributes.filter { $0.kind != .bool })
+            return ("\(key) BETWEEN %@", [[value(kind).predicateValue, value(kind).predicateValue]])
+        case 7:
+            switch Int.random(in: 0..<7, using: &random) {
+            case 0: return ("author == %@", [chance(20) ? ObjectID?.none : pick(objects.authors)])
+            case 1: return ("shelf != %@", [chance(20) ? ObjectID?.none : pick(objects.shelves)])
+            case 2: return ("SELF == %@", [pick(objects.books)])
+            case 3: return ("SELF IN %@", [(0..<3).map { _ in pick(objects.books) }])
+            case 4: return ("tags CONTAINS %@", [pick(objects.tags)])
+            case 5: return ("%@ IN related", [pick(objects.books)])
+            default: return ("featuredOn == nil", [])
+            }
+        case 8, 9:
+            let quantifier = pick(["ANY", "ALL", "NONE", "SOME"])
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: return ("\(quantifier) chapters.index \(pick(["<", ">=", "==", "!="])) %d", [Int.random(in: 0...4, using: &random)])
+            case 1: return ("\(quantifier) tags.name \(pick(["BEGINSWITH", "CONTAINS", "==", "LIKE"]))\(options()) %@", [pick(Self.patterns + Self.likePatterns)])
+            case 2: return ("\(quantifier) related.pageCount > %d", [Int.random(in: 0...5, using: &random)])
+            case 3: return ("\(quantifier) recommendedBy.name == nil", [])
+            case 4: return ("\(quantifier) chapters.title IN %@", [[pick(RandomLibrary.strings), pick(RandomLibrary.strings)]])
+            default: return ("\(quantifier) related.author.name ==[cd] %@", [pick(RandomLibrary.strings)])
+            }
+        case 10, 11:
+            let op = pick(["<", ">=", "==", "!="])
+            switch Int.random(in: 0..<7, using: &random) {
+            case 0: return ("chapters.@count \(op) %d", [Int.random(in: 0...3, using: &random)])
+            case 1: return ("chapters.@sum.index \(op) %d", [Int.random(in: 0...6, using: &random)])
+            case 2: return ("chapters.@avg.index \(op) %f", [Double(Int.random(in: 0...8, using: &random)) / 2])
+            case 3: return ("chapters.@max.index \(op) %d", [Int.random(in: 0...4, using: &random)])
+            case 4: return ("chapters.@min.title \(op) %@", [pick(RandomLibrary.strings)])
+            case 5: return ("tags.@count \(op) %d", [Int.random(in: 0...2, using: &random)])
+            default: return ("related.@count \(op) author.books.@count", [])
+            }
+        case 12:
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: return ("SUBQUERY(chapters, $c, $c.index >= %d AND $c.title != nil).@count > %d", [Int.random(in: 0...4, using: &random), Int.random(in: 0...1, using: &random)])
+            case 1: return ("SUBQUERY(tags, $t, $t.name CONTAINS[c] %@).@count == 0", [pick(Self.patterns)])
+            default: return ("SUBQUERY(related, $r, $r.pageCount > pageCount).@count >= 1", [])
+            }
+        default:
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0: return ("pageCount < fileSize", [])
+            case 1: return ("title ==\(options()) notes", [])
+            case 2: return ("wordCount != pageCount", [])
+            case 3: return ("author.name == shelf.name", [])
+            case 4: return ("published > CAST(%d, 'NSDate')", [Int.random(in: -2...2, using: &random) * 86_400])
+            case 5: return ("title == 'apple' OR pageCount > 2", [])
+            case 6: return (pick(["TRUEPREDICATE", "FALSEPREDICATE"]), [])
+            default: return ("isAvailable == YES AND price >= 1.5", [])
+            }
+        }
+    }
+
+    mutating func sortDescriptors() -> [ObjectSortDescriptor] {
+        let keys = ["title", "notes", "pageCount", "price", "published", "weight", "author.name", "shelf.featured.pageCount", "isAvailable", "cover", "identifier", "website"]
+        return (0..<Int.random(in: 0...2, using: &random)).map { _ in
+            ObjectSortDescriptor(pick(keys), ascending: Bool.random(using: &random),
+                           comparator: pick([.compare, .caseInsensitiveCompare, .localizedStandardCompare]))
+        }
+    }
+}
