@@ -25,6 +25,7 @@ public final class PersistentStore: Sendable {
     private let entitiesByName: [String: EntityDescription]
     /// The object-ID scope of each entity, by number (`idScopes[0]` is entity 1).
     private let idScopes: [ObjectID.Scope]
+    let sqlLog = SQLLog()
     private let observers = Locked<[UInt64: @Sendable (ChangeSet) -> Void]>([:])
     private let nextObserver = Locked<UInt64>(0)
 

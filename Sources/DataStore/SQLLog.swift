@@ -1,29 +1,54 @@
 import Foundation
 import GRDB
 
-/// SQL logging like Core Data's `-com.apple.CoreData.SQLDebug`: set `DATASTORE_SQL_DEBUG=1` to print
-/// each statement and its time to standard error, `2` to add bound values.
+/// SQL logging like Core Data's `-com.apple.CoreData.SQLDebug`: level 1 prints each statement and
+/// each fetch's time and row count, level 2 adds bound values. Set `DATASTORE_SQL_DEBUG=1` (or 2)
+/// in the environment, or call `logSQL(level:to:)`.
+final class SQLLog: Sendable {
+    typealias Handler = @Sendable (String) -> Void
+
+    static let environmentLevel = ProcessInfo.processInfo.environment["DATASTORE_SQL_DEBUG"].flatMap(Int.init) ?? 0
+    static let standardError: Handler = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+
+    /// A struct rather than a tuple: a closure inside a generic tuple is re-wrapped on every
+    /// access through `Locked`, and the wrappers pile up.
+    struct Settings {
+        var level: Int
+        var handler: Handler
+    }
+
+    let settings = Locked(Settings(level: environmentLevel, handler: standardError))
+}
+
 extension PersistentStore {
-    static let sqlDebugLevel: Int = ProcessInfo.processInfo.environment["DATASTORE_SQL_DEBUG"].flatMap(Int.init) ?? 0
+    /// Logs this store's SQL at `level` (0 turns logging off) to `handler`, one line per call;
+    /// standard error by default.
+    ///
+    ///     store.logSQL(level: 2) { print($0) }
+    public func logSQL(level: Int, to handler: (@Sendable (String) -> Void)? = nil) {
+        sqlLog.settings.withLock { $0 = SQLLog.Settings(level: level, handler: handler ?? SQLLog.standardError) }
+    }
 
     func log(_ sql: @autoclosure () -> String, _ arguments: @autoclosure () -> [any DatabaseValueConvertible] = []) {
-        guard Self.sqlDebugLevel > 0 else { return }
+        let settings = sqlLog.settings.withLock { $0 }
+        guard settings.level > 0 else { return }
         var line = "DataStore: sql: \(sql())"
-        if Self.sqlDebugLevel > 1 {
+        if settings.level > 1 {
             let values = arguments().map { "\($0.databaseValue)" }
             if !values.isEmpty { line += "  -- bound: " + values.joined(separator: ", ") }
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        settings.handler(line)
     }
 
     /// Runs a fetch of `sql`, logging the statement first and then its time and row count.
     func logged<T>(_ sql: SQLFragment, _ fetch: () throws -> T, rows: (T) -> Int) rethrows -> T {
-        guard Self.sqlDebugLevel > 0 else { return try fetch() }
+        let settings = sqlLog.settings.withLock { $0 }
+        guard settings.level > 0 else { return try fetch() }
         log(sql.sql, sql.arguments)
         let start = ContinuousClock.now
         let result = try fetch()
         let seconds = (ContinuousClock.now - start) / .seconds(1)
-        FileHandle.standardError.write(Data("DataStore: annotation: fetch time: \(String(format: "%.4f", seconds))s for \(rows(result)) rows\n".utf8))
+        settings.handler("DataStore: annotation: fetch time: \(String(format: "%.4f", seconds))s for \(rows(result)) rows")
         return result
     }
 }

@@ -5,8 +5,10 @@ import GRDBSQLite
 extension ObjectContext {
     /// The objects that match `request`, in its order. Objects already in the context are returned
     /// as they are (uniquing); with `includesPendingChanges` (the default), unsaved objects match by
-    /// their current values and deleted ones never.
+    /// their current values and deleted ones never. With a `fetchBatchSize`, the keys are read
+    /// first and the rows in batches, as Core Data does; `fetchBatched` keeps memory bounded too.
     public func fetch<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> [Result] {
+        if request.fetchBatchSize > 0 { return Array(try fetchBatched(request)) }
         let plan = try FetchPlan(request, store: store)
         return try matchingObjects(plan, request).compactMap { $0 as? Result }
     }

@@ -4,8 +4,8 @@ import Foundation
 /// in-memory evaluation calls them too, so both give the same answer for every string.
 ///
 /// Without modifiers, strings compare by their UTF-8 bytes, as SQLite does. With `[c]` or `[d]`,
-/// both sides are first put in canonical decomposition (NFD); `[d]` then drops combining marks and
-/// `[c]` lowercases.
+/// both sides are first decomposed (NFD); `[d]` then drops combining marks, `[c]` lowercases, and
+/// the result is recomposed (NFC), so that `é` and `e` + U+0301 are one character either way.
 enum TextMatching {
     static func fold(_ text: String, _ options: StringOptions) -> String {
         guard !options.isEmpty else { return text }
@@ -19,7 +19,7 @@ enum TextMatching {
             folded.append(scalar)
         }
         let result = String(folded)
-        return options.contains(.caseInsensitive) ? result.lowercased() : result
+        return (options.contains(.caseInsensitive) ? result.lowercased() : result).precomposedStringWithCanonicalMapping
     }
 
     /// Whether `value op pattern` holds for one of the string operators.

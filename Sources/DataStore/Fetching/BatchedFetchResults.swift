@@ -1,0 +1,100 @@
+import GRDB
+import GRDBSQLite
+
+/// The result of a batched fetch: the keys of every match, in order, read at once; the objects
+/// themselves loaded `fetchBatchSize` at a time, by key, when an element is first read — Core
+/// Data's batched fetch. Memory holds the keys (8 bytes per row, 12 with subentities) and the
+/// two most recently read batches, whatever the number of matches.
+///
+///     var request = FetchRequest<FailedBankInfo>()
+///     request.fetchBatchSize = 20
+///     let banks = try context.fetchBatched(request)
+///     print(banks.count, banks[banks.count - 1].name)
+///
+/// Confined to its context's isolation, like the context's objects. When the context has unsaved
+/// changes the request includes, the objects are fetched at once instead (they must be judged in
+/// memory).
+public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessCollection {
+    public let startIndex = 0
+    public let endIndex: Int
+    private let context: ObjectContext
+    private let storage: Storage
+    /// Loaded batches by batch number, the most recently read last.
+    private var batches: [(number: Int, objects: [Result])] = []
+
+    private enum Storage {
+        case keys(keys: [Int64], entityNumbers: [Int32]?, batchSize: Int, plan: FetchPlan)
+        case objects([Result])
+    }
+
+    init(context: ObjectContext, request: FetchRequest<Result>) throws(ContextError) {
+        self.context = context
+        let plan = try FetchPlan(request, store: context.store)
+        guard request.fetchBatchSize > 0, !(request.includesPendingChanges && context.hasChanges) else {
+            let objects = try context.matchingObjects(plan, request).compactMap { $0 as? Result }
+            storage = .objects(objects)
+            endIndex = objects.count
+            return
+        }
+        let withEntities = plan.entity.hasSubentities
+        let sql = plan.select(withEntities ? "t0.Z_ENT, t0.Z_PK" : "0, t0.Z_PK", limit: request.fetchLimit, offset: request.fetchOffset)
+        let (keys, entityNumbers) = try context.read(sql) { db, statement in
+            var keys: [Int64] = [], entityNumbers: [Int32] = []
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
+            try withExtendedLifetime(rows) {
+                while try rows.next() != nil {
+                    let sqlite = statement.sqliteStatement
+                    keys.append(sqlite3_column_int64(sqlite, 1))
+                    if withEntities { entityNumbers.append(Int32(truncatingIfNeeded: sqlite3_column_int64(sqlite, 0))) }
+                }
+            }
+            return (keys, entityNumbers)
+        } rows: { $0.0.count }
+        storage = .keys(keys: keys, entityNumbers: withEntities ? entityNumbers : nil, batchSize: request.fetchBatchSize, plan: plan)
+        endIndex = keys.count
+    }
+
+    public subscript(position: Int) -> Result {
+        precondition(indices.contains(position), "index \(position) out of range 0..<\(endIndex)")
+        switch storage {
+        case .objects(let objects):
+            return objects[position]
+        case .keys(_, _, let batchSize, _):
+            let number = position / batchSize
+            let batch = batches.last { $0.number == number }?.objects ?? load(batch: number)
+            return batch[position - number * batchSize]
+        }
+    }
+
+    /// Reads batch `number` in one query (`WHERE t0.Z_PK IN (…)` in the fetch's order), keeping it
+    /// and the batch read before it.
+    private func load(batch number: Int) -> [Result] {
+        guard case .keys(let keys, let entityNumbers, let batchSize, let plan) = storage else { return [] }
+        let range = number * batchSize..<Swift.min(keys.count, (number + 1) * batchSize)
+        let batchKeys = Array(keys[range])
+        let sql = SQLFragment(
+            sql: "SELECT \(plan.entity.selectColumns) \(plan.from) WHERE t0.Z_PK IN (\(Array(repeating: "?", count: batchKeys.count).joined(separator: ",")))"
+                + plan.orderBy + " LIMIT \(batchKeys.count)",
+            arguments: batchKeys.map { $0.databaseValue })
+        // A row deleted since the keys were read gives an object that reads as unset values.
+        let fetched = (try? context.fetchRows(sql)) ?? []
+        let byKey = Dictionary(fetched.compactMap { object in object.objectID.primaryKey.map { ($0, object) } }, uniquingKeysWith: { first, _ in first })
+        let objects = range.map { index -> Result? in
+            let entityNumber = entityNumbers.map { Int($0[index]) } ?? plan.entity.number
+            let object = byKey[keys[index]] ?? context.object(with: context.objectID(key: keys[index], entityNumber: entityNumber))
+            return object as? Result
+        }.compactMap { $0 }
+        batches.removeAll { $0.number == number }
+        batches.append((number, objects))
+        if batches.count > 2 { batches.removeFirst() }
+        return objects
+    }
+}
+
+extension ObjectContext {
+    /// The objects that match `request` as a collection that loads them in batches of
+    /// `request.fetchBatchSize` when read (all at once when the batch size is 0).
+    public func fetchBatched<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> BatchedFetchResults<Result> {
+        try BatchedFetchResults(context: self, request: request)
+    }
+}
