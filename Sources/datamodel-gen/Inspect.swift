@@ -26,6 +26,12 @@ struct Inspect: ParsableCommand {
 
             The table format prints one table per entity for people, with long values shortened.
 
+            Query an entity with Core Data's own predicate language: --predicate, --sort (repeat it \
+            for more keys; add :desc to reverse), --limit and --offset select and order the objects \
+            of --entity and its subentities, listed together in that order under the entity; \
+            --count prints only their number. Key paths may go through to-one relationships \
+            (details.closeDate) and use ANY/ALL/NONE, @count, @sum and SUBQUERY on to-many ones.
+
             The model must be the version that wrote the store; another version is reported with \
             the entities whose version hashes differ. To look inside an iOS app's store, copy its \
             .sqlite file (with the -wal and -shm files beside it) and point --model at the app's \
@@ -35,6 +41,9 @@ struct Inspect: ParsableCommand {
               datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld
               datamodel-gen inspect Banks.sqlite --model Models/FailedBanks.xcdatamodeld --entity FailedBankInfo --format table
               datamodel-gen inspect App.sqlite --model App/Model.xcdatamodeld --model-version "Model 3" | jq '.Note | length'
+              datamodel-gen inspect Banks.sqlite --model Models/FailedBanks.xcdatamodeld --entity FailedBankInfo \\
+                --predicate "state IN {'CA', 'NY'} AND name CONTAINS[cd] 'first'" --sort details.closeDate:desc --limit 10
+              datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld --entity Book --predicate "price < 10" --count
             """
     )
 
@@ -54,6 +63,52 @@ struct Inspect: ParsableCommand {
 
     @Option(help: "Output format: 'json' (for tools) or 'table' (for people).")
     var format: Format = .json
+
+    @Option(help: ArgumentHelp("Only the objects of --entity that match this predicate, e.g. \"price < 10 AND title BEGINSWITH[c] 'the'\".", valueName: "format"))
+    var predicate: String?
+
+    @Option(help: ArgumentHelp("Order by this key path (through to-ones), ascending, or descending with ':desc'; repeatable.", valueName: "keypath[:desc]"))
+    var sort: [String] = []
+
+    @Option(help: ArgumentHelp("At most this many objects.", valueName: "n"))
+    var limit: Int?
+
+    @Option(help: ArgumentHelp("Skip this many objects first.", valueName: "n"))
+    var offset: Int?
+
+    @Flag(help: "Print only the number of matching objects.")
+    var count = false
+
+    /// Whether any query option is given: then `--entity` is queried as one fetch request.
+    private var isQuery: Bool { predicate != nil || !sort.isEmpty || limit != nil || offset != nil || count }
+
+    func validate() throws {
+        if isQuery && entity == nil {
+            throw ValidationError("--predicate, --sort, --limit, --offset and --count query one entity: add --entity NAME")
+        }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
+    }
+
+    /// The fetch request the query options describe.
+    private func request(for entity: String) throws -> FetchRequest<ManagedObject> {
+        var request = FetchRequest<ManagedObject>(entityName: entity)
+        if let predicate {
+            do {
+                request.predicate = try ObjectPredicate(format: predicate)
+            } catch {
+                StandardError.write("error: --predicate: \(error)")
+                throw ExitCode.failure
+            }
+        }
+        request.sortDescriptors = sort.map { key in
+            if key.hasSuffix(":desc") { return ObjectSortDescriptor(String(key.dropLast(5)), ascending: false) }
+            return ObjectSortDescriptor(key.hasSuffix(":asc") ? String(key.dropLast(4)) : key)
+        }
+        request.fetchLimit = limit ?? 0
+        request.fetchOffset = offset ?? 0
+        return request
+    }
 
     func run() throws {
         let loaded = try ModelOptions.load(model, version: modelVersion)
@@ -79,7 +134,18 @@ struct Inspect: ParsableCommand {
         }
         let inspection: StoreInspection
         do {
-            inspection = try StoreInspection(store: persistentStore, entities: entities)
+            if let entity, isQuery {
+                let request = try request(for: entity)
+                if count {
+                    print(try persistentStore.newContext().count(for: request))
+                    return
+                }
+                inspection = try StoreInspection(store: persistentStore, request: request)
+            } else {
+                inspection = try StoreInspection(store: persistentStore, entities: entities)
+            }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             StandardError.write("\(store): error: \(error)")
             throw ExitCode.failure

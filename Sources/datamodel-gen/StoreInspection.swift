@@ -29,27 +29,39 @@ struct StoreInspection {
         entities = try selected.map { entity in
             var request = FetchRequest<ManagedObject>(entityName: entity.name)
             request.includesSubentities = false
-            let keys = ["objectID"] + entity.attributes.map(\.name) + entity.relationships.map(\.name)
-            let rows = try context.fetch(request).map { object in
-                var row: [Value] = [.text(object.objectID.description)]
-                for attribute in entity.attributes {
-                    row.append(Self.value(of: try object.attributeValue(forKey: attribute.name)))
-                }
-                for relationship in entity.relationships {
-                    switch object.value(forKey: relationship.name) {
-                    case let destination as ManagedObject: row.append(.text(destination.objectID.description))
-                    case let ordered as [ManagedObject]: row.append(.list(ordered.map(\.objectID.description)))
-                    case let unordered as Set<ManagedObject>:
-                        // Sets have no order; primary-key order makes the output the same on every run.
-                        let ids = unordered.map(\.objectID).sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
-                        row.append(.list(ids.map(\.description)))
-                    default: row.append(.null)
-                    }
-                }
-                return row
-            }
-            return EntityObjects(entityName: entity.name, keys: keys, rows: rows)
+            return try Self.objects(of: entity, context.fetch(request))
         }
+    }
+
+    /// Reads the objects `request` fetches — its entity's and its subentities' — as one list under
+    /// the entity, in the request's order, with the entity's properties.
+    init(store: PersistentStore, request: FetchRequest<ManagedObject>) throws {
+        let context = store.newContext()
+        guard let entity = store.entity(named: request.entityName) else { throw ContextError.unknownEntity(request.entityName) }
+        entities = [try Self.objects(of: entity, context.fetch(request))]
+    }
+
+    private static func objects(of entity: EntityDescription, _ objects: [ManagedObject]) throws -> EntityObjects {
+        let keys = ["objectID"] + entity.attributes.map(\.name) + entity.relationships.map(\.name)
+        let rows = try objects.map { object in
+            var row: [Value] = [.text(object.objectID.description)]
+            for attribute in entity.attributes {
+                row.append(Self.value(of: try object.attributeValue(forKey: attribute.name)))
+            }
+            for relationship in entity.relationships {
+                switch object.value(forKey: relationship.name) {
+                case let destination as ManagedObject: row.append(.text(destination.objectID.description))
+                case let ordered as [ManagedObject]: row.append(.list(ordered.map(\.objectID.description)))
+                case let unordered as Set<ManagedObject>:
+                    // Sets have no order; primary-key order makes the output the same on every run.
+                    let ids = unordered.map(\.objectID).sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
+                    row.append(.list(ids.map(\.description)))
+                default: row.append(.null)
+                }
+            }
+            return row
+        }
+        return EntityObjects(entityName: entity.name, keys: keys, rows: rows)
     }
 
     static func value(of attribute: AttributeValue) -> Value {

@@ -15,6 +15,10 @@ import TestSupport
 
     /// Runs the tool from the package root, so relative model paths read like the README's.
     static func run(_ arguments: String...) throws -> Run {
+        try run(arguments)
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
         let process = Process()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("datamodel-gen")
         process.arguments = arguments

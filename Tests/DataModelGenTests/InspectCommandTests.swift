@@ -115,6 +115,33 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: url.path + "-missing"))
     }
 
+    @Test func queryOptions_filterSortLimitAndCount() throws {
+        let (url, store) = try Self.libraryStore()
+        let context = store.newContext()
+        for (title, pages) in [("Always Coming Home", 562), ("Lavinia", 279), ("The Lathe of Heaven", 184)] {
+            let book = try context.insertObject(entityName: "Book")
+            try book.setValue(title, forKey: "title")
+            try book.setValue(Int64(pages), forKey: "pageCount")
+        }
+        try context.save()
+        let base = ["inspect", url.path, "--model", Self.everything, "--model-version", "Everything 2", "--entity", "Book"]
+        let query = try Self.json(CLITests.run(base + ["--predicate", "pageCount > 200 AND title CONTAINS[cd] 'I'", "--sort", "pageCount:desc"]))
+        // Subentities' objects come in the same list, in the requested order.
+        #expect(query["Book"]?.map { $0["title"] as? String } == ["Always Coming Home", "The Dispossessed", "Lavinia"])
+        let page = try Self.json(CLITests.run(base + ["--sort", "title", "--limit", "2", "--offset", "1"]))
+        #expect(page["Book"]?.map { $0["title"] as? String } == ["Lavinia", "The Dispossessed"])
+        let count = try CLITests.run(base + ["--predicate", "author.name BEGINSWITH 'Ursula'", "--count"])
+        #expect(count.status == 0 && count.standardOutput == "1\n")
+
+        let syntax = try CLITests.run(base + ["--predicate", "pageCount > 200 AND (title == 'x'"])
+        #expect(syntax.status == 1 && syntax.standardOutput.isEmpty)
+        #expect(syntax.standardError == "error: --predicate: expected ')' at column 21 in \"pageCount > 200 AND (title == 'x'\"\n")
+        let unknownKey = try CLITests.run(base + ["--predicate", "pages > 2"])
+        #expect(unknownKey.status == 1 && unknownKey.standardError.contains("error: entity 'Book' has no key path 'pages'"))
+        let withoutEntity = try CLITests.run("inspect", url.path, "--model", Self.everything, "--count")
+        #expect(withoutEntity.status != 0 && withoutEntity.standardError.contains("add --entity NAME"))
+    }
+
     /// Every store Core Data wrote in the corpus: every row of every entity, with the stored values.
     @Test(.enabled(if: CorpusStore.isAvailable, "../shared/corpus is absent"), arguments: CorpusStore.names())
     func coreDataStore_printsEveryObjectWithItsValues(store name: String) throws {
