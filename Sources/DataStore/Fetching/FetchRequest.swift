@@ -8,7 +8,7 @@
 ///     let books = try context.fetch(request)
 ///
 /// Core Data's `resultType` is the method you call: `fetch` (objects), `fetchObjectIDs`,
-/// `fetchDictionaries`, `count(for:)`, and `fetchBatched` for results loaded in batches.
+/// `count(for:)`, and `fetchBatched` for results loaded in batches.
 public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var entityName: String
     /// Which objects match; `nil` for all.
@@ -19,21 +19,14 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var fetchLimit = 0
     /// Skip this many objects first.
     public var fetchOffset = 0
-    /// With `fetchBatched`, the number of objects loaded at a time (0 loads all at once).
+    /// The number of rows read at a time after the keys: `fetchBatched` reads each batch when it
+    /// is first touched, `fetch` reads them all (0: one query for everything).
     public var fetchBatchSize = 0
     /// Whether objects of subentities are included (default `true`).
     public var includesSubentities = true
     /// Whether the context's unsaved inserts, changes and deletes count (default `true`): an
     /// unsaved object matches by its current values, a deleted one never.
     public var includesPendingChanges = true
-    /// For `fetchDictionaries`: the attributes (key paths through to-one relationships allowed) and
-    /// to-one relationships to return; empty for every attribute.
-    public var propertiesToFetch: [String] = []
-    /// For `fetchDictionaries`: whether equal dictionaries are returned once.
-    public var returnsDistinctResults = false
-    /// Relationships (key paths through to-ones, last step to-one or to-many) whose destinations
-    /// are loaded with the results, in one query per relationship, instead of one per object.
-    public var relationshipKeyPathsForPrefetching: [String] = []
 
     /// A request for the entity of `Result` (`Book.entityName`).
     public init() {
