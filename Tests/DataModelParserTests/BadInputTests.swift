@@ -2,6 +2,7 @@ import DataModel
 import DataModelParser
 import Foundation
 import Testing
+import TestSupport
 
 /// Input that is not a usable model gets a located, typed error — never a crash, never a partial model.
 @Suite struct BadInputTests {
@@ -78,18 +79,5 @@ import Testing
         case .failure(let error): #expect(error.reason == .malformedXML)
         case .success(let parsed): #expect(!(parsed.model.entities.first?.name.contains("root") ?? false))
         }
-    }
-}
-
-/// A small, fast, seedable generator so randomized tests replay exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

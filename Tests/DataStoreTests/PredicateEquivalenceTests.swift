@@ -1,6 +1,7 @@
 import DataStore
 import Foundation
 import Testing
+import TestSupport
 
 /// Random predicates and sort orders over random data: what the store's SQL returns, and in what
 /// order, equals what in-memory evaluation and sorting give — every time.
@@ -12,7 +13,7 @@ import Testing
     static let seed = ProcessInfo.processInfo.environment["DATASTORE_PREDICATE_SEED"].flatMap(UInt64.init) ?? .random(in: 1...UInt64.max)
 
     @Test func randomPredicates_sqlEqualsMemory() throws {
-        var random = SeededRandom(seed: Self.seed)
+        var random = SplitMix64(seed: Self.seed)
         let store = try TestStores.newStore(TestStores.library)
         let objects = try RandomLibrary.populate(store, &random)
         let context = store.newContext()
@@ -40,18 +41,6 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64), so that a failing seed can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random objects of the Everything model: books of three entities with every attribute type,
 /// authors, shelves, chapters, tags and readers, nil values and Unicode strings in case and accent
@@ -73,9 +62,9 @@ enum RandomLibrary {
         var tags: [ObjectID]
     }
 
-    static func populate(_ store: PersistentStore, _ random: inout SeededRandom) throws -> Objects {
+    static func populate(_ store: PersistentStore, _ random: inout SplitMix64) throws -> Objects {
         let context = store.newContext()
-        func maybe<T>(_ value: T, _ random: inout SeededRandom) -> T? { Int.random(in: 0..<5, using: &random) == 0 ? nil : value }
+        func maybe<T>(_ value: T, _ random: inout SplitMix64) -> T? { Int.random(in: 0..<5, using: &random) == 0 ? nil : value }
         // Author names are unique in the model.
         let authors = try strings.shuffled(using: &random).prefix(6).map { name in
             let author = try context.insertObject(entityName: "Author")

@@ -1,6 +1,7 @@
 import DataStore
 import Foundation
 import Testing
+import TestSupport
 
 /// The predicate format language: what it reads, how it prints, and the column of every error.
 @Suite struct PredicateParserTests {
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func randomInput_neverCrashesTheParser() {
-        var random = SeededRandom(seed: 42)
+        var random = SplitMix64(seed: 42)
         let pieces = ["(", ")", "{", "}", "'", "\"", "%@", "%K", "$x", "@count", "#", ".", ",", "[cd]", "==", "<", "AND", "OR", "NOT",
                       "ANY", "SUBQUERY", "CAST", "BETWEEN", "IN", "name", "5", "-", "1e", "0x", "\\", "\u{0}", "é", " "]
         for _ in 0..<20_000 {

@@ -1,12 +1,13 @@
 import DataStore
 import Foundation
+import TestSupport
 
 /// Random predicate format strings with arguments over the Everything model's `Book`: every
 /// attribute type, nil, `[cd]` string operators, LIKE and MATCHES, IN and BETWEEN, to-one paths,
 /// object comparisons, ANY/ALL/NONE, aggregates and SUBQUERY, nested AND/OR/NOT.
 struct RandomPredicate {
     let objects: RandomLibrary.Objects
-    var random: SeededRandom
+    var random: SplitMix64
 
     private enum Kind { case string, integer, bool, decimal, real, date, url, uuid, data }
 

@@ -30,7 +30,7 @@ import TestSupport
     @Test(.enabled(if: TestPaths.hasCorpus, "../shared/corpus is absent"), arguments: ModelVersionHashTests.allStores())
     func damagedPropertyList_throwsOrReads_neverCrashes(store: String) throws {
         let bytes = try Self.storedPropertyList(store)
-        var generator = SeededGenerator(seed: UInt64(bytes.count))
+        var generator = SplitMix64(seed: UInt64(bytes.count))
         for length in stride(from: 0, to: bytes.count, by: 7) {
             _ = try? StoreMetadata(binaryPropertyList: Array(bytes.prefix(length)))
         }
@@ -75,22 +75,5 @@ import TestSupport
             "nested": .array([.dictionary(["a": .array([.integer(1), .string("")])])]),
         ]
         #expect(try StoreMetadata(binaryPropertyList: StoreMetadata(entries: value).binaryPropertyList).entries == value)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing randomized test can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

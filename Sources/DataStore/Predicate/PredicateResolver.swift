@@ -74,30 +74,25 @@ struct PredicateResolver {
     private func resolve(_ comparison: PredicateComparison) throws(ContextError) -> ResolvedPredicate {
         // A to-many on the left: quantified (`ANY books.price < 5`) or membership (`tags CONTAINS %@`).
         if case .toMany(let collection, let rest)? = try walkIfKeyPath(comparison.lhs), rest.first?.hasPrefix("@") != true {
-            let element = elementVariable
-            let elementSide: PredicateExpression = rest.isEmpty ? .variable(element) : .keyPath(.variable(element), rest)
-            let inner = pushing(element, collection.destination)
             if comparison.quantifier == .direct {
                 guard comparison.operator == .contains else {
                     throw .invalidPredicate("'\(comparison.lhs)' is a to-many relationship: use ANY, ALL or NONE, or an aggregate such as @count, in \"\(comparison)\"")
                 }
-                let member = PredicateComparison(elementSide, .equal, comparison.rhs, options: comparison.options)
-                return .quantified(.any, collection, try inner.resolve(member))
+                return try quantified(.any, collection, rest) { PredicateComparison($0, .equal, comparison.rhs, options: comparison.options) }
             }
-            var elementComparison = comparison
-            elementComparison.quantifier = .direct
-            elementComparison.lhs = elementSide
-            return .quantified(comparison.quantifier, collection, try inner.resolve(elementComparison))
+            return try quantified(comparison.quantifier, collection, rest) { element in
+                var elementComparison = comparison
+                elementComparison.quantifier = .direct
+                elementComparison.lhs = element
+                return elementComparison
+            }
         }
         guard comparison.quantifier == .direct else {
             throw .invalidPredicate("\(comparison.quantifier.rawValue) needs a to-many key path on the left, in \"\(comparison)\"")
         }
         // `x IN books.title`: some element equals x.
         if comparison.operator == .in, case .toMany(let collection, let rest)? = try walkIfKeyPath(comparison.rhs), rest.first?.hasPrefix("@") != true {
-            let element = elementVariable
-            let elementSide: PredicateExpression = rest.isEmpty ? .variable(element) : .keyPath(.variable(element), rest)
-            let member = PredicateComparison(elementSide, .equal, comparison.lhs, options: comparison.options)
-            return .quantified(.any, collection, try pushing(element, collection.destination).resolve(member))
+            return try quantified(.any, collection, rest) { PredicateComparison($0, .equal, comparison.lhs, options: comparison.options) }
         }
 
         let lhs = try side(comparison.lhs), rhs = try side(comparison.rhs)
@@ -146,6 +141,17 @@ struct PredicateResolver {
                 return .compare(try constant(left, fail), comparison.operator, try constant(right, fail), options)
             }
         }
+    }
+
+    /// `quantifier` over the elements of `collection`: the comparison `make` builds around the
+    /// element side (the element, or `rest` of the key path from it), resolved with the element in scope.
+    private func quantified(
+        _ quantifier: Quantifier, _ collection: ResolvedCollection, _ rest: [String],
+        _ make: (PredicateExpression) -> PredicateComparison
+    ) throws(ContextError) -> ResolvedPredicate {
+        let element = elementVariable
+        let side: PredicateExpression = rest.isEmpty ? .variable(element) : .keyPath(.variable(element), rest)
+        return .quantified(quantifier, collection, try pushing(element, collection.destination).resolve(make(side)))
     }
 
     private func checkOptions(_ options: StringOptions, kind: ValueKind, _ fail: (String) -> ContextError) throws(ContextError) {
