@@ -30,7 +30,8 @@ struct PredicateEvaluator {
         case .and(let terms): return terms.allSatisfy { evaluate($0, scopes: scopes) }
         case .or(let terms): return terms.contains { evaluate($0, scopes: scopes) }
         case .compare(let lhs, let comparisonOperator, let rhs, let options):
-            return compare(value(lhs, scopes), comparisonOperator, value(rhs, scopes), options: options)
+            let patternIsFolded = if case .value = rhs { true } else { false }
+            return compare(value(lhs, scopes), comparisonOperator, value(rhs, scopes), options: options, patternIsFolded: patternIsFolded)
         case .quantified(let quantifier, let collection, let predicate):
             let elements = self.elements(of: collection, scopes)
             let matches = { (element: ManagedObject) in evaluate(predicate, scopes: Self.entering(collection, element, scopes)) }
@@ -44,7 +45,7 @@ struct PredicateEvaluator {
 
     // MARK: Comparing
 
-    private func compare(_ lhs: Value, _ comparisonOperator: ComparisonOperator, _ rhs: Value, options: StringOptions) -> Bool {
+    private func compare(_ lhs: Value, _ comparisonOperator: ComparisonOperator, _ rhs: Value, options: StringOptions, patternIsFolded: Bool) -> Bool {
         switch comparisonOperator {
         case .equal: return equal(lhs, rhs, options)
         case .notEqual: return !equal(lhs, rhs, options)
@@ -59,7 +60,7 @@ struct PredicateEvaluator {
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard case .stored(let value) = lhs, case .stored(let pattern) = rhs,
                   case .string(let text) = value.storage, case .string(let patternText) = pattern.storage else { return false }
-            return TextMatching.matches(text, comparisonOperator, patternText, options: options)
+            return TextMatching.matches(text, comparisonOperator, patternText, options: options, patternIsFolded: patternIsFolded)
         case .in:
             guard case .list(let elements) = rhs else { return false }
             return elements.contains { equal(lhs, $0, options) }

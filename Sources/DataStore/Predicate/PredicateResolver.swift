@@ -112,8 +112,8 @@ struct PredicateResolver {
             return .compare(left, comparison.operator, .list(list), options)
 
         case .beginsWith, .endsWith, .contains, .like, .matches:
-            let left = try stringSide(lhs, options: options, fail)
-            let right = try stringSide(rhs, options: comparison.operator == .matches ? [] : options, fail)
+            let left = try stringSide(lhs, folding: [], fail)
+            let right = try stringSide(rhs, folding: comparison.operator == .matches ? [] : options, fail)
             if comparison.operator == .matches, case .value(let pattern) = right, let text = String.fromDatabaseValue(pattern),
                RegularExpressions.expression(text, caseInsensitive: options.contains(.caseInsensitive)) == nil {
                 throw fail("\(text.debugDescription) is not a valid regular expression")
@@ -158,14 +158,18 @@ struct PredicateResolver {
         if !options.isEmpty, kind.group != "string" { throw fail("[c] and [d] apply to strings, not to a \(kind.group)") }
     }
 
-    /// A side of a string operator: a string key path, or a constant read as a string.
-    private func stringSide(_ side: Side, options: StringOptions, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
+    /// A side of a string operator: a string key path, or a constant read as a string. A constant
+    /// pattern is folded here, once, rather than for every row (`TextMatching.matches`'s
+    /// `patternIsFolded`).
+    private func stringSide(_ side: Side, folding options: StringOptions, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
         switch side {
         case .resolved(let expression, let kind):
             guard kind.group == "string" else { throw fail("string operators apply to strings, not to a \(kind.group)") }
             return expression
         case .constant(let value):
-            return try convert(value, to: .attribute(.string), options: [], fail)
+            let converted = try convert(value, to: .attribute(.string), options: [], fail)
+            guard !options.isEmpty, case .value(let stored) = converted, case .string(let text) = stored.storage else { return converted }
+            return .value(TextMatching.fold(text, options).databaseValue)
         }
     }
 

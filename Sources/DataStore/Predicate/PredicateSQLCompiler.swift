@@ -89,7 +89,8 @@ struct PredicateSQLCompiler {
         if case .object(let left) = lhs, case .object(let right) = rhs { return compareObjectPaths(left, comparisonOperator, right) }
 
         if comparisonOperator.isStringOperator {
-            let code = SQLFragment(sql: String(StoreFunctions.textOperatorCode(comparisonOperator, options)))
+            let isConstant = if case .value = rhs { true } else { false }
+            let code = SQLFragment(sql: String(StoreFunctions.textOperatorCode(comparisonOperator, options, patternIsFolded: isConstant)))
             return "DSTEXT(" + code + ", " + expression(lhs) + ", " + expression(rhs) + ")"
         }
         let left = expression(lhs, folding: options)

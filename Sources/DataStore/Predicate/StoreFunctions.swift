@@ -10,8 +10,8 @@ enum StoreFunctions {
     static let text = DatabaseFunction("DSTEXT", argumentCount: 3, pure: true) { values in
         guard let code = Int.fromDatabaseValue(values[0]),
               case .string(let value) = values[1].storage, case .string(let pattern) = values[2].storage else { return 0 }
-        let comparisonOperator = ComparisonOperator.allCases[code >> 2]
-        return TextMatching.matches(value, comparisonOperator, pattern, options: StringOptions(rawValue: code & 3)) ? 1 : 0
+        let comparisonOperator = ComparisonOperator.allCases[code >> 3]
+        return TextMatching.matches(value, comparisonOperator, pattern, options: StringOptions(rawValue: code & 3), patternIsFolded: code & 4 != 0) ? 1 : 0
     }
 
     /// `DSFOLD(value, options)`: text folded for `[c]`/`[d]`; other values unchanged.
@@ -25,8 +25,9 @@ enum StoreFunctions {
         SortComparison.localizedStandard(lhs, rhs)
     }
 
-    static func textOperatorCode(_ comparisonOperator: ComparisonOperator, _ options: StringOptions) -> Int {
-        ComparisonOperator.allCases.firstIndex(of: comparisonOperator)! << 2 | options.rawValue
+    /// The operator, the options, and (4) whether the pattern argument is already folded.
+    static func textOperatorCode(_ comparisonOperator: ComparisonOperator, _ options: StringOptions, patternIsFolded: Bool) -> Int {
+        ComparisonOperator.allCases.firstIndex(of: comparisonOperator)! << 3 | (patternIsFolded ? 4 : 0) | options.rawValue
     }
 
     static func register(in db: Database) {

@@ -22,12 +22,13 @@ enum TextMatching {
         return (options.contains(.caseInsensitive) ? result.lowercased() : result).precomposedStringWithCanonicalMapping
     }
 
-    /// Whether `value op pattern` holds for one of the string operators.
-    static func matches(_ value: String, _ comparisonOperator: ComparisonOperator, _ pattern: String, options: StringOptions) -> Bool {
+    /// Whether `value op pattern` holds for one of the string operators. A constant pattern comes
+    /// already folded (`patternIsFolded`), so that it is folded once per fetch, not once per row.
+    static func matches(_ value: String, _ comparisonOperator: ComparisonOperator, _ pattern: String, options: StringOptions, patternIsFolded: Bool = false) -> Bool {
         if comparisonOperator == .matches {
             return RegularExpressions.matches(fold(value, options.subtracting(.caseInsensitive)), pattern: pattern, caseInsensitive: options.contains(.caseInsensitive))
         }
-        let value = fold(value, options), pattern = fold(pattern, options)
+        let value = fold(value, options), pattern = patternIsFolded ? pattern : fold(pattern, options)
         switch comparisonOperator {
         case .beginsWith: return !pattern.isEmpty && value.utf8.starts(with: pattern.utf8)
         case .endsWith: return !pattern.isEmpty && value.utf8.reversed().starts(with: pattern.utf8.reversed())
