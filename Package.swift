@@ -9,11 +9,13 @@ let package = Package(
         .library(name: "DataModelParser", targets: ["DataModelParser"]),
         .library(name: "StoreSchema", targets: ["StoreSchema"]),
         .library(name: "DataStore", targets: ["DataStore"]),
+        .library(name: "SwiftGenerator", targets: ["SwiftGenerator"]),
         .executable(name: "datamodel-gen", targets: ["datamodel-gen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // The model vocabulary, source locations, diagnostics and semantic validation.
@@ -36,6 +38,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Model → typed template context → Mustache templates → Swift files.
+        .target(
+            name: "SwiftGenerator",
+            dependencies: [
+                "DataModel", "StoreSchema", "DataStore", .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            plugins: ["TemplateEmbedder"]
+        ),
+        // Embeds `Templates/*.mustache` into `SwiftGenerator`, so the CLI needs no resource folder.
+        .executableTarget(name: "template-embedder"),
+        .plugin(name: "TemplateEmbedder", capability: .buildTool(), dependencies: ["template-embedder"]),
         // The command-line tool.
         .executableTarget(
             name: "datamodel-gen",
@@ -44,6 +57,7 @@ let package = Package(
                 "DataModelParser",
                 "StoreSchema",
                 "DataStore",
+                "SwiftGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,6 +84,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The generator's output for the sample models, compiled: golden files the tests run against.
+        .target(name: "GeneratedBooks", dependencies: ["DataStore"], path: "Tests/Generated/Books"),
+        .target(name: "GeneratedEvents", dependencies: ["DataStore"], path: "Tests/Generated/Events"),
+        .target(name: "GeneratedFailedBanks", dependencies: ["DataStore"], path: "Tests/Generated/FailedBanks"),
+        .target(name: "GeneratedProducts", dependencies: ["DataStore"], path: "Tests/Generated/Products"),
+        // `Library`: the module the Everything model's classes name (`representedClassName="Library.Book"`).
+        .target(name: "Library", dependencies: ["DataStore"], path: "Tests/Generated/Everything"),
         // Saves in a loop until killed; the durability test's child process.
         .executableTarget(name: "durability-writer", dependencies: ["DataModelParser", "DataStore"], path: "Tests/DurabilityWriter"),
         .testTarget(

@@ -21,6 +21,6 @@ struct DataModelGen: ParsableCommand {
               datamodel-gen sql Models/Books.xcdatamodeld --views
               datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld --format table
             """,
-        subcommands: [Lint.self, Dump.self, SQL.self, Inspect.self]
+        subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self]
     )
 }

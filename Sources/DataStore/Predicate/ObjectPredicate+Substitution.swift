@@ -3,8 +3,12 @@ extension ObjectPredicate {
     /// The predicate with each `$NAME` in `variables` replaced by its value. Variables not in
     /// `variables` stay; fetching with one left fails with `FetchError.unboundVariable`. A
     /// `SUBQUERY`'s own variable is never replaced.
+    ///
+    /// A key path from an object variable is read from the object now, as fetched properties use
+    /// `$FETCH_SOURCE`: with `["FETCH_SOURCE": book]`, `$FETCH_SOURCE.author` becomes `book.author`.
     public func withSubstitutionVariables(_ variables: [String: any PredicateArgument]) -> ObjectPredicate {
-        substituting(variables.mapValues(\.predicateValue), bound: [])
+        let objects = variables.compactMapValues { $0 as? ManagedObject }
+        return substituting(Substitution(values: variables.mapValues(\.predicateValue), objects: objects), bound: [])
     }
 
     /// The names of the `$VARIABLE`s still to substitute, in order of first use.
@@ -14,7 +18,7 @@ extension ObjectPredicate {
         return names
     }
 
-    func substituting(_ values: [String: PredicateValue], bound: Set<String>) -> ObjectPredicate {
+    func substituting(_ values: Substitution, bound: Set<String>) -> ObjectPredicate {
         switch self {
         case .constant: self
         case .not(let predicate): .not(predicate.substituting(values, bound: bound))
@@ -36,11 +40,19 @@ extension ObjectPredicate {
     }
 }
 
+/// The values of substitution variables, and the objects among them for key paths.
+struct Substitution {
+    var values: [String: PredicateValue]
+    var objects: [String: ManagedObject] = [:]
+}
+
 extension PredicateExpression {
-    func substituting(_ values: [String: PredicateValue], bound: Set<String>) -> PredicateExpression {
+    func substituting(_ values: Substitution, bound: Set<String>) -> PredicateExpression {
         switch self {
         case .evaluatedObject, .constant: self
-        case .variable(let name): bound.contains(name) ? self : values[name].map(PredicateExpression.constant) ?? self
+        case .variable(let name): bound.contains(name) ? self : values.values[name].map(PredicateExpression.constant) ?? self
+        case .keyPath(.variable(let name), let path) where !bound.contains(name) && values.objects[name] != nil:
+            values.objects[name]!.predicateValue(atKeyPath: path).map(PredicateExpression.constant) ?? self
         case .collection(let elements): .collection(elements.map { $0.substituting(values, bound: bound) })
         case .keyPath(let base, let path): .keyPath(base.substituting(values, bound: bound), path)
         case .subquery(let collection, let variable, let predicate):
@@ -59,5 +71,22 @@ extension PredicateExpression {
             collection.forEachFreeVariable(bound: bound, body)
             predicate.forEachFreeVariable(bound: bound.union([variable]), body)
         }
+    }
+}
+
+extension ManagedObject {
+    /// The value at `path` (attributes and to-one relationships) read from the object as it is now,
+    /// or nil when the path does not lead to one.
+    func predicateValue(atKeyPath path: [String]) -> PredicateValue? {
+        var object = self
+        for (offset, key) in path.enumerated() {
+            let isLast = offset == path.count - 1
+            if isLast, let value = try? object.attributeValue(forKey: key) { return .attribute(value) }
+            guard let relationship = object.entity.relationship(named: key), !relationship.isToMany else { return nil }
+            guard let next = object.value(forKey: key) as? ManagedObject else { return .null }
+            if isLast { return .object(next.objectID) }
+            object = next
+        }
+        return .object(object.objectID)
     }
 }

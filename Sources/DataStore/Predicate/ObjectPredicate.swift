@@ -80,7 +80,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case between = "BETWEEN"
 
     /// Whether the operator compares strings by their characters (and accepts `[cd]`).
-    var isStringOperator: Bool {
+    public var isStringOperator: Bool {
         switch self {
         case .beginsWith, .endsWith, .contains, .like, .matches: true
         default: false

@@ -1,0 +1,298 @@
+import DataModel
+import DataStore
+
+/// Computes the template context of a model: class and member names, Swift types, slots, typed
+/// fetch request builders — and a diagnostic for everything it had to rename or leave out.
+struct ModelContextBuilder {
+    let model: Model
+    let modelName: String
+    let options: GeneratorOptions
+    private(set) var diagnostics: [Diagnostic] = []
+    /// The Swift class of each entity, by entity name.
+    private var classNames: [String: String] = [:]
+
+    init(model: Model, modelName: String, options: GeneratorOptions) {
+        self.model = model
+        self.modelName = modelName
+        self.options = options
+    }
+
+    mutating func build() -> ModelContext {
+        assignClassNames()
+        let typeName = namespaceName()
+        let entities = model.entities.map { entityContext($0) }
+        let fetchRequests = model.fetchRequestTemplates.compactMap { fetchRequestContext($0, namespace: typeName) }
+        let imports = Set(["DataStore", "Foundation"] + options.additionalImports).sorted()
+        let definition = ModelLiteral.expression(for: model.withoutSourceDetails).lines(indent: 4, lead: 36)
+        return ModelContext(
+            modelName: modelName, sourceFileName: sourceFileName, typeName: typeName, access: options.accessLevel.prefix,
+            imports: imports, modelImports: imports.contains("DataModel") ? [] : ["DataModel"],
+            entities: entities,
+            definition: definition.joined(separator: "\n"),
+            fetchRequests: fetchRequests, hasFetchRequests: !fetchRequests.isEmpty)
+    }
+
+    /// The model's file name as the header names it: `Books.xcdatamodeld`, never a directory.
+    private var sourceFileName: String {
+        let components = model.path.split(separator: "/").map(String.init).filter { $0 != "contents" }
+        if let bundle = components.last(where: { $0.hasSuffix(".xcdatamodeld") }) { return bundle }
+        return components.last ?? modelName
+    }
+
+    // MARK: Names
+
+    private mutating func assignClassNames() {
+        var taken: Set<String> = []
+        for entity in model.entities {
+            let wanted = entity.className.flatMap { $0.name == "NSManagedObject" ? nil : $0.name } ?? entity.name
+            var name = SwiftIdentifier.typeName(for: wanted)
+            if taken.contains(name) { name = SwiftIdentifier.typeName(for: entity.name) }
+            while taken.contains(name) { name += "_" }
+            if name != wanted {
+                diagnostics.append(.warning(
+                    "class name '\(wanted)' of entity '\(entity.name)' cannot be used in Swift as it is; generated as '\(name)'",
+                    at: entity.location))
+            }
+            taken.insert(name)
+            classNames[entity.name] = name
+        }
+    }
+
+    /// The model's namespace: its name, with `Model` appended when an entity class already has it.
+    private func namespaceName() -> String {
+        let name = SwiftIdentifier.typeName(for: modelName)
+        return Set(classNames.values).contains(name) ? name + "Model" : name
+    }
+
+    // MARK: Entities
+
+    private mutating func entityContext(_ entity: Entity) -> EntityContext {
+        let className = classNames[entity.name] ?? entity.name
+        let parent = entity.parentName.flatMap { model.entity(named: $0) }
+        let inheritedAttributes = parent.map { model.allAttributes(of: $0) } ?? []
+        let inheritedRelationships = parent.map { model.allRelationships(of: $0) } ?? []
+        let inheritedNames = Set((parent.map { model.allProperties(of: $0) } ?? []).map(\.name))
+
+        var taken: Set<String> = []
+        func member(_ name: String) -> String {
+            let identifier = SwiftIdentifier.memberName(for: name, avoiding: taken)
+            taken.insert(identifier)
+            return identifier
+        }
+        // Inherited members keep the names the superclass gave them.
+        if let parent { for property in model.allProperties(of: parent) { _ = member(property.name) } }
+
+        var attributes: [AttributeContext] = []
+        for (offset, attribute) in entity.attributes.enumerated() where !inheritedNames.contains(attribute.name) {
+            guard let type = swiftType(of: attribute, in: entity) else { continue }
+            let identifier = member(attribute.name)
+            noteRename(attribute.name, identifier, attribute.location)
+            let optional = attribute.isOptional || type.storage == .transformable
+            attributes.append(AttributeContext(
+                name: attribute.name, identifier: SwiftIdentifier.escaped(identifier),
+                swiftType: type.name + (optional ? "?" : ""),
+                keyType: type.storage == .transformable
+                    ? "TransformableKey<\(className), \(type.name)>"
+                    : "AttributeKey<\(className), \(type.name)\(attribute.isOptional ? "?" : "")>",
+                slot: inheritedAttributes.count + offset,
+                documentation: documentation(of: attribute, type: type)))
+        }
+
+        var relationships: [RelationshipContext] = []
+        for (offset, relationship) in entity.relationships.enumerated() where !inheritedNames.contains(relationship.name) {
+            guard let destination = classNames[relationship.destinationEntityName] else { continue }
+            let identifier = member(relationship.name)
+            noteRename(relationship.name, identifier, relationship.location)
+            let swiftType = !relationship.isToMany ? "\(destination)?" : relationship.isOrdered ? "[\(destination)]" : "Set<\(destination)>"
+            var parameter = destination.prefix(1).lowercased() + destination.dropFirst()
+            if parameter == identifier { parameter = "object" }
+            relationships.append(RelationshipContext(
+                name: relationship.name, identifier: SwiftIdentifier.escaped(identifier), destinationClassName: destination,
+                swiftType: swiftType,
+                keyType: relationship.isToMany ? "ToManyKey<\(className), \(destination)>" : "ToOneKey<\(className), \(destination)>",
+                subscriptLabel: relationship.isToMany && relationship.isOrdered ? "ordered: " : "",
+                slot: inheritedRelationships.count + offset, isToMany: relationship.isToMany, isOrdered: relationship.isOrdered,
+                capitalizedIdentifier: identifier.prefix(1).uppercased() + identifier.dropFirst(),
+                parameterName: SwiftIdentifier.escaped(parameter),
+                documentation: documentation(of: relationship, destination: destination)))
+        }
+
+        var fetchedProperties: [FetchedPropertyContext] = []
+        for property in entity.fetchedProperties where !inheritedNames.contains(property.name) {
+            guard let context = fetchedPropertyContext(property, identifier: member(property.name)) else { continue }
+            fetchedProperties.append(context)
+        }
+
+        let allProperties = model.allProperties(of: entity)
+        var constants: [String: String] = [:]
+        var constantTaken: Set<String> = []
+        for property in allProperties where constants[property.name] == nil {
+            var identifier = SwiftIdentifier.sanitized(property.name)
+            while constantTaken.contains(identifier) { identifier += "_" }
+            constantTaken.insert(identifier)
+            constants[property.name] = SwiftIdentifier.escaped(identifier)
+        }
+        func names(_ filter: (Property) -> Bool) -> [NameConstant] {
+            var seen: Set<String> = []
+            return allProperties.filter(filter).compactMap { property in
+                guard seen.insert(property.name).inserted else { return nil }
+                return NameConstant(identifier: constants[property.name]!, name: property.name)
+            }
+        }
+        let attributeNames = names { if case .attribute = $0 { true } else { false } }
+        let relationshipNames = names { if case .relationship = $0 { true } else { false } }
+        let fetchedPropertyNames = names { if case .fetchedProperty = $0 { true } else { false } }
+
+        return EntityContext(
+            entityName: entity.name, className: className,
+            superclassName: parent.flatMap { classNames[$0.name] } ?? "ManagedObject",
+            finalKeyword: model.subentities(of: entity).isEmpty ? "final " : "",
+            isAbstract: entity.isAbstract,
+            documentation: documentation(entity.userInfo)
+                ?? ["A `\(entity.name)` of the \(modelName) model\(entity.isAbstract ? " (abstract)" : "")."],
+            fileName: "\(className).swift",
+            attributes: attributes, relationships: relationships,
+            toManyRelationships: relationships.filter(\.isToMany), fetchedProperties: fetchedProperties,
+            attributeNames: attributeNames, relationshipNames: relationshipNames, fetchedPropertyNames: fetchedPropertyNames,
+            hasAttributeNames: !attributeNames.isEmpty, hasRelationshipNames: !relationshipNames.isEmpty,
+            hasFetchedPropertyNames: !fetchedPropertyNames.isEmpty)
+    }
+
+    private mutating func noteRename(_ name: String, _ identifier: String, _ location: SourceLocation) {
+        guard identifier != name, SwiftIdentifier.escaped(identifier) != "`\(name)`" else { return }
+        diagnostics.append(.warning(
+            "property '\(name)' clashes with a Swift or ManagedObject name; generated as '\(identifier)'", at: location))
+    }
+
+    // MARK: Types
+
+    /// The Swift type of an attribute's property, or nil (with a warning) when it gets none.
+    private mutating func swiftType(of attribute: Attribute, in entity: Entity) -> SwiftType? {
+        if let userType = SwiftType.userType(of: attribute) {
+            let standard = SwiftType.codableNames.contains(userType) || SwiftType.isCodableComposition(userType)
+            return SwiftType(
+                name: userType, storage: attribute.type == .transformable ? .transformable : .attribute,
+                isUserType: !standard)
+        }
+        switch attribute.type {
+        case .transformable:
+            if let custom = attribute.customClassName, SwiftType.isCodableComposition(custom) {
+                return SwiftType(name: custom, storage: .transformable, isUserType: false)
+            }
+            diagnostics.append(.warning(
+                "transformable attribute '\(attribute.name)' of '\(entity.name)' has no Codable Swift type"
+                    + (attribute.customClassName.map { " ('\($0)' is not one)" } ?? "")
+                    + "; generated as its stored Data. Name a Codable type with the userInfo key 'datamodel.type'",
+                at: attribute.location))
+            return SwiftType(name: "Data", storage: .attribute, isUserType: false)
+        case .composite, .objectID, .undefined:
+            diagnostics.append(.warning(
+                "attribute '\(attribute.name)' of '\(entity.name)' has type \(attribute.type.rawValue), which has no generated property yet; "
+                    + "read it with value(forKey:)", at: attribute.location))
+            return nil
+        default:
+            if !attribute.isOptional, !attribute.hasDefaultValue, !attribute.isTransient {
+                diagnostics.append(.note(
+                    "required attribute '\(attribute.name)' of '\(entity.name)' has no default value: it reads as "
+                        + "an empty value until set, and saving an object without it fails validation",
+                    at: attribute.location))
+            }
+            return SwiftType.standard(for: attribute.type).map { SwiftType(name: $0, storage: .attribute, isUserType: false) }
+        }
+    }
+
+    // MARK: Fetches
+
+    private mutating func fetchedPropertyContext(_ property: FetchedProperty, identifier: String) -> FetchedPropertyContext? {
+        guard let destination = classNames[property.fetchRequest.entityName] else { return nil }
+        var predicateExpression = ".constant(true)"
+        if let format = property.fetchRequest.predicate {
+            guard let predicate = parse(format, at: property.location, what: "fetched property '\(property.name)'") else { return nil }
+            guard let expression = try? PredicateLiteral().expression(for: predicate) else { return nil }
+            predicateExpression = expression.lines(indent: 8, lead: 40).joined(separator: "\n")
+        }
+        return FetchedPropertyContext(
+            name: property.name, identifier: SwiftIdentifier.escaped(identifier), destinationClassName: destination,
+            predicateExpression: predicateExpression,
+            documentation: documentation(property.userInfo)
+                ?? ["The `\(property.name)` fetched property: a request for the `\(destination)` objects it fetches"
+                    + (property.fetchRequest.predicate.map { ", `\($0)`." } ?? ".")])
+    }
+
+    private mutating func fetchRequestContext(_ template: FetchRequestTemplate, namespace: String) -> FetchRequestContext? {
+        guard let entity = model.entity(named: template.entityName), let resultClass = classNames[entity.name] else { return nil }
+        var parameters: [ParameterContext] = []
+        var predicateExpression: String?
+        if let format = template.predicate {
+            guard let predicate = parse(format, at: template.location, what: "fetch request '\(template.name)'") else { return nil }
+            var taken: Set<String> = []
+            for (variable, type) in VariableTyping(model: model, classNames: classNames).parameters(of: predicate, entity: entity) {
+                var identifier = SwiftIdentifier.sanitized(variable)
+                while taken.contains(identifier) { identifier += "_" }
+                taken.insert(identifier)
+                parameters.append(ParameterContext(variable: variable, identifier: SwiftIdentifier.escaped(identifier), swiftType: type))
+            }
+            let literal = PredicateLiteral(replacements: Dictionary(uniqueKeysWithValues: parameters.map {
+                ($0.variable, ".constant(\($0.identifier).predicateValue)")
+            }))
+            guard let expression = try? literal.expression(for: predicate) else {
+                diagnostics.append(.warning("fetch request '\(template.name)' has a constant no Swift literal spells; skipped", at: template.location))
+                return nil
+            }
+            predicateExpression = expression.lines(indent: 12, lead: 32).joined(separator: "\n")
+        }
+        var settings: [String] = []
+        if template.fetchLimit > 0 { settings.append("request.fetchLimit = \(template.fetchLimit)") }
+        if template.fetchBatchSize > 0 { settings.append("request.fetchBatchSize = \(template.fetchBatchSize)") }
+        if !template.includesSubentities { settings.append("request.includesSubentities = false") }
+        if !template.includesPendingChanges { settings.append("request.includesPendingChanges = false") }
+        var documentation = ["The `\(template.name)` fetch request of the model"
+            + (template.predicate.map { ": `\($0)`." } ?? ": every `\(entity.name)`.")]
+        switch template.resultType {
+        case .managedObjects: break
+        case .managedObjectIDs: documentation.append("The model asks for object IDs: fetch it with `fetchObjectIDs(_:)`.")
+        case .count: documentation.append("The model asks for a count: fetch it with `count(for:)`.")
+        case .dictionaries:
+            documentation.append("The model asks for dictionaries, which `DataStore` does not return yet: this request returns objects.")
+            diagnostics.append(.warning(
+                "fetch request '\(template.name)' asks for dictionaries, which the runtime does not return yet; its builder returns objects",
+                at: template.location))
+        }
+        return FetchRequestContext(
+            name: template.name, identifier: SwiftIdentifier.escaped(SwiftIdentifier.sanitized(template.name)),
+            resultClassName: resultClass, parameters: parameters, predicateExpression: predicateExpression,
+            settings: settings, documentation: documentation)
+    }
+
+    private mutating func parse(_ format: String, at location: SourceLocation, what: String) -> ObjectPredicate? {
+        do {
+            return try ObjectPredicate(format: format, arguments: [])
+        } catch {
+            diagnostics.append(.error("\(what): \(error)", at: location))
+            return nil
+        }
+    }
+
+    // MARK: Documentation
+
+    /// The `documentation` userInfo entry as doc-comment lines, if the model has one.
+    private func documentation(_ userInfo: UserInfo) -> [String]? {
+        userInfo["documentation"].map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    private func documentation(of attribute: Attribute, type: SwiftType) -> [String] {
+        if let lines = documentation(attribute.userInfo) { return lines }
+        var facts = [attribute.type.rawValue]
+        facts.append(attribute.isOptional ? "optional" : "required")
+        if attribute.isTransient { facts.append("transient") }
+        if let value = attribute.defaultValue { facts.append("default \(value.isEmpty ? "empty" : "`\(value)`")") }
+        return ["The `\(attribute.name)` attribute: \(facts.joined(separator: ", "))."]
+    }
+
+    private func documentation(of relationship: Relationship, destination: String) -> [String] {
+        if let lines = documentation(relationship.userInfo) { return lines }
+        let kind = !relationship.isToMany ? "to-one" : relationship.isOrdered ? "ordered to-many" : "to-many"
+        let inverse = relationship.inverseName.map { ", inverse `\($0)`" } ?? ", no inverse"
+        return ["The `\(relationship.name)` relationship: \(kind) `\(destination)`\(inverse), delete rule \(relationship.deleteRule.rawValue)."]
+    }
+}

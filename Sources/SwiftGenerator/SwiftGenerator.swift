@@ -1,0 +1,109 @@
+import DataModel
+import Foundation
+
+/// Turns a model into Swift source files for `DataStore`.
+///
+/// The stages, each on in-memory values:
+/// 1. `ModelContextBuilder`: the model → a typed `ModelContext` (names, types, slots, requests),
+///    with diagnostics for what it renamed or left out;
+/// 2. `TemplateSet`: the context → text, through the Mustache templates;
+/// 3. the file set: one file per entity plus the model file, or a single file.
+///
+/// Nothing here touches the disk: `datamodel-gen` reads models and templates and writes files.
+///
+///     let result = try SwiftGenerator().generate(model)
+///     for file in result.files { print(file.name) }
+public struct SwiftGenerator: Sendable {
+    public var options: GeneratorOptions
+    public var templates: TemplateSet
+
+    public init(options: GeneratorOptions = GeneratorOptions(), templates: TemplateSet? = nil) throws(TemplateError) {
+        self.options = options
+        if let templates {
+            self.templates = templates
+        } else {
+            self.templates = try TemplateSet()
+        }
+    }
+
+    /// What generation produced: files, or none when a diagnostic is an error.
+    public struct Result: Sendable {
+        public var files: [GeneratedFile]
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// The template context of `model`, as the templates see it.
+    public func context(for model: Model) -> (context: ModelContext, diagnostics: [Diagnostic]) {
+        var builder = ModelContextBuilder(model: model, modelName: Self.modelName(of: model), options: options)
+        let context = builder.build()
+        return (context, builder.diagnostics)
+    }
+
+    /// The files for `model`; no files when the model has errors (`model`'s own diagnostics are the
+    /// caller's: validate before generating).
+    public func generate(_ model: Model) -> Result {
+        let (context, diagnostics) = context(for: model)
+        guard !diagnostics.containsErrors else { return Result(files: [], diagnostics: diagnostics) }
+        return Result(files: files(for: context), diagnostics: diagnostics)
+    }
+
+    /// The model's name: its `.xcdatamodeld` (or `.xcdatamodel`) without the extension.
+    public static func modelName(of model: Model) -> String {
+        let components = model.path.split(separator: "/").map(String.init)
+        for suffix in [".xcdatamodeld", ".xcdatamodel"] {
+            if let bundle = components.last(where: { $0.hasSuffix(suffix) }) { return String(bundle.dropLast(suffix.count)) }
+        }
+        return components.last(where: { $0 != "contents" }) ?? "Model"
+    }
+
+    /// The names of the files `generate` writes for `model`, without rendering them.
+    public func fileNames(for model: Model) -> [String] {
+        let (context, _) = context(for: model)
+        return options.singleFile ? ["\(context.typeName).swift"] : context.entities.map(\.fileName) + ["\(context.typeName).swift"]
+    }
+
+    private func files(for context: ModelContext) -> [GeneratedFile] {
+        let modelImports = (context.imports + context.modelImports).sorted()
+        let entityBodies = context.entities.map { entity in
+            (entity.fileName, templates.render(EntityTemplateContext(model: context, entity: entity), with: "entity"))
+        }
+        let modelBody = templates.render(context, with: "model")
+        let modelFileName = "\(context.typeName).swift"
+        if options.singleFile {
+            let body = [header(context, imports: modelImports)] + entityBodies.map(\.1) + [modelBody]
+            return [GeneratedFile(name: modelFileName, contents: Self.joined(body))]
+        }
+        return entityBodies.map { GeneratedFile(name: $0.0, contents: Self.joined([header(context, imports: context.imports), $0.1])) }
+            + [GeneratedFile(name: modelFileName, contents: Self.joined([header(context, imports: modelImports), modelBody]))]
+    }
+
+    private func header(_ context: ModelContext, imports: [String]) -> String {
+        templates.render(HeaderTemplateContext(sourceFileName: context.sourceFileName, imports: imports), with: "header")
+    }
+
+    /// Parts separated by one blank line, the file ending with one newline.
+    private static func joined(_ parts: [String]) -> String {
+        parts.map { $0.trimmingCharacters(in: .newlines) }.filter { !$0.isEmpty }.joined(separator: "\n\n") + "\n"
+    }
+}
+
+/// What the `header` template sees.
+struct HeaderTemplateContext {
+    var sourceFileName: String
+    var imports: [String]
+}
+
+/// What the `entity` template sees: the entity, inside the model (`{{#entity}}…{{access}}…{{/entity}}`).
+struct EntityTemplateContext {
+    var access: String
+    var modelName: String
+    var typeName: String
+    var entity: EntityContext
+
+    init(model: ModelContext, entity: EntityContext) {
+        access = model.access
+        modelName = model.modelName
+        typeName = model.typeName
+        self.entity = entity
+    }
+}

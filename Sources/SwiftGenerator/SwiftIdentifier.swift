@@ -1,0 +1,40 @@
+import DataModel
+
+/// Turns model names into Swift identifiers that always compile.
+enum SwiftIdentifier {
+    /// `name` with every character Swift does not allow in an identifier replaced by `_`, and a `_`
+    /// in front when it starts with a digit. Letters of any script stay: Swift accepts them.
+    static func sanitized(_ name: String) -> String {
+        var result = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        if result.isEmpty || result.first!.isNumber { result = "_" + result }
+        return result
+    }
+
+    /// `identifier` in backticks when it is a keyword (`default` → `` `default` ``).
+    static func escaped(_ identifier: String) -> String {
+        ReservedNames.swiftKeywords.contains(identifier) ? "`\(identifier)`" : identifier
+    }
+
+    /// A member name for the property `name`: sanitised, with `_` appended while it clashes with a
+    /// member of `ManagedObject` or one of `taken`.
+    static func memberName(for name: String, avoiding taken: Set<String>) -> String {
+        var result = sanitized(name)
+        if ReservedNames.objectMembers.contains(result) || generatedMembers.contains(result) { result += "_" }
+        while taken.contains(result) { result += "_" }
+        return result
+    }
+
+    /// A type name for the class `name`: sanitised, with `Entity` appended when it is a type the
+    /// generated code uses unqualified (`Data`, `Date`, `Type`) or a keyword.
+    static func typeName(for name: String) -> String {
+        let result = sanitized(name)
+        if ReservedNames.typeNames.contains(result) || ReservedNames.swiftKeywords.contains(result)
+            || generatedMembers.contains(result) {
+            return result + "Entity"
+        }
+        return result
+    }
+
+    /// Names generated classes declare themselves.
+    static let generatedMembers: Set<String> = ["entityName", "Attributes", "Relationships", "FetchedProperties"]
+}

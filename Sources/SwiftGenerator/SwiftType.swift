@@ -1,0 +1,70 @@
+import DataModel
+
+/// The Swift type of an attribute's property, and how the runtime stores it.
+struct SwiftType: Equatable {
+    enum Storage: Equatable {
+        /// Through `AttributeKey`: the type is `AttributeStorable`.
+        case attribute
+        /// Through `TransformableKey`: the type is `Codable`, stored as a property list.
+        case transformable
+    }
+
+    /// The non-optional type (`Double`, `[String: String]`, `Genre`).
+    var name: String
+    var storage: Storage
+    /// A type the app declares (named by userInfo), not one of Swift's or Foundation's.
+    var isUserType: Bool
+
+    /// userInfo keys naming the Swift type of an attribute, ours first, then SwiftGen's and mogenerator's.
+    static let userInfoKeys = ["datamodel.type", "enumType", "RawType", "attributeValueScalarType", "attributeValueClassName"]
+
+    /// Objective-C and C names older models give in userInfo, and their Swift types.
+    static let objectiveCNames: [String: String] = [
+        "NSInteger": "Int", "NSUInteger": "UInt", "BOOL": "Bool", "int16_t": "Int16", "int32_t": "Int32",
+        "int64_t": "Int64", "int": "Int32", "float": "Float", "double": "Double", "NSString": "String",
+        "NSDate": "Date", "NSData": "Data", "NSUUID": "UUID", "NSURL": "URL", "NSDecimalNumber": "Decimal",
+    ]
+
+    /// Types a transformable's `customClassName` may name and still be `Codable` as they are.
+    static let codableNames: Set<String> = [
+        "String", "Int", "Int16", "Int32", "Int64", "UInt", "Double", "Float", "Bool", "Date", "Data", "URL",
+        "UUID", "Decimal",
+    ]
+
+    /// The Swift type of `type` without userInfo: nil for types with no property (composite,
+    /// object ID, undefined).
+    static func standard(for type: AttributeType) -> String? {
+        switch type {
+        case .integer16: "Int16"
+        case .integer32: "Int32"
+        case .integer64: "Int64"
+        case .decimal: "Decimal"
+        case .double: "Double"
+        case .float: "Float"
+        case .string: "String"
+        case .boolean: "Bool"
+        case .date: "Date"
+        case .binary: "Data"
+        case .uuid: "UUID"
+        case .uri: "URL"
+        case .transformable: "Data"
+        case .objectID, .composite, .undefined: nil
+        }
+    }
+
+    /// Whether `name` is built only of Codable standard types: `[String]`, `[String: [Int64]]`.
+    static func isCodableComposition(_ name: String) -> Bool {
+        let words = name.split(whereSeparator: { "[]:? ".contains($0) })
+        return !words.isEmpty && words.allSatisfy { codableNames.contains(String($0)) }
+    }
+
+    /// The type userInfo names for `attribute`, if any (Objective-C names translated).
+    static func userType(of attribute: Attribute) -> String? {
+        for key in userInfoKeys {
+            if let value = attribute.userInfo[key].map({ String($0.trimmingSpaces) }), !value.isEmpty {
+                return objectiveCNames[value] ?? value
+            }
+        }
+        return nil
+    }
+}

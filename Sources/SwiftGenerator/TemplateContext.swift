@@ -1,0 +1,127 @@
+/// What templates see: every fact about the model a template needs, computed once, in model order.
+///
+/// Templates read these by property name (`{{#entities}}{{className}}{{/entities}}`); `datamodel-gen
+/// dump-context MODEL` prints the whole value as JSON for template authors. Arrays keep the model's
+/// order; names are already valid Swift identifiers.
+public struct ModelContext: Sendable, Encodable {
+    /// The model's file name without extension (`Books`).
+    public var modelName: String
+    /// The model file as the header names it (`Books.xcdatamodeld`): a name, never a path.
+    public var sourceFileName: String
+    /// The Swift namespace of the model (`Books`, or `BooksModel` when `Books` is taken).
+    public var typeName: String
+    /// `public ` / `package ` / empty (internal): put before every declaration.
+    public var access: String
+    /// Modules to import, sorted.
+    public var imports: [String]
+    /// Modules the model file imports besides `imports` (it spells the model with `DataModel` values).
+    public var modelImports: [String]
+    public var entities: [EntityContext]
+    /// The model compiled into Swift values (`Model(…)`), its lines indented for the model file.
+    public var definition: String
+    public var fetchRequests: [FetchRequestContext]
+    public var hasFetchRequests: Bool
+}
+
+/// One entity: its class and the properties the class declares itself.
+public struct EntityContext: Sendable, Encodable {
+    public var entityName: String
+    public var className: String
+    /// The superentity's class, or `ManagedObject`.
+    public var superclassName: String
+    /// `final ` when no entity inherits from this one, else empty.
+    public var finalKeyword: String
+    public var isAbstract: Bool
+    /// The entity's `documentation` userInfo, or a sentence naming entity and model.
+    public var documentation: [String]
+    /// File name for `--single-file` off: `Book.swift`.
+    public var fileName: String
+    /// The entity's own attributes that have a Swift property.
+    public var attributes: [AttributeContext]
+    /// The entity's own relationships.
+    public var relationships: [RelationshipContext]
+    public var toManyRelationships: [RelationshipContext]
+    public var fetchedProperties: [FetchedPropertyContext]
+    /// Every property name constant, inherited ones first (`Ebook.Attributes.title` works).
+    public var attributeNames: [NameConstant]
+    public var relationshipNames: [NameConstant]
+    public var fetchedPropertyNames: [NameConstant]
+    public var hasAttributeNames: Bool
+    public var hasRelationshipNames: Bool
+    public var hasFetchedPropertyNames: Bool
+}
+
+/// A `static let` holding a property's name.
+public struct NameConstant: Sendable, Encodable {
+    public var identifier: String
+    public var name: String
+}
+
+/// An attribute with a generated property.
+public struct AttributeContext: Sendable, Encodable {
+    /// The attribute's name in the model (and in the store).
+    public var name: String
+    /// The Swift member name (escaped when it clashes: `description_`, `` `default` ``).
+    public var identifier: String
+    /// The property's Swift type, optional when the attribute is (`Double`, `String?`).
+    public var swiftType: String
+    /// The key's type: `AttributeKey<Book, Double>` or `TransformableKey<Book, [String: String]>`.
+    public var keyType: String
+    /// The slot of the attribute in its entity (inherited attributes first): the runtime's fast path.
+    public var slot: Int
+    public var documentation: [String]
+}
+
+/// A relationship with a generated property.
+public struct RelationshipContext: Sendable, Encodable {
+    public var name: String
+    public var identifier: String
+    /// The destination entity's class.
+    public var destinationClassName: String
+    /// `Author?`, `Set<Tag>` or `[Chapter]`.
+    public var swiftType: String
+    /// `ToOneKey<Book, Author>` or `ToManyKey<Book, Tag>`.
+    public var keyType: String
+    /// `ordered: ` for ordered to-many relationships (the subscript label), else empty.
+    public var subscriptLabel: String
+    public var slot: Int
+    public var isToMany: Bool
+    public var isOrdered: Bool
+    /// The capitalised identifier for mutator names: `addToChapters`.
+    public var capitalizedIdentifier: String
+    /// The mutators' parameter name: `chapter`.
+    public var parameterName: String
+    public var documentation: [String]
+}
+
+/// A fetched property: a typed request for the objects it fetches.
+public struct FetchedPropertyContext: Sendable, Encodable {
+    public var name: String
+    public var identifier: String
+    public var destinationClassName: String
+    /// The predicate as a Swift expression; `$FETCH_SOURCE` stays a variable for the object to fill.
+    public var predicateExpression: String
+    public var documentation: [String]
+}
+
+/// A model-level fetch request template: a typed builder that returns a request.
+public struct FetchRequestContext: Sendable, Encodable {
+    public var name: String
+    public var identifier: String
+    public var resultClassName: String
+    /// One parameter per `$VARIABLE`, in order of first use.
+    public var parameters: [ParameterContext]
+    /// The predicate with the parameters in place of the variables, or nil.
+    public var predicateExpression: String?
+    /// `request.fetchLimit = 50`-style lines for the template's non-default settings.
+    public var settings: [String]
+    public var documentation: [String]
+}
+
+/// One typed parameter of a fetch request builder.
+public struct ParameterContext: Sendable, Encodable {
+    /// The `$VARIABLE` name.
+    public var variable: String
+    public var identifier: String
+    public var swiftType: String
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import DataModel
+import Foundation
+import SwiftGenerator
+
+/// `datamodel-gen generate MODEL --output-directory DIR`: typed Swift classes for `DataStore`.
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generates typed Swift classes, the compiled model and typed fetch requests for DataStore.",
+        discussion: """
+            Writes one file per entity (its class: typed properties, keys for typed predicates, \
+            relationship mutators that keep inverses, fetched properties as requests, name constants) \
+            and one model file named after the model (the model compiled into Swift values, so the \
+            runtime never reads XML, and a typed builder per fetch request template). Files are \
+            written only when their contents change, so builds stay incremental; files of entities \
+            that no longer exist are left alone — use a folder of its own.
+
+            Swift types come from the model: optional attributes become optionals, to-many \
+            relationships sets, ordered ones arrays. Name your own type for an attribute with the \
+            userInfo key 'datamodel.type' (mogenerator's attributeValueScalarType and \
+            attributeValueClassName and SwiftGen's enumType and RawType are read too): an \
+            AttributeStorable type, or a Codable one for a transformable attribute.
+
+            Templates: print a default with 'datamodel-gen dump-context --template entity', copy it \
+            into a folder, edit it, and pass --templates FOLDER. Defaults stay available as \
+            default-header, default-entity and default-model, so an override can replace one block:
+              {{<default-entity}}{{$extraMembers}}    var label: String { title }{{/extraMembers}}{{/default-entity}}
+
+            A model with errors writes nothing and exits with 1.
+
+            Examples:
+              datamodel-gen generate Models/Books.xcdatamodeld --output-directory Sources/App/Generated
+              datamodel-gen generate Models/Books.xcdatamodeld -o Generated --access-level internal --single-file
+              datamodel-gen generate App/Model.xcdatamodeld -o Generated --templates Templates --dry-run
+            """
+    )
+
+    @OptionGroup var model: ModelOptions
+    @OptionGroup var generation: GeneratorArguments
+
+    @Option(name: [.short, .customLong("output-directory")], help: ArgumentHelp("The folder to write the files into.", valueName: "dir"))
+    var outputDirectory: String
+
+    @Flag(help: "Print the files that would change instead of writing them.")
+    var dryRun = false
+
+    @Flag(help: "Treat warnings as errors.")
+    var warningsAsErrors = false
+
+    func run() throws {
+        let loaded = try model.load()
+        let generator = try generation.generator()
+        let result = generator.generate(loaded.model)
+        let diagnostics = loaded.diagnostics + result.diagnostics
+        diagnostics.sortedByLocation().forEach(StandardError.print)
+        if diagnostics.containsErrors || (warningsAsErrors && diagnostics.contains { $0.severity == .warning }) {
+            throw ExitCode.failure
+        }
+        try GeneratedFileWriter(directory: outputDirectory, dryRun: dryRun).write(result.files)
+    }
+}
