@@ -97,6 +97,7 @@ let package = Package(
             name: "DataStoreTests",
             dependencies: [
                 "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport", "durability-writer",
+                "GeneratedBooks", "GeneratedFailedBanks", "GeneratedProducts", "Library",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

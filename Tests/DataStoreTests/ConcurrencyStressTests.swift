@@ -1,6 +1,7 @@
 import DataStore
 import Foundation
 import GRDB
+import GeneratedBooks
 import Testing
 
 /// Four contexts on two tasks save conflicting changes (shared counters) and non-conflicting ones

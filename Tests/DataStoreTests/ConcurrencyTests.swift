@@ -1,5 +1,7 @@
 @testable import DataStore
 import Foundation
+import class GeneratedBooks.Book
+import Library
 import Testing
 
 /// Several contexts on one store: optimistic locking, merging saves, background contexts.

@@ -1,5 +1,7 @@
 import DataStore
 import Foundation
+import class GeneratedBooks.Book
+import Library
 import Testing
 
 @Suite struct DeleteRuleTests {

@@ -1,8 +1,9 @@
 import DataStore
 import Foundation
 import GRDB
-import Testing
+import GeneratedFailedBanks
 import TestSupport
+import Testing
 
 /// A writer process is killed with `SIGKILL` at random moments while it saves in a loop; after
 /// each kill the store opens, holds every save that returned, and no part of any other save.

@@ -1,6 +1,8 @@
 import DataStore
 import Foundation
 import GRDB
+import GeneratedBooks
+import GeneratedFailedBanks
 import Testing
 
 /// Fetch requests with predicates, sort descriptors, limits, pending changes and batches.

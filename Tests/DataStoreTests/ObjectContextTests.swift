@@ -1,6 +1,10 @@
 import DataStore
 import Foundation
 import GRDB
+import class GeneratedBooks.Book
+import GeneratedFailedBanks
+import GeneratedProducts
+import Library
 import Testing
 
 @Suite struct ObjectContextTests {

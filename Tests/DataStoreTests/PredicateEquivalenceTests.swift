@@ -1,7 +1,9 @@
 import DataStore
 import Foundation
-import Testing
+import class GeneratedBooks.Book
+import Library
 import TestSupport
+import Testing
 
 /// Random predicates and sort orders over random data: what the store's SQL returns, and in what
 /// order, equals what in-memory evaluation and sorting give — every time.

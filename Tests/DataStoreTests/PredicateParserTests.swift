@@ -1,7 +1,9 @@
 import DataStore
 import Foundation
-import Testing
+import GeneratedBooks
+import GeneratedFailedBanks
 import TestSupport
+import Testing
 
 /// The predicate format language: what it reads, how it prints, and the column of every error.
 @Suite struct PredicateParserTests {

@@ -1,5 +1,7 @@
 import DataStore
 import Foundation
+import class GeneratedBooks.Book
+import Library
 import TestSupport
 
 /// Random predicate format strings with arguments over the Everything model's `Book`: every

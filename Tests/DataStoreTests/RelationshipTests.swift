@@ -1,6 +1,8 @@
 import DataStore
 import Foundation
 import GRDB
+import class GeneratedBooks.Book
+import Library
 import Testing
 
 /// Relationships of the Everything model: inverses kept in memory, and the store's layout after saving.

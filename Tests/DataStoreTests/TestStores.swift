@@ -2,6 +2,11 @@ import DataModel
 import DataModelParser
 import DataStore
 import Foundation
+import GeneratedBooks
+import class GeneratedBooks.Book
+import GeneratedFailedBanks
+import GeneratedProducts
+import Library
 import Testing
 
 /// Models from `Models/` and fresh store files in a temporary directory.
@@ -14,10 +19,11 @@ enum TestStores {
         return loaded.model
     }
 
-    static let books = try! ManagedObjectModel(model: model("Books"), classes: [Book.self])
-    static let failedBanks = try! ManagedObjectModel(model: model("FailedBanks"), classes: [FailedBankInfo.self, FailedBankDetails.self])
-    static let products = try! ManagedObjectModel(model: model("Products"), classes: [Products.self, FavoriteProducts.self])
-    static let library = try! ManagedObjectModel(model: model("Everything", version: "Everything 2"), classes: Library.classes)
+    // The generated models: the classes and compiled definitions of `Tests/Generated/`.
+    static let books = Books.model
+    static let failedBanks = FailedBanks.model
+    static let products = ProductsModel.model
+    static let library = Everything.model
 
     /// A path for a new store file in a fresh temporary directory.
     static func newStoreURL(_ name: String = "Store") -> URL {

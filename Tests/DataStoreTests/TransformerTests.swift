@@ -1,6 +1,8 @@
 import DataStore
 import Foundation
 import GRDB
+import class GeneratedBooks.Book
+import Library
 import Testing
 
 /// Transformable attributes through a `ValueTransforming` transformer, for values that are not `Codable`.
