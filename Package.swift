@@ -91,6 +91,16 @@ let package = Package(
         .target(name: "GeneratedProducts", dependencies: ["DataStore"], path: "Tests/Generated/Products"),
         // `Library`: the module the Everything model's classes name (`representedClassName="Library.Book"`).
         .target(name: "Library", dependencies: ["DataStore"], path: "Tests/Generated/Everything"),
+        .target(name: "GeneratedHostileNames", dependencies: ["DataStore"], path: "Tests/Generated/HostileNames"),
+        .testTarget(
+            name: "SwiftGeneratorTests",
+            dependencies: [
+                "DataModel", "DataModelParser", "DataStore", "StoreSchema", "SwiftGenerator", "TestSupport",
+                "GeneratedBooks", "GeneratedEvents", "GeneratedFailedBanks", "GeneratedProducts", "Library",
+                "GeneratedHostileNames",
+            ],
+            exclude: ["Fixtures", "Goldens"]
+        ),
         // Saves in a loop until killed; the durability test's child process.
         .executableTarget(name: "durability-writer", dependencies: ["DataModelParser", "DataStore"], path: "Tests/DurabilityWriter"),
         .testTarget(

@@ -49,7 +49,9 @@ struct ModelContextBuilder {
             if taken.contains(name) { name = SwiftIdentifier.typeName(for: entity.name) }
             while taken.contains(name) { name += "_" }
             if name != wanted {
-                diagnostics.append(.warning(
+                // The validator already warns about reserved names; say only what the name became.
+                let isReserved = ReservedNames.typeNames.contains(wanted) || ReservedNames.swiftKeywords.contains(wanted)
+                diagnostics.append(Diagnostic(isReserved ? .note : .warning,
                     "class name '\(wanted)' of entity '\(entity.name)' cannot be used in Swift as it is; generated as '\(name)'",
                     at: entity.location))
             }
@@ -160,7 +162,8 @@ struct ModelContextBuilder {
 
     private mutating func noteRename(_ name: String, _ identifier: String, _ location: SourceLocation) {
         guard identifier != name, SwiftIdentifier.escaped(identifier) != "`\(name)`" else { return }
-        diagnostics.append(.warning(
+        let isReserved = ReservedNames.clash(forPropertyNamed: name) != nil
+        diagnostics.append(Diagnostic(isReserved ? .note : .warning,
             "property '\(name)' clashes with a Swift or ManagedObject name; generated as '\(identifier)'", at: location))
     }
 

@@ -45,3 +45,16 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         self.sortDescriptors = sortDescriptors
     }
 }
+
+/// A class whose objects can be fetched by type; every `ManagedObject` subclass is one.
+public protocol Fetchable: AnyObject {}
+
+extension ManagedObject: Fetchable {}
+
+extension Fetchable where Self: ManagedObject {
+    /// A request for the objects of this class's entity, subentities included:
+    /// `Book.fetchRequest()` is a `FetchRequest<Book>`.
+    public static func fetchRequest() -> FetchRequest<Self> {
+        FetchRequest<Self>()
+    }
+}

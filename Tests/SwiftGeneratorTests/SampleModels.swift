@@ -1,0 +1,38 @@
+import DataModel
+import DataModelParser
+import Foundation
+import Testing
+
+/// The models whose generated code is compiled into `Tests/Generated/`, and where it lies.
+struct SampleModel: CustomTestStringConvertible, Sendable {
+    static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let packageRoot = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
+    static let generated = packageRoot.appendingPathComponent("Tests/Generated")
+    static let goldens = testsDirectory.appendingPathComponent("Goldens")
+
+    /// The model path relative to the package root.
+    var path: String
+    /// The folder of `Tests/Generated/` holding its generated code (a module of the package).
+    var folder: String
+
+    static let all = [
+        SampleModel(path: "Models/Books.xcdatamodeld", folder: "Books"),
+        SampleModel(path: "Models/Events.xcdatamodeld", folder: "Events"),
+        SampleModel(path: "Models/Everything.xcdatamodeld", folder: "Everything"),
+        SampleModel(path: "Models/FailedBanks.xcdatamodeld", folder: "FailedBanks"),
+        SampleModel(path: "Models/Products.xcdatamodeld", folder: "Products"),
+        SampleModel(path: "Tests/SwiftGeneratorTests/Fixtures/HostileNames.xcdatamodel", folder: "HostileNames"),
+    ]
+
+    var testDescription: String { folder }
+
+    /// The model as the parser reads it (relative path, so diagnostics and names match the CLI's).
+    func load() throws -> ModelLoader.Result {
+        let previous = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(Self.packageRoot.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        let result = try ModelLoader().load(path)
+        try #require(!result.diagnostics.containsErrors)
+        return result
+    }
+}
