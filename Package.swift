@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "DataStore", targets: ["DataStore"]),
         .library(name: "SwiftGenerator", targets: ["SwiftGenerator"]),
         .executable(name: "datamodel-gen", targets: ["datamodel-gen"]),
+        .plugin(name: "DataModelGenerator", targets: ["DataModelGenerator"]),
+        .plugin(name: "GenerateDataModelCode", targets: ["GenerateDataModelCode"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,12 +45,11 @@ let package = Package(
             name: "SwiftGenerator",
             dependencies: [
                 "DataModel", "StoreSchema", "DataStore", .product(name: "Mustache", package: "swift-mustache"),
-            ],
-            plugins: ["TemplateEmbedder"]
+            ]
         ),
-        // Embeds `Templates/*.mustache` into `SwiftGenerator`, so the CLI needs no resource folder.
+        // Writes `Templates/*.mustache` into `SwiftGenerator/DefaultTemplates.swift` (run by
+        // `Scripts/embed-templates.sh`), so the CLI needs no resource folder.
         .executableTarget(name: "template-embedder"),
-        .plugin(name: "TemplateEmbedder", capability: .buildTool(), dependencies: ["template-embedder"]),
         // The command-line tool.
         .executableTarget(
             name: "datamodel-gen",
@@ -60,6 +61,17 @@ let package = Package(
                 "SwiftGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The build-tool plugin: a `swift build` of a target with models compiles their generated code.
+        .plugin(name: "DataModelGenerator", capability: .buildTool(), dependencies: ["datamodel-gen"]),
+        // The command plugin, for projects that commit the generated code.
+        .plugin(
+            name: "GenerateDataModelCode",
+            capability: .command(
+                intent: .custom(verb: "generate-data-model-code", description: "Writes the Swift generated from the target's models into Generated/"),
+                permissions: [.writeToPackageDirectory(reason: "writes the generated Swift beside each model")]
+            ),
+            dependencies: ["datamodel-gen"]
         ),
         // Golden-file assertions shared by the test targets.
         .target(name: "TestSupport", dependencies: ["DataModel", "DataModelParser"], path: "Tests/TestSupport"),

@@ -56,10 +56,12 @@ public struct SwiftGenerator: Sendable {
         return components.last(where: { $0 != "contents" }) ?? "Model"
     }
 
-    /// The names of the files `generate` writes for `model`, without rendering them.
+    /// The names of the files `generate` writes for `model`, without rendering them: one per
+    /// entity (named after its class) and the model file (named after its namespace), or with
+    /// `singleFile` one file named after the model.
     public func fileNames(for model: Model) -> [String] {
         let (context, _) = context(for: model)
-        return options.singleFile ? ["\(context.typeName).swift"] : context.entities.map(\.fileName) + ["\(context.typeName).swift"]
+        return options.singleFile ? ["\(context.modelName).swift"] : context.entities.map(\.fileName) + ["\(context.typeName).swift"]
     }
 
     private func files(for context: ModelContext) -> [GeneratedFile] {
@@ -71,7 +73,8 @@ public struct SwiftGenerator: Sendable {
         let modelFileName = "\(context.typeName).swift"
         if options.singleFile {
             let body = [header(context, imports: modelImports)] + entityBodies.map(\.1) + [modelBody]
-            return [GeneratedFile(name: modelFileName, contents: Self.joined(body))]
+            // Named after the model, so the build plugin knows it without reading the model.
+            return [GeneratedFile(name: "\(context.modelName).swift", contents: Self.joined(body))]
         }
         return entityBodies.map { GeneratedFile(name: $0.0, contents: Self.joined([header(context, imports: context.imports), $0.1])) }
             + [GeneratedFile(name: modelFileName, contents: Self.joined([header(context, imports: modelImports), modelBody]))]

@@ -27,7 +27,8 @@ func delimiter(for text: String) -> String {
     return String(repeating: "#", count: longest + 1)
 }
 
-var source = "// The default templates of `Templates/`, embedded by the TemplateEmbedder build plugin.\n\n"
+var source = "// The default templates of `Templates/`, written by Scripts/embed-templates.sh. Do not edit:\n"
+source += "// edit Templates/*.mustache and run the script (a test fails while the two differ).\n\n"
 source += "extension TemplateSet {\n    /// Every default template by name (its file name without `.mustache`).\n"
 source += "    static let defaults: [String: String] = [\n"
 for path in arguments.dropFirst().sorted() {
