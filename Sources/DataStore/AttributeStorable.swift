@@ -175,3 +175,15 @@ extension URL: AttributeStorable {
 
     public var attributeValue: AttributeValue { .url(self) }
 }
+
+/// An enum (or any raw-representable type) over a storable raw value stores its raw value: declare
+/// `extension Genre: AttributeStorable { static var unsetValue: Genre { .unknown } }`. A stored raw
+/// value with no case reads as `nil` (and a required attribute's property as `unsetValue`).
+extension AttributeStorable where Self: RawRepresentable, RawValue: AttributeStorable {
+    public init?(attributeValue: AttributeValue) {
+        guard let raw = RawValue(attributeValue: attributeValue) else { return nil }
+        self.init(rawValue: raw)
+    }
+
+    public var attributeValue: AttributeValue { rawValue.attributeValue }
+}

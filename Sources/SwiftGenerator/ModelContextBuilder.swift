@@ -10,6 +10,7 @@ struct ModelContextBuilder {
     private(set) var diagnostics: [Diagnostic] = []
     /// The Swift class of each entity, by entity name.
     private var classNames: [String: String] = [:]
+    private var userTypes: [String: UserTypeContext] = [:]
 
     init(model: Model, modelName: String, options: GeneratorOptions) {
         self.model = model
@@ -29,7 +30,8 @@ struct ModelContextBuilder {
             imports: imports, modelImports: imports.contains("DataModel") ? [] : ["DataModel"],
             entities: entities,
             definition: definition.joined(separator: "\n"),
-            fetchRequests: fetchRequests, hasFetchRequests: !fetchRequests.isEmpty)
+            fetchRequests: fetchRequests, hasFetchRequests: !fetchRequests.isEmpty,
+            userTypes: userTypes.values.sorted { $0.name < $1.name })
     }
 
     /// The model's file name as the header names it: `Books.xcdatamodeld`, never a directory.
@@ -173,6 +175,10 @@ struct ModelContextBuilder {
     private mutating func swiftType(of attribute: Attribute, in entity: Entity) -> SwiftType? {
         if let userType = SwiftType.userType(of: attribute) {
             let standard = SwiftType.codableNames.contains(userType) || SwiftType.isCodableComposition(userType)
+            if !standard {
+                userTypes[userType] = UserTypeContext(
+                    name: userType, attributeType: attribute.type.rawValue, isTransformable: attribute.type == .transformable)
+            }
             return SwiftType(
                 name: userType, storage: attribute.type == .transformable ? .transformable : .attribute,
                 isUserType: !standard)

@@ -21,6 +21,17 @@ public struct ModelContext: Sendable, Encodable {
     public var definition: String
     public var fetchRequests: [FetchRequestContext]
     public var hasFetchRequests: Bool
+    /// Types the generated code names that the app declares (from userInfo), sorted by name.
+    public var userTypes: [UserTypeContext]
+}
+
+/// A type named in userInfo that the app must declare: `AttributeStorable` for a stored
+/// attribute, `Codable` for a transformable one.
+public struct UserTypeContext: Sendable, Encodable, Equatable {
+    public var name: String
+    /// The attribute type it stands for (`Integer 16`, `Transformable`).
+    public var attributeType: String
+    public var isTransformable: Bool
 }
 
 /// One entity: its class and the properties the class declares itself.

@@ -26,12 +26,10 @@ struct SampleModel: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { folder }
 
-    /// The model as the parser reads it (relative path, so diagnostics and names match the CLI's).
+    /// The model as the parser reads it. Generated code names the model file, never its folder, so
+    /// where the package lies does not matter.
     func load() throws -> ModelLoader.Result {
-        let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(Self.packageRoot.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
-        let result = try ModelLoader().load(path)
+        let result = try ModelLoader().load(Self.packageRoot.appendingPathComponent(path).path)
         try #require(!result.diagnostics.containsErrors)
         return result
     }

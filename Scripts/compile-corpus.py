@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Generates Swift for every model version of a corpus and compiles it all against DataStore.
+
+Usage: Scripts/compile-corpus.py [CORPUS_MODELS_DIR]   (default: ../shared/corpus/models)
+
+Builds a package in .build/corpus-package with one module per model version (every other one in
+--single-file form), where the types a model names in userInfo are declared as an app would, plus
+an executable that checks each compiled definition equals the parsed model. Fails on any generator
+error, any compiler error or warning in generated code, or any definition that differs.
+"""
+import json, os, re, shutil, subprocess, sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+corpus = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", "shared", "corpus", "models"))
+work = os.path.join(root, ".build", "corpus-package")
+
+if not os.path.isdir(corpus):
+    sys.exit(f"compile-corpus: {corpus} not found; pass the corpus models folder")
+
+subprocess.run(["swift", "build", "--product", "datamodel-gen"], cwd=root, check=True)
+tool = os.path.join(subprocess.run(["swift", "build", "--show-bin-path"], cwd=root, check=True,
+                                   capture_output=True, text=True).stdout.strip(), "datamodel-gen")
+
+def versions():
+    """(model path, version name or None) for every model version of the corpus, in name order."""
+    for name in sorted(os.listdir(corpus)):
+        path = os.path.join(corpus, name)
+        if name.endswith(".xcdatamodeld"):
+            for version in sorted(os.listdir(path)):
+                if version.endswith(".xcdatamodel"):
+                    yield path, version[: -len(".xcdatamodel")]
+        elif name.endswith(".xcdatamodel"):
+            yield path, None
+
+def stub(user_type):
+    name = user_type["name"]
+    if user_type["isTransformable"]:
+        return f"public struct {name}: Codable, Sendable {{}}\n"
+    return (f"public struct {name}: AttributeStorable, Sendable {{\n"
+            f"    public static var unsetValue: {name} {{ {name}() }}\n"
+            f"    public init() {{}}\n"
+            f"    public init?(attributeValue: AttributeValue) {{ self.init() }}\n"
+            f"    public var attributeValue: AttributeValue {{ .null }}\n}}\n")
+
+shutil.rmtree(os.path.join(work, "Sources"), ignore_errors=True)
+modules = []
+failures = 0
+for index, (path, version) in enumerate(versions()):
+    module = f"CorpusModel{index:03d}"
+    sources = os.path.join(work, "Sources", module)
+    os.makedirs(sources)
+    version_args = ["--model-version", version] if version else []
+    options = ["--single-file"] if index % 2 else []
+    generated = subprocess.run([tool, "generate", path, "-o", sources] + version_args + options,
+                               capture_output=True, text=True)
+    if generated.returncode != 0 or " error: " in generated.stderr:
+        print(generated.stderr, file=sys.stderr)
+        print(f"compile-corpus: generation failed for {path} {version or ''}", file=sys.stderr)
+        failures += 1
+        continue
+    context = json.loads(subprocess.run([tool, "dump-context", path] + version_args, check=True,
+                                        capture_output=True, text=True).stdout)
+    user_types = context["userTypes"]
+    if user_types:
+        with open(os.path.join(sources, "AppTypes.swift"), "w") as file:
+            file.write("// The types the model names in userInfo, declared as the app would.\nimport DataStore\n\n")
+            file.write("\n".join(stub(t) for t in user_types))
+    modules.append((module, context["typeName"], path, version))
+
+check = os.path.join(work, "Sources", "corpus-check")
+os.makedirs(check)
+with open(os.path.join(check, "main.swift"), "w") as file:
+    file.write("import DataModel\nimport DataModelParser\nimport Foundation\n")
+    file.write("".join(f"import {m}\n" for m, _, _, _ in modules))
+    file.write("\nlet compiled: [(path: String, version: String?, definition: Model)] = [\n")
+    for module, type_name, path, version in modules:
+        file.write(f"    ({json.dumps(path)}, {json.dumps(version) if version else 'nil'}, {module}.{type_name}.definition),\n")
+    file.write("""]
+
+var differing = 0
+for model in compiled {
+    let parsed = try ModelLoader().load(model.path, version: model.version).model.withoutSourceDetails
+    if parsed != model.definition {
+        differing += 1
+        print("corpus-check: the compiled definition of \\(model.path) \\(model.version ?? "") differs from the parsed model")
+    }
+}
+print("corpus-check: \\(compiled.count - differing) of \\(compiled.count) compiled definitions equal their parsed models")
+exit(differing == 0 ? 0 : 1)
+""")
+
+targets = "".join(
+    f'        .target(name: "{m}", dependencies: [.product(name: "DataStore", package: "DataModelKit")]),\n'
+    for m, _, _, _ in modules)
+with open(os.path.join(work, "Package.swift"), "w") as file:
+    file.write(f"""// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "CorpusPackage",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(name: "DataModelKit", path: {json.dumps(root)})],
+    targets: [
+{targets}        .executableTarget(
+            name: "corpus-check",
+            dependencies: [
+                .product(name: "DataModel", package: "DataModelKit"),
+                .product(name: "DataModelParser", package: "DataModelKit"),
+{''.join(f'                "{m}",{chr(10)}' for m, _, _, _ in modules)}            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+""")
+
+print(f"compile-corpus: building {len(modules)} generated modules")
+build = subprocess.run(["swift", "build", "--package-path", work], capture_output=True, text=True)
+output = build.stdout + build.stderr
+generated_sources = os.path.join(work, "Sources")
+problems = sorted(set(line for line in output.splitlines()
+                      if line.startswith(generated_sources) and re.search(r": (warning|error): ", line)))
+for line in problems:
+    print(line, file=sys.stderr)
+if build.returncode != 0:
+    print(output[-4000:], file=sys.stderr)
+    sys.exit("compile-corpus: the generated code does not compile")
+if problems or failures:
+    sys.exit(f"compile-corpus: {len(problems)} compiler diagnostics in generated code, {failures} models failed to generate")
+subprocess.run(["swift", "run", "--skip-build", "--package-path", work, "corpus-check"], cwd=corpus, check=True)
+print(f"compile-corpus: {len(modules)} model versions generated and compiled with no errors and no warnings")
