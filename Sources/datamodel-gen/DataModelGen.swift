@@ -4,7 +4,7 @@ import ArgumentParser
 struct DataModelGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "datamodel-gen",
-        abstract: "Reads Core Data models (.xcdatamodeld, .xcdatamodel): checks them, dumps them, prints their SQLite schema, and reads the stores they describe.",
+        abstract: "Reads Core Data models (.xcdatamodeld, .xcdatamodel): checks them, generates typed Swift for DataStore, prints their SQLite schema, and reads the stores they describe.",
         discussion: """
             MODEL is an .xcdatamodeld bundle (its current version is read, or the one named with \
             --model-version), an .xcdatamodel folder, or a bare 'contents' file.
@@ -18,6 +18,8 @@ struct DataModelGen: ParsableCommand {
               datamodel-gen lint MyApp/Model.xcdatamodeld --warnings-as-errors
               datamodel-gen dump Models/Books.xcdatamodeld --format json > books.json
               datamodel-gen dump Models/Products.xcdatamodeld --format summary
+              datamodel-gen generate Models/Books.xcdatamodeld --output-directory Sources/App/Generated
+              datamodel-gen dump-context Models/Books.xcdatamodeld
               datamodel-gen sql Models/Books.xcdatamodeld --views
               datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld --format table
             """,
