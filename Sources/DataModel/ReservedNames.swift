@@ -30,7 +30,8 @@ public enum ReservedNames {
         "Double", "Error", "Float", "Int", "Int16", "Int32", "Int64", "Never", "Object", "Optional",
         "Result", "Set", "String", "Type", "URL", "UUID", "Void", "ManagedObject", "ObjectContext",
         "ObjectID", "PersistentStore", "FetchRequest", "Predicate", "SortDescriptor", "ObjectPredicate", "ObjectSortDescriptor",
-        "FetchedResultsController", "EntityDescription", "Model",
+        "FetchedResultsController", "EntityDescription", "Model", "ManagedObjectModel", "AttributeKey", "ToOneKey",
+        "ToManyKey", "TransformableKey", "PredicateComparison", "DataModel", "DataStore", "Foundation",
     ]
 
     /// Why a property name needs care in generated code.

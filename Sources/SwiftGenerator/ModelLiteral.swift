@@ -1,12 +1,13 @@
 import DataModel
 
-/// A model spelled as Swift values (`Model(…)`, `Entity(…)`, `Attribute(…)`), through the literal
-/// initialisers of `DataModel`. Every argument equal to the initialiser's default is left out; the
+/// A model spelled as Swift values (`DataModel.Model(…)`, `DataModel.Entity(…)`, …), through the
+/// literal initialisers of `DataModel`; the types are qualified because an entity may be called
+/// `Attribute` or `Entity`. Every argument equal to the initialiser's default is left out; the
 /// defaults are read from default-built values, so they cannot drift from the initialisers.
 enum ModelLiteral {
     static func expression(for model: Model) -> SwiftExpression {
         let blank = Model("")
-        return call("Model", [
+        return call("DataModel.Model", [
             (nil, .string(model.path)),
             ("versionName", optional(model.versionName)),
             ("header", model.header == blank.header ? nil : expression(for: model.header)),
@@ -14,14 +15,14 @@ enum ModelLiteral {
             ("composites", list(model.composites.map(expression(for:)))),
             ("fetchRequestTemplates", list(model.fetchRequestTemplates.map(expression(for:)))),
             ("configurations", list(model.configurations.map {
-                call("Configuration", [(nil, .string($0.name)), ("entities", .array($0.memberEntities.map { .string($0.name) }))])
+                call("DataModel.Configuration", [(nil, .string($0.name)), ("entities", .array($0.memberEntities.map { .string($0.name) }))])
             })),
         ])
     }
 
     private static func expression(for header: ModelHeader) -> SwiftExpression {
         let blank = ModelHeader()
-        return call("ModelHeader", [
+        return call("DataModel.ModelHeader", [
             ("type", optional(header.type)),
             ("documentVersion", optional(header.documentVersion)),
             ("lastSavedToolsVersion", optional(header.lastSavedToolsVersion)),
@@ -39,7 +40,7 @@ enum ModelLiteral {
 
     private static func expression(for entity: Entity) -> SwiftExpression {
         let blank = Entity("")
-        return call("Entity", [
+        return call("DataModel.Entity", [
             (nil, .string(entity.name)),
             ("className", optional(entity.className?.rawValue)),
             ("parentName", optional(entity.parentName)),
@@ -52,9 +53,9 @@ enum ModelLiteral {
             ("relationships", list(entity.relationships.map(expression(for:)))),
             ("fetchedProperties", list(entity.fetchedProperties.map(expression(for:)))),
             ("fetchIndexes", list(entity.fetchIndexes.map(expression(for:)))),
-            ("compoundIndexes", list(entity.compoundIndexes.map { call("CompoundIndex", [(nil, names($0.properties))]) })),
+            ("compoundIndexes", list(entity.compoundIndexes.map { call("DataModel.CompoundIndex", [(nil, names($0.properties))]) })),
             ("uniquenessConstraints", list(entity.uniquenessConstraints.map {
-                call("UniquenessConstraint", [(nil, names($0.properties))])
+                call("DataModel.UniquenessConstraint", [(nil, names($0.properties))])
             })),
             ("userInfo", expression(for: entity.userInfo)),
         ])
@@ -62,7 +63,7 @@ enum ModelLiteral {
 
     private static func expression(for attribute: Attribute) -> SwiftExpression {
         let blank = Attribute("", attribute.type)
-        return call("Attribute", [
+        return call("DataModel.Attribute", [
             (nil, .string(attribute.name)),
             (nil, member(attribute.type)),
             ("isOptional", flag(attribute.isOptional, blank.isOptional)),
@@ -98,7 +99,7 @@ enum ModelLiteral {
 
     private static func expression(for relationship: Relationship) -> SwiftExpression {
         let blank = Relationship("", destination: "")
-        return call("Relationship", [
+        return call("DataModel.Relationship", [
             (nil, .string(relationship.name)),
             ("destination", .string(relationship.destinationEntityName)),
             ("inverseName", optional(relationship.inverseName)),
@@ -121,7 +122,7 @@ enum ModelLiteral {
 
     private static func expression(for property: FetchedProperty) -> SwiftExpression {
         let blank = FetchedProperty("", entityName: "")
-        return call("FetchedProperty", [
+        return call("DataModel.FetchedProperty", [
             (nil, .string(property.name)),
             ("entityName", .string(property.fetchRequest.entityName)),
             ("predicate", optional(property.fetchRequest.predicate)),
@@ -134,10 +135,10 @@ enum ModelLiteral {
 
     private static func expression(for index: FetchIndex) -> SwiftExpression {
         let blank = FetchIndex.Element()
-        return call("FetchIndex", [
+        return call("DataModel.FetchIndex", [
             (nil, .string(index.name)),
             (nil, .array(index.elements.map { element in
-                call("FetchIndex.Element", [
+                call("DataModel.FetchIndex.Element", [
                     ("property", optional(element.property)),
                     ("expression", optional(element.expression)),
                     ("expressionType", optional(element.expressionType)),
@@ -149,12 +150,12 @@ enum ModelLiteral {
     }
 
     private static func expression(for composite: Composite) -> SwiftExpression {
-        call("Composite", [(nil, .string(composite.name)), ("attributes", .array(composite.attributes.map(expression(for:))))])
+        call("DataModel.Composite", [(nil, .string(composite.name)), ("attributes", .array(composite.attributes.map(expression(for:))))])
     }
 
     private static func expression(for template: FetchRequestTemplate) -> SwiftExpression {
         let blank = FetchRequestTemplate("", entityName: "")
-        return call("FetchRequestTemplate", [
+        return call("DataModel.FetchRequestTemplate", [
             (nil, .string(template.name)),
             ("entityName", .string(template.entityName)),
             ("predicate", optional(template.predicate)),
@@ -173,7 +174,7 @@ enum ModelLiteral {
     private static func expression(for userInfo: UserInfo) -> SwiftExpression? {
         guard !userInfo.isEmpty else { return nil }
         let pairs = userInfo.entries.map { "\(swiftStringLiteral($0.key)): \(swiftStringLiteral($0.value))" }
-        return call("UserInfo", [(nil, .raw("[" + pairs.joined(separator: ", ") + "]"))])
+        return call("DataModel.UserInfo", [(nil, .raw("[" + pairs.joined(separator: ", ") + "]"))])
     }
 
     // MARK: Pieces

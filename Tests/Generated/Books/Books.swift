@@ -15,10 +15,10 @@ public enum Books {
     )
 
     /// The model exactly as `Books.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = Model(
+    public static let definition = DataModel.Model(
         "Books.xcdatamodel",
         versionName: "Books",
-        header: ModelHeader(
+        header: DataModel.ModelHeader(
             type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0",
             lastSavedToolsVersion: "22758",
@@ -28,20 +28,20 @@ public enum Books {
             userDefinedModelVersionIdentifier: ""
         ),
         entities: [
-            Entity(
+            DataModel.Entity(
                 "Book",
                 className: "Book",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
                 attributes: [
-                    Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
-                    Attribute("title", .string, defaultValue: ""),
+                    DataModel.Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
+                    DataModel.Attribute("title", .string, defaultValue: ""),
                 ]
             ),
         ],
         fetchRequestTemplates: [
-            FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
-            FetchRequestTemplate("titled", entityName: "Book", predicate: "title CONTAINS[cd] $text"),
+            DataModel.FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
+            DataModel.FetchRequestTemplate("titled", entityName: "Book", predicate: "title CONTAINS[cd] $text"),
         ]
     )
 

@@ -15,10 +15,10 @@ public enum Events {
     )
 
     /// The model exactly as `Events.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = Model(
+    public static let definition = DataModel.Model(
         "Events.xcdatamodel",
         versionName: "Events",
-        header: ModelHeader(
+        header: DataModel.ModelHeader(
             type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0",
             lastSavedToolsVersion: "22758",
@@ -28,12 +28,12 @@ public enum Events {
             userDefinedModelVersionIdentifier: ""
         ),
         entities: [
-            Entity(
+            DataModel.Entity(
                 "Event",
                 className: "Event",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
-                attributes: [Attribute("timeStamp", .date, isOptional: true, usesScalarValueType: false)]
+                attributes: [DataModel.Attribute("timeStamp", .date, isOptional: true, usesScalarValueType: false)]
             ),
         ]
     )

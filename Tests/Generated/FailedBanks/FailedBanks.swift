@@ -16,10 +16,10 @@ public enum FailedBanks {
     )
 
     /// The model exactly as `FailedBanks.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = Model(
+    public static let definition = DataModel.Model(
         "FailedBanks.xcdatamodel",
         versionName: "FailedBanks",
-        header: ModelHeader(
+        header: DataModel.ModelHeader(
             type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0",
             lastSavedToolsVersion: "22758",
@@ -29,18 +29,18 @@ public enum FailedBanks {
             userDefinedModelVersionIdentifier: ""
         ),
         entities: [
-            Entity(
+            DataModel.Entity(
                 "FailedBankDetails",
                 className: "FailedBankDetails",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
                 attributes: [
-                    Attribute("closeDate", .date, isOptional: true, usesScalarValueType: false),
-                    Attribute("updatedDate", .date, isOptional: true, usesScalarValueType: false),
-                    Attribute("zip", .integer32, defaultValue: "0", usesScalarValueType: true),
+                    DataModel.Attribute("closeDate", .date, isOptional: true, usesScalarValueType: false),
+                    DataModel.Attribute("updatedDate", .date, isOptional: true, usesScalarValueType: false),
+                    DataModel.Attribute("zip", .integer32, defaultValue: "0", usesScalarValueType: true),
                 ],
                 relationships: [
-                    Relationship(
+                    DataModel.Relationship(
                         "info",
                         destination: "FailedBankInfo",
                         inverseName: "details",
@@ -50,18 +50,18 @@ public enum FailedBanks {
                     ),
                 ]
             ),
-            Entity(
+            DataModel.Entity(
                 "FailedBankInfo",
                 className: "FailedBankInfo",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
                 attributes: [
-                    Attribute("city", .string, isOptional: true),
-                    Attribute("name", .string, isOptional: true),
-                    Attribute("state", .string, isOptional: true),
+                    DataModel.Attribute("city", .string, isOptional: true),
+                    DataModel.Attribute("name", .string, isOptional: true),
+                    DataModel.Attribute("state", .string, isOptional: true),
                 ],
                 relationships: [
-                    Relationship(
+                    DataModel.Relationship(
                         "details",
                         destination: "FailedBankDetails",
                         inverseName: "info",
@@ -71,7 +71,7 @@ public enum FailedBanks {
                         isOptional: true
                     ),
                 ],
-                fetchIndexes: [FetchIndex("byState", [FetchIndex.Element(property: "state")])]
+                fetchIndexes: [DataModel.FetchIndex("byState", [DataModel.FetchIndex.Element(property: "state")])]
             ),
         ]
     )

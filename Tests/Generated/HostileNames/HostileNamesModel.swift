@@ -18,9 +18,9 @@ public enum HostileNamesModel {
     )
 
     /// The model exactly as `HostileNames.xcdatamodel` defines it, compiled into Swift values.
-    public static let definition = Model(
+    public static let definition = DataModel.Model(
         "HostileNames.xcdatamodel",
-        header: ModelHeader(
+        header: DataModel.ModelHeader(
             type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0",
             lastSavedToolsVersion: "22758",
@@ -30,19 +30,19 @@ public enum HostileNamesModel {
             userDefinedModelVersionIdentifier: ""
         ),
         entities: [
-            Entity(
+            DataModel.Entity(
                 "Data",
                 className: "Data",
                 isSyncable: true,
                 attributes: [
-                    Attribute("context", .string, isOptional: true),
-                    Attribute("default", .integer16, defaultValue: "0", usesScalarValueType: true),
-                    Attribute("description", .string, isOptional: true),
-                    Attribute("hash", .string, isOptional: true),
-                    Attribute("objectID", .string, isOptional: true),
+                    DataModel.Attribute("context", .string, isOptional: true),
+                    DataModel.Attribute("default", .integer16, defaultValue: "0", usesScalarValueType: true),
+                    DataModel.Attribute("description", .string, isOptional: true),
+                    DataModel.Attribute("hash", .string, isOptional: true),
+                    DataModel.Attribute("objectID", .string, isOptional: true),
                 ],
                 relationships: [
-                    Relationship(
+                    DataModel.Relationship(
                         "type",
                         destination: "Type",
                         inverseName: "self_",
@@ -52,13 +52,13 @@ public enum HostileNamesModel {
                     ),
                 ]
             ),
-            Entity(
+            DataModel.Entity(
                 "Type",
                 className: "MyApp.Type",
                 isSyncable: true,
-                attributes: [Attribute("for", .string, isOptional: true)],
+                attributes: [DataModel.Attribute("for", .string, isOptional: true)],
                 relationships: [
-                    Relationship(
+                    DataModel.Relationship(
                         "self_",
                         destination: "Data",
                         inverseName: "type",
@@ -69,24 +69,24 @@ public enum HostileNamesModel {
                     ),
                 ]
             ),
-            Entity(
+            DataModel.Entity(
                 "Café",
                 className: ".Café",
                 isSyncable: true,
                 attributes: [
-                    Attribute("größe", .double, isOptional: true, usesScalarValueType: true),
-                    Attribute("entityName", .string, isOptional: true),
+                    DataModel.Attribute("größe", .double, isOptional: true, usesScalarValueType: true),
+                    DataModel.Attribute("entityName", .string, isOptional: true),
                 ]
             ),
-            Entity(
+            DataModel.Entity(
                 "HostileNames",
                 className: "HostileNames",
                 isSyncable: true,
-                attributes: [Attribute("Attributes", .string, isOptional: true)]
+                attributes: [DataModel.Attribute("Attributes", .string, isOptional: true)]
             ),
         ],
         fetchRequestTemplates: [
-            FetchRequestTemplate(
+            DataModel.FetchRequestTemplate(
                 "default",
                 entityName: "Data",
                 predicate: "default > $in AND description BEGINSWITH $for"

@@ -16,10 +16,10 @@ public enum ProductsModel {
     )
 
     /// The model exactly as `Products.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = Model(
+    public static let definition = DataModel.Model(
         "Products.xcdatamodel",
         versionName: "Products",
-        header: ModelHeader(
+        header: DataModel.ModelHeader(
             type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0",
             lastSavedToolsVersion: "22758",
@@ -29,22 +29,22 @@ public enum ProductsModel {
             userDefinedModelVersionIdentifier: ""
         ),
         entities: [
-            Entity(
+            DataModel.Entity(
                 "FavoriteProducts",
                 className: "FavoriteProducts",
                 parentName: "Products",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
-                attributes: [Attribute("favoritedAt", .date, isOptional: true, usesScalarValueType: false)]
+                attributes: [DataModel.Attribute("favoritedAt", .date, isOptional: true, usesScalarValueType: false)]
             ),
-            Entity(
+            DataModel.Entity(
                 "Products",
                 className: "Products",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
                 attributes: [
-                    Attribute("name", .string, defaultValue: ""),
-                    Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
+                    DataModel.Attribute("name", .string, defaultValue: ""),
+                    DataModel.Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
                 ]
             ),
         ]

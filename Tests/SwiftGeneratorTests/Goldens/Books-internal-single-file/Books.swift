@@ -45,10 +45,10 @@ enum Books {
     )
 
     /// The model exactly as `Books.xcdatamodeld` defines it, compiled into Swift values.
-    static let definition = Model(
+    static let definition = DataModel.Model(
         "Books.xcdatamodel",
         versionName: "Books",
-        header: ModelHeader(
+        header: DataModel.ModelHeader(
             type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0",
             lastSavedToolsVersion: "22758",
@@ -58,20 +58,20 @@ enum Books {
             userDefinedModelVersionIdentifier: ""
         ),
         entities: [
-            Entity(
+            DataModel.Entity(
                 "Book",
                 className: "Book",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
                 attributes: [
-                    Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
-                    Attribute("title", .string, defaultValue: ""),
+                    DataModel.Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
+                    DataModel.Attribute("title", .string, defaultValue: ""),
                 ]
             ),
         ],
         fetchRequestTemplates: [
-            FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
-            FetchRequestTemplate("titled", entityName: "Book", predicate: "title CONTAINS[cd] $text"),
+            DataModel.FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
+            DataModel.FetchRequestTemplate("titled", entityName: "Book", predicate: "title CONTAINS[cd] $text"),
         ]
     )
 

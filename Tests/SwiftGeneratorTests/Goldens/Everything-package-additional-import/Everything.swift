@@ -24,10 +24,10 @@ package enum Everything {
     )
 
     /// The model exactly as `Everything.xcdatamodeld` defines it, compiled into Swift values.
-    package static let definition = Model(
+    package static let definition = DataModel.Model(
         "Everything 2.xcdatamodel",
         versionName: "Everything 2",
-        header: ModelHeader(
+        header: DataModel.ModelHeader(
             type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0",
             lastSavedToolsVersion: "22758",
@@ -37,15 +37,15 @@ package enum Everything {
             userDefinedModelVersionIdentifier: "2"
         ),
         entities: [
-            Entity(
+            DataModel.Entity(
                 "Audiobook",
                 className: ".Audiobook",
                 parentName: "Book",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
-                attributes: [Attribute("duration", .double, defaultValue: "0.0", usesScalarValueType: true)],
+                attributes: [DataModel.Attribute("duration", .double, defaultValue: "0.0", usesScalarValueType: true)],
                 relationships: [
-                    Relationship(
+                    DataModel.Relationship(
                         "narrator",
                         destination: "Author",
                         inverseName: "narrated",
@@ -55,13 +55,15 @@ package enum Everything {
                     ),
                 ]
             ),
-            Entity(
+            DataModel.Entity(
                 "Author",
                 className: "Author",
                 isSyncable: true,
-                attributes: [Attribute("name", .string, defaultValue: "Anonymous", isIndexedBySpotlight: true)],
+                attributes: [
+                    DataModel.Attribute("name", .string, defaultValue: "Anonymous", isIndexedBySpotlight: true),
+                ],
                 relationships: [
-                    Relationship(
+                    DataModel.Relationship(
                         "books",
                         destination: "Book",
                         inverseName: "author",
@@ -69,7 +71,7 @@ package enum Everything {
                         isToMany: true,
                         isOptional: true
                     ),
-                    Relationship(
+                    DataModel.Relationship(
                         "narrated",
                         destination: "Audiobook",
                         inverseName: "narrator",
@@ -78,28 +80,28 @@ package enum Everything {
                         isOptional: true
                     ),
                 ],
-                uniquenessConstraints: [UniquenessConstraint(["name"])]
+                uniquenessConstraints: [DataModel.UniquenessConstraint(["name"])]
             ),
-            Entity(
+            DataModel.Entity(
                 "Book",
                 className: "Library.Book",
                 parentName: "Item",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
                 attributes: [
-                    Attribute("cover", .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
-                    Attribute("fileSize", .integer64, defaultValue: "0", usesScalarValueType: true),
-                    Attribute("isAvailable", .boolean, defaultValue: "YES", usesScalarValueType: true),
-                    Attribute("isbn", .string, isOptional: true, regularExpression: "[0-9X-]{10,17}"),
-                    Attribute("legacyCode", .string, isOptional: true, isIndexed: true),
-                    Attribute(
+                    DataModel.Attribute("cover", .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
+                    DataModel.Attribute("fileSize", .integer64, defaultValue: "0", usesScalarValueType: true),
+                    DataModel.Attribute("isAvailable", .boolean, defaultValue: "YES", usesScalarValueType: true),
+                    DataModel.Attribute("isbn", .string, isOptional: true, regularExpression: "[0-9X-]{10,17}"),
+                    DataModel.Attribute("legacyCode", .string, isOptional: true, isIndexed: true),
+                    DataModel.Attribute(
                         "metadata",
                         .transformable,
                         isOptional: true,
                         valueTransformerName: "NSSecureUnarchiveFromDataTransformer",
                         customClassName: "[String: String]"
                     ),
-                    Attribute(
+                    DataModel.Attribute(
                         "notes",
                         .string,
                         isOptional: true,
@@ -107,8 +109,8 @@ package enum Everything {
                         preservesValueInHistoryOnDeletion: true,
                         allowsCloudEncryption: true
                     ),
-                    Attribute("objectReference", .objectID, isOptional: true, isTransient: true),
-                    Attribute(
+                    DataModel.Attribute("objectReference", .objectID, isOptional: true, isTransient: true),
+                    DataModel.Attribute(
                         "pageCount",
                         .integer16,
                         defaultValue: "0",
@@ -116,7 +118,7 @@ package enum Everything {
                         maxValue: "10000",
                         usesScalarValueType: true
                     ),
-                    Attribute(
+                    DataModel.Attribute(
                         "pagesCount",
                         .integer64,
                         isOptional: true,
@@ -124,8 +126,8 @@ package enum Everything {
                         derivationExpression: "chapters.@count",
                         usesScalarValueType: true
                     ),
-                    Attribute("price", .decimal, isOptional: true, defaultValue: "0"),
-                    Attribute(
+                    DataModel.Attribute("price", .decimal, isOptional: true, defaultValue: "0"),
+                    DataModel.Attribute(
                         "published",
                         .date,
                         isOptional: true,
@@ -134,7 +136,7 @@ package enum Everything {
                         maxDateTimeInterval: 3155760000.0,
                         usesScalarValueType: false
                     ),
-                    Attribute(
+                    DataModel.Attribute(
                         "rating",
                         .float,
                         isOptional: true,
@@ -143,10 +145,10 @@ package enum Everything {
                         maxValue: "5",
                         usesScalarValueType: true
                     ),
-                    Attribute("scratch", .undefined, isOptional: true, isTransient: true),
-                    Attribute("searchText", .string, isOptional: true, isTransient: true),
-                    Attribute("shelfSpot", .composite, isOptional: true, compositeName: "ShelfSpot"),
-                    Attribute(
+                    DataModel.Attribute("scratch", .undefined, isOptional: true, isTransient: true),
+                    DataModel.Attribute("searchText", .string, isOptional: true, isTransient: true),
+                    DataModel.Attribute("shelfSpot", .composite, isOptional: true, compositeName: "ShelfSpot"),
+                    DataModel.Attribute(
                         "title",
                         .string,
                         defaultValue: "Untitled",
@@ -155,19 +157,19 @@ package enum Everything {
                         elementID: "name",
                         versionHashModifier: "2"
                     ),
-                    Attribute("website", .uri, isOptional: true),
-                    Attribute("weight", .double, isOptional: true, usesScalarValueType: false),
-                    Attribute(
+                    DataModel.Attribute("website", .uri, isOptional: true),
+                    DataModel.Attribute("weight", .double, isOptional: true, usesScalarValueType: false),
+                    DataModel.Attribute(
                         "wordCount",
                         .integer32,
                         isOptional: true,
                         defaultValue: "0",
                         usesScalarValueType: true,
-                        userInfo: UserInfo(["datamodel.type": "Int"])
+                        userInfo: DataModel.UserInfo(["datamodel.type": "Int"])
                     ),
                 ],
                 relationships: [
-                    Relationship(
+                    DataModel.Relationship(
                         "author",
                         destination: "Author",
                         inverseName: "books",
@@ -175,7 +177,7 @@ package enum Everything {
                         maxCount: 1,
                         isOptional: true
                     ),
-                    Relationship(
+                    DataModel.Relationship(
                         "chapters",
                         destination: "Chapter",
                         inverseName: "book",
@@ -186,7 +188,7 @@ package enum Everything {
                         deleteRule: .cascade,
                         isOptional: true
                     ),
-                    Relationship(
+                    DataModel.Relationship(
                         "featuredOn",
                         destination: "Shelf",
                         inverseName: "featured",
@@ -194,14 +196,14 @@ package enum Everything {
                         maxCount: 1,
                         isOptional: true
                     ),
-                    Relationship(
+                    DataModel.Relationship(
                         "recommendedBy",
                         destination: "Reader",
                         isToMany: true,
                         deleteRule: .noAction,
                         isOptional: true
                     ),
-                    Relationship(
+                    DataModel.Relationship(
                         "related",
                         destination: "Book",
                         inverseName: "related",
@@ -209,16 +211,16 @@ package enum Everything {
                         isToMany: true,
                         isOptional: true
                     ),
-                    Relationship(
+                    DataModel.Relationship(
                         "shelf",
                         destination: "Shelf",
                         inverseName: "books",
                         inverseEntityName: "Shelf",
                         maxCount: 1,
                         isOptional: true,
-                        userInfo: UserInfo(["note": "a shelf cannot be deleted while it holds books"])
+                        userInfo: DataModel.UserInfo(["note": "a shelf cannot be deleted while it holds books"])
                     ),
-                    Relationship(
+                    DataModel.Relationship(
                         "tags",
                         destination: "Tag",
                         inverseName: "books",
@@ -228,36 +230,45 @@ package enum Everything {
                     ),
                 ],
                 fetchedProperties: [
-                    FetchedProperty(
+                    DataModel.FetchedProperty(
                         "sameAuthorBooks",
                         entityName: "Book",
                         predicate: "author == $FETCH_SOURCE.author AND SELF != $FETCH_SOURCE",
                         isOptional: true,
-                        userInfo: UserInfo(["sorted": "title"])
+                        userInfo: DataModel.UserInfo(["sorted": "title"])
                     ),
                 ],
                 fetchIndexes: [
-                    FetchIndex("byTitle", [FetchIndex.Element(property: "title")]),
-                    FetchIndex("byPublishedDescending", [FetchIndex.Element(property: "published", order: .descending)]),
-                    FetchIndex(
+                    DataModel.FetchIndex("byTitle", [DataModel.FetchIndex.Element(property: "title")]),
+                    DataModel.FetchIndex(
+                        "byPublishedDescending",
+                        [DataModel.FetchIndex.Element(property: "published", order: .descending)]
+                    ),
+                    DataModel.FetchIndex(
                         "byAuthorAndTitle",
-                        [FetchIndex.Element(property: "author"), FetchIndex.Element(property: "title")]
+                        [
+                            DataModel.FetchIndex.Element(property: "author"),
+                            DataModel.FetchIndex.Element(property: "title"),
+                        ]
                     ),
                 ],
-                uniquenessConstraints: [UniquenessConstraint(["isbn"]), UniquenessConstraint(["title", "author"])],
-                userInfo: UserInfo(["summary": "A book \"in print\" or in any other form &#38; format"])
+                uniquenessConstraints: [
+                    DataModel.UniquenessConstraint(["isbn"]),
+                    DataModel.UniquenessConstraint(["title", "author"]),
+                ],
+                userInfo: DataModel.UserInfo(["summary": "A book \"in print\" or in any other form &#38; format"])
             ),
-            Entity(
+            DataModel.Entity(
                 "Chapter",
                 className: "Chapter",
                 codeGenerationType: .category,
                 isSyncable: true,
                 attributes: [
-                    Attribute("index", .integer16, defaultValue: "0", usesScalarValueType: true),
-                    Attribute("title", .string, isOptional: true),
+                    DataModel.Attribute("index", .integer16, defaultValue: "0", usesScalarValueType: true),
+                    DataModel.Attribute("title", .string, isOptional: true),
                 ],
                 relationships: [
-                    Relationship(
+                    DataModel.Relationship(
                         "book",
                         destination: "Book",
                         inverseName: "chapters",
@@ -267,18 +278,18 @@ package enum Everything {
                     ),
                 ]
             ),
-            Entity(
+            DataModel.Entity(
                 "Ebook",
                 className: ".Ebook",
                 parentName: "Book",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
                 attributes: [
-                    Attribute("fileFormat", .string, defaultValue: "epub"),
-                    Attribute("sizeBytes", .integer64, defaultValue: "0", usesScalarValueType: true),
+                    DataModel.Attribute("fileFormat", .string, defaultValue: "epub"),
+                    DataModel.Attribute("sizeBytes", .integer64, defaultValue: "0", usesScalarValueType: true),
                 ]
             ),
-            Entity(
+            DataModel.Entity(
                 "Item",
                 className: ".Item",
                 isAbstract: true,
@@ -287,26 +298,26 @@ package enum Everything {
                 versionHashModifier: "1",
                 isSyncable: true,
                 attributes: [
-                    Attribute("added", .date, defaultDateTimeInterval: 0.0, usesScalarValueType: false),
-                    Attribute("identifier", .uuid, isOptional: true, usesScalarValueType: false),
+                    DataModel.Attribute("added", .date, defaultDateTimeInterval: 0.0, usesScalarValueType: false),
+                    DataModel.Attribute("identifier", .uuid, isOptional: true, usesScalarValueType: false),
                 ],
-                userInfo: UserInfo(["documentation": "Anything the library catalogues."])
+                userInfo: DataModel.UserInfo(["documentation": "Anything the library catalogues."])
             ),
-            Entity(
+            DataModel.Entity(
                 "Reader",
                 className: "Reader",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
-                attributes: [Attribute("name", .string, isOptional: true)]
+                attributes: [DataModel.Attribute("name", .string, isOptional: true)]
             ),
-            Entity(
+            DataModel.Entity(
                 "Shelf",
                 className: "Shelf",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
-                attributes: [Attribute("name", .string, isOptional: true)],
+                attributes: [DataModel.Attribute("name", .string, isOptional: true)],
                 relationships: [
-                    Relationship(
+                    DataModel.Relationship(
                         "books",
                         destination: "Book",
                         inverseName: "shelf",
@@ -315,7 +326,7 @@ package enum Everything {
                         deleteRule: .deny,
                         isOptional: true
                     ),
-                    Relationship(
+                    DataModel.Relationship(
                         "featured",
                         destination: "Book",
                         inverseName: "featuredOn",
@@ -325,14 +336,14 @@ package enum Everything {
                     ),
                 ]
             ),
-            Entity(
+            DataModel.Entity(
                 "Tag",
                 className: "Tag",
                 codeGenerationType: .classDefinition,
                 isSyncable: true,
-                attributes: [Attribute("name", .string, defaultValue: "")],
+                attributes: [DataModel.Attribute("name", .string, defaultValue: "")],
                 relationships: [
-                    Relationship(
+                    DataModel.Relationship(
                         "books",
                         destination: "Book",
                         inverseName: "tags",
@@ -345,31 +356,31 @@ package enum Everything {
             ),
         ],
         composites: [
-            Composite(
+            DataModel.Composite(
                 "Coordinates",
                 attributes: [
-                    Attribute("x", .double, defaultValue: "0.0", usesScalarValueType: true),
-                    Attribute("y", .double, defaultValue: "0.0", usesScalarValueType: true),
+                    DataModel.Attribute("x", .double, defaultValue: "0.0", usesScalarValueType: true),
+                    DataModel.Attribute("y", .double, defaultValue: "0.0", usesScalarValueType: true),
                 ]
             ),
-            Composite(
+            DataModel.Composite(
                 "ShelfSpot",
                 attributes: [
-                    Attribute("position", .composite, isOptional: true, compositeName: "Coordinates"),
-                    Attribute("room", .string, isOptional: true),
-                    Attribute("row", .integer16, defaultValue: "0", usesScalarValueType: true),
+                    DataModel.Attribute("position", .composite, isOptional: true, compositeName: "Coordinates"),
+                    DataModel.Attribute("room", .string, isOptional: true),
+                    DataModel.Attribute("row", .integer16, defaultValue: "0", usesScalarValueType: true),
                 ]
             ),
         ],
         fetchRequestTemplates: [
-            FetchRequestTemplate("bookDictionaries", entityName: "Book", resultType: .dictionaries),
-            FetchRequestTemplate(
+            DataModel.FetchRequestTemplate("bookDictionaries", entityName: "Book", resultType: .dictionaries),
+            DataModel.FetchRequestTemplate(
                 "bookIDs",
                 entityName: "Book",
                 predicate: "isAvailable == YES",
                 resultType: .managedObjectIDs
             ),
-            FetchRequestTemplate(
+            DataModel.FetchRequestTemplate(
                 "booksByAuthor",
                 entityName: "Book",
                 predicate: "author.name == $authorName",
@@ -380,11 +391,14 @@ package enum Everything {
                 returnsObjectsAsFaults: false,
                 returnsDistinctResults: true
             ),
-            FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
+            DataModel.FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
         ],
         configurations: [
-            Configuration("Catalog", entities: ["Audiobook", "Author", "Book", "Chapter", "Ebook", "Item", "Tag"]),
-            Configuration("Local", entities: ["Reader", "Shelf"]),
+            DataModel.Configuration(
+                "Catalog",
+                entities: ["Audiobook", "Author", "Book", "Chapter", "Ebook", "Item", "Tag"]
+            ),
+            DataModel.Configuration("Local", entities: ["Reader", "Shelf"]),
         ]
     )
 
