@@ -58,13 +58,21 @@ struct SwiftType: Equatable {
         return !words.isEmpty && words.allSatisfy { codableNames.contains(String($0)) }
     }
 
-    /// The type userInfo names for `attribute`, if any (Objective-C names translated).
-    static func userType(of attribute: Attribute) -> String? {
+    /// The type userInfo names for `attribute`, if any (Objective-C names translated), with the key
+    /// that names it.
+    static func userType(of attribute: Attribute) -> (name: String, key: String)? {
         for key in userInfoKeys {
             if let value = attribute.userInfo[key].map({ String($0.trimmingSpaces) }), !value.isEmpty {
-                return objectiveCNames[value] ?? value
+                return (objectiveCNames[value] ?? value, key)
             }
         }
         return nil
+    }
+
+    /// Whether `name` reads as a Swift type: identifiers joined by `.`, in `[…]`, `[…: …]`, `<…>`,
+    /// optionally `?`. Objective-C spellings (`NSColor *`) are not.
+    static func isValidSwiftTypeName(_ name: String) -> Bool {
+        guard let first = name.first, first.isLetter || first == "_" || first == "[" else { return false }
+        return name.allSatisfy { $0.isLetter || $0.isNumber || "_.[]:<>,? ".contains($0) }
     }
 }
