@@ -173,10 +173,11 @@ struct ModelContextBuilder {
 
     /// The Swift type of an attribute's property, or nil (with a warning) when it gets none.
     private mutating func swiftType(of attribute: Attribute, in entity: Entity) -> SwiftType? {
-        if let (userType, key) = SwiftType.userType(of: attribute), !SwiftType.isValidSwiftTypeName(userType) {
+        if let (userType, key) = SwiftType.userType(of: attribute),
+           !SwiftType.isValidSwiftTypeName(userType) || !SwiftType.canHoldValues(userType) {
             diagnostics.append(.warning(
-                "userInfo '\(key)' of attribute '\(attribute.name)' of '\(entity.name)' is '\(userType)', which is not a Swift type; ignored",
-                at: attribute.location))
+                "userInfo '\(key)' of attribute '\(attribute.name)' of '\(entity.name)' is '\(userType)', "
+                    + "which is not a Swift type a stored value can have; ignored", at: attribute.location))
         } else if let (userType, _) = SwiftType.userType(of: attribute) {
             let standard = SwiftType.codableNames.contains(userType) || SwiftType.isCodableComposition(userType)
             if !standard {

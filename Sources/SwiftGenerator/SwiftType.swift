@@ -75,4 +75,12 @@ struct SwiftType: Equatable {
         guard let first = name.first, first.isLetter || first == "_" || first == "[" else { return false }
         return name.allSatisfy { $0.isLetter || $0.isNumber || "_.[]:<>,? ".contains($0) }
     }
+
+    /// Whether a stored value can have the type `name`: not `Any`, not a keyword, and not an Apple
+    /// framework class (`NSColor`, `UIImage`), which is neither storable nor `Codable` here.
+    static func canHoldValues(_ name: String) -> Bool {
+        if name == "Any" || name == "AnyObject" || ReservedNames.swiftKeywords.contains(name) { return false }
+        let prefix = name.prefix(3)
+        return !(["NS", "UI", "CG", "CI"].contains(String(prefix.prefix(2))) && prefix.last?.isUppercase == true)
+    }
 }
