@@ -272,8 +272,15 @@ struct ModelContextBuilder {
                 "fetch request '\(template.name)' asks for dictionaries, which the runtime does not return yet; its builder returns objects",
                 at: template.location))
         }
+        var identifier = SwiftIdentifier.sanitized(template.name)
+        if ReservedNames.typeNames.contains(identifier) {
+            identifier += "_"
+            diagnostics.append(.warning(
+                "fetch request '\(template.name)' has the name of a type the generated code uses; its builder is '\(identifier)'",
+                at: template.location))
+        }
         return FetchRequestContext(
-            name: template.name, identifier: SwiftIdentifier.escaped(SwiftIdentifier.sanitized(template.name)),
+            name: template.name, identifier: SwiftIdentifier.escaped(identifier),
             resultClassName: resultClass, parameters: parameters, predicateExpression: predicateExpression,
             settings: settings, documentation: documentation)
     }
