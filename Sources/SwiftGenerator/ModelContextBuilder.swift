@@ -22,7 +22,7 @@ struct ModelContextBuilder {
         assignClassNames()
         let typeName = namespaceName()
         let entities = model.entities.map { entityContext($0) }
-        let fetchRequests = model.fetchRequestTemplates.compactMap { fetchRequestContext($0, namespace: typeName) }
+        let fetchRequests = model.fetchRequestTemplates.compactMap { fetchRequestContext($0) }
         let imports = Set(["DataStore", "Foundation"] + options.additionalImports).sorted()
         let definition = ModelLiteral.expression(for: model.withoutSourceDetails).lines(indent: 4, lead: 36)
         return ModelContext(
@@ -99,7 +99,7 @@ struct ModelContextBuilder {
                     ? "TransformableKey<\(className), \(type.name)>"
                     : "AttributeKey<\(className), \(type.name)\(attribute.isOptional ? "?" : "")>",
                 slot: inheritedAttributes.count + offset,
-                documentation: documentation(of: attribute, type: type)))
+                documentation: documentation(of: attribute)))
         }
 
         var relationships: [RelationshipContext] = []
@@ -173,32 +173,29 @@ struct ModelContextBuilder {
 
     /// The Swift type of an attribute's property, or nil (with a warning) when it gets none.
     private mutating func swiftType(of attribute: Attribute, in entity: Entity) -> SwiftType? {
-        if let (userType, key) = SwiftType.userType(of: attribute),
-           !SwiftType.isValidSwiftTypeName(userType) || !SwiftType.canHoldValues(userType) {
+        if let (userType, key) = SwiftType.userType(of: attribute) {
+            if SwiftType.isValidSwiftTypeName(userType), SwiftType.canHoldValues(userType) {
+                if !SwiftType.codableNames.contains(userType), !SwiftType.isCodableComposition(userType) {
+                    userTypes[userType] = UserTypeContext(
+                        name: userType, attributeType: attribute.type.rawValue, isTransformable: attribute.type == .transformable)
+                }
+                return SwiftType(name: userType, storage: attribute.type == .transformable ? .transformable : .attribute)
+            }
             diagnostics.append(.warning(
                 "userInfo '\(key)' of attribute '\(attribute.name)' of '\(entity.name)' is '\(userType)', "
                     + "which is not a Swift type a stored value can have; ignored", at: attribute.location))
-        } else if let (userType, _) = SwiftType.userType(of: attribute) {
-            let standard = SwiftType.codableNames.contains(userType) || SwiftType.isCodableComposition(userType)
-            if !standard {
-                userTypes[userType] = UserTypeContext(
-                    name: userType, attributeType: attribute.type.rawValue, isTransformable: attribute.type == .transformable)
-            }
-            return SwiftType(
-                name: userType, storage: attribute.type == .transformable ? .transformable : .attribute,
-                isUserType: !standard)
         }
         switch attribute.type {
         case .transformable:
             if let custom = attribute.customClassName, SwiftType.isCodableComposition(custom) {
-                return SwiftType(name: custom, storage: .transformable, isUserType: false)
+                return SwiftType(name: custom, storage: .transformable)
             }
             diagnostics.append(.warning(
                 "transformable attribute '\(attribute.name)' of '\(entity.name)' has no Codable Swift type"
                     + (attribute.customClassName.map { " ('\($0)' is not one)" } ?? "")
                     + "; generated as its stored Data. Name a Codable type with the userInfo key 'datamodel.type'",
                 at: attribute.location))
-            return SwiftType(name: "Data", storage: .attribute, isUserType: false)
+            return SwiftType(name: "Data", storage: .attribute)
         case .composite, .objectID, .undefined:
             diagnostics.append(.warning(
                 "attribute '\(attribute.name)' of '\(entity.name)' has type \(attribute.type.rawValue), which has no generated property yet; "
@@ -211,7 +208,7 @@ struct ModelContextBuilder {
                         + "an empty value until set, and saving an object without it fails validation",
                     at: attribute.location))
             }
-            return SwiftType.standard(for: attribute.type).map { SwiftType(name: $0, storage: .attribute, isUserType: false) }
+            return SwiftType.standard(for: attribute.type).map { SwiftType(name: $0, storage: .attribute) }
         }
     }
 
@@ -233,7 +230,7 @@ struct ModelContextBuilder {
                     + (property.fetchRequest.predicate.map { ", `\($0)`." } ?? ".")])
     }
 
-    private mutating func fetchRequestContext(_ template: FetchRequestTemplate, namespace: String) -> FetchRequestContext? {
+    private mutating func fetchRequestContext(_ template: FetchRequestTemplate) -> FetchRequestContext? {
         guard let entity = model.entity(named: template.entityName), let resultClass = classNames[entity.name] else { return nil }
         var parameters: [ParameterContext] = []
         var predicateExpression: String?
@@ -301,7 +298,7 @@ struct ModelContextBuilder {
         userInfo["documentation"].map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    private func documentation(of attribute: Attribute, type: SwiftType) -> [String] {
+    private func documentation(of attribute: Attribute) -> [String] {
         if let lines = documentation(attribute.userInfo) { return lines }
         var facts = [attribute.type.rawValue]
         facts.append(attribute.isOptional ? "optional" : "required")

@@ -12,8 +12,6 @@ struct SwiftType: Equatable {
     /// The non-optional type (`Double`, `[String: String]`, `Genre`).
     var name: String
     var storage: Storage
-    /// A type the app declares (named by userInfo), not one of Swift's or Foundation's.
-    var isUserType: Bool
 
     /// userInfo keys naming the Swift type of an attribute, ours first, then SwiftGen's and mogenerator's.
     static let userInfoKeys = ["datamodel.type", "enumType", "RawType", "attributeValueScalarType", "attributeValueClassName"]
