@@ -86,7 +86,13 @@ public struct SwiftGenerator: Sendable {
 
     /// Parts separated by one blank line, the file ending with one newline.
     private static func joined(_ parts: [String]) -> String {
-        parts.map { $0.trimmingCharacters(in: .newlines) }.filter { !$0.isEmpty }.joined(separator: "\n\n") + "\n"
+        parts.map { part in
+            // Trimmed by hand: Foundation's `trimmingCharacters` bridges through NSString, slowly.
+            var text = Substring(part)
+            while text.first?.isNewline == true { text.removeFirst() }
+            while text.last?.isNewline == true { text.removeLast() }
+            return text
+        }.filter { !$0.isEmpty }.joined(separator: "\n\n") + "\n"
     }
 }
 

@@ -17,6 +17,10 @@ import Testing
         }
     }
 
+    @Test func everyContextField_isVisibleToTemplates() {
+        #expect(templateFieldMismatches() == [])
+    }
+
     @Test func blockOverride_changesOnlyThatBlock() throws {
         let override = """
             {{<default-entity}}{{$extraMembers}}
