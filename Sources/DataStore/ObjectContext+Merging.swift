@@ -6,7 +6,11 @@ extension ObjectContext {
     /// relationships reload on next use so they include inserted objects.
     ///
     ///     store.addObserver { changes in Task { @MainActor in viewContext.mergeChanges(from: changes) } }
+    ///
+    /// A write by another connection or process (`changes.isExternalWrite`) names no objects: every
+    /// loaded object without unsaved changes is read again, and observers are told to look again.
     public func mergeChanges(from changes: ChangeSet) {
+        if changes.isExternalWrite { return mergeExternalWrite() }
         for id in changes.deleted {
             guard let object = registeredObject(for: id), !inserted.contains(object) else { continue }
             if updated.contains(object) || deleted.contains(object) { continue }
@@ -31,5 +35,28 @@ extension ObjectContext {
                 }
             }
         }
+        var notification = takePendingChanges()
+        notification.inserted.formUnion(changes.inserted)
+        notification.updated.formUnion(changes.updated.keys)
+        notification.deleted.formUnion(changes.deleted)
+        notifyObservers(notification)
+    }
+
+    /// Reads every loaded, unchanged object again; those whose row is gone are forgotten.
+    private func mergeExternalWrite() {
+        var notification = takePendingChanges()
+        notification.invalidatesAll = true
+        for object in registeredObjects where object.isLoaded && object.changeFlags.isDisjoint(with: [.inserted, .updated, .deleted]) {
+            let version = object.version
+            object.isLoaded = false
+            guard (try? loadRow(of: object)) ?? false else {
+                notification.deleted.insert(object.objectID)
+                reregisterDeleted(object)
+                continue
+            }
+            // Every save bumps `Z_OPT`: a row with the version read before is unchanged.
+            if object.version != version { notification.updated.insert(object.objectID) }
+        }
+        notifyObservers(notification)
     }
 }

@@ -11,6 +11,7 @@ extension ObjectContext {
     public func save() throws(SaveError) {
         guard hasChanges || !misuses.isEmpty else { return }
         var failures = misuses + propagateDeletes()
+        processPendingChanges()
         let toInsert = inserted.objects.filter { !deleted.contains($0) }
         let toUpdate = updated.objects.filter { !deleted.contains($0) && !inserted.contains($0) }
         let toDelete = deleted.objects.filter { !inserted.contains($0) }
@@ -29,6 +30,7 @@ extension ObjectContext {
             throw .database(message: "\(error)")
         }
         let changes = didSave(writer, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
+        notifyObservers(ObjectsDidChange(permanentIDs: writer.permanentIDs))
         if !changes.isEmpty { store.publish(changes) }
     }
 

@@ -27,6 +27,10 @@ public final class ObjectContext {
     /// Problems found while changing objects (a stale generated key), reported by the next save.
     private(set) var misuses: [ValidationFailure] = []
     private var nextTemporaryKey: UInt64 = 0
+    /// Objects changed since observers were last told; tracked only while someone observes.
+    var unprocessed = ObjectSet(.unprocessed)
+    var changeObservers: [UInt64: (ObjectsDidChange) -> Void] = [:]
+    var nextChangeObserver: UInt64 = 0
 
     public init(store: PersistentStore) {
         self.store = store
@@ -58,6 +62,7 @@ public final class ObjectContext {
     /// Records that `object`'s values changed.
     func didChange(_ object: ManagedObject) {
         if !inserted.contains(object) { updated.insert(object) }
+        if !changeObservers.isEmpty { unprocessed.insert(object) }
     }
 
     func recordMisuse(_ failure: ValidationFailure) {
@@ -103,6 +108,7 @@ public final class ObjectContext {
         object.isLoaded = true
         registry[object.objectID] = Unmanaged.passUnretained(object)
         inserted.insert(object)
+        if !changeObservers.isEmpty { unprocessed.insert(object) }
     }
 
     /// Marks `object` for deletion by the next save; delete rules apply then. Deleting an object
@@ -112,6 +118,7 @@ public final class ObjectContext {
         object.fulfillIfNeeded()
         deleted.insert(object)
         updated.remove(object)
+        if !changeObservers.isEmpty { unprocessed.insert(object) }
     }
 
     // MARK: Objects by ID
@@ -191,6 +198,13 @@ public final class ObjectContext {
     /// Discards every unsaved change: inserted objects are forgotten, changed ones get their saved
     /// values back, deleted ones are undeleted.
     public func rollback() {
+        // Everything changed since the last save changes back: observers hear of it once.
+        var changes = ObjectsDidChange()
+        if !changeObservers.isEmpty {
+            changes.deleted = Set(inserted.objects.map(\.objectID))
+            changes.updated = Set((updated.objects + deleted.objects + unprocessed.objects).lazy.filter { !self.inserted.contains($0) }.map(\.objectID))
+            unprocessed.removeAll()
+        }
         for object in inserted.objects {
             registry[object.objectID] = nil
             object.context = nil
@@ -208,6 +222,7 @@ public final class ObjectContext {
         updated.removeAll()
         deleted.removeAll()
         misuses.removeAll()
+        notifyObservers(changes)
     }
 
     /// Forgets every object: registered objects are disconnected (their `context` becomes `nil`),
@@ -218,7 +233,9 @@ public final class ObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        unprocessed.removeAll()
         misuses.removeAll()
+        notifyObservers(ObjectsDidChange(invalidatesAll: true))
     }
 
     /// Reloads `object` from the store: with `mergeChanges` its unsaved changes are kept on top of the
@@ -234,6 +251,7 @@ public final class ObjectContext {
         object.isLoaded = false
         object.attributeValues = []
         object.relationshipValues = []
+        if !changeObservers.isEmpty { unprocessed.insert(object) }
         if changedSlots.isEmpty && changedRelationshipSlots.isEmpty {
             updated.remove(object)
             return

@@ -6,6 +6,8 @@ struct ChangeFlags: OptionSet {
     static let inserted = ChangeFlags(rawValue: 1)
     static let updated = ChangeFlags(rawValue: 2)
     static let deleted = ChangeFlags(rawValue: 4)
+    /// Changed since the context's observers were last told.
+    static let unprocessed = ChangeFlags(rawValue: 8)
 }
 
 /// Objects in insertion order, with membership kept as a flag on each object (an object belongs

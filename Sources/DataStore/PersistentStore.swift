@@ -28,6 +28,9 @@ public final class PersistentStore: Sendable {
     let sqlLog = SQLLog()
     private let observers = Locked<[UInt64: @Sendable (ChangeSet) -> Void]>([:])
     private let nextObserver = Locked<UInt64>(0)
+    /// The writer connection's `PRAGMA data_version` at the last check: SQLite changes it when
+    /// another connection commits, never for the connection's own writes.
+    private let externalVersion = Locked<Int?>(nil)
 
     /// Opens the store at `url`, creating it when the file does not exist or is empty.
     public convenience init(url: URL, model: ManagedObjectModel) throws(StoreError) {
@@ -97,6 +100,7 @@ public final class PersistentStore: Sendable {
         idScopes = entities.map { [identifier] entity in
             ObjectID.Scope(storeIdentifier: identifier, entityName: entity.name, entityNumber: entity.number)
         }
+        _ = try? checkForExternalChanges()
     }
 
     /// The ID of the row `key` of the entity numbered `entityNumber` (an unknown number, from a
@@ -148,6 +152,37 @@ public final class PersistentStore: Sendable {
         AsyncStream { continuation in
             let token = addObserver { continuation.yield($0) }
             continuation.onTermination = { [weak self] _ in self?.removeObserver(token) }
+        }
+    }
+
+    /// Whether another connection or process committed to the store file since the last check
+    /// (or since the store was opened). If so, observers get a `ChangeSet` whose `isExternalWrite`
+    /// is set; contexts merging it read their objects again and results controllers look again.
+    @discardableResult
+    public func checkForExternalChanges() throws(StoreError) -> Bool {
+        let version: Int
+        do {
+            version = try database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        } catch {
+            throw .database(message: "\(error)")
+        }
+        let changed = externalVersion.withLock { last in
+            defer { last = version }
+            return last != nil && last != version
+        }
+        if changed { publish(ChangeSet(isExternalWrite: true)) }
+        return changed
+    }
+
+    /// Calls `checkForExternalChanges()` every `interval` until the returned task is cancelled:
+    /// SQLite tells no one when another process writes a file, so someone has to ask.
+    public func monitorExternalChanges(every interval: Duration = .milliseconds(500)) -> Task<Void, Never> {
+        Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                _ = try? self.checkForExternalChanges()
+            }
         }
     }
 

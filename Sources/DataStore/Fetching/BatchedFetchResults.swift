@@ -37,19 +37,7 @@ public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessColle
             return
         }
         let withEntities = plan.entity.hasSubentities
-        let sql = plan.select(withEntities ? "t0.Z_ENT, t0.Z_PK" : "0, t0.Z_PK", limit: request.fetchLimit, offset: request.fetchOffset)
-        let (keys, entityNumbers) = try context.read(sql) { db, statement in
-            var keys: [Int64] = [], entityNumbers: [Int32] = []
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
-            try withExtendedLifetime(rows) {
-                while try rows.next() != nil {
-                    let sqlite = statement.sqliteStatement
-                    keys.append(sqlite3_column_int64(sqlite, 1))
-                    if withEntities { entityNumbers.append(Int32(truncatingIfNeeded: sqlite3_column_int64(sqlite, 0))) }
-                }
-            }
-            return (keys, entityNumbers)
-        } rows: { $0.0.count }
+        let (keys, entityNumbers) = try context.readKeys(plan, limit: request.fetchLimit, offset: request.fetchOffset)
         storage = .keys(keys: keys, entityNumbers: withEntities ? entityNumbers : nil, batchSize: request.fetchBatchSize, plan: plan)
         endIndex = keys.count
     }
@@ -72,12 +60,8 @@ public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessColle
         guard case .keys(let keys, let entityNumbers, let batchSize, let plan) = storage else { return [] }
         let range = number * batchSize..<Swift.min(keys.count, (number + 1) * batchSize)
         let batchKeys = Array(keys[range])
-        let sql = SQLFragment(
-            sql: "SELECT \(plan.entity.selectColumns) \(plan.from) WHERE t0.Z_PK IN (\(Array(repeating: "?", count: batchKeys.count).joined(separator: ",")))"
-                + plan.orderBy + " LIMIT \(batchKeys.count)",
-            arguments: batchKeys.map { $0.databaseValue })
         // A row deleted since the keys were read gives an object that reads as unset values.
-        let fetched = (try? context.fetchRows(sql)) ?? []
+        let fetched = (try? context.fetchRows(plan.selectBatch(batchKeys))) ?? []
         let byKey = Dictionary(fetched.compactMap { object in object.objectID.primaryKey.map { ($0, object) } }, uniquingKeysWith: { first, _ in first })
         let objects = range.map { index -> Result? in
             let entityNumber = entityNumbers.map { Int($0[index]) } ?? plan.entity.number
@@ -92,6 +76,25 @@ public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessColle
 }
 
 extension ObjectContext {
+    /// The keys (`Z_PK`) of the rows `plan` selects, in order, with their `Z_ENT` when the entity
+    /// has subentities — Core Data's first query of a batched fetch.
+    func readKeys(_ plan: FetchPlan, limit: Int = 0, offset: Int = 0) throws(ContextError) -> (keys: [Int64], entityNumbers: [Int32]) {
+        let withEntities = plan.entity.hasSubentities
+        let sql = plan.select(withEntities ? "t0.Z_ENT, t0.Z_PK" : "0, t0.Z_PK", limit: limit, offset: offset)
+        return try read(sql) { db, statement in
+            var keys: [Int64] = [], entityNumbers: [Int32] = []
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
+            try withExtendedLifetime(rows) {
+                while try rows.next() != nil {
+                    let sqlite = statement.sqliteStatement
+                    keys.append(sqlite3_column_int64(sqlite, 1))
+                    if withEntities { entityNumbers.append(Int32(truncatingIfNeeded: sqlite3_column_int64(sqlite, 0))) }
+                }
+            }
+            return (keys, entityNumbers)
+        } rows: { $0.keys.count }
+    }
+
     /// The objects that match `request` as a collection that loads them in batches of
     /// `request.fetchBatchSize` when read (all at once when the batch size is 0).
     public func fetchBatched<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> BatchedFetchResults<Result> {

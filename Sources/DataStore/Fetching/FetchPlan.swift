@@ -16,6 +16,8 @@ struct FetchPlan {
     let entityCondition: String?
     /// ` ORDER BY …` (sort keys, then `t0.Z_PK`).
     let orderBy: String
+    /// The SQL of each sort key's value, without comparator or direction.
+    let sortColumns: [String]
     /// Whether the predicate and sort keys read only the fetched rows' own columns, so that an
     /// unsaved change to another object cannot change which rows match or their order.
     let isLocal: Bool
@@ -46,8 +48,10 @@ struct FetchPlan {
         var compiler = PredicateSQLCompiler(store: store)
         let predicateSQL = resolved.map { compiler.compile($0) }
         var order: [String] = []
+        var columns: [String] = []
         for key in keys {
             let column = compiler.column(key.path, key.attribute)
+            columns.append(column)
             var term = switch key.descriptor.comparator {
             case .compare: column
             case .caseInsensitiveCompare: "DSFOLD(\(column), \(StringOptions.caseInsensitive.rawValue))"
@@ -56,6 +60,7 @@ struct FetchPlan {
             if !key.descriptor.ascending { term += " DESC" }
             order.append(term)
         }
+        sortColumns = columns
         order.append("t0.Z_PK")
         orderBy = " ORDER BY " + order.joined(separator: ", ")
         from = "FROM \(entity.tableName) t0" + compiler.rootJoins
@@ -82,6 +87,23 @@ struct FetchPlan {
         if ordered { sql = sql + orderBy }
         if limit > 0 || offset > 0 { sql = sql + " LIMIT \(limit > 0 ? limit : -1) OFFSET \(offset)" }
         return sql
+    }
+
+    /// `SELECT <first sort key>, COUNT(*) … GROUP BY` in the first sort key's order: the length of
+    /// each run of equal values in the fetch's order.
+    func selectRunLengths() -> SQLFragment {
+        let column = sortColumns[0]
+        var sql = SQLFragment(sql: "SELECT \(column), COUNT(*) \(from)")
+        if let condition { sql = sql + " WHERE " + condition }
+        return sql + " GROUP BY \(column) ORDER BY \(column)\(sortKeys[0].descriptor.ascending ? "" : " DESC")"
+    }
+
+    /// Every column of the rows keyed `keys`, in the fetch's order — Core Data's query for one batch.
+    func selectBatch(_ keys: [Int64]) -> SQLFragment {
+        SQLFragment(
+            sql: "SELECT \(entity.selectColumns) \(from) WHERE t0.Z_PK IN (\(Array(repeating: "?", count: keys.count).joined(separator: ",")))"
+                + orderBy + " LIMIT \(keys.count)",
+            arguments: keys.map { $0.databaseValue })
     }
 
     /// Every row of the entity, predicate or not, in store order.

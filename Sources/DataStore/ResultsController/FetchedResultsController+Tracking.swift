@@ -1,0 +1,193 @@
+import GRDB
+
+/// Following the context: each batch of changes becomes an edit of the list and a report to the
+/// delegate.
+extension FetchedResultsController {
+    /// Whether anyone listens; without, the list stays as fetched (Core Data's first mode).
+    var isTracking: Bool { delegate != nil || !streams.isEmpty }
+
+    func contextDidChange(_ changes: ObjectsDidChange) {
+        guard let plan, let dependencies else { return }
+        if !changes.permanentIDs.isEmpty { adoptPermanentIDs(changes.permanentIDs) }
+        guard isTracking, changes.invalidatesAll || !(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty) else { return }
+        do throws(FetchedResultsError) {
+            trackingError = nil
+            let updatedKeys = Set(changes.updated.map(ResultsList.key(of:)))
+            if changes.invalidatesAll { return try lookAgain(plan, updated: updatedKeys) }
+            guard let affected = try affectedObjects(changes, plan, dependencies) else {
+                return try lookAgain(plan, updated: updatedKeys.union(changes.inserted.map(ResultsList.key(of:))))
+            }
+            guard !affected.isEmpty else { return }
+            // Placing each object costs a binary search; past a point one read of the keys is cheaper.
+            if affected.count > max(64, list.count / 8) {
+                try lookAgain(plan, updated: Set(affected.map(ResultsList.key(of:))))
+            } else {
+                place(affected, deleted: changes.deleted, plan)
+            }
+        } catch {
+            trackingError = error
+        }
+    }
+
+    /// A save gave inserted objects their permanent IDs: same objects, same places, new keys.
+    private func adoptPermanentIDs(_ ids: [ObjectID: ObjectID]) {
+        var keys: [Int64: Int64] = [:]
+        for (temporary, permanent) in ids { keys[ResultsList.key(of: temporary)] = ResultsList.key(of: permanent) }
+        for index in list.keys.indices where list.keys[index] < 0 {
+            if let key = keys[list.keys[index]] { list.keys[index] = key }
+        }
+        loaded.rekey(keys)
+    }
+
+    /// The fetched entity's objects the changes may add, remove or move: changed objects of the
+    /// entity, and the rows whose key paths reach changed related objects. `nil` when a change
+    /// cannot be traced to rows.
+    private func affectedObjects(_ changes: ObjectsDidChange, _ plan: FetchPlan, _ dependencies: ListDependencies) throws(FetchedResultsError) -> Set<ObjectID>? {
+        var affected = Set<ObjectID>()
+        for id in changes.inserted.union(changes.updated).union(changes.deleted) {
+            if plan.entityNumbers.contains(id.entityNumber) {
+                affected.insert(id)
+                continue
+            }
+            guard let entity = context.store.entity(number: id.entityNumber) else { continue }
+            guard let paths = dependencies.paths(to: entity) else { return nil }
+            for path in paths {
+                var request = FetchRequest<ManagedObject>(entityName: plan.entity.name)
+                request.predicate = path.rows(reaching: id)
+                request.includesSubentities = fetchRequest.includesSubentities
+                do {
+                    affected.formUnion(try context.fetchObjectIDs(request))
+                } catch {
+                    throw .fetch(error)
+                }
+            }
+        }
+        return affected
+    }
+
+    /// The current object for `id`, or `nil` when it is deleted or its row is gone.
+    private func liveObject(_ id: ObjectID) -> ManagedObject? {
+        if let object = context.registeredObject(for: id) {
+            guard object.context === context, !object.isDeleted else { return nil }
+            if object.isLoaded { return object }
+        }
+        return try? context.existingObject(with: id)
+    }
+
+    /// Takes the affected objects out of the list and puts those that still match back where the
+    /// sort order places them, found by binary search against the rows around them.
+    private func place(_ affected: Set<ObjectID>, deleted: Set<ObjectID>, _ plan: FetchPlan) {
+        let before = Before(self)
+        let affectedKeys = Set(affected.map(ResultsList.key(of:)))
+        var removed: [ListEdit.Entry] = []
+        if affectedKeys.count <= 8 {
+            for key in affectedKeys {
+                if let index = list.keys.firstIndex(of: key) { removed.append(ListEdit.Entry(index: index, key: key, entityNumber: entityNumber(listIndex: index))) }
+            }
+            removed.sort { $0.index < $1.index }
+        } else {
+            for (index, key) in list.keys.enumerated() where affectedKeys.contains(key) {
+                removed.append(ListEdit.Entry(index: index, key: key, entityNumber: entityNumber(listIndex: index)))
+            }
+        }
+
+        let evaluator = PredicateEvaluator(context: context)
+        var members: [(key: Int64, object: ManagedObject, values: [DatabaseValue])] = []
+        for id in affected where !deleted.contains(id) {
+            guard let object = liveObject(id), plan.includes(object),
+                  plan.predicate.map({ evaluator.evaluate($0, on: object) }) ?? true else { continue }
+            members.append((ResultsList.key(of: id), object, plan.sortKeys.map { evaluator.storedValue(of: $0.attribute, at: $0.path, from: object) }))
+        }
+        list.remove(at: removed.map(\.index))
+        members.sort { precedes($0.values, $0.key, $1.values, $1.key, plan) }
+
+        var probes: [Int64: [DatabaseValue]] = [:]
+        func values(at index: Int) -> [DatabaseValue] {
+            let key = list.keys[index]
+            if let values = probes[key] { return values }
+            let object = context.object(with: objectID(listIndex: index))
+            let values = plan.sortKeys.map { evaluator.storedValue(of: $0.attribute, at: $0.path, from: object) }
+            probes[key] = values
+            return values
+        }
+        var rows: [ResultsList.Row] = []
+        for (offset, member) in members.enumerated() {
+            var low = 0, high = list.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(values(at: middle), list.keys[middle], member.values, member.key, plan) { low = middle + 1 } else { high = middle }
+            }
+            let section = sectionNameKeyPath == nil ? nil : (member.values[0], Self.sectionName(member.values[0], plan.sortKeys[0].attribute))
+            rows.append(ResultsList.Row(index: low + offset, key: member.key, entityNumber: Int32(member.object.entity.number), section: section))
+        }
+        list.insert(rows)
+        let inserted = rows.map { ListEdit.Entry(index: $0.index, key: $0.key, entityNumber: $0.entityNumber) }
+        report(ListEdit(removed: removed, inserted: inserted, updated: affectedKeys), before)
+    }
+
+    /// Whether a row with sort values `lhs` and key `lhsKey` comes before one with `rhs`, `rhsKey`.
+    private func precedes(_ lhs: [DatabaseValue], _ lhsKey: Int64, _ rhs: [DatabaseValue], _ rhsKey: Int64, _ plan: FetchPlan) -> Bool {
+        for (index, key) in plan.sortKeys.enumerated() {
+            let order = SortComparison.compare(lhs[index], rhs[index], key.descriptor.comparator)
+            if order != 0 { return key.descriptor.ascending ? order < 0 : order > 0 }
+        }
+        return ResultsList.keyPrecedes(lhsKey, rhsKey)
+    }
+
+    /// Reads the list again and reports the difference by key: for changes that name no objects
+    /// (another process wrote the store) or too many to place one by one.
+    private func lookAgain(_ plan: FetchPlan, updated: Set<Int64>) throws(FetchedResultsError) {
+        let before = Before(self)
+        let old = list
+        list = try readList(plan)
+        let edit = ListEdit(
+            from: old.keys, { old.entityNumbers?[$0] ?? Int32(plan.entity.number) },
+            to: list.keys, { self.entityNumber(listIndex: $0) }, updated: updated)
+        report(edit, before)
+    }
+
+    /// What the report needs of the list before a change.
+    struct Before {
+        var layout: SectionLayout
+        /// The visible keys and entity numbers, kept only when the request has an offset or limit.
+        var window: (keys: [Int64], entityNumbers: [Int32])?
+
+        init(_ controller: FetchedResultsController) {
+            layout = controller.layout
+            let request = controller.fetchRequest
+            if request.fetchOffset > 0 || request.fetchLimit > 0 {
+                let range = controller.layout.window
+                window = (Array(controller.list.keys[range]), range.map { controller.entityNumber(listIndex: $0) })
+            }
+        }
+    }
+
+    /// Tells the delegate and the snapshot sequences how the visible list changed. With an offset
+    /// or limit the visible rows are compared by key, since rows slide in and out at the edges.
+    private func report(_ edit: ListEdit, _ before: Before) {
+        relayout()
+        let changes: ChangeReport
+        if let window = before.window {
+            let range = layout.window
+            let windowEdit = ListEdit(
+                from: window.keys, { window.entityNumbers[$0] },
+                to: Array(list.keys[range]), { self.entityNumber(listIndex: range.lowerBound + $0) }, updated: edit.updated)
+            changes = ChangeReport(windowEdit, old: before.layout, new: layout, objectID: objectID(key:entityNumber:))
+        } else {
+            changes = ChangeReport(edit, old: before.layout, new: layout, objectID: objectID(key:entityNumber:))
+        }
+        guard !changes.isEmpty else { return }
+        let reloaded = changes.objects.filter { $0.type == .update }.map(\.objectID)
+        if let delegate {
+            if delegate.prefersSnapshots {
+                delegate.controller(self, didChangeContentWith: snapshot(reloading: reloaded))
+            } else {
+                delegate.controllerWillChangeContent(self)
+                for change in changes.sections { delegate.controller(self, didChange: change) }
+                for change in changes.objects { delegate.controller(self, didChange: change) }
+                delegate.controllerDidChangeContent(self)
+            }
+        }
+        if !streams.isEmpty { streams.yield(snapshot(reloading: reloaded)) }
+    }
+}

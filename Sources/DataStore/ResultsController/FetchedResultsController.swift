@@ -1,0 +1,329 @@
+import GRDB
+
+/// The list between a store and a list UI, as Core Data's `NSFetchedResultsController`: a fetch
+/// request's matches in sections, loaded in batches as they are read, and kept current — a
+/// delegate (or a sequence of snapshots) is told exactly how the list changed.
+///
+///     var request = FailedBankInfo.fetchRequest()
+///     request.sortDescriptors = [ObjectSortDescriptor("details.closeDate", ascending: false)]
+///     request.fetchBatchSize = 20
+///     let banks = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: "state")
+///     banks.delegate = listView
+///     try banks.performFetch()
+///     let first = banks.object(at: ResultsIndexPath(item: 0, section: 0))
+///
+/// Opening reads only the keys of the matches, in order, and with sections the length of each
+/// section (`GROUP BY`); rows load `fetchBatchSize` at a time when touched. With a delegate or a
+/// snapshot sequence, the list follows the context: its own changes (delivered by
+/// `processPendingChanges()` and `save()`), other contexts' saves it merges, and writes by
+/// other processes (`PersistentStore.checkForExternalChanges()`). Each changed object is placed
+/// by the sort order — no refetch for a few changes — including objects reached through to-one
+/// key paths (`details.closeDate`), and the request's `fetchOffset` and `fetchLimit` stay
+/// honoured.
+///
+/// The section key path must be the first sort key; when the sort does not mention it, it is
+/// prepended (ascending). Confined to its context's isolation, like the context.
+public final class FetchedResultsController<Result: ManagedObject> {
+    /// The request, with the section key prepended to the sort when it was missing.
+    public let fetchRequest: FetchRequest<Result>
+    public let context: ObjectContext
+    public let sectionNameKeyPath: String?
+    /// The name of the on-disk cache of section information, or `nil` for none.
+    public let cacheName: String?
+    /// Told about changes; without a delegate (and without snapshot sequences) the list stays as
+    /// `performFetch()` left it, as Core Data's does.
+    public weak var delegate: (any FetchedResultsControllerDelegate<Result>)?
+    /// Why following the last change failed (a database error); the list is as before that change.
+    public internal(set) var trackingError: FetchedResultsError?
+
+    private let requestError: FetchedResultsError?
+    private(set) var plan: FetchPlan?
+    private(set) var dependencies: ListDependencies?
+    var list = ResultsList()
+    var layout = SectionLayout.empty
+    var loaded: LoadedRows<Result>
+    private var observer: ObjectContext.ObserverToken?
+    let streams = SnapshotStreams()
+
+    public init(fetchRequest: FetchRequest<Result>, context: ObjectContext, sectionNameKeyPath: String? = nil, cacheName: String? = nil) {
+        var request = fetchRequest
+        var error: FetchedResultsError?
+        if let sectionNameKeyPath {
+            if let position = request.sortDescriptors.firstIndex(where: { $0.keyPath == sectionNameKeyPath }) {
+                if position != 0 {
+                    error = .sectionKeyPathNotFirstSortKey(sectionKeyPath: sectionNameKeyPath, sortKeyPaths: request.sortDescriptors.map(\.keyPath))
+                } else if request.sortDescriptors[0].comparator != .compare {
+                    error = .sectionSortNotExact(sectionKeyPath: sectionNameKeyPath, comparator: request.sortDescriptors[0].comparator)
+                }
+            } else {
+                request.sortDescriptors.insert(ObjectSortDescriptor(sectionNameKeyPath), at: 0)
+            }
+        }
+        if request.sortDescriptors.isEmpty { error = .missingSortDescriptors(entity: request.entityName) }
+        self.fetchRequest = request
+        self.context = context
+        self.sectionNameKeyPath = sectionNameKeyPath
+        self.cacheName = cacheName
+        requestError = error
+        loaded = LoadedRows(batchLimit: request.fetchBatchSize > 0 ? 3 : 0)
+    }
+
+    deinit {
+        if let observer { context.removeObserver(observer) }
+        streams.finish()
+    }
+
+    // MARK: Fetching
+
+    /// Reads the list: the keys of the matches and the section lengths (from the cache when it is
+    /// valid). Call again after changing nothing but wanting a fresh start; changes are followed
+    /// without it.
+    public func performFetch() throws(FetchedResultsError) {
+        if let requestError { throw requestError }
+        let plan: FetchPlan
+        do {
+            plan = try FetchPlan(fetchRequest, store: context.store)
+        } catch {
+            throw .fetch(error)
+        }
+        self.plan = plan
+        dependencies = ListDependencies(plan)
+        list = try readList(plan, cache: cacheName.flatMap { SectionCache(name: $0, controller: self) })
+        loaded.removeAll()
+        relayout()
+        if observer == nil {
+            observer = context.addObserver { [weak self] changes in self?.contextDidChange(changes) }
+        }
+    }
+
+    /// The list as the store and the context's unsaved changes have it now.
+    func readList(_ plan: FetchPlan, cache: SectionCache? = nil) throws(FetchedResultsError) -> ResultsList {
+        do {
+            if context.hasChanges && fetchRequest.includesPendingChanges { return try readListInMemory(plan) }
+            var list = ResultsList()
+            // Two reads: a save between them shows as lengths that do not add up; read again.
+            for _ in 0..<3 {
+                let (keys, entityNumbers) = try context.readKeys(plan)
+                list.keys = keys
+                list.entityNumbers = plan.entity.hasSubentities ? entityNumbers : nil
+                guard sectionNameKeyPath != nil else { return list }
+                if let runs = cache?.runs(count: keys.count) {
+                    list.runs = runs
+                } else {
+                    list.runs = try readRuns(plan)
+                    cache?.store(list.runs)
+                }
+                if list.runs.reduce(0, { $0 + $1.count }) == keys.count { return list }
+            }
+            return list
+        } catch {
+            throw .fetch(error)
+        }
+    }
+
+    /// The section lengths by `GROUP BY`, in the order of the first sort key.
+    private func readRuns(_ plan: FetchPlan) throws(ContextError) -> [ResultsList.SectionRun] {
+        let sql = plan.selectRunLengths()
+        let attribute = plan.sortKeys[0].attribute
+        return try context.read(sql) { db, statement in
+            try Row.fetchAll(statement, arguments: StatementArguments(sql.arguments)).map { row in
+                let value: DatabaseValue = row[0]
+                return ResultsList.SectionRun(value: value, name: Self.sectionName(value, attribute), count: row[1])
+            }
+        } rows: { $0.count }
+    }
+
+    /// The list judged in memory, for a context with unsaved changes.
+    private func readListInMemory(_ plan: FetchPlan) throws(ContextError) -> ResultsList {
+        var request = fetchRequest
+        request.fetchLimit = 0
+        request.fetchOffset = 0
+        let objects = try context.matchingObjects(plan, request)
+        var list = ResultsList()
+        list.keys = objects.map { ResultsList.key(of: $0.objectID) }
+        if plan.entity.hasSubentities { list.entityNumbers = objects.map { Int32($0.entity.number) } }
+        if sectionNameKeyPath != nil {
+            let evaluator = PredicateEvaluator(context: context)
+            let key = plan.sortKeys[0]
+            for object in objects {
+                let value = evaluator.storedValue(of: key.attribute, at: key.path, from: object)
+                if let last = list.runs.indices.last, ResultsList.sameSection(list.runs[last].value, value) {
+                    list.runs[last].count += 1
+                } else {
+                    list.runs.append(ResultsList.SectionRun(value: value, name: Self.sectionName(value, key.attribute), count: 1))
+                }
+            }
+        }
+        return list
+    }
+
+    /// A section's name: the section value as text (`""` for `nil`).
+    static func sectionName(_ value: DatabaseValue, _ attribute: AttributeDescription) -> String {
+        switch AttributeValue(value, as: attribute.type) {
+        case .null: ""
+        case .string(let string): string
+        case let other: other.description
+        }
+    }
+
+    /// Recomputes the visible sections after the list changed.
+    func relayout() {
+        layout = SectionLayout(list, offset: fetchRequest.fetchOffset, limit: fetchRequest.fetchLimit) { [delegate] name in
+            delegate?.controller(self, sectionIndexTitleForSectionName: name) ?? Self.defaultIndexTitle(name)
+        }
+    }
+
+    static func defaultIndexTitle(_ name: String) -> String {
+        name.first.map { String($0).uppercased() } ?? ""
+    }
+
+    // MARK: Reading
+
+    /// The visible objects in order (those inside the request's offset and limit), loading in
+    /// batches as they are read; `nil` before `performFetch()`. A value: it keeps the list as it
+    /// was when read.
+    public var fetchedObjects: FetchedObjects<Result>? {
+        plan == nil ? nil : FetchedObjects(controller: self, keys: Array(list.keys[layout.window]), entityNumbers: list.entityNumbers.map { Array($0[layout.window]) })
+    }
+
+    /// The sections in order; `nil` before `performFetch()`. Without a section key path there is
+    /// one section, named `""`.
+    public var sections: [FetchedResultsSection<Result>]? {
+        guard plan != nil else { return nil }
+        return layout.sections.map { section in
+            FetchedResultsSection(name: section.name, indexTitle: section.indexTitle, numberOfObjects: section.count, controller: self, range: section.start..<section.start + section.count)
+        }
+    }
+
+    /// The object at `indexPath`, which must be in the list.
+    public func object(at indexPath: ResultsIndexPath) -> Result {
+        guard let index = layout.visibleIndex(of: indexPath) else {
+            preconditionFailure("index path \(indexPath) is not in the results (\(layout.sections.map(\.count)) objects per section)")
+        }
+        return object(atVisible: index)
+    }
+
+    /// Where `object` is, or `nil` when the list does not have it.
+    public func indexPath(forObject object: Result) -> ResultsIndexPath? {
+        let key = ResultsList.key(of: object.objectID)
+        guard let index = list.keys[layout.window].firstIndex(of: key) else { return nil }
+        return layout.indexPath(ofVisible: index - layout.window.lowerBound)
+    }
+
+    /// The index titles of the sections, each once, in section order.
+    public var sectionIndexTitles: [String] {
+        var seen = Set<String>()
+        return layout.sections.compactMap(\.indexTitle).filter { seen.insert($0).inserted }
+    }
+
+    /// The index title of the section named `name`: the delegate's, or its capitalised first letter.
+    public func sectionIndexTitle(forSectionName name: String) -> String? {
+        delegate?.controller(self, sectionIndexTitleForSectionName: name) ?? Self.defaultIndexTitle(name)
+    }
+
+    /// The section an index title leads to: the first with that title; for a title no section has
+    /// (a full A–Z index), the first section of the nearest title before it in
+    /// `sectionIndexTitles` (`sectionIndex` is the title's position in the index the user tapped).
+    public func section(forSectionIndexTitle title: String, at sectionIndex: Int) -> Int {
+        if let section = layout.sections.firstIndex(where: { $0.indexTitle == title }) { return section }
+        let titles = sectionIndexTitles
+        guard !titles.isEmpty else { return 0 }
+        let preceding = titles.last { $0 < title } ?? titles[min(max(sectionIndex, 0), titles.count - 1)]
+        return layout.sections.firstIndex { $0.indexTitle == preceding } ?? 0
+    }
+
+    /// The list as values: section names, object IDs in order, no objects loaded.
+    public var snapshot: FetchedResultsSnapshot {
+        snapshot(reloading: [])
+    }
+
+    func snapshot(reloading reloaded: [ObjectID]) -> FetchedResultsSnapshot {
+        let window = layout.window
+        let sections = layout.sections.map { section in
+            FetchedResultsSnapshot.Section(name: section.name, itemIdentifiers: (section.start..<section.start + section.count).map {
+                objectID(listIndex: window.lowerBound + $0)
+            })
+        }
+        return FetchedResultsSnapshot(sections: sections, reloadedItemIdentifiers: reloaded)
+    }
+
+    /// A snapshot now (after `performFetch()`) and after every change, until the sequence is
+    /// dropped; keeps the list current like a delegate does.
+    public var snapshots: AsyncStream<FetchedResultsSnapshot> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FetchedResultsSnapshot.self, bufferingPolicy: .bufferingNewest(16))
+        if plan != nil { continuation.yield(snapshot) }
+        streams.add(continuation)
+        return stream
+    }
+
+    // MARK: Rows
+
+    func objectID(key: Int64, entityNumber: Int32) -> ObjectID {
+        context.store.objectID(key: key > 0 ? .permanent(key) : .temporary(UInt64(-key)), entityNumber: Int(entityNumber))
+    }
+
+    func objectID(listIndex index: Int) -> ObjectID {
+        objectID(key: list.keys[index], entityNumber: entityNumber(listIndex: index))
+    }
+
+    func entityNumber(listIndex index: Int) -> Int32 {
+        list.entityNumbers?[index] ?? Int32(plan?.entity.number ?? 0)
+    }
+
+    func object(atVisible index: Int) -> Result {
+        let listIndex = layout.window.lowerBound + index
+        return object(at: listIndex, keys: list.keys, entityNumbers: list.entityNumbers)
+    }
+
+    /// The object at `index` of `keys`, loading its batch — Core Data's second query — when it is
+    /// not loaded yet.
+    func object(at index: Int, keys: [Int64], entityNumbers: [Int32]?) -> Result {
+        if let object = loaded[keys[index]] { return object }
+        let batchSize = fetchRequest.fetchBatchSize > 0 ? min(fetchRequest.fetchBatchSize, 10_000) : 1_000
+        let start = index / batchSize * batchSize
+        let range = start..<min(keys.count, start + batchSize)
+        let saved = keys[range].filter { $0 > 0 }
+        var fetched: [Int64: ManagedObject] = [:]
+        if let plan, !saved.isEmpty, let objects = try? context.fetchRows(plan.selectBatch(saved)) {
+            for object in objects { fetched[ResultsList.key(of: object.objectID)] = object }
+        }
+        let batch = range.map { position in
+            let key = keys[position]
+            let id = objectID(key: key, entityNumber: entityNumbers?[position] ?? Int32(plan?.entity.number ?? 0))
+            // A row gone since the keys were read gives an object that reads as unset values.
+            let object = fetched[key] ?? context.object(with: id)
+            return (key, unsafeDowncast(object, to: Result.self))
+        }
+        loaded.add(batch)
+        return batch[index - start].1
+    }
+}
+
+/// The visible objects of a results controller as a collection, loaded in batches when read.
+public struct FetchedObjects<Result: ManagedObject>: RandomAccessCollection {
+    let controller: FetchedResultsController<Result>
+    let keys: [Int64]
+    let entityNumbers: [Int32]?
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { keys.count }
+
+    public subscript(position: Int) -> Result {
+        controller.object(at: position, keys: keys, entityNumbers: entityNumbers)
+    }
+}
+
+/// A section of a results controller: its name, index title and objects.
+public struct FetchedResultsSection<Result: ManagedObject> {
+    public let name: String
+    public let indexTitle: String?
+    public let numberOfObjects: Int
+    let controller: FetchedResultsController<Result>
+    /// The section's visible indices.
+    let range: Range<Int>
+
+    /// The section's objects, loaded in batches.
+    public var objects: [Result] {
+        range.map { controller.object(atVisible: $0) }
+    }
+}

@@ -1,0 +1,89 @@
+/// Which other objects a list's rows depend on: a sort key, the section key or the predicate may
+/// read values through relationships (`details.closeDate`, `ANY tags.name`), so a change to such
+/// an object can move, add or remove the rows that reach it.
+struct ListDependencies {
+    /// A relationship path from the fetched entity; a changed object of `destination` (or of a
+    /// subentity) affects the rows whose path reaches it.
+    struct Path {
+        var names: [String]
+        var destination: EntityDescription
+        /// Whether the last step is a to-many relationship (rows reach the object through `ANY`).
+        var endsWithToMany: Bool
+
+        /// The rows this path leads from to `id`.
+        func rows(reaching id: ObjectID) -> ObjectPredicate {
+            .comparison(PredicateComparison(
+                .keyPath(.evaluatedObject, names), .equal, .constant(.object(id)), quantifier: endsWithToMany ? .any : .direct))
+        }
+    }
+
+    private(set) var paths: [Path] = []
+    /// Entities read in ways that cannot be traced back to rows (inside `ANY`/`SUBQUERY` beyond
+    /// the collection's own elements): a change to one of their objects means looking again.
+    private(set) var untraceable: [EntityDescription] = []
+
+    init(_ plan: FetchPlan) {
+        for key in plan.sortKeys { add(key.path) }
+        if let predicate = plan.predicate { visit(predicate) }
+    }
+
+    /// The paths whose destination `entity` is, or `nil` when its objects cannot be traced.
+    func paths(to entity: EntityDescription) -> [Path]? {
+        if untraceable.contains(where: { $0.subtreeNumbers.contains(entity.number) }) { return nil }
+        return paths.filter { $0.destination.subtreeNumbers.contains(entity.number) }
+    }
+
+    private mutating func add(_ path: ResolvedPath) {
+        guard path.scope == 0 else {
+            untraceable += path.toOnes.map(\.destination)
+            return
+        }
+        var names: [String] = []
+        for (relationship, destination) in path.toOnes {
+            names.append(relationship.name)
+            append(Path(names: names, destination: destination, endsWithToMany: false))
+        }
+    }
+
+    private mutating func add(_ collection: ResolvedCollection) {
+        guard collection.owner.scope == 0 else {
+            untraceable += collection.owner.toOnes.map(\.destination) + [collection.destination]
+            return
+        }
+        add(collection.owner)
+        let names = collection.owner.toOnes.map(\.relationship.name) + [collection.relationship.name]
+        append(Path(names: names, destination: collection.destination, endsWithToMany: true))
+    }
+
+    private mutating func append(_ path: Path) {
+        if !paths.contains(where: { $0.names == path.names }) { paths.append(path) }
+    }
+
+    private mutating func visit(_ predicate: ResolvedPredicate) {
+        switch predicate {
+        case .constant: break
+        case .not(let inner): visit(inner)
+        case .and(let terms), .or(let terms): for term in terms { visit(term) }
+        case .compare(let lhs, _, let rhs, _):
+            visit(lhs)
+            visit(rhs)
+        case .quantified(_, let collection, let inner):
+            add(collection)
+            visit(inner)
+        }
+    }
+
+    private mutating func visit(_ expression: ResolvedExpression) {
+        switch expression {
+        case .value, .objectValue: break
+        case .list(let items): for item in items { visit(item) }
+        case .attribute(let path, _), .object(let path): add(path)
+        case .aggregate(_, let collection, let value):
+            add(collection)
+            if let (path, _) = value { add(path) }
+        case .subqueryCount(let collection, let inner):
+            add(collection)
+            visit(inner)
+        }
+    }
+}
