@@ -58,6 +58,12 @@ struct TableModel: Equatable, CustomStringConvertible {
         sections.map { "\($0.name): \($0.items.count)" }.joined(separator: ", ")
     }
 
+    /// Follows a save's new IDs.
+    mutating func rename(_ ids: [ObjectID: ObjectID]) {
+        guard !ids.isEmpty else { return }
+        for index in sections.indices { sections[index].items = sections[index].items.map { ids[$0] ?? $0 } }
+    }
+
     enum Invalid: Error, CustomStringConvertible {
         case reason(String)
         var description: String { if case .reason(let text) = self { text } else { "" } }

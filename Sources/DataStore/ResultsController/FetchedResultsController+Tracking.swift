@@ -33,10 +33,17 @@ extension FetchedResultsController {
     private func adoptPermanentIDs(_ ids: [ObjectID: ObjectID]) {
         var keys: [Int64: Int64] = [:]
         for (temporary, permanent) in ids { keys[ResultsList.key(of: temporary)] = ResultsList.key(of: permanent) }
+        var renamedVisible = false
         for index in list.keys.indices where list.keys[index] < 0 {
-            if let key = keys[list.keys[index]] { list.keys[index] = key }
+            guard let key = keys[list.keys[index]] else { continue }
+            list.keys[index] = key
+            renamedVisible = renamedVisible || layout.window.contains(index)
         }
         loaded.rekey(keys)
+        // Positions did not change, so callbacks have nothing to say; snapshots name objects by ID.
+        guard renamedVisible else { return }
+        if let delegate, delegate.prefersSnapshots { delegate.controller(self, didChangeContentWith: snapshot) }
+        if !streams.isEmpty { streams.yield(snapshot) }
     }
 
     /// The fetched entity's objects the changes may add, remove or move: changed objects of the
@@ -137,33 +144,30 @@ extension FetchedResultsController {
     /// Reads the list again and reports the difference by key: for changes that name no objects
     /// (another process wrote the store) or too many to place one by one.
     private func lookAgain(_ plan: FetchPlan, updated: Set<Int64>) throws(FetchedResultsError) {
-        let before = Before(self)
-        let old = list
+        let before = Before(self, keepingWindow: true)
         list = try readList(plan)
-        let edit = ListEdit(
-            from: old.keys, { old.entityNumbers?[$0] ?? Int32(plan.entity.number) },
-            to: list.keys, { self.entityNumber(listIndex: $0) }, updated: updated)
-        report(edit, before)
+        report(ListEdit(removed: [], inserted: [], updated: updated), before)
     }
 
     /// What the report needs of the list before a change.
     struct Before {
         var layout: SectionLayout
-        /// The visible keys and entity numbers, kept only when the request has an offset or limit.
+        /// The visible keys and entity numbers, kept when the request has an offset or limit (rows
+        /// slide in and out at the edges) or when the list is read again: the report then compares
+        /// the visible rows by key.
         var window: (keys: [Int64], entityNumbers: [Int32])?
 
-        init(_ controller: FetchedResultsController) {
+        init(_ controller: FetchedResultsController, keepingWindow: Bool = false) {
             layout = controller.layout
             let request = controller.fetchRequest
-            if request.fetchOffset > 0 || request.fetchLimit > 0 {
+            if keepingWindow || request.fetchOffset > 0 || request.fetchLimit > 0 {
                 let range = controller.layout.window
                 window = (Array(controller.list.keys[range]), range.map { controller.entityNumber(listIndex: $0) })
             }
         }
     }
 
-    /// Tells the delegate and the snapshot sequences how the visible list changed. With an offset
-    /// or limit the visible rows are compared by key, since rows slide in and out at the edges.
+    /// Tells the delegate and the snapshot sequences how the visible list changed.
     private func report(_ edit: ListEdit, _ before: Before) {
         relayout()
         let changes: ChangeReport
@@ -171,7 +175,8 @@ extension FetchedResultsController {
             let range = layout.window
             let windowEdit = ListEdit(
                 from: window.keys, { window.entityNumbers[$0] },
-                to: Array(list.keys[range]), { self.entityNumber(listIndex: range.lowerBound + $0) }, updated: edit.updated)
+                to: Array(list.keys[range]), { self.entityNumber(listIndex: range.lowerBound + $0) }, updated: edit.updated,
+                sameSection: { [layout] in before.layout.sectionName(ofVisible: $0) == layout.sectionName(ofVisible: $1) })
             changes = ChangeReport(windowEdit, old: before.layout, new: layout, objectID: objectID(key:entityNumber:))
         } else {
             changes = ChangeReport(edit, old: before.layout, new: layout, objectID: objectID(key:entityNumber:))

@@ -10,6 +10,9 @@ public struct FetchedResultsSnapshot: Hashable, Sendable {
     /// Objects whose values changed without moving (the controller's `update` changes).
     public var reloadedItemIdentifiers: [ObjectID]
 
+    /// No sections, as before the first fetch.
+    public static let empty = FetchedResultsSnapshot(sections: [], reloadedItemIdentifiers: [])
+
     public var sectionIdentifiers: [String] { sections.map(\.name) }
     public var itemIdentifiers: [ObjectID] { sections.flatMap(\.itemIdentifiers) }
     public var numberOfItems: Int { sections.reduce(0) { $0 + $1.itemIdentifiers.count } }

@@ -21,10 +21,14 @@ struct ListEdit {
     var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && updatedInPlace.isEmpty }
 
     /// The edit from `old` to `new` by key, in time linear in their lengths (plus n log n for the
-    /// moves): rows in both lists that keep their order — the longest increasing run of their old
-    /// positions — stay; the others are removed and inserted.
-    /// `old` and `new` are (key, entity number) pairs by position.
-    init(from old: [Int64], _ oldEntity: (Int) -> Int32, to new: [Int64], _ newEntity: (Int) -> Int32, updated: Set<Int64>) {
+    /// moves): rows in both lists that keep their section and their order — the longest
+    /// increasing run of their old positions — stay; the others are removed and inserted.
+    /// The entity closures give the entity number at a position; `sameSection` whether an old and a
+    /// new position are in sections of the same name.
+    init(
+        from old: [Int64], _ oldEntity: (Int) -> Int32, to new: [Int64], _ newEntity: (Int) -> Int32,
+        updated: Set<Int64>, sameSection: (Int, Int) -> Bool
+    ) {
         self.updated = updated
         var oldIndices: [Int64: Int] = [:]
         oldIndices.reserveCapacity(old.count)
@@ -32,7 +36,11 @@ struct ListEdit {
         var common: [(old: Int, new: Int)] = []
         var kept = Set<Int>()
         for (index, key) in new.enumerated() {
-            if let oldIndex = oldIndices[key] { common.append((oldIndex, index)) } else { inserted.append(Entry(index: index, key: key, entityNumber: newEntity(index))) }
+            if let oldIndex = oldIndices[key], sameSection(oldIndex, index) {
+                common.append((oldIndex, index))
+            } else {
+                inserted.append(Entry(index: index, key: key, entityNumber: newEntity(index)))
+            }
         }
         for position in Self.longestIncreasingRun(common.map(\.old)) { kept.insert(common[position].old) }
         for (index, key) in old.enumerated() where !kept.contains(index) {

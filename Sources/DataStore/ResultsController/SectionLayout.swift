@@ -30,9 +30,9 @@ struct SectionLayout {
         sections = []
         var start = 0
         for run in list.runs {
-            let visible = max(start, lower)..<min(start + run.count, upper)
-            if !visible.isEmpty {
-                sections.append(Section(name: run.name, indexTitle: indexTitle(run.name), start: visible.lowerBound - lower, count: visible.count))
+            let first = max(start, lower), end = min(start + run.count, upper)
+            if first < end {
+                sections.append(Section(name: run.name, indexTitle: indexTitle(run.name), start: first - lower, count: end - first))
             }
             start += run.count
         }
