@@ -301,6 +301,60 @@ import Testing
         #expect(delegate.lastChanges.contains("delete [0, 2]"))
         #expect(try !store.checkForExternalChanges())
     }
+
+    @Test func sectionCache_skipsTheGroupByWhileTheStoreIsUnchanged() throws {
+        FetchedResultsCache.directory = FileManager.default.temporaryDirectory.appendingPathComponent("DataStoreCaches-\(UUID().uuidString)")
+        let store = try TestStores.newStore(TestStores.failedBanks)
+        try Self.banks(50, store: store)
+        let lines = LineCollector()
+        store.logSQL(level: 1) { lines.append($0) }
+        func open() throws -> (FetchedResultsController<FailedBankInfo>, groupBy: Bool) {
+            lines.removeAll()
+            let controller = FetchedResultsController(fetchRequest: Self.bankRequest(), context: store.newContext(), sectionNameKeyPath: "state", cacheName: "Banks")
+            try controller.performFetch()
+            return (controller, lines.all.contains { $0.contains("GROUP BY") })
+        }
+        let (first, firstGrouped) = try open()
+        let (second, secondGrouped) = try open()
+        #expect(firstGrouped && !secondGrouped)
+        #expect(second.sections?.map(\.name) == first.sections?.map(\.name))
+        #expect(second.sections?.map(\.numberOfObjects) == first.sections?.map(\.numberOfObjects))
+        // Any write to the store invalidates the cache.
+        second.object(at: ResultsIndexPath(item: 0, section: 0)).state = "AK"
+        try second.context.save()
+        let (third, thirdGrouped) = try open()
+        #expect(thirdGrouped)
+        #expect(third.sections?.first?.name == "AK")
+        // A different request under the same name does not use it either.
+        let (_, fourthGrouped) = try open()
+        #expect(!fourthGrouped)
+        var other = Self.bankRequest()
+        other.predicate = try ObjectPredicate(format: "city != %@", "City 1")
+        lines.removeAll()
+        try FetchedResultsController(fetchRequest: other, context: store.newContext(), sectionNameKeyPath: "state", cacheName: "Banks").performFetch()
+        #expect(lines.all.contains { $0.contains("GROUP BY") })
+        FetchedResultsController<FailedBankInfo>.deleteCache(withName: "Banks")
+        let (_, afterDelete) = try open()
+        #expect(afterDelete)
+    }
+
+    @Test func snapshots_asAnAsyncSequence() async throws {
+        let (context, controller, _) = try Self.bookList(Self.shelf)
+        controller.delegate = nil
+        var snapshots = controller.snapshots.makeAsyncIterator()
+        let first = try #require(await snapshots.next())
+        #expect(first.numberOfItems == 5)
+        let emma = controller.object(at: ResultsIndexPath(item: 0, section: 0))
+        emma.price = 99
+        try context.save()
+        let second = try #require(await snapshots.next())
+        #expect(second.itemIdentifiers == first.itemIdentifiers.dropFirst() + [emma.objectID])
+        emma.title = "Emma (annotated)"
+        context.processPendingChanges()
+        let third = try #require(await snapshots.next())
+        #expect(third.itemIdentifiers == second.itemIdentifiers)
+        #expect(third.reloadedItemIdentifiers == [emma.objectID])
+    }
 }
 
 /// Change sets a store publishes, collected from any thread.
