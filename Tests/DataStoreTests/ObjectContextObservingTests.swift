@@ -81,7 +81,7 @@ import Testing
         for _ in 0..<200 where !saved.all.contains(where: \.isExternalWrite) {
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(saved.all.contains(where: \.isExternalWrite))
+        #expect(saved.all.contains { $0.isExternalWrite })
         #expect(saved.all.filter { !$0.isExternalWrite }.count == 1)
     }
 }
