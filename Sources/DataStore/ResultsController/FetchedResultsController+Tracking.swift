@@ -34,10 +34,13 @@ extension FetchedResultsController {
         var keys: [Int64: Int64] = [:]
         for (temporary, permanent) in ids { keys[ResultsList.key(of: temporary)] = ResultsList.key(of: permanent) }
         var renamedVisible = false
-        for index in list.keys.indices where list.keys[index] < 0 {
-            guard let key = keys[list.keys[index]] else { continue }
-            list.keys[index] = key
-            renamedVisible = renamedVisible || layout.window.contains(index)
+        if !list.temporaryKeys.isEmpty {
+            for index in list.keys.indices where list.keys[index] < 0 {
+                guard let key = keys[list.keys[index]] else { continue }
+                list.temporaryKeys.remove(list.keys[index])
+                list.keys[index] = key
+                renamedVisible = renamedVisible || layout.window.contains(index)
+            }
         }
         loaded.rekey(keys)
         // Positions did not change, so callbacks have nothing to say; snapshots name objects by ID.
@@ -89,7 +92,7 @@ extension FetchedResultsController {
         var removed: [ListEdit.Entry] = []
         if affectedKeys.count <= 8 {
             for key in affectedKeys {
-                if let index = list.keys.firstIndex(of: key) { removed.append(ListEdit.Entry(index: index, key: key, entityNumber: entityNumber(listIndex: index))) }
+                if let index = list.index(of: key) { removed.append(ListEdit.Entry(index: index, key: key, entityNumber: entityNumber(listIndex: index))) }
             }
             removed.sort { $0.index < $1.index }
         } else {

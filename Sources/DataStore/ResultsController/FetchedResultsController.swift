@@ -141,6 +141,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
         let objects = try context.matchingObjects(plan, request)
         var list = ResultsList()
         list.keys = objects.map { ResultsList.key(of: $0.objectID) }
+        list.temporaryKeys = Set(list.keys.lazy.filter { $0 < 0 })
         if plan.entity.hasSubentities { list.entityNumbers = objects.map { Int32($0.entity.number) } }
         if sectionNameKeyPath != nil {
             let evaluator = PredicateEvaluator(context: context)

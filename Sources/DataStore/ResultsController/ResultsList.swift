@@ -12,6 +12,9 @@ struct ResultsList {
     var entityNumbers: [Int32]?
     /// The runs of equal section values in order; empty without a section key path.
     var runs: [SectionRun] = []
+    /// The keys of unsaved objects in the list: a new object whose key is not here is not in the
+    /// list, which spares looking through it.
+    var temporaryKeys: Set<Int64> = []
 
     struct SectionRun {
         var value: DatabaseValue
@@ -28,6 +31,12 @@ struct ResultsList {
     }
 
     var count: Int { keys.count }
+
+    /// The index of `key`, or `nil`.
+    func index(of key: Int64) -> Int? {
+        if key < 0 && !temporaryKeys.contains(key) { return nil }
+        return keys.firstIndex(of: key)
+    }
 
     /// The index of the first row of each run.
     var runStarts: [Int] {
@@ -54,6 +63,7 @@ struct ResultsList {
     /// Removes the rows at `indices` (ascending).
     mutating func remove(at indices: [Int]) {
         guard !indices.isEmpty else { return }
+        for index in indices where keys[index] < 0 { temporaryKeys.remove(keys[index]) }
         if !runs.isEmpty {
             let starts = runStarts
             for index in indices { runs[run(containing: index, starts: starts)].count -= 1 }
@@ -74,6 +84,7 @@ struct ResultsList {
     /// Inserts `rows` (ascending by index, each index its place in the final list).
     mutating func insert(_ rows: [Row]) {
         for row in rows {
+            if row.key < 0 { temporaryKeys.insert(row.key) }
             keys.insert(row.key, at: row.index)
             entityNumbers?.insert(row.entityNumber, at: row.index)
             if let section = row.section { insertIntoRun(section, at: row.index) }
