@@ -35,6 +35,7 @@ extension ObjectContext {
                 }
             }
         }
+        guard !changeObservers.isEmpty else { return }
         var notification = takePendingChanges()
         notification.inserted.formUnion(changes.inserted)
         notification.updated.formUnion(changes.updated.keys)

@@ -184,12 +184,17 @@ import Testing
     }
 }
 
-/// Lines a store's SQL log writes, collected from any thread.
-final class LineCollector: @unchecked Sendable {
-    private var lines: [String] = []
+/// Values collected from any thread: SQL log lines, published change sets.
+final class Collector<Element>: @unchecked Sendable {
+    private var elements: [Element] = []
     private let lock = NSLock()
 
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    func removeAll() { lock.withLock { lines.removeAll() } }
-    var all: [String] { lock.withLock { lines } }
+    func append(_ element: Element) { lock.withLock { elements.append(element) } }
+    func removeAll() { lock.withLock { elements.removeAll() } }
+    var all: [Element] { lock.withLock { elements } }
 }
+
+/// Lines a store's SQL log writes.
+typealias LineCollector = Collector<String>
+/// Change sets a store publishes.
+typealias ChangeSetCollector = Collector<ChangeSet>

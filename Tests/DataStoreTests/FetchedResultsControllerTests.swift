@@ -357,11 +357,3 @@ import Testing
     }
 }
 
-/// Change sets a store publishes, collected from any thread.
-final class ChangeSetCollector: @unchecked Sendable {
-    private var changes: [ChangeSet] = []
-    private let lock = NSLock()
-
-    func append(_ changeSet: ChangeSet) { lock.withLock { changes.append(changeSet) } }
-    var all: [ChangeSet] { lock.withLock { changes } }
-}

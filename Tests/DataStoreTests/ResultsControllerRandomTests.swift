@@ -90,7 +90,7 @@ import Testing
             case 5..<9: context.processPendingChanges()
             default: context.rollback()
             }
-            if let error = table.error { Issue.record("\(label): \(error)"); return }
+            if let failure = table.failure { Issue.record("\(label): \(failure)"); return }
             #expect(controller.trackingError == nil, "\(label)")
 
             let fresh = try context.fetch(request)
@@ -134,7 +134,8 @@ extension TableModel.Section {
 final class ApplyingDelegate: FetchedResultsControllerDelegate {
     typealias Result = FailedBankInfo
     var model = TableModel(FetchedResultsSnapshot.empty)
-    var error: (any Error)?
+    /// Why the last report could not be applied.
+    var failure: String?
     var updated: Set<ObjectID> = []
     var reports = 0
     var lastEvents: [String] = []
@@ -161,7 +162,7 @@ final class ApplyingDelegate: FetchedResultsControllerDelegate {
         do {
             try model.apply(sectionChanges, changes)
         } catch {
-            self.error = "\(error); reported: \(lastEvents)"
+            failure = "\(error); reported: \(lastEvents)"
         }
     }
 }
@@ -178,8 +179,6 @@ final class SnapshotDelegate: FetchedResultsControllerDelegate {
         reloaded += snapshot.reloadedItemIdentifiers
     }
 }
-
-extension String: @retroactive Error {}
 
 /// Random banks and random edits of them.
 struct RandomBanks {

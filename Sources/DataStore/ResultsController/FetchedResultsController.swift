@@ -267,8 +267,11 @@ public final class FetchedResultsController<Result: ManagedObject> {
         objectID(key: list.keys[index], entityNumber: entityNumber(listIndex: index))
     }
 
+    /// The entity of every row when the entity has no subentities.
+    private var fetchedEntityNumber: Int32 { Int32(plan?.entity.number ?? 0) }
+
     func entityNumber(listIndex index: Int) -> Int32 {
-        list.entityNumbers?[index] ?? Int32(plan?.entity.number ?? 0)
+        list.entityNumbers?[index] ?? fetchedEntityNumber
     }
 
     func object(atVisible index: Int) -> Result {
@@ -290,7 +293,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
         let batch = range.map { position in
             let key = keys[position]
-            let id = objectID(key: key, entityNumber: entityNumbers?[position] ?? Int32(plan?.entity.number ?? 0))
+            let id = objectID(key: key, entityNumber: entityNumbers?[position] ?? fetchedEntityNumber)
             // A row gone since the keys were read gives an object that reads as unset values.
             let object = fetched[key] ?? context.object(with: id)
             return (key, unsafeDowncast(object, to: Result.self))
