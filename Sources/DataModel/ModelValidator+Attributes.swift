@@ -13,6 +13,15 @@ extension ModelValidator {
                 at: attribute.location)
         }
         checkAttributeValues(attribute, owner: "entity '\(entityName)'", in: model, &findings)
+        if attribute.isDerived, attribute.isPersistent, !(attribute.derivationExpression ?? "").isEmpty,
+           case .failure(let problem) = model.derivation(of: attribute, in: entity)
+        {
+            if problem.isUnsupported {
+                findings.warning("\(what()) \(problem.message)", at: attribute.location)
+            } else {
+                findings.error("\(what()) \(problem.message)", at: attribute.location)
+            }
+        }
     }
 
     /// The rules shared by entity and composite attributes.

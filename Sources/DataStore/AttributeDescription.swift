@@ -20,6 +20,11 @@ public struct AttributeDescription: Sendable {
     public let regularExpression: String?
     /// The entity that declares the attribute.
     public let entityName: String
+    /// For a derived attribute, the expression the store computes it from (`chapters.@count`).
+    public let derivationExpression: String?
+
+    /// Whether the store computes the value when saving (it cannot be set).
+    public var isDerived: Bool { derivationExpression != nil }
 }
 
 extension AttributeValue {

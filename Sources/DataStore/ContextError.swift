@@ -9,6 +9,8 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
     case unknownKey(entity: String, key: String)
     /// Key-value coding got a value the property cannot hold.
     case invalidValue(entity: String, key: String, value: String)
+    /// Key-value coding set a derived attribute, whose value the store computes when saving.
+    case derivedKey(entity: String, key: String)
     case database(message: String)
     /// A key path of a predicate, sort descriptor or property list names no property, or goes on
     /// past an attribute.
@@ -25,6 +27,7 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
         case .objectNotFound(let id): "the store has no object \(id)"
         case .unknownKey(let entity, let key): "entity '\(entity)' has no property '\(key)'"
         case .invalidValue(let entity, let key, let value): "property '\(key)' of entity '\(entity)' cannot hold \(value)"
+        case .derivedKey(let entity, let key): "attribute '\(key)' of entity '\(entity)' is derived; the store computes it when saving"
         case .database(let message): "database error: \(message)"
         case .unknownKeyPath(let entity, let keyPath): "entity '\(entity)' has no key path '\(keyPath)'"
         case .invalidPredicate(let reason): "invalid predicate: \(reason)"

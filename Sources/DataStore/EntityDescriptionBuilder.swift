@@ -77,7 +77,8 @@ struct EntityDescriptionBuilder {
             columnName: columnIndex.map { table.columns[$0].name },
             minimum: bound(attribute.minValue, attribute.minDateTimeInterval, attribute.type),
             maximum: bound(attribute.maxValue, attribute.maxDateTimeInterval, attribute.type),
-            regularExpression: attribute.regularExpression, entityName: owner)
+            regularExpression: attribute.regularExpression, entityName: owner,
+            derivationExpression: attribute.isDerived && attribute.isPersistent ? attribute.derivationExpression ?? "" : nil)
     }
 
     /// A min/max bound: a date for dates, a length for strings and data, else a number.

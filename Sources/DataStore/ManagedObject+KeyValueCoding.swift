@@ -26,6 +26,7 @@ extension ManagedObject {
     /// (any integer for an integer attribute, a string for a URI …).
     public func setAttributeValue(_ value: AttributeValue, forKey key: String) throws(ContextError) {
         guard let attribute = entity.attribute(named: key) else { throw .unknownKey(entity: entity.name, key: key) }
+        guard !attribute.isDerived else { throw .derivedKey(entity: entity.name, key: key) }
         guard let coerced = attribute.coerced(value) else {
             throw .invalidValue(entity: entity.name, key: key, value: "\(value)")
         }

@@ -9,6 +9,11 @@ extension ManagedObject {
     func setAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
         fulfillIfNeeded()
         guard slot < attributeValues.count, attributeValues[slot] != value else { return }
+        guard !entity.attributes[slot].isDerived else {
+            // The store computes it when saving; a value set here would be lost, so the save reports it.
+            context?.recordMisuse(.derivedValueSet(objectID, property: entity.attributes[slot].name))
+            return
+        }
         attributeValues[slot] = value
         context?.didChange(self)
     }

@@ -29,8 +29,9 @@ extension ObjectContext {
         } catch {
             throw .database(message: "\(error)")
         }
-        let changes = didSave(writer, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
-        notifyObservers(ObjectsDidChange(permanentIDs: writer.permanentIDs))
+        var changes = didSave(writer, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
+        let derived = applyDerivedValues(writer.derivedValues, to: &changes)
+        notifyObservers(ObjectsDidChange(updated: derived, permanentIDs: writer.permanentIDs))
         if !changes.isEmpty { store.publish(changes) }
     }
 
@@ -64,6 +65,25 @@ extension ObjectContext {
         }
         clearChanges()
         return changes
+    }
+
+    /// Puts the values the store's triggers computed into the registered objects, as saved values,
+    /// and adds the rows to the change set; the IDs of the objects here that changed.
+    private func applyDerivedValues(_ reports: [DerivedValueLog.Report], to changes: inout ChangeSet) -> Set<ObjectID> {
+        var changedHere: Set<ObjectID> = []
+        for report in reports {
+            guard let entity = store.entity(number: report.entityNumber), let attribute = entity.attribute(named: report.attribute)
+            else { continue }
+            let id = store.objectID(key: .permanent(report.primaryKey), entityNumber: report.entityNumber)
+            guard !changes.deleted.contains(id) else { continue }
+            if !changes.inserted.contains(id) { changes.updated[id, default: []].insert(attribute.name) }
+            guard let object = registeredObject(for: id), object.isLoaded else { continue }
+            let value = AttributeValue(report.value, as: attribute.type)
+            if object.attributeValues[attribute.slot] != value { changedHere.insert(id) }
+            object.attributeValues[attribute.slot] = value
+            object.savedAttributeValues[attribute.slot] = value
+        }
+        return changedHere
     }
 
     /// The names of the properties whose values differ from the saved ones.

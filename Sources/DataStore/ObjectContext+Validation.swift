@@ -27,6 +27,8 @@ extension ObjectContext {
     }
 
     private func validate(_ value: AttributeValue, of attribute: AttributeDescription, in id: ObjectID) -> [ValidationFailure] {
+        // A derived value is the store's to compute, after validation.
+        if attribute.isDerived { return [] }
         if value.isNull {
             return attribute.isOptional ? [] : [.missingValue(id, property: attribute.name)]
         }

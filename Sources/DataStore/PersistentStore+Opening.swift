@@ -26,7 +26,22 @@ extension PersistentStore {
         }
         let differing = model.versionHashes.entitiesDiffering(from: stored)
         guard differing.isEmpty else { throw StoreError.modelMismatch(entities: differing) }
+        if !db.configuration.readonly { try installMissingTriggers(of: model.schema, in: db) }
         return (identifier, metadata, try locatingJoinTables(of: model.schema, in: db))
+    }
+
+    /// Gives a store written without them (by an earlier release) the triggers of its derived
+    /// attributes, and computes their values. An attribute that has any trigger of its name pattern
+    /// — Core Data's own, in a store Core Data wrote — is left as it is, so no value is counted twice.
+    private static func installMissingTriggers(of schema: StoreSchema, in db: Database) throws {
+        guard !schema.derivedAttributes.isEmpty else { return }
+        let existing = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        for derived in schema.derivedAttributes {
+            let prefix = "Z_DA_\(derived.table)_\(derived.entity)_\(derived.attribute)_"
+            guard !existing.contains(where: { $0.hasPrefix(prefix) }) else { continue }
+            for trigger in derived.triggers { try db.execute(sql: trigger.sql) }
+            if let refresh = derived.refreshStatement { try db.execute(sql: refresh) }
+        }
     }
 
     private static func create(_ db: Database, model: ManagedObjectModel) throws -> (identifier: String, metadata: StoreMetadata, schema: StoreSchema) {

@@ -26,6 +26,8 @@ public final class PersistentStore: Sendable {
     /// The object-ID scope of each entity, by number (`idScopes[0]` is entity 1).
     private let idScopes: [ObjectID.Scope]
     let sqlLog = SQLLog()
+    /// What the derived-attribute triggers computed during the current save.
+    let derivedValues: DerivedValueLog
     private let observers = Locked<[UInt64: @Sendable (ChangeSet) -> Void]>([:])
     private let nextObserver = Locked<UInt64>(0)
     /// The writer connection's `PRAGMA data_version` at the last check: SQLite changes it when
@@ -35,12 +37,13 @@ public final class PersistentStore: Sendable {
     /// Opens the store at `url`, creating it when the file does not exist or is empty.
     public convenience init(url: URL, model: ManagedObjectModel) throws(StoreError) {
         let database: DatabasePool
+        let derivedValues = DerivedValueLog()
         do {
-            database = try DatabasePool(path: url.path, configuration: Self.configuration(readonly: false))
+            database = try DatabasePool(path: url.path, configuration: Self.configuration(readonly: false, derivedValues))
         } catch {
             throw .database(message: "\(error)")
         }
-        try self.init(database: database, url: url, model: model)
+        try self.init(database: database, derivedValues: derivedValues, url: url, model: model)
     }
 
     /// Opens the existing store at `url` for reading only: the store file is never written (SQLite
@@ -50,18 +53,22 @@ public final class PersistentStore: Sendable {
     public static func readOnly(url: URL, model: ManagedObjectModel) throws(StoreError) -> PersistentStore {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
         let database: DatabaseQueue
+        let derivedValues = DerivedValueLog()
         do {
-            database = try DatabaseQueue(path: url.path, configuration: Self.configuration(readonly: true))
+            database = try DatabaseQueue(path: url.path, configuration: Self.configuration(readonly: true, derivedValues))
         } catch {
             throw .database(message: "\(error)")
         }
-        return try PersistentStore(database: database, url: url, model: model)
+        return try PersistentStore(database: database, derivedValues: derivedValues, url: url, model: model)
     }
 
     /// A new, empty store in memory, gone when the last reference goes.
     public static func inMemory(model: ManagedObjectModel) throws(StoreError) -> PersistentStore {
+        let derivedValues = DerivedValueLog()
         do {
-            return try PersistentStore(database: DatabaseQueue(configuration: configuration(readonly: false)), url: nil, model: model)
+            return try PersistentStore(
+                database: DatabaseQueue(configuration: configuration(readonly: false, derivedValues)), derivedValues: derivedValues,
+                url: nil, model: model)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -69,20 +76,22 @@ public final class PersistentStore: Sendable {
         }
     }
 
-    /// Every connection gets the functions predicates compile to; a new file gets incremental
-    /// auto-vacuum, as Core Data's stores have.
-    private static func configuration(readonly: Bool) -> GRDB.Configuration {
+    /// Every connection gets the functions predicates and derived-attribute triggers call; a new
+    /// file gets incremental auto-vacuum, as Core Data's stores have.
+    private static func configuration(readonly: Bool, _ derivedValues: DerivedValueLog) -> GRDB.Configuration {
         var configuration = GRDB.Configuration()
         configuration.readonly = readonly
         configuration.prepareDatabase { db in
             StoreFunctions.register(in: db)
+            derivedValues.register(in: db)
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = 2") }
         }
         return configuration
     }
 
-    private init(database: any DatabaseWriter, url: URL?, model: ManagedObjectModel) throws(StoreError) {
+    private init(database: any DatabaseWriter, derivedValues: DerivedValueLog, url: URL?, model: ManagedObjectModel) throws(StoreError) {
         self.database = database
+        self.derivedValues = derivedValues
         self.url = url
         self.model = model
         let opened: (identifier: String, metadata: StoreMetadata, schema: StoreSchema)

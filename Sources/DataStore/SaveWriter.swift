@@ -11,6 +11,8 @@ struct SaveWriter {
     private(set) var permanentIDs: [ObjectID: ObjectID] = [:]
     /// The permanent ID of each object of `toInsert`, at the same index.
     private(set) var insertedIDs: [ObjectID] = []
+    /// The values the store's derived-attribute triggers computed, in the order they did.
+    private(set) var derivedValues: [DerivedValueLog.Report] = []
 
     /// Rolls the transaction back with the reason.
     enum Abort: Error {
@@ -28,6 +30,7 @@ struct SaveWriter {
     private var store: PersistentStore { context.store }
 
     mutating func write(_ db: Database) throws {
+        _ = store.derivedValues.take()  // left by an earlier write that rolled back
         try allocatePrimaryKeys(db)
         var conflicts: [SaveError.Conflict] = []
         var failures: [ValidationFailure] = []
@@ -51,6 +54,7 @@ struct SaveWriter {
         for object in toInsert + toUpdate { try writeToManyChanges(of: object, db) }
         if !conflicts.isEmpty { throw Abort.conflicts(conflicts) }
         if !failures.isEmpty { throw Abort.validation(failures) }
+        derivedValues = store.derivedValues.take()
     }
 
     // MARK: Primary keys

@@ -16,6 +16,8 @@ public enum ValidationFailure: Equatable, Sendable, CustomStringConvertible {
     case unknownProperty(entity: String, property: String)
     /// A Transformable value could not be encoded; the attribute kept its previous value.
     case unencodableValue(entity: String, property: String, reason: String)
+    /// A derived attribute was set; it kept the value the store computed.
+    case derivedValueSet(ObjectID, property: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum ValidationFailure: Equatable, Sendable, CustomStringConvertible {
             "\(id): (\(constraint.joined(separator: ", "))) is not unique; \(other) has the same values"
         case .unknownProperty(let entity, let property): "entity '\(entity)' has no property '\(property)'"
         case .unencodableValue(let entity, let property, let reason): "'\(property)' of entity '\(entity)' could not be encoded: \(reason)"
+        case .derivedValueSet(let id, let property): "\(id): '\(property)' is derived; the store computes it when saving"
         }
     }
 }

@@ -9,7 +9,7 @@ extension StoreSchema {
         "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);",
     ]
 
-    /// Every `CREATE TABLE` and `CREATE INDEX` statement, in the order Core Data issues them.
+    /// Every `CREATE TABLE`, `CREATE INDEX` and `CREATE TRIGGER` statement, in the order Core Data issues them.
     public var createStatements: [String] {
         let entityTables = tables.map { table in
             "CREATE TABLE \(identifier(table.name)) ( "
@@ -28,7 +28,8 @@ extension StoreSchema {
             }
             return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) ON \(identifier(index.table)) (\(keys.joined(separator: ", ")));"
         }
-        return entityTables + joins + indexStatements + Self.bookkeepingTables
+        let triggers = derivedAttributes.flatMap { $0.triggers.map(\.sql) }
+        return entityTables + joins + indexStatements + triggers + Self.bookkeepingTables
     }
 
     /// The rows of `Z_PRIMARYKEY` for a new store: every entity with its parent and `Z_MAX` 0.

@@ -15,16 +15,22 @@ public struct StoreSchema: Sendable {
     public var tables: [EntityTable]
     public var joinTables: [JoinTable]
     public var indexes: [StoreIndex]
+    /// The triggers that keep derived attributes current, per attribute.
+    public var derivedAttributes: [DerivedAttributeTriggers]
 
     public init(model: Model) {
         self = StoreSchemaBuilder(model: model).build()
     }
 
-    init(entities: [EntityLayout], tables: [EntityTable], joinTables: [JoinTable], indexes: [StoreIndex]) {
+    init(
+        entities: [EntityLayout], tables: [EntityTable], joinTables: [JoinTable], indexes: [StoreIndex],
+        derivedAttributes: [DerivedAttributeTriggers] = []
+    ) {
         self.entities = entities
         self.tables = tables
         self.joinTables = joinTables
         self.indexes = indexes
+        self.derivedAttributes = derivedAttributes
     }
 
     /// The layout of the entity named `name`.

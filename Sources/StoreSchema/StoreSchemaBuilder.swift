@@ -23,7 +23,9 @@ struct StoreSchemaBuilder {
         let tables = layouts.filter { $0.superNumber == 0 }.map { table(rootedAt: $0, extra: inverseless[$0.tableName] ?? []) }
         let joinTables = self.joinTables()
         let indexes = self.indexes(tables: tables, joinTables: joinTables)
-        return StoreSchema(entities: layouts, tables: tables, joinTables: joinTables, indexes: indexes)
+        return StoreSchema(
+            entities: layouts, tables: tables, joinTables: joinTables, indexes: indexes,
+            derivedAttributes: derivedAttributeTriggers(tables: tables, joinTables: joinTables))
     }
 
     // MARK: Entity tables

@@ -34,10 +34,15 @@ extension TemplateSet {
 {{#documentation}}
     /// {{.}}
 {{/documentation}}
+{{#isReadOnly}}
+    {{access}}var {{identifier}}: {{swiftType}} { self[{{className}}.{{identifier}}] }
+{{/isReadOnly}}
+{{^isReadOnly}}
     {{access}}var {{identifier}}: {{swiftType}} {
         get { self[{{className}}.{{identifier}}] }
         set { self[{{className}}.{{identifier}}] = newValue }
     }
+{{/isReadOnly}}
 {{/attributes}}
 {{#relationships}}
 

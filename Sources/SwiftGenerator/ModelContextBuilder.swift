@@ -98,7 +98,7 @@ struct ModelContextBuilder {
                 keyType: type.storage == .transformable
                     ? "TransformableKey<\(className), \(type.name)>"
                     : "AttributeKey<\(className), \(type.name)\(attribute.isOptional ? "?" : "")>",
-                slot: inheritedAttributes.count + offset,
+                slot: inheritedAttributes.count + offset, isReadOnly: attribute.isDerived && attribute.isPersistent,
                 documentation: documentation(of: attribute)))
         }
 
@@ -304,7 +304,11 @@ struct ModelContextBuilder {
         facts.append(attribute.isOptional ? "optional" : "required")
         if attribute.isTransient { facts.append("transient") }
         if let value = attribute.defaultValue { facts.append("default \(value.isEmpty ? "empty" : "`\(value)`")") }
-        return ["The `\(attribute.name)` attribute: \(facts.joined(separator: ", "))."]
+        var lines = ["The `\(attribute.name)` attribute: \(facts.joined(separator: ", "))."]
+        if attribute.isDerived && attribute.isPersistent {
+            lines.append("Derived from `\(attribute.derivationExpression ?? "")`: the store computes it when saving.")
+        }
+        return lines
     }
 
     private func documentation(of relationship: Relationship, destination: String) -> [String] {

@@ -61,7 +61,7 @@ extension NameConstant: TemplateFields {
 extension AttributeContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
         "name": \.name, "identifier": \.identifier, "swiftType": \.swiftType, "keyType": \.keyType, "slot": \.slot,
-        "documentation": \.documentation,
+        "isReadOnly": \.isReadOnly, "documentation": \.documentation,
     ]
 }
 
@@ -120,7 +120,7 @@ package func templateFieldMismatches() -> [String] {
     return check(model) + check(entity) + check(EntityTemplateContext(model: model, entity: entity))
         + check(UserTypeContext(name: "", attributeType: "", isTransformable: false))
         + check(NameConstant(identifier: "", name: ""))
-        + check(AttributeContext(name: "", identifier: "", swiftType: "", keyType: "", slot: 0, documentation: []))
+        + check(AttributeContext(name: "", identifier: "", swiftType: "", keyType: "", slot: 0, isReadOnly: false, documentation: []))
         + check(RelationshipContext(
             name: "", identifier: "", destinationClassName: "", swiftType: "", keyType: "", subscriptLabel: "", slot: 0,
             isToMany: false, isOrdered: false, capitalizedIdentifier: "", parameterName: "", documentation: []))

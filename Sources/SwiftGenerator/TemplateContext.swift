@@ -80,6 +80,8 @@ public struct AttributeContext: Sendable, Encodable {
     public var keyType: String
     /// The slot of the attribute in its entity (inherited attributes first): the runtime's fast path.
     public var slot: Int
+    /// Whether the store computes the value (a derived attribute), so the property has no setter.
+    public var isReadOnly: Bool
     public var documentation: [String]
 }
 

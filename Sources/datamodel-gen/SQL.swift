@@ -15,6 +15,11 @@ struct SQL: ParsableCommand {
             Core Data checks when it opens a store). Running the script in sqlite3 creates an empty \
             store; each run draws a new store UUID.
 
+            Derived attributes come with the Z_DA_… triggers that keep them current. The triggers \
+            call NSCoreDataDATriggerUpdatedAffectedObjectValue, its …InsertUpdated… twin, \
+            NSCoreDataNow and DSDERIVEDTEXT: a program that writes such a store must register \
+            those SQL functions (DataStore does).
+
             --views adds one read-only view per entity, named like the entity, with the model's \
             property names, dates as ISO 8601 text and UUIDs as hex — handy for looking inside a store \
             (an iOS app's included) with any SQL tool.

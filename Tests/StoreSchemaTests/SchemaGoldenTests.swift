@@ -35,6 +35,6 @@ import Testing
     }
 
     @Test func fixtures_areThere() {
-        #expect(Self.fixtures().count == 4)
+        #expect(Self.fixtures().count == 5)
     }
 }

@@ -105,10 +105,8 @@ public class Book: Item {
     }
 
     /// The `pagesCount` attribute: Integer 64, optional.
-    public var pagesCount: Int64? {
-        get { self[Book.pagesCount] }
-        set { self[Book.pagesCount] = newValue }
-    }
+    /// Derived from `chapters.@count`: the store computes it when saving.
+    public var pagesCount: Int64? { self[Book.pagesCount] }
 
     /// The `price` attribute: Decimal, optional, default `0`.
     public var price: Decimal? {

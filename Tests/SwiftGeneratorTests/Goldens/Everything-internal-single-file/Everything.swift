@@ -239,10 +239,8 @@ class Book: Item {
     }
 
     /// The `pagesCount` attribute: Integer 64, optional.
-    var pagesCount: Int64? {
-        get { self[Book.pagesCount] }
-        set { self[Book.pagesCount] = newValue }
-    }
+    /// Derived from `chapters.@count`: the store computes it when saving.
+    var pagesCount: Int64? { self[Book.pagesCount] }
 
     /// The `price` attribute: Decimal, optional, default `0`.
     var price: Decimal? {

@@ -106,10 +106,8 @@ package class Book: Item {
     }
 
     /// The `pagesCount` attribute: Integer 64, optional.
-    package var pagesCount: Int64? {
-        get { self[Book.pagesCount] }
-        set { self[Book.pagesCount] = newValue }
-    }
+    /// Derived from `chapters.@count`: the store computes it when saving.
+    package var pagesCount: Int64? { self[Book.pagesCount] }
 
     /// The `price` attribute: Decimal, optional, default `0`.
     package var price: Decimal? {
