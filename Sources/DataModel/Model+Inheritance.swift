@@ -107,6 +107,17 @@ extension Model {
         return nil
     }
 
+    /// Where the inverse of `relationship` is declared: the position of the entity in `entities` and
+    /// of the relationship in its `relationships`. Read in place — nothing is copied — for code that
+    /// looks up many inverses.
+    public func inverseLocation(of relationship: Relationship) -> (entity: Int, relationship: Int)? {
+        guard let inverseName = relationship.inverseName,
+              let position = declaringPosition(ofProperty: inverseName, below: relationship.inverseEntityName ?? relationship.destinationEntityName),
+              let index = entities[position].relationships.firstIndex(where: { $0.name == inverseName })
+        else { return nil }
+        return (position, index)
+    }
+
     /// The destination entity of `relationship`.
     public func destination(of relationship: Relationship) -> Entity? {
         entity(named: relationship.destinationEntityName)

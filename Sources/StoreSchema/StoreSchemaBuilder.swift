@@ -9,6 +9,8 @@ struct StoreSchemaBuilder {
     /// For each layout, the position of its entity in `model.entities` (read in place, never copied).
     let positions: [Int]
     private let layoutByName: [String: EntityLayout]
+    /// For each position in `model.entities`, its entity's number (0 for a duplicate name, never numbered).
+    private let numberByPosition: [Int]
 
     init(model: Model) {
         self.model = model
@@ -16,6 +18,9 @@ struct StoreSchemaBuilder {
         layouts = numbered.map(\.layout)
         positions = numbered.map(\.position)
         layoutByName = Dictionary(layouts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var numbers = [Int](repeating: 0, count: model.entities.count)
+        for (layout, position) in zip(layouts, positions) { numbers[position] = layout.number }
+        numberByPosition = numbers
     }
 
     func build() -> StoreSchema {
@@ -37,7 +42,7 @@ struct StoreSchemaBuilder {
         /// Attributes before foreign keys before inverseless-to-many columns, within a group and entity.
         var kind: Int
         var sortName: String
-        /// The name part after `Z`, before any collision suffix.
+        /// The name the column is named after (uppercased, after `Z`, before any collision suffix).
         var baseName: String
         var type: ColumnType
         var role: Column.Role
@@ -50,17 +55,60 @@ struct StoreSchemaBuilder {
     private func table(rootedAt root: EntityLayout, extra: [Request]) -> EntityTable {
         let members = layouts[(root.number - 1)..<root.subtreeNumbers.upperBound]
         var requests: [Request] = []
+        requests.reserveCapacity(32)
         for layout in members {
-            requests += attributeRequests(model.entities[positions[layout.number - 1]], layout)
-            requests += foreignKeyRequests(model.entities[positions[layout.number - 1]], layout)
+            attributeRequests(model.entities[positions[layout.number - 1]], layout, into: &requests)
+            foreignKeyRequests(model.entities[positions[layout.number - 1]], layout, into: &requests)
         }
         requests += extra
+        let names = ColumnNaming.namesWithoutCollisions(requests.map { ($0.baseName, $0.foreignEntityNumber, $0.needsOrderKey) })
+            ?? namesResolvingCollisions(requests)
 
-        // Names are handed out in entity-number order (then by property name), so that the first
-        // entity keeps the plain name and later ones get 1, 2, … — as Core Data does.
+        // Output order: group, entity number, then kind — attributes, foreign keys (each followed by its
+        // `Z<n>_` companion), the entity's `Z_FOK_` order keys, inverseless to-many columns — then name.
+        struct Placed {
+            /// Group, entity number and kind, most significant first.
+            var key: UInt64
+            var sortName: String
+            var column: Column
+        }
+        var placed: [Placed] = []
+        placed.reserveCapacity(requests.count + 8)
+        for (request, names) in zip(requests, names) {
+            let kind = request.kind * 2  // leaves room for the order keys between foreign keys and the rest
+            let key = UInt64(request.group.rawValue) << 48 | UInt64(request.entityNumber) << 8
+            placed.append(Placed(key: key | UInt64(kind), sortName: request.sortName, column: Column(name: names.column, type: request.type, role: request.role)))
+            guard case .foreignKey(let entity, let relationship) = request.role else { continue }
+            if let name = names.entityColumn {
+                placed.append(Placed(
+                    key: key | UInt64(kind), sortName: request.sortName + "\u{0}",
+                    column: Column(name: name, type: .integer, role: .foreignEntity(entity: entity, relationship: relationship))))
+            }
+            if let name = names.orderColumn {
+                placed.append(Placed(
+                    key: key | UInt64(kind + 1), sortName: request.sortName,
+                    column: Column(name: name, type: .integer, role: .orderKey(entity: entity, relationship: relationship))))
+            }
+        }
+        // Sorts positions, not the (large) entries themselves.
+        let order = placed.indices.sorted { placed[$0].key != placed[$1].key ? placed[$0].key < placed[$1].key : placed[$0].sortName < placed[$1].sortName }
+        var columns = [
+            Column(name: "Z_PK", type: .integer, role: .primaryKey),
+            Column(name: "Z_ENT", type: .integer, role: .entityNumber),
+            Column(name: "Z_OPT", type: .integer, role: .version),
+        ]
+        columns.reserveCapacity(placed.count + 3)
+        for index in order { columns.append(placed[index].column) }
+        return EntityTable(name: root.tableName, rootEntity: root.name, columns: columns)
+    }
+
+    /// The names of each request's columns when some names collide: handed out in entity-number order
+    /// (then by property name), so that the first entity keeps the plain name and later ones get 1,
+    /// 2, … — as Core Data does.
+    private func namesResolvingCollisions(_ requests: [Request]) -> [ColumnNaming.Names] {
         var taken: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
         var suffixes: [String: Int] = [:]
-        var names = [[String]](repeating: [], count: requests.count)
+        var names = [ColumnNaming.Names](repeating: .init(column: ""), count: requests.count)
         let namingOrder = requests.indices.sorted { left, right in
             if requests[left].entityNumber != requests[right].entityNumber {
                 return requests[left].entityNumber < requests[right].entityNumber
@@ -70,92 +118,54 @@ struct StoreSchemaBuilder {
         }
         for index in namingOrder {
             let request = requests[index]
-            var suffix = suffixes[request.baseName]
-            func candidate() -> String { request.baseName + (suffix.map(String.init) ?? "") }
+            let upper = String(ColumnNaming.columnName(request.baseName).dropFirst())
+            var suffix = suffixes[upper]
+            func candidate() -> String { upper + (suffix.map(String.init) ?? "") }
             while taken.contains("Z" + candidate()) { suffix = (suffix ?? 0) + 1 }
-            suffixes[request.baseName] = (suffix ?? 0) + 1
+            suffixes[upper] = (suffix ?? 0) + 1
             let base = candidate()
-            var assigned = ["Z" + base]
-            if let number = request.foreignEntityNumber { assigned.append("Z\(number)_" + base) }
-            if request.needsOrderKey { assigned.append("Z_FOK_" + base) }
-            taken.formUnion(assigned)
+            var assigned = ColumnNaming.Names(column: "Z" + base)
+            if let number = request.foreignEntityNumber { assigned.entityColumn = "Z\(number)_" + base }
+            if request.needsOrderKey { assigned.orderColumn = "Z_FOK_" + base }
+            taken.formUnion([assigned.column, assigned.entityColumn, assigned.orderColumn].compactMap { $0 })
             names[index] = assigned
         }
-
-        // Output order: group, entity number, then kind — attributes, foreign keys (each followed by its
-        // `Z<n>_` companion), the entity's `Z_FOK_` order keys, inverseless to-many columns — then name.
-        struct Placed {
-            var group: ColumnGroup
-            var entityNumber: Int
-            var kind: Int
-            var sortName: String
-            var column: Column
-        }
-        var placed: [Placed] = []
-        placed.reserveCapacity(requests.count + 8)
-        for (request, names) in zip(requests, names) {
-            let kind = request.kind * 2  // leaves room for the order keys between foreign keys and the rest
-            func place(_ kind: Int, _ sortName: String, _ column: Column) {
-                placed.append(Placed(group: request.group, entityNumber: request.entityNumber, kind: kind, sortName: sortName, column: column))
-            }
-            place(kind, request.sortName, Column(name: names[0], type: request.type, role: request.role))
-            guard case .foreignKey(let entity, let relationship) = request.role else { continue }
-            var companions = names.dropFirst()
-            if request.foreignEntityNumber != nil, let name = companions.popFirst() {
-                place(kind, request.sortName + "\u{0}", Column(name: name, type: .integer, role: .foreignEntity(entity: entity, relationship: relationship)))
-            }
-            if request.needsOrderKey, let name = companions.popFirst() {
-                place(kind + 1, request.sortName, Column(name: name, type: .integer, role: .orderKey(entity: entity, relationship: relationship)))
-            }
-        }
-        let outputOrder = placed.indices.sorted { left, right in
-            if placed[left].group != placed[right].group { return placed[left].group < placed[right].group }
-            if placed[left].entityNumber != placed[right].entityNumber {
-                return placed[left].entityNumber < placed[right].entityNumber
-            }
-            if placed[left].kind != placed[right].kind { return placed[left].kind < placed[right].kind }
-            return placed[left].sortName < placed[right].sortName
-        }
-        let columns = [
-            Column(name: "Z_PK", type: .integer, role: .primaryKey),
-            Column(name: "Z_ENT", type: .integer, role: .entityNumber),
-            Column(name: "Z_OPT", type: .integer, role: .version),
-        ] + outputOrder.map { placed[$0].column }
-        return EntityTable(name: root.tableName, rootEntity: root.name, columns: columns)
+        return names
     }
 
-    private func attributeRequests(_ entity: Entity, _ layout: EntityLayout) -> [Request] {
-        var requests: [Request] = []
+    private func attributeRequests(_ entity: Entity, _ layout: EntityLayout, into requests: inout [Request]) {
         for attribute in entity.attributes where attribute.isPersistent {
             if attribute.type == .composite {
                 requests += CompositeLayout.leaves(of: attribute, in: model).map { leaf in
                     Request(
                         group: ColumnGroup(leaf.type), entityNumber: layout.number, kind: 0, sortName: leaf.name,
-                        baseName: leaf.name.uppercased(), type: ColumnType(leaf.type) ?? .blob,
+                        baseName: leaf.name, type: ColumnType(leaf.type) ?? .blob,
                         role: .compositeMember(entity: entity.name, attribute: attribute.name, path: leaf.path))
                 }
             } else if let type = ColumnType(attribute.type) {
                 requests.append(Request(
                     group: ColumnGroup(attribute.type), entityNumber: layout.number, kind: 0,
-                    sortName: attribute.name, baseName: attribute.name.uppercased(), type: type,
+                    sortName: attribute.name, baseName: attribute.name, type: type,
                     role: .attribute(entity: entity.name, attribute: attribute.name)))
             }
         }
-        return requests
     }
 
-    private func foreignKeyRequests(_ entity: Entity, _ layout: EntityLayout) -> [Request] {
-        entity.relationships.filter { $0.isPersistent && $0.isToOne }.map { relationship in
+    private func foreignKeyRequests(_ entity: Entity, _ layout: EntityLayout, into requests: inout [Request]) {
+        for relationship in entity.relationships where relationship.isPersistent && relationship.isToOne {
             let destination = layoutByName[relationship.destinationEntityName]
             let hasSubentities = destination.map { $0.subtreeNumbers.count > 1 } ?? false
-            let inverse = model.inverse(of: relationship)
+            let inverse = model.inverseLocation(of: relationship)
             var request = Request(
                 group: .integerLike, entityNumber: layout.number, kind: 1, sortName: relationship.name,
-                baseName: relationship.name.uppercased(), type: .integer,
+                baseName: relationship.name, type: .integer,
                 role: .foreignKey(entity: entity.name, relationship: relationship.name),
                 foreignEntityNumber: hasSubentities ? destination?.number : nil)
-            request.needsOrderKey = inverse.map { $0.isToMany && $0.isOrdered } ?? false
-            return request
+            if let inverse {
+                let found = model.entities[inverse.entity].relationships[inverse.relationship]
+                request.needsOrderKey = found.isToMany && found.isOrdered
+            }
+            requests.append(request)
         }
     }
 
@@ -170,7 +180,7 @@ struct StoreSchemaBuilder {
                 requests[destination.tableName, default: []].append(Request(
                     group: .integerLike, entityNumber: destination.number, kind: 2,
                     sortName: "\(layout.number)" + relationship.name,
-                    baseName: "\(layout.number)" + relationship.name.uppercased(), type: .integer,
+                    baseName: "\(layout.number)" + relationship.name, type: .integer,
                     role: .inverselessToMany(entity: layout.name, relationship: relationship.name)))
             }
         }
@@ -181,29 +191,32 @@ struct StoreSchemaBuilder {
 
     private func joinTables() -> [JoinTable] {
         var tables: [JoinTable] = []
-        var seen: Set<RelationshipReference> = []
+        // Relationships already paired, as entity position << 32 | relationship index.
+        var seen: Set<Int> = []
         for (layout, position) in zip(layouts, positions) {
-            for relationship in model.entities[position].relationships.sorted(by: { $0.name < $1.name })
-            where relationship.isPersistent && relationship.isToMany {
-                guard let inverse = model.inverse(of: relationship), inverse.isToMany, inverse.isPersistent,
-                      let inverseOwner = model.declaringEntityName(
-                          ofProperty: inverse.name,
-                          inEntityNamed: relationship.inverseEntityName ?? relationship.destinationEntityName),
-                      let inverseLayout = layoutByName[inverseOwner]
+            let relationships = model.entities[position].relationships
+            for index in relationships.indices.sorted(by: { relationships[$0].name < relationships[$1].name }) {
+                let relationship = relationships[index]
+                guard relationship.isPersistent, relationship.isToMany,
+                      let found = model.inverseLocation(of: relationship)
                 else { continue }
-                let mine = RelationshipReference(entity: layout.name, relationship: relationship.name)
-                let theirs = RelationshipReference(entity: inverseOwner, relationship: inverse.name)
+                let inverse = model.entities[found.entity].relationships[found.relationship]
+                guard inverse.isToMany, inverse.isPersistent else { continue }
+                let mine = position << 32 | index, theirs = found.entity << 32 | found.relationship
                 guard !seen.contains(mine), !seen.contains(theirs) else { continue }
-                seen.formUnion([mine, theirs])
+                seen.insert(mine)
+                seen.insert(theirs)
+                guard numberByPosition[found.entity] > 0 else { continue }
+                let inverseLayout = layouts[numberByPosition[found.entity] - 1]
                 let mineOwns = ownsJoinTable(
                     (layout.number, relationship), over: (inverseLayout.number, inverse))
                 let (a, r, aName, b, s, bName) = mineOwns
-                    ? (layout.number, relationship, layout.name, inverseLayout.number, inverse, inverseOwner)
-                    : (inverseLayout.number, inverse, inverseOwner, layout.number, relationship, layout.name)
-                let rName = r.name.uppercased()
+                    ? (layout.number, relationship, layout.name, inverseLayout.number, inverse, inverseLayout.name)
+                    : (inverseLayout.number, inverse, inverseLayout.name, layout.number, relationship, layout.name)
+                let rName = ColumnNaming.columnName(r.name).dropFirst()
                 // A relationship that is its own inverse (`related` ↔ `related`) would name both columns
                 // alike; the second takes the collision suffix, as entity columns do.
-                let sName = s.name.uppercased() + (a == b && r.name == s.name ? "1" : "")
+                let sName = ColumnNaming.columnName(s.name).dropFirst() + (a == b && r.name == s.name ? "1" : "")
                 tables.append(JoinTable(
                     name: "Z_\(a)\(rName)",
                     relationship: RelationshipReference(entity: aName, relationship: r.name),
