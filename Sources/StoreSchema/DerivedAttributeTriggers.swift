@@ -49,6 +49,7 @@ extension StoreSchemaBuilder {
     /// The triggers of every derived attribute the store can keep current, in entity-number order.
     func derivedAttributeTriggers(tables: [EntityTable], joinTables: [JoinTable]) -> [DerivedAttributeTriggers] {
         var result: [DerivedAttributeTriggers] = []
+        let schema = StoreSchema(entities: layouts, tables: tables, joinTables: joinTables, indexes: [])
         for (layout, position) in zip(layouts, positions) {
             let entity = model.entities[position]
             for attribute in entity.attributes where attribute.isDerived && attribute.isPersistent {
@@ -57,8 +58,7 @@ extension StoreSchemaBuilder {
                       let column = table.column(for: .attribute(entity: entity.name, attribute: attribute.name))?.name
                 else { continue }
                 var maker = DerivedTriggerMaker(
-                    model: model, layout: layout, attribute: attribute.name, table: table, column: column,
-                    schema: StoreSchema(entities: layouts, tables: tables, joinTables: joinTables, indexes: []))
+                    model: model, layout: layout, attribute: attribute.name, table: table, column: column, schema: schema)
                 if let triggers = maker.make(derivation) { result.append(triggers) }
             }
         }
@@ -76,15 +76,6 @@ private struct DerivedTriggerMaker {
     /// The tables and layouts built so far, to find the columns the expression reads.
     let schema: StoreSchema
     var triggers: [DerivedAttributeTriggers.Trigger] = []
-
-    init(model: Model, layout: EntityLayout, attribute: String, table: EntityTable, column: String, schema: StoreSchema) {
-        self.model = model
-        self.layout = layout
-        self.attribute = attribute
-        self.table = table
-        self.column = column
-        self.schema = schema
-    }
 
     mutating func make(_ derivation: Derivation) -> DerivedAttributeTriggers? {
         var refresh: String?
