@@ -126,10 +126,6 @@ extension Model {
     /// The inverse of `relationship`: the relationship named `inverseName` on `inverseEntity`
     /// (own or inherited).
     public func inverse(of relationship: Relationship) -> Relationship? {
-        guard let inverseName = relationship.inverseName,
-              case .relationship(let inverse)? = property(
-                  named: inverseName, inEntityNamed: relationship.inverseEntityName ?? relationship.destinationEntityName)
-        else { return nil }
-        return inverse
+        inverseLocation(of: relationship).map { entities[$0.entity].relationships[$0.relationship] }
     }
 }

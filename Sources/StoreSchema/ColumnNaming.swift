@@ -24,19 +24,19 @@ enum ColumnNaming {
         }
     }
 
-    /// The names of each request — base name, destination entity number for a `Z<n>_` companion,
+    /// The names of each request — the name, destination entity number for a `Z<n>_` companion,
     /// whether it has a `Z_FOK_` companion — when no two of them (nor `Z_PK`, `Z_ENT`, `Z_OPT`) are
     /// equal, so none needs a collision suffix; `nil` otherwise. Most tables have no collision, and
     /// this answers without hashing a single string: equal names are looked for by a 64-bit
     /// fingerprint, and an equal fingerprint (a collision, or very rarely two names that only share
     /// it) sends the table to the exact naming.
-    static func namesWithoutCollisions(_ requests: [(baseName: String, entityNumber: Int?, needsOrderKey: Bool)]) -> [Names]? {
+    static func namesWithoutCollisions(_ requests: [(name: String, entityNumber: Int?, needsOrderKey: Bool)]) -> [Names]? {
         var names: [Names] = []
         names.reserveCapacity(requests.count)
         var fingerprints: [UInt64] = [fingerprint("Z_PK"), fingerprint("Z_ENT"), fingerprint("Z_OPT")]
         fingerprints.reserveCapacity(requests.count + 8)
         for request in requests {
-            let column = columnName(request.baseName)
+            let column = columnName(request.name)
             var entry = Names(column: column)
             fingerprints.append(fingerprint(column))
             if let number = request.entityNumber {

@@ -41,9 +41,8 @@ struct StoreSchemaBuilder {
         var entityNumber: Int
         /// Attributes before foreign keys before inverseless-to-many columns, within a group and entity.
         var kind: Int
+        /// The name the column sorts and is named by (`Z` + it uppercased, before any collision suffix).
         var sortName: String
-        /// The name the column is named after (uppercased, after `Z`, before any collision suffix).
-        var baseName: String
         var type: ColumnType
         var role: Column.Role
         /// For a foreign key: the destination's number when it has subentities (`Z<n>_<REL>`).
@@ -61,7 +60,7 @@ struct StoreSchemaBuilder {
             foreignKeyRequests(model.entities[positions[layout.number - 1]], layout, into: &requests)
         }
         requests += extra
-        let names = ColumnNaming.namesWithoutCollisions(requests.map { ($0.baseName, $0.foreignEntityNumber, $0.needsOrderKey) })
+        let names = ColumnNaming.namesWithoutCollisions(requests.map { ($0.sortName, $0.foreignEntityNumber, $0.needsOrderKey) })
             ?? namesResolvingCollisions(requests)
 
         // Output order: group, entity number, then kind — attributes, foreign keys (each followed by its
@@ -118,7 +117,7 @@ struct StoreSchemaBuilder {
         }
         for index in namingOrder {
             let request = requests[index]
-            let upper = String(ColumnNaming.columnName(request.baseName).dropFirst())
+            let upper = String(ColumnNaming.columnName(request.sortName).dropFirst())
             var suffix = suffixes[upper]
             func candidate() -> String { upper + (suffix.map(String.init) ?? "") }
             while taken.contains("Z" + candidate()) { suffix = (suffix ?? 0) + 1 }
@@ -139,13 +138,12 @@ struct StoreSchemaBuilder {
                 requests += CompositeLayout.leaves(of: attribute, in: model).map { leaf in
                     Request(
                         group: ColumnGroup(leaf.type), entityNumber: layout.number, kind: 0, sortName: leaf.name,
-                        baseName: leaf.name, type: ColumnType(leaf.type) ?? .blob,
-                        role: .compositeMember(entity: entity.name, attribute: attribute.name, path: leaf.path))
+                        type: ColumnType(leaf.type) ?? .blob, role: .compositeMember(entity: entity.name, attribute: attribute.name, path: leaf.path))
                 }
             } else if let type = ColumnType(attribute.type) {
                 requests.append(Request(
                     group: ColumnGroup(attribute.type), entityNumber: layout.number, kind: 0,
-                    sortName: attribute.name, baseName: attribute.name, type: type,
+                    sortName: attribute.name, type: type,
                     role: .attribute(entity: entity.name, attribute: attribute.name)))
             }
         }
@@ -157,13 +155,13 @@ struct StoreSchemaBuilder {
             let hasSubentities = destination.map { $0.subtreeNumbers.count > 1 } ?? false
             let inverse = model.inverseLocation(of: relationship)
             var request = Request(
-                group: .integerLike, entityNumber: layout.number, kind: 1, sortName: relationship.name,
-                baseName: relationship.name, type: .integer,
+                group: .integerLike, entityNumber: layout.number, kind: 1, sortName: relationship.name, type: .integer,
                 role: .foreignKey(entity: entity.name, relationship: relationship.name),
                 foreignEntityNumber: hasSubentities ? destination?.number : nil)
             if let inverse {
-                let found = model.entities[inverse.entity].relationships[inverse.relationship]
-                request.needsOrderKey = found.isToMany && found.isOrdered
+                // Read in place: copying the inverse out would copy all its strings and user info.
+                request.needsOrderKey = model.entities[inverse.entity].relationships[inverse.relationship].isToMany
+                    && model.entities[inverse.entity].relationships[inverse.relationship].isOrdered
             }
             requests.append(request)
         }
@@ -179,8 +177,7 @@ struct StoreSchemaBuilder {
                 guard let destination = layoutByName[relationship.destinationEntityName] else { continue }
                 requests[destination.tableName, default: []].append(Request(
                     group: .integerLike, entityNumber: destination.number, kind: 2,
-                    sortName: "\(layout.number)" + relationship.name,
-                    baseName: "\(layout.number)" + relationship.name, type: .integer,
+                    sortName: "\(layout.number)" + relationship.name, type: .integer,
                     role: .inverselessToMany(entity: layout.name, relationship: relationship.name)))
             }
         }
