@@ -72,9 +72,13 @@ extension AttributeValue {
         case .bool(let value): value ? "YES" : "NO"
         case .integer(let value): String(value)
         case .double(let value): value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(format: "%.1f", value) : "\(value)"
-        case .decimal(let value): "\(value)"
         case .date(let value): "CAST(\(value.timeIntervalSinceReferenceDate), \"NSDate\")"
-        case .string, .data, .uuid, .url: Self.quoted(predicateLiteralText)
+        case .string(let value): Self.quoted(value)
+        // Typed by a cast, so that the printed format parses back to the same value.
+        case .decimal: "CAST(\(Self.quoted(predicateLiteralText)), \"NSDecimalNumber\")"
+        case .data: "CAST(\(Self.quoted(predicateLiteralText)), \"NSData\")"
+        case .uuid: "CAST(\(Self.quoted(predicateLiteralText)), \"NSUUID\")"
+        case .url: "CAST(\(Self.quoted(predicateLiteralText)), \"NSURL\")"
         }
     }
 
@@ -82,6 +86,7 @@ extension AttributeValue {
     var predicateLiteralText: String {
         switch self {
         case .string(let value): value
+        case .decimal(let value): "\(value)"
         case .uuid(let value): value.uuidString
         case .url(let value): value.absoluteString
         case .data(let value): value.base64EncodedString()

@@ -50,9 +50,9 @@ extension PredicateExpression {
     func substituting(_ values: Substitution, bound: Set<String>) -> PredicateExpression {
         switch self {
         case .evaluatedObject, .constant: self
-        case .variable(let name): bound.contains(name) ? self : values.values[name].map(PredicateExpression.constant) ?? self
+        case .variable(let name): bound.contains(name) ? self : values.values[name].map(PredicateExpression.value) ?? self
         case .keyPath(.variable(let name), let path) where !bound.contains(name) && values.objects[name] != nil:
-            values.objects[name]!.predicateValue(atKeyPath: path).map(PredicateExpression.constant) ?? self
+            values.objects[name]!.predicateValue(atKeyPath: path).map(PredicateExpression.value) ?? self
         case .collection(let elements): .collection(elements.map { $0.substituting(values, bound: bound) })
         case .keyPath(let base, let path): .keyPath(base.substituting(values, bound: bound), path)
         case .subquery(let collection, let variable, let predicate):

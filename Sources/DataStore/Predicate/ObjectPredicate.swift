@@ -116,6 +116,13 @@ public indirect enum PredicateExpression: Sendable, Hashable {
     /// `SUBQUERY(collection, $variable, predicate)`: the elements of a to-many that match.
     case subquery(collection: PredicateExpression, variable: String, predicate: ObjectPredicate)
 
+    /// The constant `value`; a collection becomes `{…}` of its elements, so an `IN %@` argument and
+    /// the literal it prints as are the same predicate.
+    public static func value(_ value: PredicateValue) -> PredicateExpression {
+        guard case .collection(let elements) = value else { return .constant(value) }
+        return .collection(elements.map(PredicateExpression.value))
+    }
+
     /// The key path `path` (dot-separated) of the evaluated object.
     public static func key(_ path: String) -> PredicateExpression {
         .keyPath(.evaluatedObject, path.split(separator: ".").map(String.init))

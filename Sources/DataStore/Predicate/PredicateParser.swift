@@ -124,9 +124,6 @@ struct PredicateParser {
         let rhs = try expression()
         if comparisonOperator == .between {
             guard case .collection(let bounds) = rhs, bounds.count == 2 else {
-                if case .constant(.collection(let bounds)) = rhs, bounds.count == 2 {
-                    return PredicateComparison(lhs, .between, .collection(bounds.map(PredicateExpression.constant)), options: options, quantifier: quantifier)
-                }
                 throw error("BETWEEN needs two bounds: {low, high}", at: operatorToken)
             }
         }
@@ -243,8 +240,9 @@ struct PredicateParser {
         return .subquery(collection: collection, variable: variable, predicate: predicate)
     }
 
-    /// `CAST(seconds, 'NSDate')`: a date given as seconds since 2001-01-01; also `'NSNumber'` and
-    /// `'NSString'` on constants.
+    /// `CAST(seconds, 'NSDate')`: a date given as seconds since 2001-01-01; also `'NSNumber'`,
+    /// `'NSString'` and `'NSDecimalNumber'` on constants, and `'NSData'` (Base64), `'NSUUID'` and
+    /// `'NSURL'` on strings — the forms `predicateFormat` prints typed values in.
     private mutating func cast() throws(PredicateSyntaxError) -> PredicateExpression {
         try expect(symbol: "(")
         let valueToken = current
@@ -269,7 +267,22 @@ struct PredicateParser {
             return .constant(.attribute(.double(number)))
         case ("NSNumber", .integer), ("NSNumber", .double): return value
         case ("NSString", _): return .constant(.attribute(.string(constant.predicateLiteralText)))
-        default: throw error("cannot cast to '\(type)'; expected 'NSDate', 'NSNumber' or 'NSString'", at: typeToken)
+        case ("NSDecimalNumber", .integer), ("NSDecimalNumber", .double), ("NSDecimalNumber", .string), ("NSDecimalNumber", .decimal):
+            guard let decimal = Decimal(string: constant.predicateLiteralText, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN else {
+                throw error("cannot read \(constant.predicateLiteralText.debugDescription) as a decimal number", at: valueToken)
+            }
+            return .constant(.attribute(.decimal(decimal)))
+        case ("NSData", .string(let text)):
+            guard let data = Data(base64Encoded: text) else { throw error("cannot read \(text.debugDescription) as Base64 data", at: valueToken) }
+            return .constant(.attribute(.data(data)))
+        case ("NSUUID", .string(let text)):
+            guard let uuid = UUID(uuidString: text) else { throw error("cannot read \(text.debugDescription) as a UUID", at: valueToken) }
+            return .constant(.attribute(.uuid(uuid)))
+        case ("NSURL", .string(let text)):
+            guard let url = URL(string: text) else { throw error("cannot read \(text.debugDescription) as a URL", at: valueToken) }
+            return .constant(.attribute(.url(url)))
+        default:
+            throw error("cannot cast to '\(type)'; expected 'NSDate', 'NSNumber', 'NSString', 'NSDecimalNumber', 'NSData', 'NSUUID' or 'NSURL'", at: typeToken)
         }
     }
 
@@ -283,7 +296,7 @@ struct PredicateParser {
         let ordinal = "argument \(argumentIndex)"
         switch (specifier, value) {
         case ("@", _):
-            return .constant(value)
+            return .value(value)
         case ("K", .attribute(.string(let path))):
             let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard !components.contains(where: \.isEmpty) else { throw error("\(ordinal) for %K is not a key path: \(path.debugDescription)", at: token) }

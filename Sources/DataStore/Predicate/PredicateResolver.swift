@@ -204,15 +204,8 @@ struct PredicateResolver {
         switch expression {
         case .constant(let value):
             return .constant(value)
-        case .collection(let elements):
-            var values: [PredicateValue] = []
-            for element in elements {
-                guard case .constant(let value) = element else {
-                    throw .invalidPredicate("the elements of {…} must be constants, not '\(element)'")
-                }
-                values.append(value)
-            }
-            return .constant(.collection(values))
+        case .collection:
+            return .constant(try constantValue(of: expression))
         case .evaluatedObject:
             return .resolved(.object(ResolvedPath(scope: 0, start: scopes[0].entity)), .object)
         case .variable(let name):
@@ -275,6 +268,18 @@ struct PredicateResolver {
     }
 
     /// The walk of a key path expression, or `nil` for other expressions.
+    /// The value of a constant or a `{…}` of constants (nested ones included).
+    private func constantValue(of expression: PredicateExpression) throws(ContextError) -> PredicateValue {
+        switch expression {
+        case .constant(let value): return value
+        case .collection(let elements):
+            var values: [PredicateValue] = []
+            for element in elements { values.append(try constantValue(of: element)) }
+            return .collection(values)
+        default: throw .invalidPredicate("the elements of {…} must be constants, not '\(expression)'")
+        }
+    }
+
     private func walkIfKeyPath(_ expression: PredicateExpression) throws(ContextError) -> Walk? {
         guard case .keyPath(let base, let components) = expression else { return nil }
         let start: ResolvedPath

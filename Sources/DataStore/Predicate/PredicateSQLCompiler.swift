@@ -171,7 +171,9 @@ struct PredicateSQLCompiler {
             case (.minimum, let (path, attribute)?): selected = "MIN(\(column(path, attribute)))"
             case (.maximum, let (path, attribute)?): selected = "MAX(\(column(path, attribute)))"
             }
-            return "(SELECT \(selected) FROM " + leave(source) + ")"
+            let value = "(SELECT \(selected) FROM " + leave(source) + ")"
+            // `@min`/`@max` of text compared with `[c]`/`[d]`: the extreme value folded, as in memory.
+            return options.isEmpty ? value : "DSFOLD(" + value + ", \(options.rawValue))"
         case .subqueryCount(let collection, let predicate):
             let source = enter(collection)
             let inner = compile(predicate)

@@ -9,7 +9,7 @@ extension AttributeKey {
     fileprivate var expression: PredicateExpression { .key(name) }
 
     fileprivate func compare(_ comparisonOperator: ComparisonOperator, _ value: any PredicateArgument, options: StringOptions = []) -> ObjectPredicate {
-        .comparison(PredicateComparison(expression, comparisonOperator, .constant(value.predicateValue), options: options))
+        .comparison(PredicateComparison(expression, comparisonOperator, .value(value.predicateValue), options: options))
     }
 
     /// `key op {values}`, as the parser reads a collection literal.
