@@ -33,7 +33,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var savedRelationshipValues: [RelationshipValue] = []
     /// `Z_OPT` as last read or written: the version optimistic locking checks.
     var version: Int64 = 0
-    var isLoaded = false
+    var faultState = FaultState.fault
+    /// Whether the row's values are in the object (also while it still reports itself a fault).
+    var isLoaded: Bool {
+        get { faultState != .fault }
+        set { faultState = newValue ? .loaded : .fault }
+    }
     /// Which of its context's inserted, updated and deleted sets the object is in.
     var changeFlags: ChangeFlags = []
 
@@ -64,8 +69,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         context.registerInserted(self)
     }
 
-    /// Whether the object's values are not loaded yet; reading any property loads them.
-    public var isFault: Bool { !isLoaded }
+    /// Whether the object is a fault: reading any property first loads its values. An object
+    /// fetched with `returnsObjectsAsFaults` (the default) is one until first used, though its
+    /// values came with the fetch; using it then reads nothing from the store.
+    public var isFault: Bool { faultState != .loaded }
 
     /// Whether the object was inserted and not saved yet.
     public var isInserted: Bool { context?.isInserted(self) ?? false }
@@ -90,8 +97,21 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Loads the row if the object is a fault.
     @inline(__always)
     func fulfillIfNeeded() {
-        if !isLoaded { context?.fulfillFault(self) }
+        if faultState != .loaded { fire() }
     }
+
+    private func fire() {
+        if faultState == .fault { context?.fulfillFault(self) } else { faultState = .loaded }
+    }
+}
+
+/// Where an object's values are.
+enum FaultState: UInt8 {
+    /// Not loaded: the first use reads the row.
+    case fault
+    /// Loaded by a fetch that returns faults; the first use makes it `loaded` without a read.
+    case fetchedAsFault
+    case loaded
 }
 
 /// What a context hands to `ManagedObject.init(_:)`: the entity, ID and context of a new object.

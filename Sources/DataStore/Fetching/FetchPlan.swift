@@ -21,6 +21,8 @@ struct FetchPlan {
     /// Whether the predicate and sort keys read only the fetched rows' own columns, so that an
     /// unsaved change to another object cannot change which rows match or their order.
     let isLocal: Bool
+    /// The request's `returnsObjectsAsFaults`.
+    let returnsObjectsAsFaults: Bool
 
     struct SortKey {
         var path: ResolvedPath
@@ -78,6 +80,7 @@ struct FetchPlan {
         case (let filter?, let predicate?): condition = filter + " AND " + predicate
         }
         isLocal = !compiler.readsOtherRows
+        returnsObjectsAsFaults = request.returnsObjectsAsFaults
     }
 
     /// `SELECT <columns> FROM … WHERE … ORDER BY … LIMIT … OFFSET …`.

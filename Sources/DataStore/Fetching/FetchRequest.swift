@@ -27,6 +27,16 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Whether the context's unsaved inserts, changes and deletes count (default `true`): an
     /// unsaved object matches by its current values, a deleted one never.
     public var includesPendingChanges = true
+    /// Whether fetched objects come back as faults (default `true`, as in Core Data). Their values
+    /// come with the fetch either way; an object fetched as a fault reports `isFault` until first
+    /// used, and using it reads nothing more from the store. Objects already in the context are
+    /// returned as they are.
+    public var returnsObjectsAsFaults = true
+    /// Whether the fetch reads the objects' values (default `true`). `false` reads only their keys:
+    /// objects not in the context yet come back as faults that read their row when first used —
+    /// for objects that are only counted, compared or deleted. When unsaved changes must be judged
+    /// in memory, the rows are read anyway.
+    public var includesPropertyValues = true
 
     /// A request for the entity of `Result` (`Book.entityName`).
     public init() {

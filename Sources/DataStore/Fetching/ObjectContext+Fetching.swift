@@ -31,8 +31,12 @@ extension ObjectContext {
     public func fetchObjectIDs<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> [ObjectID] {
         let plan = try FetchPlan(request, store: store)
         guard !(request.includesPendingChanges && hasChanges) else { return try matchingObjects(plan, request).map(\.objectID) }
-        let sql = plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset)
-        return try read(sql) { db, statement in
+        return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset))
+    }
+
+    /// The IDs of the rows `sql` selects (`Z_PK`, `Z_ENT`).
+    private func readObjectIDs(_ sql: SQLFragment) throws(ContextError) -> [ObjectID] {
+        try read(sql) { db, statement in
             var ids: [ObjectID] = []
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
             try withExtendedLifetime(rows) {
@@ -42,7 +46,7 @@ extension ObjectContext {
                 }
             }
             return ids
-        }
+        } rows: { $0.count }
     }
 
     /// The objects that match, merged with unsaved changes when the request includes them, sorted,
@@ -50,14 +54,17 @@ extension ObjectContext {
     func matchingObjects<Result>(_ plan: FetchPlan, _ request: FetchRequest<Result>) throws(ContextError) -> [ManagedObject] {
         let columns = plan.entity.selectColumns
         guard request.includesPendingChanges, hasChanges else {
-            return try fetchRows(plan.select(columns, limit: request.fetchLimit, offset: request.fetchOffset))
+            guard request.includesPropertyValues else {
+                return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset)).map(object(with:))
+            }
+            return try fetchRows(plan.select(columns, limit: request.fetchLimit, offset: request.fetchOffset), asFaults: plan.returnsObjectsAsFaults)
         }
         let evaluator = PredicateEvaluator(context: self)
         let matches = { (object: ManagedObject) in plan.predicate.map { evaluator.evaluate($0, on: object) } ?? true }
         var candidates: [ManagedObject]
         if plan.isLocal {
             // Unchanged rows matched in SQL; changed and new objects are judged by their current values.
-            candidates = try fetchRows(plan.select(columns, ordered: false)).filter { !updated.contains($0) && !deleted.contains($0) }
+            candidates = try fetchRows(plan.select(columns, ordered: false), asFaults: plan.returnsObjectsAsFaults).filter { !updated.contains($0) && !deleted.contains($0) }
             candidates += (inserted.objects + updated.objects).filter { plan.includes($0) && !deleted.contains($0) && matches($0) }
         } else {
             // A change to a related object can change any row's match or order: judge them all in memory.
@@ -96,13 +103,14 @@ extension ObjectContext {
         }
     }
 
-    /// The objects for the rows `sql` selects (every column of the table, in table order).
-    func fetchRows(_ sql: SQLFragment) throws(ContextError) -> [ManagedObject] {
+    /// The objects for the rows `sql` selects (every column of the table, in table order); objects
+    /// not loaded before are left reporting themselves faults when `asFaults`.
+    func fetchRows(_ sql: SQLFragment, asFaults: Bool = false) throws(ContextError) -> [ManagedObject] {
         try read(sql) { db, statement in
             var objects: [ManagedObject] = []
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
             try withExtendedLifetime(rows) {
-                while try rows.next() != nil { objects.append(materialize(statement.sqliteStatement)) }
+                while try rows.next() != nil { objects.append(materialize(statement.sqliteStatement, asFault: asFaults)) }
             }
             return objects
         } rows: { $0.count }
@@ -120,17 +128,21 @@ extension ObjectContext {
         }
     }
 
-    /// The registered object for the statement's current row (filled if it was a fault), or a new one.
-    func materialize(_ statement: SQLiteStatement) -> ManagedObject {
+    /// The registered object for the statement's current row (filled if it was a fault), or a new
+    /// one; an object filled here stays a fault until first used when `asFault`.
+    func materialize(_ statement: SQLiteStatement, asFault: Bool = false) -> ManagedObject {
         let id = objectID(key: sqlite3_column_int64(statement, 0), entityNumber: Int(sqlite3_column_int64(statement, 1)))
-        if let object = registeredObject(for: id) {
-            if !object.isLoaded { fill(object, from: statement) }
-            return object
+        let object: ManagedObject
+        if let registered = registeredObject(for: id) {
+            guard !registered.isLoaded else { return registered }
+            object = registered
+        } else {
+            let entity = store.entity(number: id.entityNumber) ?? store.entities[0]
+            object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: id, context: self))
+            register(object)
         }
-        let entity = store.entity(number: id.entityNumber) ?? store.entities[0]
-        let object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: id, context: self))
         fill(object, from: statement)
-        register(object)
+        if asFault { object.faultState = .fetchedAsFault }
         return object
     }
 }
