@@ -37,7 +37,8 @@ extension AttributeStorable where Self: FixedWidthInteger {
         switch attributeValue {
         case .integer(let value): self.init(truncatingIfNeeded: value)
         case .bool(let value): self = value ? 1 : 0
-        case .double(let value) where value.isFinite: self.init(clamping: Int64(value))
+        // Toward zero, as `NSNumber` converts; a value beyond every integer converts to none.
+        case .double(let value): guard let integer = Self(exactly: value.rounded(.towardZero)) else { return nil }; self = integer
         default: return nil
         }
     }

@@ -37,6 +37,37 @@ import Testing
         #expect(try context.fetchObjectIDs(request) == context.fetch(request).map(\.objectID))
     }
 
+    @Test func integersCompareWithFractionsByValue() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let setup = store.newContext()
+        for count in [2, 3] {
+            let book = try setup.insertObject(entityName: "Book")
+            try book.setValue(count, forKey: "pageCount")
+        }
+        try setup.save()
+        let context = store.newContext()
+        func pageCounts(_ format: String) throws -> [Int64] {
+            var request = FetchRequest<ManagedObject>(entityName: "Book")
+            request.predicate = try ObjectPredicate(format: format)
+            request.sortDescriptors = [ObjectSortDescriptor("pageCount")]
+            let fromSQL = try context.fetch(request).map { $0.value(forKey: "pageCount") as? Int64 ?? -1 }
+            request.predicate = nil
+            let inMemory = try context.fetch(request).filter { try ObjectPredicate(format: format).evaluate(with: $0) }.map { $0.value(forKey: "pageCount") as? Int64 ?? -1 }
+            #expect(fromSQL == inMemory, "\(format)")
+            return fromSQL
+        }
+        #expect(try pageCounts("pageCount < 2.5") == [2])
+        #expect(try pageCounts("pageCount > 2.5") == [3])
+        #expect(try pageCounts("pageCount == 2.0") == [2])
+        #expect(try pageCounts("pageCount IN {2.5, 3}") == [3])
+        #expect(try pageCounts("pageCount BETWEEN {2.5, 9}") == [3])
+        #expect(try pageCounts("pageCount < 1e300") == [2, 3])
+        #expect(try pageCounts("pageCount > -1e300 AND pageCount != CAST('2.5', 'NSDecimalNumber')") == [2, 3])
+        // A number beyond every integer is refused, not rounded or trapped on.
+        let book = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book"))[0]
+        #expect(throws: ContextError.self) { try book.setValue(1e300, forKey: "pageCount") }
+    }
+
     @Test func stringModifiers_foldCaseAndDiacritics() throws {
         let (_, context) = try Self.books([("café", 1), ("CAFE", 2), ("cafe\u{301}", 3), ("Cafeteria", 4), ("Straße", 5)])
         #expect(try Self.titles(context, "title == 'CAFE'") == ["CAFE"])

@@ -21,6 +21,15 @@ struct PredicateResolver {
         case count
         case real
 
+        /// Whether values of the kind are integers (counts and integer attributes).
+        var isInteger: Bool {
+            switch self {
+            case .count: true
+            case .attribute(let type): type.isInteger
+            case .object, .real: false
+            }
+        }
+
         /// Kinds that compare with each other.
         var group: String {
             switch self {
@@ -179,12 +188,16 @@ struct PredicateResolver {
         case (.object(let id), .object): return .objectValue(id)
         case (.attribute(.null), .object): return .objectValue(nil)
         case (_, .object): throw fail("an object is compared with \(value)")
+        case (.attribute(let attribute), _) where kind.isInteger && attribute.hasFraction:
+            // `pageCount < 2.5` compares numbers, as Core Data does: the fraction is kept.
+            guard let real = Double(attributeValue: attribute) else { throw fail("\(value) is not a number") }
+            return .value(real.storedValue)
         case (.attribute(let attribute), .attribute(let type)):
             guard let converted = attribute.coerced(to: type) else { throw fail("\(value) is not a \(kind.group)") }
-            return .value(converted.databaseValue)
+            return .value(converted.storedValue)
         case (.attribute(let attribute), .count), (.attribute(let attribute), .real):
             guard let converted = attribute.coerced(to: kind == .count ? .integer64 : .double) else { throw fail("\(value) is not a number") }
-            return .value(converted.databaseValue)
+            return .value(converted.storedValue)
         case (.object, _): throw fail("an object is compared with a \(kind.group)")
         case (.collection, _): throw fail("a collection can only be the right of IN or BETWEEN")
         }
@@ -331,4 +344,25 @@ struct PredicateResolver {
         inner.scopes.append((variable, entity))
         return inner
     }
+}
+
+private extension AttributeValue {
+    /// Whether the value is a number with a fraction (or beyond every integer), which an integer
+    /// comparison must not round away.
+    var hasFraction: Bool {
+        switch self {
+        case .double, .decimal: Double(attributeValue: self).map { !$0.isNaN && Int64(exactly: $0) == nil } ?? false
+        default: false
+        }
+    }
+
+    /// The value as SQLite stores it: a NaN is stored as `NULL`.
+    var storedValue: DatabaseValue {
+        if case .double(let value) = self, value.isNaN { return .null }
+        return databaseValue
+    }
+}
+
+private extension Double {
+    var storedValue: DatabaseValue { AttributeValue.double(self).storedValue }
 }
