@@ -26,6 +26,13 @@ struct PredicateLexer {
         index + offset < characters.count ? characters[index + offset] : nil
     }
 
+    /// Whether `text` reads as one key of a key path: a word, or `@` and a word (a collection operator).
+    static func isKey(_ text: String) -> Bool {
+        let word = text.first == "@" ? text.dropFirst() : Substring(text)
+        guard let first = word.first, isWordStart(first) else { return false }
+        return word.allSatisfy(isWordPart)
+    }
+
     private static func isWordStart(_ character: Character) -> Bool {
         character.isLetter || character == "_"
     }

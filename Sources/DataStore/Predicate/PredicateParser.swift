@@ -299,7 +299,7 @@ struct PredicateParser {
             return .value(value)
         case ("K", .attribute(.string(let path))):
             let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard !components.contains(where: \.isEmpty) else { throw error("\(ordinal) for %K is not a key path: \(path.debugDescription)", at: token) }
+            guard components.allSatisfy(PredicateLexer.isKey) else { throw error("\(ordinal) for %K is not a key path: \(path.debugDescription)", at: token) }
             return .keyPath(.evaluatedObject, components)
         case ("K", _):
             throw error("\(ordinal) for %K must be a string key path", at: token)
