@@ -19,6 +19,9 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
     case invalidPredicate(String)
     /// A `$VARIABLE` was not substituted before fetching.
     case unboundVariable(String)
+    /// The request asks for something that has no meaning, such as a dictionary property that
+    /// is neither grouped nor aggregated.
+    case invalidFetch(String)
 
     public var description: String {
         switch self {
@@ -31,6 +34,7 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
         case .database(let message): "database error: \(message)"
         case .unknownKeyPath(let entity, let keyPath): "entity '\(entity)' has no key path '\(keyPath)'"
         case .invalidPredicate(let reason): "invalid predicate: \(reason)"
+        case .invalidFetch(let reason): "invalid fetch request: \(reason)"
         case .unboundVariable(let name): "variable $\(name) has no value; substitute it with withSubstitutionVariables"
         }
     }

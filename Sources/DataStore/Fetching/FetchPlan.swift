@@ -16,6 +16,8 @@ struct FetchPlan {
     let entityCondition: String?
     /// ` ORDER BY …` (sort keys, then `t0.Z_PK`).
     let orderBy: String
+    /// The `ORDER BY` term of each sort key, with its comparator and direction.
+    let sortTerms: [String]
     /// The SQL of each sort key's value, without comparator or direction.
     let sortColumns: [String]
     /// Whether the predicate and sort keys read only the fetched rows' own columns, so that an
@@ -23,6 +25,8 @@ struct FetchPlan {
     let isLocal: Bool
     /// The request's `returnsObjectsAsFaults`.
     let returnsObjectsAsFaults: Bool
+    /// For a dictionary fetch: its columns, groups and order.
+    let dictionary: DictionaryShape?
 
     struct SortKey {
         var path: ResolvedPath
@@ -30,7 +34,7 @@ struct FetchPlan {
         var descriptor: ObjectSortDescriptor
     }
 
-    init<Result>(_ request: FetchRequest<Result>, store: PersistentStore) throws(ContextError) {
+    init<Result>(_ request: FetchRequest<Result>, store: PersistentStore, forDictionaries: Bool = false) throws(ContextError) {
         guard let entity = store.entity(named: request.entityName) else { throw .unknownEntity(request.entityName) }
         guard entity.objectClass is Result.Type || Result.self == ManagedObject.self else {
             throw .classMismatch(entity: entity.name, type: "\(Result.self)")
@@ -63,6 +67,8 @@ struct FetchPlan {
             order.append(term)
         }
         sortColumns = columns
+        sortTerms = order
+        dictionary = forDictionaries ? try DictionaryShape(request, entity: entity, sortKeys: keys, resolver: resolver, compiler: &compiler) : nil
         order.append("t0.Z_PK")
         orderBy = " ORDER BY " + order.joined(separator: ", ")
         from = "FROM \(entity.tableName) t0" + compiler.rootJoins

@@ -8,7 +8,8 @@
 ///     let books = try context.fetch(request)
 ///
 /// Core Data's `resultType` is the method you call: `fetch` (objects), `fetchObjectIDs`,
-/// `count(for:)`, and `fetchBatched` for results loaded in batches.
+/// `count(for:)`, `fetchDictionaries` (values and aggregates), and `fetchBatched` for results
+/// loaded in batches.
 public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var entityName: String
     /// Which objects match; `nil` for all.
@@ -37,15 +38,27 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// for objects that are only counted, compared or deleted. When unsaved changes must be judged
     /// in memory, the rows are read anyway.
     public var includesPropertyValues = true
+    /// What `fetchDictionaries` returns of each object or group: key paths and aggregates (empty:
+    /// every attribute). Object fetches read whole rows whatever it says.
+    public var propertiesToFetch: [PropertyToFetch] = []
+    /// Key paths (attributes or to-one relationships) whose equal values make one group, for
+    /// `fetchDictionaries`: one dictionary per group, aggregates computed per group. Every
+    /// non-aggregate property to fetch must be one of them.
+    public var propertiesToGroupBy: [String] = []
+    /// Whether `fetchDictionaries` returns each distinct dictionary once (default `false`).
+    public var returnsDistinctResults = false
 
     /// A request for the entity of `Result` (`Book.entityName`).
     public init() {
         entityName = Result.entityName
     }
 
-    /// A request for the entity named `entityName`, whose objects are of class `Result`.
-    public init(entityName: String) {
+    /// A request for the entity named `entityName`, whose objects are of class `Result`, with an
+    /// optional predicate and sort descriptors.
+    public init(entityName: String, predicate: ObjectPredicate? = nil, sortDescriptors: [ObjectSortDescriptor] = []) {
         self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
     }
 
     /// A request for the entity of `Result` with a predicate and sort descriptors.

@@ -113,28 +113,10 @@ struct PredicateEvaluator {
                 let value = object(at: path, inner).map { $0.attributeValue(atSlot: attribute.slot).databaseValue } ?? .null
                 return value.isNull ? nil : value
             }
-            return .stored(Self.aggregate(function, values))
+            return .stored(StoredAggregate.value(function, values))
         case .subqueryCount(let collection, let predicate):
             let count = elements(of: collection, scopes).count { evaluate(predicate, scopes: Self.entering(collection, $0, scopes)) }
             return .stored(Int64(count).databaseValue)
-        }
-    }
-
-    /// SQLite's `TOTAL`, `AVG`, `MIN` and `MAX` over non-null values.
-    private static func aggregate(_ function: AggregateFunction, _ values: [DatabaseValue]) -> DatabaseValue {
-        func number(_ value: DatabaseValue) -> Double {
-            switch value.storage {
-            case .int64(let integer): Double(integer)
-            case .double(let real): real
-            default: 0
-            }
-        }
-        switch function {
-        case .count: return Int64(values.count).databaseValue
-        case .sum: return values.reduce(0) { $0 + number($1) }.databaseValue
-        case .average: return values.isEmpty ? .null : (values.reduce(0) { $0 + number($1) } / Double(values.count)).databaseValue
-        case .minimum: return values.min { StoredValueOrder.compare($0, $1) < 0 } ?? .null
-        case .maximum: return values.max { StoredValueOrder.compare($0, $1) < 0 } ?? .null
         }
     }
 
@@ -145,6 +127,11 @@ struct PredicateEvaluator {
             object = context.object(with: id)
         }
         return object
+    }
+
+    /// The ID of the object at the end of `path` from `object` (`nil` past a `nil`).
+    func objectID(at path: ResolvedPath, from object: ManagedObject) -> ObjectID? {
+        objectID(at: path, [object])
     }
 
     private func objectID(at path: ResolvedPath, _ scopes: [ManagedObject]) -> ObjectID? {

@@ -270,17 +270,23 @@ struct PredicateResolver {
 
     // MARK: Key paths
 
-    /// The attribute a sort descriptor or a fetched property names, through to-one relationships.
-    func attributePath(_ keyPath: String) throws(ContextError) -> (ResolvedPath, AttributeDescription) {
+    /// The attribute — or, with `nil`, the object of a to-one relationship — a fetched property
+    /// names, through to-one relationships.
+    func propertyPath(_ keyPath: String) throws(ContextError) -> (ResolvedPath, AttributeDescription?) {
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         switch try walk(from: ResolvedPath(scope: 0, start: scopes[0].entity), components, text: keyPath) {
-        case .value(let path, let attribute?): return (path, attribute)
-        case .value: throw .invalidPredicate("'\(keyPath)' names a relationship, not an attribute")
+        case .value(let path, let attribute): return (path, attribute)
         case .toMany: throw .invalidPredicate("'\(keyPath)' leads through a to-many relationship")
         }
     }
 
-    /// The walk of a key path expression, or `nil` for other expressions.
+    /// The attribute a sort descriptor names, through to-one relationships.
+    func attributePath(_ keyPath: String) throws(ContextError) -> (ResolvedPath, AttributeDescription) {
+        let (path, attribute) = try propertyPath(keyPath)
+        guard let attribute else { throw .invalidPredicate("'\(keyPath)' names a relationship, not an attribute") }
+        return (path, attribute)
+    }
+
     /// The value of a constant or a `{…}` of constants (nested ones included).
     private func constantValue(of expression: PredicateExpression) throws(ContextError) -> PredicateValue {
         switch expression {
@@ -293,6 +299,7 @@ struct PredicateResolver {
         }
     }
 
+    /// The walk of a key path expression, or `nil` for other expressions.
     private func walkIfKeyPath(_ expression: PredicateExpression) throws(ContextError) -> Walk? {
         guard case .keyPath(let base, let components) = expression else { return nil }
         let start: ResolvedPath

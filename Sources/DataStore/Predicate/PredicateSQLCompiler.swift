@@ -81,6 +81,12 @@ struct PredicateSQLCompiler {
         alias(of: path) + "." + (attribute.columnName ?? "NULL")
     }
 
+    /// The `Z_PK` and `Z_ENT` columns of the object at the end of a to-one path, joining its table.
+    mutating func objectColumns(_ path: ResolvedPath) -> (key: String, entity: String) {
+        let alias = alias(of: path)
+        return (alias + ".Z_PK", alias + ".Z_ENT")
+    }
+
     // MARK: Comparisons
 
     private mutating func compare(_ lhs: ResolvedExpression, _ comparisonOperator: ComparisonOperator, _ rhs: ResolvedExpression, _ options: StringOptions) -> SQLFragment {

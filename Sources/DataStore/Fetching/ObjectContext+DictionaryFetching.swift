@@ -1,0 +1,211 @@
+import DataModel
+import GRDB
+import GRDBSQLite
+
+/// Dictionary fetches: values and aggregates instead of objects, computed in SQL — or, when the
+/// context has unsaved changes the request includes, in memory with the same meaning (Core Data
+/// ignores pending changes here; this does not).
+extension ObjectContext {
+    /// One dictionary per matching object — or per distinct result, or per group — holding the
+    /// request's `propertiesToFetch` by name: attribute values as `.attribute`, to-one destinations
+    /// as `.object`; a nil value has no entry, as in Core Data.
+    ///
+    ///     var request = FetchRequest<Book>()
+    ///     request.propertiesToFetch = ["author.name", .sum("price", as: "total")]
+    ///     request.propertiesToGroupBy = ["author.name"]
+    ///     request.sortDescriptors = [ObjectSortDescriptor("author.name")]
+    ///     for row in try context.fetchDictionaries(request) { print(row["author.name"], row["total"]) }
+    ///
+    /// Sort descriptors order the results; in a grouped or distinct fetch they must name grouped or
+    /// fetched key paths, and results equal under them come in the order of their key values.
+    /// Limit and offset count results, not objects.
+    public func fetchDictionaries<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> [[String: PredicateValue]] {
+        let plan = try FetchPlan(request, store: store, forDictionaries: true)
+        guard let shape = plan.dictionary else { return [] }
+        let rows = request.includesPendingChanges && hasChanges
+            ? try rowsInMemory(plan, shape, request)
+            : try rowsInSQL(plan, shape, request)
+        return rows.map { cells in
+            var dictionary: [String: PredicateValue] = [:]
+            for (column, cell) in zip(shape.columns, cells) {
+                if let value = cell.value(for: column) { dictionary[column.name] = value }
+            }
+            return dictionary
+        }
+    }
+
+    /// A value of a result before it is typed: as stored, or an object's ID.
+    enum DictionaryCell {
+        case stored(DatabaseValue)
+        case object(ObjectID?)
+
+        func value(for column: DictionaryShape.Column) -> PredicateValue? {
+            switch self {
+            case .object(let id): return id.map(PredicateValue.object)
+            case .stored(let stored):
+                guard !stored.isNull else { return nil }
+                let type: AttributeType = switch column.source {
+                case .value(_, let attribute): attribute.type
+                case .object: .integer64
+                case .aggregate(.count, _, _): .integer64
+                case .aggregate(.average, _, _): .double
+                case .aggregate(.sum, _, let attribute): attribute.type.isInteger ? .integer64 : attribute.type == .decimal ? .decimal : .double
+                case .aggregate(_, _, let attribute): attribute.type
+                }
+                return .attribute(AttributeValue(stored, as: type))
+            }
+        }
+
+        /// Equality as SQLite's `DISTINCT` and `GROUP BY` see it.
+        var key: StoredValueKey {
+            switch self {
+            case .stored(let value): StoredValueKey(value)
+            case .object(let id): id.map(StoredValueKey.object) ?? .null
+            }
+        }
+
+        /// The store's order: stored values as SQLite compares them, objects by key.
+        static func compare(_ lhs: DictionaryCell, _ rhs: DictionaryCell) -> Int {
+            switch (lhs, rhs) {
+            case (.stored(let left), .stored(let right)): StoredValueOrder.compare(left, right)
+            case (.object(let left), .object(let right)):
+                switch (left, right) {
+                case (nil, nil): 0
+                case (nil, _): -1
+                case (_, nil): 1
+                case (let left?, let right?): left == right ? 0 : ObjectContext.storeOrder(left, right) ? -1 : 1
+                }
+            case (.stored, .object): -1
+            case (.object, .stored): 1
+            }
+        }
+    }
+
+    private func rowsInSQL<Result>(_ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Result>) throws(ContextError) -> [[DictionaryCell]] {
+        let selected = shape.columns.flatMap(\.selected).joined(separator: ", ")
+        var sql = SQLFragment(sql: "SELECT \(shape.isDistinct ? "DISTINCT " : "")\(selected) \(plan.from)")
+        if let condition = plan.condition { sql = sql + " WHERE " + condition }
+        if !shape.keys.isEmpty, shape.isGrouped { sql = sql + " GROUP BY " + shape.keys.map(\.orderingTerm).joined(separator: ", ") }
+        if shape.isGrouped || shape.isDistinct {
+            let order = plan.sortTerms + shape.keys.map(\.orderingTerm)
+            if !order.isEmpty { sql = sql + " ORDER BY " + order.joined(separator: ", ") }
+        } else {
+            sql = sql + plan.orderBy
+        }
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            sql = sql + " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(request.fetchOffset)"
+        }
+        return try read(sql) { db, statement in
+            var rows: [[DictionaryCell]] = []
+            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
+            try withExtendedLifetime(cursor) {
+                while try cursor.next() != nil {
+                    let sqlite = statement.sqliteStatement
+                    var index: Int32 = 0
+                    var row: [DictionaryCell] = []
+                    row.reserveCapacity(shape.columns.count)
+                    for column in shape.columns {
+                        if case .object = column.source {
+                            let isNull = sqlite3_column_type(sqlite, index) == SQLITE_NULL
+                            row.append(.object(isNull ? nil : objectID(key: sqlite3_column_int64(sqlite, index), entityNumber: Int(sqlite3_column_int64(sqlite, index + 1)))))
+                            index += 2
+                        } else {
+                            row.append(.stored(DatabaseValue(sqliteStatement: sqlite, index: index)))
+                            index += 1
+                        }
+                    }
+                    rows.append(row)
+                }
+            }
+            return rows
+        } rows: { $0.count }
+    }
+
+    /// The same rows as `rowsInSQL`, from the matching objects with their unsaved changes.
+    private func rowsInMemory<Result>(_ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Result>) throws(ContextError) -> [[DictionaryCell]] {
+        let evaluator = PredicateEvaluator(context: self)
+        func cell(_ column: DictionaryShape.Column, _ object: ManagedObject) -> DictionaryCell {
+            switch column.source {
+            case .value(let path, let attribute), .aggregate(_, let path, let attribute):
+                .stored(evaluator.storedValue(of: attribute, at: path, from: object))
+            case .object(let path): .object(evaluator.objectID(at: path, from: object))
+            }
+        }
+        guard shape.isGrouped || shape.isDistinct else {
+            return try matchingObjects(plan, request).map { object in shape.columns.map { cell($0, object) } }
+        }
+        var everything = request
+        everything.fetchLimit = 0
+        everything.fetchOffset = 0
+        everything.sortDescriptors = []
+        let objects = try matchingObjects(plan, everything)
+
+        var rows: [(keys: [DictionaryCell], cells: [DictionaryCell])] = []
+        if shape.isGrouped {
+            var groups: [[StoredValueKey]: Int] = [:]
+            var members: [[ManagedObject]] = []
+            // With no group-by key paths, every object is in the one group (which exists even empty).
+            if shape.keys.isEmpty { members = [objects] }
+            for object in objects where !shape.keys.isEmpty {
+                let keys = shape.keys.map { cell($0, object) }
+                let key = keys.map(\.key)
+                if let group = groups[key] {
+                    members[group].append(object)
+                } else {
+                    groups[key] = members.count
+                    members.append([object])
+                    rows.append((keys, []))
+                }
+            }
+            if shape.keys.isEmpty { rows = [([], [])] }
+            for (group, objects) in members.enumerated() {
+                rows[group].cells = try shape.columns.map { (column) throws(ContextError) -> DictionaryCell in
+                    guard case .aggregate(let function, _, let attribute) = column.source else {
+                        return objects.first.map { cell(column, $0) } ?? .stored(.null)
+                    }
+                    let values = objects.map { cell(column, $0) }.compactMap { cell -> DatabaseValue? in
+                        guard case .stored(let value) = cell, !value.isNull else { return nil }
+                        return value
+                    }
+                    return .stored(try Self.aggregate(function, of: attribute, values))
+                }
+            }
+        } else {
+            var seen: Set<[StoredValueKey]> = []
+            let sorted = objects.sorted { Self.storeOrder($0.objectID, $1.objectID) }
+            for object in sorted {
+                let cells = shape.columns.map { cell($0, object) }
+                if seen.insert(cells.map(\.key)).inserted { rows.append((cells, cells)) }
+            }
+        }
+        rows.sort { lhs, rhs in
+            for (position, sortKey) in zip(shape.sortKeyPositions, plan.sortKeys) {
+                guard case .stored(let left) = lhs.keys[position], case .stored(let right) = rhs.keys[position] else { continue }
+                let order = SortComparison.compare(left, right, sortKey.descriptor.comparator)
+                if order != 0 { return sortKey.descriptor.ascending ? order < 0 : order > 0 }
+            }
+            for (left, right) in zip(lhs.keys, rhs.keys) {
+                let order = DictionaryCell.compare(left, right)
+                if order != 0 { return order < 0 }
+            }
+            return false
+        }
+        let start = min(request.fetchOffset, rows.count)
+        let end = request.fetchLimit > 0 ? min(rows.count, start + request.fetchLimit) : rows.count
+        return rows[start..<end].map(\.cells)
+    }
+
+    /// An aggregate over non-null stored values, as the SQL of `DictionaryShape` computes it.
+    private static func aggregate(_ function: PropertyToFetch.Function, of attribute: AttributeDescription, _ values: [DatabaseValue]) throws(ContextError) -> DatabaseValue {
+        switch function {
+        case .count: return StoredAggregate.value(.count, values)
+        case .sum where attribute.type.isInteger:
+            guard let sum = StoredAggregate.integerSum(values) else { throw .database(message: "integer overflow") }
+            return sum.databaseValue
+        case .sum: return StoredAggregate.value(.sum, values)
+        case .average: return StoredAggregate.value(.average, values)
+        case .minimum: return StoredAggregate.value(.minimum, values)
+        case .maximum: return StoredAggregate.value(.maximum, values)
+        }
+    }
+}
