@@ -26,6 +26,8 @@ import Testing
         #expect(Self.syntaxError("size BETWEEN 5")?.message == "BETWEEN needs two bounds: {low, high}")
         #expect(Self.syntaxError("name == %q")?.message == "unknown format specifier '%q'")
         #expect(Self.syntaxError("in == 5")?.message.contains("write #in") == true)
+        #expect(Self.syntaxError("size < 1e999")?.description == "number '1e999' is out of range at column 8 in \"size < 1e999\"")
+        #expect(Self.syntaxError("size < %K", "*")?.message == "argument 1 for %K is not a key path: \"*\"")
     }
 
     @Test func theWholeLanguage_parsesAndPrintsBack() throws {
@@ -37,9 +39,12 @@ import Testing
             "books.@count > 2", "books.@sum.price >= 10.5", "books.@avg.price < 3.0", "books.@max.title == \"z\"",
             "SUBQUERY(books, $b, $b.price < 5 AND $b.author.name == \"Jo\").@count > 0",
             "details.closeDate > CAST(0.0, \"NSDate\")", "#index == 3", "flag == YES",
+            "price < CAST(\"2.5\", \"NSDecimalNumber\") AND size > CAST(\"-inf\", \"NSNumber\")",
+            "cover == CAST(\"AAE=\", \"NSData\") OR website == CAST(\"https://example.com\", \"NSURL\")",
+            "identifier == CAST(\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\", \"NSUUID\") AND pages IN %@",
         ]
         for format in formats {
-            let predicate = try ObjectPredicate(format: format)
+            let predicate = try ObjectPredicate(format: format, arguments: format.contains("%@") ? [[1, 2]] : [])
             #expect(try ObjectPredicate(format: predicate.predicateFormat) == predicate, "\(format) printed as \(predicate)")
         }
         #expect(try ObjectPredicate(format: "a = 1 && b =< 2 || c <> 3 AND !(d => 4)")

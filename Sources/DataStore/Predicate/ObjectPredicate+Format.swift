@@ -71,7 +71,8 @@ extension AttributeValue {
         case .null: "nil"
         case .bool(let value): value ? "YES" : "NO"
         case .integer(let value): String(value)
-        case .double(let value): value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(format: "%.1f", value) : "\(value)"
+        case .double(let value) where !value.isFinite: "CAST(\"\(value)\", \"NSNumber\")"
+        case .double(let value): value == value.rounded() && abs(value) < 1e15 ? String(format: "%.1f", value) : "\(value)"
         case .date(let value): "CAST(\(value.timeIntervalSinceReferenceDate), \"NSDate\")"
         case .string(let value): Self.quoted(value)
         // Typed by a cast, so that the printed format parses back to the same value.

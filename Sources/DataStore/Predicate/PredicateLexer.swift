@@ -122,6 +122,7 @@ struct PredicateLexer {
         let text = String(characters[start..<index])
         if isInteger, let value = Int64(text) { return .integer(value) }
         guard let value = Double(text) else { throw error("invalid number '\(text)'", at: start) }
+        guard value.isFinite else { throw error("number '\(text)' is out of range", at: start) }
         return .double(value)
     }
 
