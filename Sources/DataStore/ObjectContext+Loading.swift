@@ -7,6 +7,7 @@ extension ObjectContext {
     /// Loads `object`'s row. When the store has no row (deleted elsewhere), the object reads as
     /// unset values and a later save of it reports a conflict.
     func fulfillFault(_ object: ManagedObject) {
+        if let row = prefetchedRows[object.objectID] { return row.fill(object) }
         let found = (try? loadRow(of: object)) ?? false
         if !found { fillMissing(object) }
     }

@@ -10,6 +10,7 @@ extension ObjectContext {
     /// the context.
     public func save() throws(SaveError) {
         guard hasChanges || !misuses.isEmpty else { return }
+        prefetchedRows.removeAll()
         var failures = misuses + propagateDeletes()
         processPendingChanges()
         let toInsert = inserted.objects.filter { !deleted.contains($0) }

@@ -27,6 +27,10 @@ public final class ObjectContext {
     /// Problems found while changing objects (a stale generated key), reported by the next save.
     private(set) var misuses: [ValidationFailure] = []
     private var nextTemporaryKey: UInt64 = 0
+    /// Rows a prefetch read, for objects nobody may hold: a fault of one fills from here, not from
+    /// the store (Core Data's row cache). Dropped by a refresh of the object, and all at once by a
+    /// save, a merge or a reset, which may change them.
+    var prefetchedRows: [ObjectID: PrefetchedRow] = [:]
     /// Objects changed since observers were last told; tracked only while someone observes.
     var unprocessed = ObjectSet(.unprocessed)
     var changeObservers: [UInt64: (ObjectsDidChange) -> Void] = [:]
@@ -235,6 +239,7 @@ public final class ObjectContext {
         deleted.removeAll()
         unprocessed.removeAll()
         misuses.removeAll()
+        prefetchedRows.removeAll()
         notifyObservers(ObjectsDidChange(invalidatesAll: true))
     }
 
@@ -242,6 +247,7 @@ public final class ObjectContext {
     /// fresh values; without, they are dropped and the object becomes a fault.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.context === self, !inserted.contains(object) else { return }
+        prefetchedRows[object.objectID] = nil
         let local = (object.attributeValues, object.savedAttributeValues)
         let changedSlots = mergeChanges && object.isLoaded
             ? object.attributeValues.indices.filter { local.0[$0] != local.1[$0] } : []

@@ -32,6 +32,7 @@ public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessColle
         let plan = try FetchPlan(request, store: context.store)
         guard request.fetchBatchSize > 0, !(request.includesPendingChanges && context.hasChanges) else {
             let objects = try context.matchingObjects(plan, request).compactMap { $0 as? Result }
+            try context.prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
             storage = .objects(objects)
             endIndex = objects.count
             return
@@ -68,6 +69,8 @@ public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessColle
             let object = byKey[keys[index]] ?? context.object(with: context.objectID(key: keys[index], entityNumber: entityNumber))
             return object as? Result
         }.compactMap { $0 }
+        // Prefetching failures leave the relationships to load on use, like any fault.
+        try? context.prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
         batches.removeAll { $0.number == number }
         batches.append((number, objects))
         if batches.count > 2 { batches.removeFirst() }

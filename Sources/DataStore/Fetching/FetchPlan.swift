@@ -25,6 +25,8 @@ struct FetchPlan {
     let isLocal: Bool
     /// The request's `returnsObjectsAsFaults`.
     let returnsObjectsAsFaults: Bool
+    /// The relationships of each prefetched key path.
+    let prefetchPaths: [[RelationshipDescription]]
     /// For a dictionary fetch: its columns, groups and order.
     let dictionary: DictionaryShape?
 
@@ -87,6 +89,7 @@ struct FetchPlan {
         }
         isLocal = !compiler.readsOtherRows
         returnsObjectsAsFaults = request.returnsObjectsAsFaults
+        prefetchPaths = try ObjectContext.prefetchPaths(request.relationshipKeyPathsForPrefetching, from: entity, store: store)
     }
 
     /// `SELECT <columns> FROM … WHERE … ORDER BY … LIMIT … OFFSET …`.

@@ -45,6 +45,10 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// `fetchDictionaries`: one dictionary per group, aggregates computed per group. Every
     /// non-aggregate property to fetch must be one of them.
     public var propertiesToGroupBy: [String] = []
+    /// Relationship key paths (`author`, `chapters`, `author.books`) whose destinations are read
+    /// with the fetch — one query per step per 500 objects — so that using them reads nothing more.
+    /// Batched fetches prefetch for each batch as it loads.
+    public var relationshipKeyPathsForPrefetching: [String] = []
     /// Whether `fetchDictionaries` returns each distinct dictionary once (default `false`).
     public var returnsDistinctResults = false
 

@@ -10,7 +10,9 @@ extension ObjectContext {
     public func fetch<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> [Result] {
         if request.fetchBatchSize > 0 { return Array(try fetchBatched(request)) }
         let plan = try FetchPlan(request, store: store)
-        return try matchingObjects(plan, request).compactMap { $0 as? Result }
+        let objects = try matchingObjects(plan, request)
+        try prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
+        return objects.compactMap { $0 as? Result }
     }
 
     /// The number of objects `fetch(request)` would return, counted in SQL when the context has no

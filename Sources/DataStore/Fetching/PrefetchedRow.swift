@@ -1,0 +1,21 @@
+/// The saved state of an object a prefetch loaded: what filling its fault needs, without the store.
+struct PrefetchedRow {
+    let attributeValues: [AttributeValue]
+    let relationshipValues: [RelationshipValue]
+    let version: Int64
+
+    init(_ object: ManagedObject) {
+        attributeValues = object.savedAttributeValues
+        relationshipValues = object.savedRelationshipValues
+        version = object.version
+    }
+
+    func fill(_ object: ManagedObject) {
+        object.attributeValues = attributeValues
+        object.savedAttributeValues = attributeValues
+        object.relationshipValues = relationshipValues
+        object.savedRelationshipValues = relationshipValues
+        object.version = version
+        object.isLoaded = true
+    }
+}
