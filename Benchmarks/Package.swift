@@ -73,6 +73,18 @@ let package = Package(
             path: "Benchmarks/ControllerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "FetchBenchmarks",
+            dependencies: [
+                "StoreFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DataStore", package: "DataModelKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/FetchBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // libxml2 for the floor measurement (what `xmllint --noout` does, in process).
         .systemLibrary(name: "CLibXML2Floor", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .executableTarget(

@@ -56,4 +56,14 @@ public enum ListFixture {
         }
         return (keys, lengths)
     }
+
+    /// The floor of reading one batch: the rows of `keys`, decoded, in the fetch's order.
+    public static func rawBatch(_ db: OpaquePointer, keys: ArraySlice<Int64>) -> [RawSQLite.ItemRow] {
+        var statement: OpaquePointer?
+        let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ",")
+        sqlite3_prepare_v2(db, "SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM WHERE Z_PK IN (\(placeholders)) ORDER BY ZPRICE, Z_PK", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        for (index, key) in keys.enumerated() { sqlite3_bind_int64(statement, Int32(index + 1), key) }
+        return RawSQLite.rows(statement)
+    }
 }

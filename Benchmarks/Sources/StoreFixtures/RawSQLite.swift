@@ -51,6 +51,11 @@ public enum RawSQLite {
         var statement: OpaquePointer?
         sqlite3_prepare_v2(db, "SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM ORDER BY Z_PK", -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
+        return rows(statement)
+    }
+
+    /// The rows a prepared `SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY …` returns.
+    public static func rows(_ statement: OpaquePointer?) -> [ItemRow] {
         var rows: [ItemRow] = []
         while sqlite3_step(statement) == SQLITE_ROW {
             rows.append(ItemRow(

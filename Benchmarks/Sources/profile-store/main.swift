@@ -1,4 +1,4 @@
-// Loops one runtime operation for profilers (perf, valgrind): profile-store insert|fetch [ROUNDS]
+// Loops one runtime operation for profilers (perf, valgrind): profile-store insert|fetch|predicate [ROUNDS]
 import DataStore
 import Foundation
 import StoreFixtures
@@ -10,6 +10,13 @@ case "insert":
     for _ in 0..<rounds {
         let context = try PersistentStore(url: StoreFixtures.newStoreURL(), model: StoreFixtures.model).newContext()
         try StoreFixtures.insertAll(into: context)
+    }
+case "predicate":
+    let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)
+    let request = try PredicateFixture.request()
+    for _ in 0..<rounds {
+        let items = try store.newContext().fetch(request)
+        precondition(items.count == StoreFixtures.objectCount)
     }
 default:
     let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)

@@ -87,7 +87,7 @@ extension ObjectContext {
         if let condition = plan.condition { sql = sql + " WHERE " + condition }
         if !shape.keys.isEmpty, shape.isGrouped { sql = sql + " GROUP BY " + shape.keys.map(\.orderingTerm).joined(separator: ", ") }
         if shape.isGrouped || shape.isDistinct {
-            let order = plan.sortTerms + shape.keys.map(\.orderingTerm)
+            let order = plan.sortTerms + shape.keys.map(\.orderingTerm).filter { !plan.sortTerms.contains($0) }
             if !order.isEmpty { sql = sql + " ORDER BY " + order.joined(separator: ", ") }
         } else {
             sql = sql + plan.orderBy
