@@ -95,19 +95,9 @@ extension ObjectContext {
 
     private func loadDestinations(of object: ManagedObject, relationship: RelationshipDescription) throws -> ObjectIDList {
         guard let key = object.objectID.primaryKey else { return ObjectIDList() }
-        let sql: String
-        switch relationship.storage {
-        case .inverseForeignKey(let table, let column, let orderColumn):
-            sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table) t0 WHERE t0.\(column) = ? ORDER BY t0.\(orderColumn ?? "Z_PK")"
-        case .joinTable(let table, let ownColumn, let otherColumn, let orderColumn, _):
-            let destinationTable = store.entity(number: relationship.destinationEntityNumber)?.tableName ?? ""
-            sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table) t1 JOIN \(destinationTable) t0 ON t0.Z_PK = t1.\(otherColumn) "
-                + "WHERE t1.\(ownColumn) = ? ORDER BY \(orderColumn.map { "t1." + $0 } ?? "t0.Z_PK")"
-        case .hiddenColumn(let table, let column):
-            sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table) t0 WHERE t0.\(column) = ? ORDER BY t0.Z_PK"
-        case .foreignKey, .none:
-            return ObjectIDList()
-        }
+        let destinationTable = store.entity(number: relationship.destinationEntityNumber)?.tableName ?? ""
+        guard let source = relationship.toManySource(destinationTable: destinationTable) else { return ObjectIDList() }
+        let sql = "SELECT t0.Z_PK, t0.Z_ENT \(source.from) WHERE \(source.owner) = ? ORDER BY \(source.order)"
         store.log(sql, [key])
         return try store.database.read { db in
             var list = ObjectIDList()

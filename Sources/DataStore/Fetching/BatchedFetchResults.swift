@@ -83,19 +83,12 @@ extension ObjectContext {
     /// has subentities — Core Data's first query of a batched fetch.
     func readKeys(_ plan: FetchPlan, limit: Int = 0, offset: Int = 0) throws(ContextError) -> (keys: [Int64], entityNumbers: [Int32]) {
         let withEntities = plan.entity.hasSubentities
-        let sql = plan.select(withEntities ? "t0.Z_ENT, t0.Z_PK" : "0, t0.Z_PK", limit: limit, offset: offset)
-        return try read(sql) { db, statement in
-            var keys: [Int64] = [], entityNumbers: [Int32] = []
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
-            try withExtendedLifetime(rows) {
-                while try rows.next() != nil {
-                    let sqlite = statement.sqliteStatement
-                    keys.append(sqlite3_column_int64(sqlite, 1))
-                    if withEntities { entityNumbers.append(Int32(truncatingIfNeeded: sqlite3_column_int64(sqlite, 0))) }
-                }
-            }
-            return (keys, entityNumbers)
-        } rows: { $0.keys.count }
+        var keys: [Int64] = [], entityNumbers: [Int32] = []
+        try forEachRow(plan.select(withEntities ? "t0.Z_ENT, t0.Z_PK" : "0, t0.Z_PK", limit: limit, offset: offset)) { row in
+            keys.append(sqlite3_column_int64(row, 1))
+            if withEntities { entityNumbers.append(Int32(truncatingIfNeeded: sqlite3_column_int64(row, 0))) }
+        }
+        return (keys, entityNumbers)
     }
 
     /// The objects that match `request` as a collection that loads them in batches of

@@ -26,7 +26,7 @@ struct DictionaryShape {
     }
 
     var columns: [Column]
-    /// Rows are grouped: by `groupKeys` (none: all rows make one group), aggregates per group.
+    /// Rows are grouped: by `keys` (none: all rows make one group), aggregates per group.
     var isGrouped: Bool
     var isDistinct: Bool
     /// What identifies a row and breaks ties after the sort keys: the group-by key paths, the

@@ -92,11 +92,20 @@ struct FetchPlan {
         prefetchPaths = try ObjectContext.prefetchPaths(request.relationshipKeyPathsForPrefetching, from: entity, store: store)
     }
 
-    /// `SELECT <columns> FROM … WHERE … ORDER BY … LIMIT … OFFSET …`.
-    func select(_ columns: String, distinct: Bool = false, limit: Int = 0, offset: Int = 0, ordered: Bool = true) -> SQLFragment {
+    /// `SELECT <columns> FROM … WHERE … GROUP BY … ORDER BY … LIMIT … OFFSET …`, ordered by the
+    /// sort keys then `t0.Z_PK` unless `orderTerms` says otherwise.
+    func select(
+        _ columns: String, distinct: Bool = false, groupBy: [String] = [], orderTerms: [String]? = nil,
+        limit: Int = 0, offset: Int = 0, ordered: Bool = true
+    ) -> SQLFragment {
         var sql = SQLFragment(sql: "SELECT \(distinct ? "DISTINCT " : "")\(columns) \(from)")
         if let condition { sql = sql + " WHERE " + condition }
-        if ordered { sql = sql + orderBy }
+        if !groupBy.isEmpty { sql = sql + " GROUP BY " + groupBy.joined(separator: ", ") }
+        if let orderTerms {
+            if !orderTerms.isEmpty { sql = sql + " ORDER BY " + orderTerms.joined(separator: ", ") }
+        } else if ordered {
+            sql = sql + orderBy
+        }
         if limit > 0 || offset > 0 { sql = sql + " LIMIT \(limit > 0 ? limit : -1) OFFSET \(offset)" }
         return sql
     }

@@ -82,43 +82,30 @@ extension ObjectContext {
     }
 
     private func rowsInSQL<Result>(_ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Result>) throws(ContextError) -> [[DictionaryCell]] {
-        let selected = shape.columns.flatMap(\.selected).joined(separator: ", ")
-        var sql = SQLFragment(sql: "SELECT \(shape.isDistinct ? "DISTINCT " : "")\(selected) \(plan.from)")
-        if let condition = plan.condition { sql = sql + " WHERE " + condition }
-        if !shape.keys.isEmpty, shape.isGrouped { sql = sql + " GROUP BY " + shape.keys.map(\.orderingTerm).joined(separator: ", ") }
-        if shape.isGrouped || shape.isDistinct {
-            let order = plan.sortTerms + shape.keys.map(\.orderingTerm).filter { !plan.sortTerms.contains($0) }
-            if !order.isEmpty { sql = sql + " ORDER BY " + order.joined(separator: ", ") }
-        } else {
-            sql = sql + plan.orderBy
-        }
-        if request.fetchLimit > 0 || request.fetchOffset > 0 {
-            sql = sql + " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(request.fetchOffset)"
-        }
-        return try read(sql) { db, statement in
-            var rows: [[DictionaryCell]] = []
-            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
-            try withExtendedLifetime(cursor) {
-                while try cursor.next() != nil {
-                    let sqlite = statement.sqliteStatement
-                    var index: Int32 = 0
-                    var row: [DictionaryCell] = []
-                    row.reserveCapacity(shape.columns.count)
-                    for column in shape.columns {
-                        if case .object = column.source {
-                            let isNull = sqlite3_column_type(sqlite, index) == SQLITE_NULL
-                            row.append(.object(isNull ? nil : objectID(key: sqlite3_column_int64(sqlite, index), entityNumber: Int(sqlite3_column_int64(sqlite, index + 1)))))
-                            index += 2
-                        } else {
-                            row.append(.stored(DatabaseValue(sqliteStatement: sqlite, index: index)))
-                            index += 1
-                        }
-                    }
-                    rows.append(row)
+        let keyTerms = shape.keys.map(\.orderingTerm)
+        let sql = plan.select(
+            shape.columns.flatMap(\.selected).joined(separator: ", "), distinct: shape.isDistinct,
+            groupBy: shape.isGrouped ? keyTerms : [],
+            orderTerms: shape.isGrouped || shape.isDistinct ? plan.sortTerms + keyTerms.filter { !plan.sortTerms.contains($0) } : nil,
+            limit: request.fetchLimit, offset: request.fetchOffset)
+        var rows: [[DictionaryCell]] = []
+        try forEachRow(sql) { statement in
+            var index: Int32 = 0
+            var row: [DictionaryCell] = []
+            row.reserveCapacity(shape.columns.count)
+            for column in shape.columns {
+                if case .object = column.source {
+                    let isNull = sqlite3_column_type(statement, index) == SQLITE_NULL
+                    row.append(.object(isNull ? nil : objectID(key: sqlite3_column_int64(statement, index), entityNumber: Int(sqlite3_column_int64(statement, index + 1)))))
+                    index += 2
+                } else {
+                    row.append(.stored(DatabaseValue(sqliteStatement: statement, index: index)))
+                    index += 1
                 }
             }
-            return rows
-        } rows: { $0.count }
+            rows.append(row)
+        }
+        return rows
     }
 
     /// The same rows as `rowsInSQL`, from the matching objects with their unsaved changes.
@@ -142,22 +129,25 @@ extension ObjectContext {
 
         var rows: [(keys: [DictionaryCell], cells: [DictionaryCell])] = []
         if shape.isGrouped {
-            var groups: [[StoredValueKey]: Int] = [:]
             var members: [[ManagedObject]] = []
-            // With no group-by key paths, every object is in the one group (which exists even empty).
-            if shape.keys.isEmpty { members = [objects] }
-            for object in objects where !shape.keys.isEmpty {
-                let keys = shape.keys.map { cell($0, object) }
-                let key = keys.map(\.key)
-                if let group = groups[key] {
-                    members[group].append(object)
-                } else {
-                    groups[key] = members.count
-                    members.append([object])
-                    rows.append((keys, []))
+            if shape.keys.isEmpty {
+                // No group-by key paths: every object is in the one group, which exists even empty.
+                members = [objects]
+                rows = [([], [])]
+            } else {
+                var groups: [[StoredValueKey]: Int] = [:]
+                for object in objects {
+                    let keys = shape.keys.map { cell($0, object) }
+                    let key = keys.map(\.key)
+                    if let group = groups[key] {
+                        members[group].append(object)
+                    } else {
+                        groups[key] = members.count
+                        members.append([object])
+                        rows.append((keys, []))
+                    }
                 }
             }
-            if shape.keys.isEmpty { rows = [([], [])] }
             for (group, objects) in members.enumerated() {
                 rows[group].cells = try shape.columns.map { (column) throws(ContextError) -> DictionaryCell in
                     guard case .aggregate(let function, _, let attribute) = column.source else {

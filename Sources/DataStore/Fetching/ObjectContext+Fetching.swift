@@ -38,17 +38,11 @@ extension ObjectContext {
 
     /// The IDs of the rows `sql` selects (`Z_PK`, `Z_ENT`).
     private func readObjectIDs(_ sql: SQLFragment) throws(ContextError) -> [ObjectID] {
-        try read(sql) { db, statement in
-            var ids: [ObjectID] = []
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
-            try withExtendedLifetime(rows) {
-                while try rows.next() != nil {
-                    let sqlite = statement.sqliteStatement
-                    ids.append(objectID(key: sqlite3_column_int64(sqlite, 0), entityNumber: Int(sqlite3_column_int64(sqlite, 1))))
-                }
-            }
-            return ids
-        } rows: { $0.count }
+        var ids: [ObjectID] = []
+        try forEachRow(sql) { row in
+            ids.append(objectID(key: sqlite3_column_int64(row, 0), entityNumber: Int(sqlite3_column_int64(row, 1))))
+        }
+        return ids
     }
 
     /// The objects that match, merged with unsaved changes when the request includes them, sorted,
@@ -108,14 +102,26 @@ extension ObjectContext {
     /// The objects for the rows `sql` selects (every column of the table, in table order); objects
     /// not loaded before are left reporting themselves faults when `asFaults`.
     func fetchRows(_ sql: SQLFragment, asFaults: Bool = false) throws(ContextError) -> [ManagedObject] {
-        try read(sql) { db, statement in
-            var objects: [ManagedObject] = []
+        var objects: [ManagedObject] = []
+        try forEachRow(sql) { row in objects.append(materialize(row, asFault: asFaults)) }
+        return objects
+    }
+
+    /// Runs `sql` in a read and calls `body` with the statement on each row in turn, logging the
+    /// number of rows.
+    func forEachRow(_ sql: SQLFragment, _ body: (SQLiteStatement) -> Void) throws(ContextError) {
+        _ = try read(sql) { db, statement in
+            var count = 0
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
+            // The cursor must outlive the reads: it resets the statement when it goes.
             try withExtendedLifetime(rows) {
-                while try rows.next() != nil { objects.append(materialize(statement.sqliteStatement, asFault: asFaults)) }
+                while try rows.next() != nil {
+                    body(statement.sqliteStatement)
+                    count += 1
+                }
             }
-            return objects
-        } rows: { $0.count }
+            return count
+        } rows: { $0 }
     }
 
     /// Runs `body` with the prepared statement of `sql` in a read, logging it and turning database

@@ -60,7 +60,7 @@ extension ObjectContext {
         for entity in Set(faults.map(\.entity.number)).sorted() {
             guard let description = store.entity(number: entity) else { continue }
             let keys = faults.filter { $0.entity.number == entity }.compactMap(\.objectID.primaryKey)
-            for chunk in stride(from: 0, to: keys.count, by: Self.prefetchChunkSize).map({ keys[$0..<min(keys.count, $0 + Self.prefetchChunkSize)] }) {
+            for chunk in Self.chunks(keys) {
                 let sql = SQLFragment(
                     sql: "SELECT \(description.selectColumns) FROM \(description.tableName) t0 WHERE t0.Z_PK IN (\(Self.placeholders(chunk.count)))",
                     arguments: chunk.map(\.databaseValue))
@@ -73,19 +73,9 @@ extension ObjectContext {
     /// The destinations of a to-many, read for every owner that has not loaded them yet, in one
     /// query per chunk of owners (ordered by owner, then by the relationship's order).
     private func prefetchToMany(_ relationship: RelationshipDescription, of owners: [ManagedObject], asFaults: Bool) throws(ContextError) -> [ManagedObject] {
-        guard let destination = store.entity(number: relationship.destinationEntityNumber) else { return [] }
-        let select = "SELECT \(destination.selectColumns), "
-        let from: (table: String, owner: String, order: String)
-        switch relationship.storage {
-        case .inverseForeignKey(let table, let column, let orderColumn):
-            from = ("FROM \(table) t0", "t0.\(column)", "t0.\(orderColumn ?? "Z_PK")")
-        case .hiddenColumn(let table, let column):
-            from = ("FROM \(table) t0", "t0.\(column)", "t0.Z_PK")
-        case .joinTable(let table, let ownColumn, let otherColumn, let orderColumn, _):
-            from = ("FROM \(table) t1 JOIN \(destination.tableName) t0 ON t0.Z_PK = t1.\(otherColumn)", "t1.\(ownColumn)", orderColumn.map { "t1." + $0 } ?? "t0.Z_PK")
-        case .foreignKey, .none:
-            return []
-        }
+        guard let destination = store.entity(number: relationship.destinationEntityNumber),
+              let source = relationship.toManySource(destinationTable: destination.tableName)
+        else { return [] }
         var unloaded: [Int64: ManagedObject] = [:]
         var destinations: [ManagedObject] = []
         var seen: Set<ObjectID> = []
@@ -95,33 +85,23 @@ extension ObjectContext {
         for owner in owners {
             if !owner.isLoaded { owner.fulfillIfNeeded() }
             guard relationship.slot < owner.relationshipValues.count else { continue }
-            if case .unloaded = owner.relationshipValues[relationship.slot], let key = owner.objectID.primaryKey {
-                unloaded[key] = owner
-            } else {
-                if case .toMany(let list) = owner.relationshipValues[relationship.slot] { list.forEach { reached(object(with: $0)) } }
+            switch owner.relationshipValues[relationship.slot] {
+            case .unloaded: if let key = owner.objectID.primaryKey { unloaded[key] = owner }
+            case .toMany(let list): list.forEach { reached(object(with: $0)) }
+            case .toOne: break
             }
         }
-        let keys = unloaded.keys.sorted()
+        // The owner's key is read after the destination's columns, which `materialize` reads.
         let ownerColumn = Int32(destination.tableColumns.count)
-        for start in stride(from: 0, to: keys.count, by: Self.prefetchChunkSize) {
-            let chunk = keys[start..<min(keys.count, start + Self.prefetchChunkSize)]
+        for chunk in Self.chunks(unloaded.keys.sorted()) {
             let sql = SQLFragment(
-                sql: select + from.owner + " " + from.table + " WHERE \(from.owner) IN (\(Self.placeholders(chunk.count))) ORDER BY \(from.owner), \(from.order)",
+                sql: "SELECT \(destination.selectColumns), \(source.owner) \(source.from) WHERE \(source.owner) IN (\(Self.placeholders(chunk.count)))"
+                    + " ORDER BY \(source.owner), \(source.order)",
                 arguments: chunk.map(\.databaseValue))
             var lists: [Int64: ObjectIDList] = [:]
-            let rows = try read(sql) { db, statement in
-                var rows: [(owner: Int64, object: ManagedObject)] = []
-                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
-                try withExtendedLifetime(cursor) {
-                    while try cursor.next() != nil {
-                        let sqlite = statement.sqliteStatement
-                        rows.append((sqlite3_column_int64(sqlite, ownerColumn), materialize(sqlite, asFault: asFaults)))
-                    }
-                }
-                return rows
-            } rows: { $0.count }
-            for (owner, object) in rows {
-                lists[owner, default: ObjectIDList()].append(object.objectID)
+            try forEachRow(sql) { row in
+                let object = materialize(row, asFault: asFaults)
+                lists[sqlite3_column_int64(row, ownerColumn), default: ObjectIDList()].append(object.objectID)
                 reached(object)
             }
             for key in chunk {
@@ -140,6 +120,11 @@ extension ObjectContext {
             return destinationID(of: object, slot: slot)
         }
         return id
+    }
+
+    /// `keys` in runs of at most `prefetchChunkSize`.
+    private static func chunks(_ keys: [Int64]) -> [ArraySlice<Int64>] {
+        stride(from: 0, to: keys.count, by: prefetchChunkSize).map { keys[$0..<min(keys.count, $0 + prefetchChunkSize)] }
     }
 
     private static func placeholders(_ count: Int) -> String {
