@@ -10,7 +10,7 @@ public struct AttributeDescription: Sendable {
     public let isOptional: Bool
     public let isTransient: Bool
     /// The value a new object starts with (`null` when the model gives none).
-    public let defaultValue: AttributeValue
+    public internal(set) var defaultValue: AttributeValue
     /// The index of the column in the table's column list; `nil` for transient attributes.
     let columnIndex: Int?
     public let columnName: String?
@@ -22,6 +22,14 @@ public struct AttributeDescription: Sendable {
     public let entityName: String
     /// For a derived attribute, the expression the store computes it from (`chapters.@count`).
     public let derivationExpression: String?
+    /// A composite attribute's members, in the composite's order: leaves with a column each, and
+    /// nested composites with members of their own. A member's `name` is its key path from the
+    /// entity (`shelfSpot.position.x`), its `slot` the entity attribute's.
+    public internal(set) var members: [AttributeDescription] = []
+    /// A member's names below the entity's attribute (`["position", "x"]`); empty for an attribute.
+    public internal(set) var memberPath: [String] = []
+    /// A composite's leaf members at every depth, in column order.
+    var leaves: [AttributeDescription] = []
 
     /// Whether the store computes the value when saving (it cannot be set).
     public var isDerived: Bool { derivationExpression != nil }
@@ -53,7 +61,7 @@ extension AttributeDescription {
     /// (any integer for an integer attribute, a number for a Boolean, a string for a URI …), or
     /// `nil` when it cannot be.
     func coerced(_ value: AttributeValue) -> AttributeValue? {
-        value.coerced(to: type)
+        type == .composite ? coercedComposite(value) : value.coerced(to: type)
     }
 
     /// Reads a model's default or bound text leniently, as Core Data does: `YES`/`NO` and numbers

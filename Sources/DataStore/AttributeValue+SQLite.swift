@@ -53,6 +53,8 @@ extension AttributeValue {
         case .data(let value): value.databaseValue
         case .uuid(let value): withUnsafeBytes(of: value.uuid) { Data($0) }.databaseValue
         case .url(let value): value.absoluteString.databaseValue
+        // A composite has no column of its own: its leaves are stored one per column.
+        case .composite: .null
         }
     }
 }

@@ -58,7 +58,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.objectClass = objectClass
         self.tableColumns = tableColumns
         selectColumns = tableColumns.map { "t0." + $0 }.joined(separator: ", ")
-        var insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + attributes.compactMap { $0.columnIndex.map { tableColumns[$0] } }
+        var insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        for attribute in attributes {
+            attribute.forEachStoredColumn(of: .null) { index, _ in insertColumns.append(tableColumns[index]) }
+        }
         for relationship in relationships {
             guard case .foreignKey(let column, let entityColumn, _) = relationship.storage else { continue }
             insertColumns += [tableColumns[column]] + (entityColumn.map { [tableColumns[$0]] } ?? [])

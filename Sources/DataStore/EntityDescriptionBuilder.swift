@@ -66,19 +66,57 @@ struct EntityDescriptionBuilder {
     ) -> AttributeDescription {
         let owner = declaringEntity(of: attribute.name, from: entity)
         let columnIndex = attribute.isPersistent ? columnIndexes[.attribute(entity: owner, attribute: attribute.name)] : nil
+        var description = describe(
+            attribute, name: attribute.name, slot: slot, owner: owner, columnIndex: columnIndex, table: table,
+            derivationExpression: attribute.isDerived && attribute.isPersistent ? attribute.derivationExpression ?? "" : nil)
+        if attribute.type == .composite {
+            description.setMembers(members(
+                of: attribute.compositeName, topName: attribute.name, path: [], slot: slot, owner: owner,
+                table: table, columnIndexes: columnIndexes, depth: 0))
+        }
+        return description
+    }
+
+    /// The members of the composite named `compositeName`, as attribute descriptions named by key
+    /// path (`shelfSpot.position.x`) whose leaves point at `CompositeLayout`'s columns.
+    private func members(
+        of compositeName: String?, topName: String, path: [String], slot: Int, owner: String, table: EntityTable,
+        columnIndexes: [Column.Role: Int], depth: Int
+    ) -> [AttributeDescription] {
+        // Deep enough for any real model; the validator reports composites that contain themselves.
+        guard depth < 16, let composite = compositeName.flatMap(model.composite(named:)) else { return [] }
+        return composite.attributes.filter(\.isPersistent).map { member in
+            let memberPath = path + [member.name]
+            let role = Column.Role.compositeMember(entity: owner, attribute: topName, path: memberPath)
+            var description = describe(
+                member, name: ([topName] + memberPath).joined(separator: "."), slot: slot, owner: owner,
+                columnIndex: member.type == .composite ? nil : columnIndexes[role], table: table, derivationExpression: nil)
+            description.memberPath = memberPath
+            if member.type == .composite {
+                description.setMembers(members(
+                    of: member.compositeName, topName: topName, path: memberPath, slot: slot, owner: owner,
+                    table: table, columnIndexes: columnIndexes, depth: depth + 1))
+            }
+            return description
+        }
+    }
+
+    private func describe(
+        _ attribute: Attribute, name: String, slot: Int, owner: String, columnIndex: Int?, table: EntityTable,
+        derivationExpression: String?
+    ) -> AttributeDescription {
         let defaultValue: AttributeValue = if attribute.type == .date, let interval = attribute.defaultDateTimeInterval {
             .date(.init(timeIntervalSinceReferenceDate: interval))
         } else {
             AttributeDescription.value(fromModelText: attribute.defaultValue, type: attribute.type)
         }
         return AttributeDescription(
-            name: attribute.name, slot: slot, type: attribute.type, isOptional: attribute.isOptional,
+            name: name, slot: slot, type: attribute.type, isOptional: attribute.isOptional,
             isTransient: attribute.isTransient, defaultValue: defaultValue, columnIndex: columnIndex,
             columnName: columnIndex.map { table.columns[$0].name },
             minimum: bound(attribute.minValue, attribute.minDateTimeInterval, attribute.type),
             maximum: bound(attribute.maxValue, attribute.maxDateTimeInterval, attribute.type),
-            regularExpression: attribute.regularExpression, entityName: owner,
-            derivationExpression: attribute.isDerived && attribute.isPersistent ? attribute.derivationExpression ?? "" : nil)
+            regularExpression: attribute.regularExpression, entityName: owner, derivationExpression: derivationExpression)
     }
 
     /// A min/max bound: a date for dates, a length for strings and data, else a number.

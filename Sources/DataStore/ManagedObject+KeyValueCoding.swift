@@ -4,7 +4,7 @@ import Foundation
 /// model loaded at run time, by name.
 extension ManagedObject {
     /// The value of the property `key`: an attribute's value (`Int64`, `Double`, `Decimal`, `Bool`,
-    /// `String`, `Date`, `Data`, `UUID`, `URL`) or `nil`; a to-one's object or `nil`; a to-many's
+    /// `String`, `Date`, `Data`, `UUID`, `URL`, a composite's `[String: Any]`) or `nil`; a to-one's object or `nil`; a to-many's
     /// `Set<ManagedObject>`, or `[ManagedObject]` when ordered. `nil` for an unknown key.
     public func value(forKey key: String) -> Any? {
         if let attribute = entity.attribute(named: key) {
@@ -33,7 +33,8 @@ extension ManagedObject {
         setAttributeValue(coerced, atSlot: attribute.slot)
     }
 
-    /// Sets the property `key`: an attribute from a Swift value of a compatible type, a to-one from a
+    /// Sets the property `key`: an attribute from a Swift value of a compatible type (a composite
+    /// from a `[String: Any]` of its members), a to-one from a
     /// `ManagedObject` or `nil`, a to-many from a sequence of `ManagedObject`s. Throws — never traps —
     /// for an unknown key or a value the property cannot hold.
     public func setValue(_ value: Any?, forKey key: String) throws(ContextError) {
@@ -79,7 +80,18 @@ extension ManagedObject {
         case let value as Data: .data(value)
         case let value as UUID: .uuid(value)
         case let value as URL: .url(value)
+        case let members as [String: Any]: compositeValue(from: members)
         default: nil
         }
+    }
+
+    /// A composite's members; a member no attribute can hold makes the whole value invalid.
+    private static func compositeValue(from members: [String: Any]) -> AttributeValue? {
+        var values: [String: AttributeValue] = [:]
+        for (name, member) in members {
+            guard let value = attributeValue(from: member) else { return nil }
+            values[name] = value
+        }
+        return .composite(values)
     }
 }

@@ -74,7 +74,7 @@ extension ManagedObject {
     @inline(__always)
     func attributeSlot(_ name: String, _ slot: Int) -> Int? {
         let attributes = entity.attributes
-        if slot < attributes.count, attributes[slot].name == name { return slot }
+        if attributes.indices.contains(slot), attributes[slot].name == name { return slot }
         return entity.attribute(named: name)?.slot
     }
 

@@ -40,6 +40,10 @@ extension ObjectContext {
         for (slot, read) in layout.attributes.enumerated() {
             if let column = read.column {
                 values.append(AttributeValue(DatabaseValue(sqliteStatement: statement, index: column), as: read.type))
+            } else if let composite = read.composite {
+                values.append(composite.compositeValue { leaf in
+                    AttributeValue(DatabaseValue(sqliteStatement: statement, index: Int32(leaf.columnIndex ?? 0)), as: leaf.type)
+                })
             } else {
                 values.append(layout.defaultValues[slot])
             }

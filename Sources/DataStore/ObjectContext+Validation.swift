@@ -33,6 +33,10 @@ extension ObjectContext {
             return attribute.isOptional ? [] : [.missingValue(id, property: attribute.name)]
         }
         var failures: [ValidationFailure] = []
+        // A present composite's members follow their own rules (a required member must have a value).
+        for member in attribute.members {
+            failures += validate(value.member(at: CollectionOfOne(member.memberName)), of: member, in: id)
+        }
         let measured: AttributeValue = switch value {
         case .string(let text): .integer(Int64(text.count))
         case .data(let data): .integer(Int64(data.count))

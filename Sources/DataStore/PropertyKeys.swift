@@ -2,7 +2,9 @@
 /// and write the property and, later, in typed predicates and sort descriptors.
 ///
 /// `slot` is the attribute's index among its entity's attributes (inherited ones first); a key whose
-/// slot does not match the entity (stale generated code) falls back to a lookup by name.
+/// slot does not match the entity (stale generated code) falls back to a lookup by name. The key of
+/// a composite attribute leads to its members' keys (`Book.shelfSpot.room`).
+@dynamicMemberLookup
 public struct AttributeKey<Root: ManagedObject, Value: AttributeStorable>: Sendable {
     public let name: String
     public let slot: Int

@@ -2,12 +2,13 @@ import DataModel
 
 /// How to turn a row of an entity's table into an object's storage, precomputed once per entity so
 /// that loading a row copies no descriptions and looks up no names.
-struct RowLayout: Sendable {
-    /// One attribute slot: the column it is read from, or `nil` for a transient attribute (which
-    /// starts with its default value).
+final class RowLayout: Sendable {
+    /// One attribute slot: the column it is read from, or the composite whose leaf columns it is
+    /// assembled from; neither for a transient attribute (which starts with its default value).
     struct AttributeRead: Sendable {
         var column: Int32?
         var type: AttributeType
+        var composite: AttributeDescription?
     }
 
     /// A to-one stored in this row: the destination's key column, its entity column when the
@@ -20,23 +21,25 @@ struct RowLayout: Sendable {
     }
 
     /// In slot order.
-    var attributes: [AttributeRead]
-    /// The slots of the attributes with a column, in slot order (the order of `INSERT`'s columns).
-    var storedAttributeSlots: [Int]
-    var toOnes: [ToOneRead]
+    let attributes: [AttributeRead]
+    /// The slots of the attributes with columns, in slot order (the order of `INSERT`'s columns).
+    let storedAttributeSlots: [Int]
+    let toOnes: [ToOneRead]
     /// The relationship storage of a freshly loaded row before its to-ones are read: to-many
     /// relationships load on first use, transient ones start empty.
-    var relationshipTemplate: [RelationshipValue]
+    let relationshipTemplate: [RelationshipValue]
     /// A new object's attribute values: the model's defaults.
-    var defaultValues: [AttributeValue]
+    let defaultValues: [AttributeValue]
     /// A new object's relationships: to-ones `nil`, to-manys empty.
-    var emptyRelationships: [RelationshipValue]
+    let emptyRelationships: [RelationshipValue]
 
     init(attributes: [AttributeDescription], relationships: [RelationshipDescription]) {
         self.attributes = attributes.map { attribute in
-            AttributeRead(column: attribute.columnIndex.map(Int32.init), type: attribute.type)
+            AttributeRead(
+                column: attribute.columnIndex.map(Int32.init), type: attribute.type,
+                composite: attribute.isStored && attribute.columnIndex == nil ? attribute : nil)
         }
-        storedAttributeSlots = attributes.filter { $0.columnIndex != nil }.map(\.slot)
+        storedAttributeSlots = attributes.filter(\.isStored).map(\.slot)
         toOnes = relationships.compactMap { relationship in
             guard case .foreignKey(let column, let entityColumn, _) = relationship.storage else { return nil }
             return ToOneRead(

@@ -100,7 +100,12 @@ struct SaveWriter {
         var values: [DatabaseValue] = [key.databaseValue, entity.number.databaseValue, 1.databaseValue]
         values.reserveCapacity(entity.insertColumnCount)
         for slot in layout.storedAttributeSlots {
-            values.append(object.attributeValues[slot].databaseValue)
+            let attribute = entity.attributes[slot]
+            if attribute.leaves.isEmpty {
+                values.append(object.attributeValues[slot].databaseValue)
+            } else {
+                attribute.forEachStoredColumn(of: object.attributeValues[slot]) { _, stored in values.append(stored.databaseValue) }
+            }
         }
         for read in layout.toOnes {
             let target: ObjectID? = if case .toOne(let id) = object.relationshipValues[read.slot] { resolved(id) } else { nil }
@@ -117,9 +122,10 @@ struct SaveWriter {
         var assignments: [String] = []
         var values: [DatabaseValue] = []
         for attribute in entity.attributes where object.attributeValues[attribute.slot] != object.savedAttributeValues[attribute.slot] {
-            guard let index = attribute.columnIndex else { continue }
-            assignments.append("\(entity.tableColumns[index]) = ?")
-            values.append(object.attributeValues[attribute.slot].databaseValue)
+            attribute.forEachStoredColumn(of: object.attributeValues[attribute.slot]) { index, stored in
+                assignments.append("\(entity.tableColumns[index]) = ?")
+                values.append(stored.databaseValue)
+            }
         }
         for relationship in entity.relationships {
             guard case .foreignKey(let column, let entityColumn, _) = relationship.storage,

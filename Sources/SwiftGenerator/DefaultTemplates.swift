@@ -189,6 +189,53 @@ import {{.}}
     }
 {{/hasFetchRequests}}
 }
+{{#composites}}
+
+{{#documentation}}
+/// {{.}}
+{{/documentation}}
+{{access}}struct {{typeName}}: CompositeAttribute {
+{{#members}}
+{{#documentation}}
+    /// {{.}}
+{{/documentation}}
+    {{access}}var {{identifier}}: {{swiftType}}
+{{/members}}
+
+    /// A `{{typeName}}` from its members; those not given are `nil` or the model's defaults.
+    {{access}}init({{#members}}{{identifier}}: {{swiftType}}{{#defaultLiteral}} = {{.}}{{/defaultLiteral}}{{^last()}}, {{/last()}}{{/members}}) {
+{{#members}}
+        self.{{identifier}} = {{identifier}}
+{{/members}}
+    }
+
+    /// A `{{typeName}}` from its members' stored values.
+    {{access}}init(members: CompositeMembers) {
+{{#members}}
+        {{identifier}} = members["{{name}}"]
+{{/members}}
+    }
+
+    /// The members' values, by their names in the model.
+    {{access}}var members: CompositeMembers {
+{{#empty(members)}}
+        CompositeMembers()
+{{/empty(members)}}
+{{^empty(members)}}
+        var members = CompositeMembers()
+{{#members}}
+        members["{{name}}"] = {{identifier}}
+{{/members}}
+        return members
+{{/empty(members)}}
+    }
+
+    /// The model's name of each member, for the keys of members in typed predicates and sort descriptors.
+    {{access}}static var memberNames: [PartialKeyPath<{{typeName}}>: String] {
+        [{{#members}}\.{{identifier}}: "{{name}}"{{^last()}}, {{/last()}}{{/members}}{{#empty(members)}}:{{/empty(members)}}]
+    }
+}
+{{/composites}}
 
 """#,
     ]

@@ -10,6 +10,8 @@ struct ModelContextBuilder {
     private(set) var diagnostics: [Diagnostic] = []
     /// The Swift class of each entity, by entity name.
     private var classNames: [String: String] = [:]
+    /// The Swift struct of each composite, by composite name.
+    private var compositeNames: [String: String] = [:]
     private var userTypes: [String: UserTypeContext] = [:]
 
     init(model: Model, modelName: String, options: GeneratorOptions) {
@@ -20,7 +22,9 @@ struct ModelContextBuilder {
 
     mutating func build() -> ModelContext {
         assignClassNames()
+        assignCompositeNames()
         let typeName = namespaceName()
+        let composites = model.composites.map { compositeContext($0) }
         let entities = model.entities.map { entityContext($0) }
         let fetchRequests = model.fetchRequestTemplates.compactMap { fetchRequestContext($0) }
         let imports = Set(["DataStore", "Foundation"] + options.additionalImports).sorted()
@@ -28,7 +32,7 @@ struct ModelContextBuilder {
         return ModelContext(
             modelName: modelName, sourceFileName: sourceFileName, typeName: typeName, access: options.accessLevel.prefix,
             imports: imports, modelImports: imports.contains("DataModel") ? [] : ["DataModel"],
-            entities: entities,
+            entities: entities, composites: composites, hasComposites: !composites.isEmpty,
             definition: definition.joined(separator: "\n"),
             fetchRequests: fetchRequests, hasFetchRequests: !fetchRequests.isEmpty,
             userTypes: userTypes.values.sorted { $0.name < $1.name })
@@ -62,10 +66,57 @@ struct ModelContextBuilder {
         }
     }
 
-    /// The model's namespace: its name, with `Model` appended when an entity class already has it.
+    /// Each composite's struct: its name, with `Value` appended when an entity class has it.
+    private mutating func assignCompositeNames() {
+        var taken = Set(classNames.values)
+        for composite in model.composites {
+            var name = SwiftIdentifier.typeName(for: composite.name)
+            if taken.contains(name) { name += "Value" }
+            while taken.contains(name) { name += "_" }
+            if name != composite.name {
+                diagnostics.append(.warning(
+                    "composite '\(composite.name)' cannot be a Swift type of that name here; generated as '\(name)'", at: composite.location))
+            }
+            taken.insert(name)
+            compositeNames[composite.name] = name
+        }
+    }
+
+    /// The model's namespace: its name, with `Model` appended when an entity class or composite
+    /// struct already has it.
     private func namespaceName() -> String {
         let name = SwiftIdentifier.typeName(for: modelName)
-        return Set(classNames.values).contains(name) ? name + "Model" : name
+        return Set(classNames.values).union(compositeNames.values).contains(name) ? name + "Model" : name
+    }
+
+    // MARK: Composites
+
+    private mutating func compositeContext(_ composite: Composite) -> CompositeContext {
+        let typeName = compositeNames[composite.name] ?? composite.name
+        // The protocol's requirements keep their names.
+        var taken: Set<String> = ["members", "memberNames", "attributeValue", "unsetValue"]
+        var members: [CompositeMemberContext] = []
+        for attribute in composite.attributes where attribute.isPersistent {
+            guard var type = swiftType(of: attribute, owner: composite.name) else { continue }
+            if type.storage == .transformable {
+                diagnostics.append(.warning(
+                    "member '\(attribute.name)' of composite '\(composite.name)' is transformable; generated as its stored Data",
+                    at: attribute.location))
+                type = SwiftType(name: "Data", storage: .attribute)
+            }
+            let identifier = SwiftIdentifier.memberName(for: attribute.name, avoiding: taken)
+            taken.insert(identifier)
+            noteRename(attribute.name, identifier, attribute.location)
+            members.append(CompositeMemberContext(
+                name: attribute.name, identifier: SwiftIdentifier.escaped(identifier),
+                swiftType: type.name + (attribute.isOptional ? "?" : ""),
+                defaultLiteral: attribute.isOptional ? "nil" : SwiftType.defaultLiteral(of: attribute, typeName: type.name),
+                documentation: documentation(of: attribute, kind: "member")))
+        }
+        return CompositeContext(
+            name: composite.name, typeName: typeName,
+            documentation: ["The `\(composite.name)` composite of the \(modelName) model: the value of its composite attributes."],
+            members: members)
     }
 
     // MARK: Entities
@@ -88,7 +139,7 @@ struct ModelContextBuilder {
 
         var attributes: [AttributeContext] = []
         for (offset, attribute) in entity.attributes.enumerated() where !inheritedNames.contains(attribute.name) {
-            guard let type = swiftType(of: attribute, in: entity) else { continue }
+            guard let type = swiftType(of: attribute, owner: entity.name) else { continue }
             let identifier = member(attribute.name)
             noteRename(attribute.name, identifier, attribute.location)
             let optional = attribute.isOptional || type.storage == .transformable
@@ -172,7 +223,7 @@ struct ModelContextBuilder {
     // MARK: Types
 
     /// The Swift type of an attribute's property, or nil (with a warning) when it gets none.
-    private mutating func swiftType(of attribute: Attribute, in entity: Entity) -> SwiftType? {
+    private mutating func swiftType(of attribute: Attribute, owner: String) -> SwiftType? {
         if let (userType, key) = SwiftType.userType(of: attribute) {
             if SwiftType.isValidSwiftTypeName(userType), SwiftType.canHoldValues(userType) {
                 if !SwiftType.codableNames.contains(userType), !SwiftType.isCodableComposition(userType) {
@@ -182,7 +233,7 @@ struct ModelContextBuilder {
                 return SwiftType(name: userType, storage: attribute.type == .transformable ? .transformable : .attribute)
             }
             diagnostics.append(.warning(
-                "userInfo '\(key)' of attribute '\(attribute.name)' of '\(entity.name)' is '\(userType)', "
+                "userInfo '\(key)' of attribute '\(attribute.name)' of '\(owner)' is '\(userType)', "
                     + "which is not a Swift type a stored value can have; ignored", at: attribute.location))
         }
         switch attribute.type {
@@ -191,20 +242,29 @@ struct ModelContextBuilder {
                 return SwiftType(name: custom, storage: .transformable)
             }
             diagnostics.append(.warning(
-                "transformable attribute '\(attribute.name)' of '\(entity.name)' has no Codable Swift type"
+                "transformable attribute '\(attribute.name)' of '\(owner)' has no Codable Swift type"
                     + (attribute.customClassName.map { " ('\($0)' is not one)" } ?? "")
                     + "; generated as its stored Data. Name a Codable type with the userInfo key 'datamodel.type'",
                 at: attribute.location))
             return SwiftType(name: "Data", storage: .attribute)
-        case .composite, .objectID, .undefined:
+        case .composite:
+            if let name = attribute.compositeName.flatMap({ compositeNames[$0] }) { return SwiftType(name: name, storage: .attribute) }
+            return nil
+        case .objectID:
+            // The store keeps a bare key, without the entity an `ObjectID` needs.
             diagnostics.append(.warning(
-                "attribute '\(attribute.name)' of '\(entity.name)' has type \(attribute.type.rawValue), which has no generated property yet; "
-                    + "read it with value(forKey:)", at: attribute.location))
+                "attribute '\(attribute.name)' of '\(owner)' has type Object ID, whose stored key names no entity, so it has no "
+                    + "typed property; read it with value(forKey:)", at: attribute.location))
+            return nil
+        case .undefined:
+            diagnostics.append(.warning(
+                "attribute '\(attribute.name)' of '\(owner)' has type Undefined, which says nothing of its Swift type; name an "
+                    + "AttributeStorable type with the userInfo key 'datamodel.type' to give it a property", at: attribute.location))
             return nil
         default:
             if !attribute.isOptional, !attribute.hasDefaultValue, !attribute.isTransient {
                 diagnostics.append(.note(
-                    "required attribute '\(attribute.name)' of '\(entity.name)' has no default value: it reads as "
+                    "required attribute '\(attribute.name)' of '\(owner)' has no default value: it reads as "
                         + "an empty value until set, and saving an object without it fails validation",
                     at: attribute.location))
             }
@@ -257,6 +317,9 @@ struct ModelContextBuilder {
         if template.fetchBatchSize > 0 { settings.append("request.fetchBatchSize = \(template.fetchBatchSize)") }
         if !template.includesSubentities { settings.append("request.includesSubentities = false") }
         if !template.includesPendingChanges { settings.append("request.includesPendingChanges = false") }
+        if !template.includesPropertyValues { settings.append("request.includesPropertyValues = false") }
+        if !template.returnsObjectsAsFaults { settings.append("request.returnsObjectsAsFaults = false") }
+        if template.returnsDistinctResults { settings.append("request.returnsDistinctResults = true") }
         var documentation = ["The `\(template.name)` fetch request of the model"
             + (template.predicate.map { ": `\($0)`." } ?? ": every `\(entity.name)`.")]
         switch template.resultType {
@@ -264,10 +327,7 @@ struct ModelContextBuilder {
         case .managedObjectIDs: documentation.append("The model asks for object IDs: fetch it with `fetchObjectIDs(_:)`.")
         case .count: documentation.append("The model asks for a count: fetch it with `count(for:)`.")
         case .dictionaries:
-            documentation.append("The model asks for dictionaries, which `DataStore` does not return yet: this request returns objects.")
-            diagnostics.append(.warning(
-                "fetch request '\(template.name)' asks for dictionaries, which the runtime does not return yet; its builder returns objects",
-                at: template.location))
+            documentation.append("The model asks for dictionaries: fetch it with `fetchDictionaries(_:)`, which returns every attribute unless `propertiesToFetch` names some.")
         }
         var identifier = SwiftIdentifier.sanitized(template.name)
         if ReservedNames.typeNames.contains(identifier) {
@@ -298,13 +358,13 @@ struct ModelContextBuilder {
         userInfo["documentation"].map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    private func documentation(of attribute: Attribute) -> [String] {
+    private func documentation(of attribute: Attribute, kind: String = "attribute") -> [String] {
         if let lines = documentation(attribute.userInfo) { return lines }
-        var facts = [attribute.type.rawValue]
+        var facts = [attribute.type == .composite ? attribute.compositeName ?? "Composite" : attribute.type.rawValue]
         facts.append(attribute.isOptional ? "optional" : "required")
         if attribute.isTransient { facts.append("transient") }
         if let value = attribute.defaultValue { facts.append("default \(value.isEmpty ? "empty" : "`\(value)`")") }
-        var lines = ["The `\(attribute.name)` attribute: \(facts.joined(separator: ", "))."]
+        var lines = ["The `\(attribute.name)` \(kind): \(facts.joined(separator: ", "))."]
         if attribute.isDerived && attribute.isPersistent {
             lines.append("Derived from `\(attribute.derivationExpression ?? "")`: the store computes it when saving.")
         }

@@ -72,7 +72,7 @@ struct PredicateLiteral {
         case .date(let date): ".attribute(.date(Date(timeIntervalSinceReferenceDate: \(doubleLiteral(date.timeIntervalSinceReferenceDate)))))"
         case .data(let bytes): ".attribute(.data(Data(\(Array(bytes)))))"
         case .uuid(let uuid): ".attribute(.uuid(UUID(uuid: \(uuid.uuid))))"
-        case .decimal, .url: throw UnsupportedConstant()
+        case .decimal, .url, .composite: throw UnsupportedConstant()
         }
     }
 

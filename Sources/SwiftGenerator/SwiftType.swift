@@ -81,4 +81,17 @@ struct SwiftType: Equatable {
         let prefix = name.prefix(3)
         return !(["NS", "UI", "CG", "CI"].contains(String(prefix.prefix(2))) && prefix.last?.isUppercase == true)
     }
+
+    /// The model's default of a required attribute as a Swift literal of `typeName` (numbers,
+    /// Booleans, strings), or nil when it has none or none can be written.
+    static func defaultLiteral(of attribute: Attribute, typeName: String) -> String? {
+        guard let text = attribute.defaultValue.map({ String($0.trimmingSpaces) }), typeName == standard(for: attribute.type) else { return nil }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64: return Int64(text).map { "\($0)" }
+        case .double, .float: return Double(text).flatMap { $0.isFinite ? doubleLiteral($0) : nil }
+        case .boolean: return ["YES", "TRUE", "1"].contains(text.uppercased()) ? "true" : ["NO", "FALSE", "0"].contains(text.uppercased()) ? "false" : nil
+        case .string: return swiftStringLiteral(attribute.defaultValue ?? "")
+        default: return nil
+        }
+    }
 }

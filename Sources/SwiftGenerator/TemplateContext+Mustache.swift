@@ -31,7 +31,8 @@ extension Optional: OptionalField {
 extension ModelContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
         "modelName": \.modelName, "sourceFileName": \.sourceFileName, "typeName": \.typeName, "access": \.access,
-        "imports": \.imports, "modelImports": \.modelImports, "entities": \.entities, "definition": \.definition,
+        "imports": \.imports, "modelImports": \.modelImports, "entities": \.entities, "composites": \.composites,
+        "hasComposites": \.hasComposites, "definition": \.definition,
         "fetchRequests": \.fetchRequests, "hasFetchRequests": \.hasFetchRequests, "userTypes": \.userTypes,
     ]
 }
@@ -116,7 +117,7 @@ package func templateFieldMismatches() -> [String] {
         hasRelationshipNames: false, hasFetchedPropertyNames: false)
     let model = ModelContext(
         modelName: "", sourceFileName: "", typeName: "", access: "", imports: [], modelImports: [], entities: [],
-        definition: "", fetchRequests: [], hasFetchRequests: false, userTypes: [])
+        composites: [], hasComposites: false, definition: "", fetchRequests: [], hasFetchRequests: false, userTypes: [])
     return check(model) + check(entity) + check(EntityTemplateContext(model: model, entity: entity))
         + check(UserTypeContext(name: "", attributeType: "", isTransformable: false))
         + check(NameConstant(identifier: "", name: ""))
@@ -129,5 +130,20 @@ package func templateFieldMismatches() -> [String] {
             name: "", identifier: "", resultClassName: "", parameters: [], predicateExpression: nil, settings: [],
             documentation: []))
         + check(ParameterContext(variable: "", identifier: "", swiftType: ""))
+        + check(CompositeContext(name: "", typeName: "", documentation: [], members: []))
+        + check(CompositeMemberContext(name: "", identifier: "", swiftType: "", defaultLiteral: nil, documentation: []))
         + check(HeaderTemplateContext(sourceFileName: "", imports: []))
+}
+
+extension CompositeContext: TemplateFields {
+    static let fields: [String: PartialKeyPath<Self> & Sendable] = [
+        "name": \.name, "typeName": \.typeName, "documentation": \.documentation, "members": \.members,
+    ]
+}
+
+extension CompositeMemberContext: TemplateFields {
+    static let fields: [String: PartialKeyPath<Self> & Sendable] = [
+        "name": \.name, "identifier": \.identifier, "swiftType": \.swiftType, "defaultLiteral": \.defaultLiteral,
+        "documentation": \.documentation,
+    ]
 }

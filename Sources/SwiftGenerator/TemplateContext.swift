@@ -17,6 +17,9 @@ public struct ModelContext: Sendable, Encodable {
     /// Modules the model file imports besides `imports` (it spells the model with `DataModel` values).
     public var modelImports: [String]
     public var entities: [EntityContext]
+    /// The model's composites, each a Swift struct.
+    public var composites: [CompositeContext]
+    public var hasComposites: Bool
     /// The model compiled into Swift values (`Model(…)`), its lines indented for the model file.
     public var definition: String
     public var fetchRequests: [FetchRequestContext]
@@ -32,6 +35,25 @@ public struct UserTypeContext: Sendable, Encodable, Equatable {
     /// The attribute type it stands for (`Integer 16`, `Transformable`).
     public var attributeType: String
     public var isTransformable: Bool
+}
+
+/// A composite: the `CompositeAttribute` struct that holds its values.
+public struct CompositeContext: Sendable, Encodable {
+    public var name: String
+    public var typeName: String
+    public var documentation: [String]
+    public var members: [CompositeMemberContext]
+}
+
+/// A member of a composite: a stored property of its struct.
+public struct CompositeMemberContext: Sendable, Encodable {
+    public var name: String
+    public var identifier: String
+    /// Optional when the member is (`Int16`, `String?`, `Coordinates?`).
+    public var swiftType: String
+    /// The initializer's default for the member (`nil`, the model's default), or nil for none.
+    public var defaultLiteral: String?
+    public var documentation: [String]
 }
 
 /// One entity: its class and the properties the class declares itself.

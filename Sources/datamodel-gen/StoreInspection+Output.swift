@@ -52,6 +52,7 @@ extension StoreInspection {
         case .bool(let value): value ? "true" : "false"
         case .text(let text): quoted(text)
         case .list(let items): "[" + items.map(quoted).joined(separator: ", ") + "]"
+        case .object(let members): "{" + members.map { "\(quoted($0.name)): \(json($0.value))" }.joined(separator: ", ") + "}"
         }
     }
 
@@ -76,15 +77,19 @@ extension StoreInspection {
 
     /// A value on one line, shortened to `maximumWidth` characters; object IDs as `Entity/p<n>`.
     private static func cell(_ value: Value, maximumWidth: Int) -> String {
-        let text: String = switch value {
+        let flat = text(of: value).map { $0.isNewline ? " " : String($0) }.joined()
+        return flat.count <= maximumWidth ? flat : flat.prefix(maximumWidth - 1) + "…"
+    }
+
+    private static func text(of value: Value) -> String {
+        switch value {
         case .null: "nil"
         case .number(let text): text
         case .bool(let value): value ? "true" : "false"
         case .text(let text): shortObjectID(text) ?? text
         case .list(let items): "[" + items.map { shortObjectID($0) ?? $0 }.joined(separator: ", ") + "]"
+        case .object(let members): "{" + members.map { "\($0.name): \(text(of: $0.value))" }.joined(separator: ", ") + "}"
         }
-        let flat = text.map { $0.isNewline ? " " : String($0) }.joined()
-        return flat.count <= maximumWidth ? flat : flat.prefix(maximumWidth - 1) + "…"
     }
 
     /// `Book/p3` for `x-coredata://<store>/Book/p3`.

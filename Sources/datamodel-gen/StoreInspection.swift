@@ -4,13 +4,15 @@ import Foundation
 /// The objects of a store read through key-value coding, ready to print as JSON or as tables.
 struct StoreInspection {
     /// One property's value, as `inspect` prints it.
-    enum Value {
+    indirect enum Value {
         case null
         /// A JSON number, already in its text form.
         case number(String)
         case bool(Bool)
         case text(String)
         case list([String])
+        /// A composite's members, by name.
+        case object([(name: String, value: Value)])
     }
 
     struct EntityObjects {
@@ -77,6 +79,7 @@ struct StoreInspection {
         case .data(let value): .text(value.base64EncodedString())
         case .uuid(let value): .text(value.uuidString)
         case .url(let value): .text(value.absoluteString)
+        case .composite(let members): .object(members.sorted { $0.key < $1.key }.map { ($0.key, value(of: $0.value)) })
         }
     }
 }

@@ -80,6 +80,9 @@ extension AttributeValue {
         case .data: "CAST(\(Self.quoted(predicateLiteralText)), \"NSData\")"
         case .uuid: "CAST(\(Self.quoted(predicateLiteralText)), \"NSUUID\")"
         case .url: "CAST(\(Self.quoted(predicateLiteralText)), \"NSURL\")"
+        // The format syntax has no dictionaries (nor does Core Data's); printed for reading only.
+        case .composite(let members):
+            "{" + members.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value.predicateLiteral)" }.joined(separator: "; ") + "}"
         }
     }
 

@@ -107,6 +107,15 @@ struct PredicateResolver {
         let lhs = try side(comparison.lhs), rhs = try side(comparison.rhs)
         let options = comparison.options
         func fail(_ reason: String) -> ContextError { .invalidPredicate("\(reason), in \"\(comparison)\"") }
+        switch (lhs, rhs) {
+        case (.resolved(.attribute(let path, let composite), _), .constant(let value)) where composite.type == .composite,
+             (.constant(let value), .resolved(.attribute(let path, let composite), _)) where composite.type == .composite:
+            return try compare(composite, at: path, comparison.operator, value, fail)
+        case (.resolved(.attribute(_, let attribute), _), _) where attribute.type == .composite,
+             (_, .resolved(.attribute(_, let attribute), _)) where attribute.type == .composite:
+            throw fail("a composite compares with == or != to a value or nil; compare its members, as in '\(attribute.name).\(attribute.members.first?.memberName ?? "member")'")
+        default: break
+        }
 
         switch comparison.operator {
         case .in, .between:
@@ -150,6 +159,26 @@ struct PredicateResolver {
                 return .compare(try constant(left, fail), comparison.operator, try constant(right, fail), options)
             }
         }
+    }
+
+    /// `shelfSpot == %@`: every leaf of the composite equals the value's member at its path
+    /// (`nil` where the value has none).
+    private func compare(
+        _ composite: AttributeDescription, at path: ResolvedPath, _ comparisonOperator: ComparisonOperator,
+        _ value: PredicateValue, _ fail: (String) -> ContextError
+    ) throws(ContextError) -> ResolvedPredicate {
+        guard comparisonOperator == .equal || comparisonOperator == .notEqual else {
+            throw fail("a composite compares with == or != only; compare its members to order them")
+        }
+        guard case .attribute(let attribute) = value, let converted = composite.coerced(attribute) else {
+            throw fail("\(value) is not a value of the composite '\(composite.name)'")
+        }
+        let leaves = composite.leaves.map { leaf in
+            ResolvedPredicate.compare(
+                .attribute(path, leaf), .equal,
+                .value(converted.member(at: leaf.memberPath.dropFirst(composite.memberPath.count)).storedValue), [])
+        }
+        return comparisonOperator == .equal ? .and(leaves) : .not(.and(leaves))
     }
 
     /// `quantifier` over the elements of `collection`: the comparison `make` builds around the
@@ -284,6 +313,9 @@ struct PredicateResolver {
     func attributePath(_ keyPath: String) throws(ContextError) -> (ResolvedPath, AttributeDescription) {
         let (path, attribute) = try propertyPath(keyPath)
         guard let attribute else { throw .invalidPredicate("'\(keyPath)' names a relationship, not an attribute") }
+        guard attribute.type != .composite else {
+            throw .invalidPredicate("'\(keyPath)' is a composite: sort by its members, as in '\(keyPath).\(attribute.members.first?.memberName ?? "member")'")
+        }
         return (path, attribute)
     }
 
@@ -316,11 +348,14 @@ struct PredicateResolver {
         for (index, component) in components.enumerated() {
             let entity = path.end
             if let attribute = entity.attribute(named: component) {
-                guard index == components.count - 1 else { throw .unknownKeyPath(entity: scopes[0].entity.name, keyPath: text) }
+                // Only a composite's members follow an attribute: `shelfSpot.position.x`.
+                guard let member = attribute.member(at: components[(index + 1)...]) else {
+                    throw .unknownKeyPath(entity: scopes[0].entity.name, keyPath: text)
+                }
                 guard !attribute.isTransient else {
                     throw .invalidPredicate("'\(component)' of \(entity.name) is transient and not in the store, in '\(text)'")
                 }
-                return .value(path, attribute)
+                return .value(path, member)
             }
             guard let relationship = entity.relationship(named: component),
                   let destination = store.entity(named: relationship.destinationEntityName) else {

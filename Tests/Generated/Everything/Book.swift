@@ -32,6 +32,8 @@ public class Book: Item {
     public static let rating = AttributeKey<Book, Float?>("rating", slot: 14)
     /// The key of `searchText` for typed predicates and sort descriptors.
     public static let searchText = AttributeKey<Book, String?>("searchText", slot: 16)
+    /// The key of `shelfSpot` for typed predicates and sort descriptors.
+    public static let shelfSpot = AttributeKey<Book, ShelfSpot?>("shelfSpot", slot: 17)
     /// The key of `title` for typed predicates and sort descriptors.
     public static let title = AttributeKey<Book, String>("title", slot: 18)
     /// The key of `website` for typed predicates and sort descriptors.
@@ -130,6 +132,12 @@ public class Book: Item {
     public var searchText: String? {
         get { self[Book.searchText] }
         set { self[Book.searchText] = newValue }
+    }
+
+    /// The `shelfSpot` attribute: ShelfSpot, optional.
+    public var shelfSpot: ShelfSpot? {
+        get { self[Book.shelfSpot] }
+        set { self[Book.shelfSpot] = newValue }
     }
 
     /// The `title` attribute: String, required, default `Untitled`.

@@ -166,6 +166,8 @@ class Book: Item {
     static let rating = AttributeKey<Book, Float?>("rating", slot: 14)
     /// The key of `searchText` for typed predicates and sort descriptors.
     static let searchText = AttributeKey<Book, String?>("searchText", slot: 16)
+    /// The key of `shelfSpot` for typed predicates and sort descriptors.
+    static let shelfSpot = AttributeKey<Book, ShelfSpot?>("shelfSpot", slot: 17)
     /// The key of `title` for typed predicates and sort descriptors.
     static let title = AttributeKey<Book, String>("title", slot: 18)
     /// The key of `website` for typed predicates and sort descriptors.
@@ -264,6 +266,12 @@ class Book: Item {
     var searchText: String? {
         get { self[Book.searchText] }
         set { self[Book.searchText] = newValue }
+    }
+
+    /// The `shelfSpot` attribute: ShelfSpot, optional.
+    var shelfSpot: ShelfSpot? {
+        get { self[Book.shelfSpot] }
+        set { self[Book.shelfSpot] = newValue }
     }
 
     /// The `title` attribute: String, required, default `Untitled`.
@@ -1107,7 +1115,7 @@ enum Everything {
     /// Typed builders for the model's fetch request templates: each returns a request to adjust and fetch.
     enum FetchRequests {
         /// The `bookDictionaries` fetch request of the model: every `Book`.
-        /// The model asks for dictionaries, which `DataStore` does not return yet: this request returns objects.
+        /// The model asks for dictionaries: fetch it with `fetchDictionaries(_:)`, which returns every attribute unless `propertiesToFetch` names some.
         static func bookDictionaries() -> FetchRequest<Book> {
             FetchRequest<Book>()
         }
@@ -1140,6 +1148,8 @@ enum Everything {
             request.fetchBatchSize = 20
             request.includesSubentities = false
             request.includesPendingChanges = false
+            request.returnsObjectsAsFaults = false
+            request.returnsDistinctResults = true
             return request
         }
 
@@ -1151,5 +1161,76 @@ enum Everything {
             )
             return request
         }
+    }
+}
+
+/// The `Coordinates` composite of the Everything model: the value of its composite attributes.
+struct Coordinates: CompositeAttribute {
+    /// The `x` member: Double, required, default `0.0`.
+    var x: Double
+    /// The `y` member: Double, required, default `0.0`.
+    var y: Double
+
+    /// A `Coordinates` from its members; those not given are `nil` or the model's defaults.
+    init(x: Double = 0.0, y: Double = 0.0) {
+        self.x = x
+        self.y = y
+    }
+
+    /// A `Coordinates` from its members' stored values.
+    init(members: CompositeMembers) {
+        x = members["x"]
+        y = members["y"]
+    }
+
+    /// The members' values, by their names in the model.
+    var members: CompositeMembers {
+        var members = CompositeMembers()
+        members["x"] = x
+        members["y"] = y
+        return members
+    }
+
+    /// The model's name of each member, for the keys of members in typed predicates and sort descriptors.
+    static var memberNames: [PartialKeyPath<Coordinates>: String] {
+        [\.x: "x", \.y: "y"]
+    }
+}
+
+/// The `ShelfSpot` composite of the Everything model: the value of its composite attributes.
+struct ShelfSpot: CompositeAttribute {
+    /// The `position` member: Coordinates, optional.
+    var position: Coordinates?
+    /// The `room` member: String, optional.
+    var room: String?
+    /// The `row` member: Integer 16, required, default `0`.
+    var row: Int16
+
+    /// A `ShelfSpot` from its members; those not given are `nil` or the model's defaults.
+    init(position: Coordinates? = nil, room: String? = nil, row: Int16 = 0) {
+        self.position = position
+        self.room = room
+        self.row = row
+    }
+
+    /// A `ShelfSpot` from its members' stored values.
+    init(members: CompositeMembers) {
+        position = members["position"]
+        room = members["room"]
+        row = members["row"]
+    }
+
+    /// The members' values, by their names in the model.
+    var members: CompositeMembers {
+        var members = CompositeMembers()
+        members["position"] = position
+        members["room"] = room
+        members["row"] = row
+        return members
+    }
+
+    /// The model's name of each member, for the keys of members in typed predicates and sort descriptors.
+    static var memberNames: [PartialKeyPath<ShelfSpot>: String] {
+        [\.position: "position", \.room: "room", \.row: "row"]
     }
 }

@@ -405,7 +405,7 @@ package enum Everything {
     /// Typed builders for the model's fetch request templates: each returns a request to adjust and fetch.
     package enum FetchRequests {
         /// The `bookDictionaries` fetch request of the model: every `Book`.
-        /// The model asks for dictionaries, which `DataStore` does not return yet: this request returns objects.
+        /// The model asks for dictionaries: fetch it with `fetchDictionaries(_:)`, which returns every attribute unless `propertiesToFetch` names some.
         package static func bookDictionaries() -> FetchRequest<Book> {
             FetchRequest<Book>()
         }
@@ -438,6 +438,8 @@ package enum Everything {
             request.fetchBatchSize = 20
             request.includesSubentities = false
             request.includesPendingChanges = false
+            request.returnsObjectsAsFaults = false
+            request.returnsDistinctResults = true
             return request
         }
 
@@ -449,5 +451,76 @@ package enum Everything {
             )
             return request
         }
+    }
+}
+
+/// The `Coordinates` composite of the Everything model: the value of its composite attributes.
+package struct Coordinates: CompositeAttribute {
+    /// The `x` member: Double, required, default `0.0`.
+    package var x: Double
+    /// The `y` member: Double, required, default `0.0`.
+    package var y: Double
+
+    /// A `Coordinates` from its members; those not given are `nil` or the model's defaults.
+    package init(x: Double = 0.0, y: Double = 0.0) {
+        self.x = x
+        self.y = y
+    }
+
+    /// A `Coordinates` from its members' stored values.
+    package init(members: CompositeMembers) {
+        x = members["x"]
+        y = members["y"]
+    }
+
+    /// The members' values, by their names in the model.
+    package var members: CompositeMembers {
+        var members = CompositeMembers()
+        members["x"] = x
+        members["y"] = y
+        return members
+    }
+
+    /// The model's name of each member, for the keys of members in typed predicates and sort descriptors.
+    package static var memberNames: [PartialKeyPath<Coordinates>: String] {
+        [\.x: "x", \.y: "y"]
+    }
+}
+
+/// The `ShelfSpot` composite of the Everything model: the value of its composite attributes.
+package struct ShelfSpot: CompositeAttribute {
+    /// The `position` member: Coordinates, optional.
+    package var position: Coordinates?
+    /// The `room` member: String, optional.
+    package var room: String?
+    /// The `row` member: Integer 16, required, default `0`.
+    package var row: Int16
+
+    /// A `ShelfSpot` from its members; those not given are `nil` or the model's defaults.
+    package init(position: Coordinates? = nil, room: String? = nil, row: Int16 = 0) {
+        self.position = position
+        self.room = room
+        self.row = row
+    }
+
+    /// A `ShelfSpot` from its members' stored values.
+    package init(members: CompositeMembers) {
+        position = members["position"]
+        room = members["room"]
+        row = members["row"]
+    }
+
+    /// The members' values, by their names in the model.
+    package var members: CompositeMembers {
+        var members = CompositeMembers()
+        members["position"] = position
+        members["room"] = room
+        members["row"] = row
+        return members
+    }
+
+    /// The model's name of each member, for the keys of members in typed predicates and sort descriptors.
+    package static var memberNames: [PartialKeyPath<ShelfSpot>: String] {
+        [\.position: "position", \.room: "room", \.row: "row"]
     }
 }
