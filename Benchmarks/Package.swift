@@ -10,6 +10,7 @@ let package = Package(
         .package(name: "DataModelKit", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/stencilproject/Stencil", from: "0.15.1"),
     ],
     targets: [
         // The synthetic 1,000-entity model every generator-side benchmark reads.
@@ -83,6 +84,34 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Benchmarks/FetchBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // The default templates ported to Stencil (SwiftGen's engine): the generator's peer.
+        .target(
+            name: "StencilPort",
+            dependencies: [
+                .product(name: "Stencil", package: "Stencil"),
+                .product(name: "SwiftGenerator", package: "DataModelKit"),
+            ]
+        ),
+        // Loops generation for profilers: profile-generator [ROUNDS] [generate|stencil]
+        .executableTarget(
+            name: "profile-generator",
+            dependencies: [
+                .product(name: "DataModelParser", package: "DataModelKit"),
+                .product(name: "SwiftGenerator", package: "DataModelKit"),
+                "StencilPort", "SyntheticModel",
+            ]
+        ),
+        .executableTarget(
+            name: "GeneratorBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DataModelParser", package: "DataModelKit"),
+                .product(name: "SwiftGenerator", package: "DataModelKit"),
+                "StencilPort", "SyntheticModel",
+            ],
+            path: "Benchmarks/GeneratorBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // libxml2 for the floor measurement (what `xmllint --noout` does, in process).

@@ -21,6 +21,10 @@ struct ModelContextBuilder {
     }
 
     mutating func build() -> ModelContext {
+        // The compiled definition depends on the model alone: written on another core meanwhile.
+        let definition = BackgroundValue { [model] in
+            ModelLiteral.expression(for: model.withoutSourceDetails).lines(indent: 4, lead: 36).joined(separator: "\n")
+        }
         assignClassNames()
         assignCompositeNames()
         let typeName = namespaceName()
@@ -28,12 +32,11 @@ struct ModelContextBuilder {
         let entities = model.entities.map { entityContext($0) }
         let fetchRequests = model.fetchRequestTemplates.compactMap { fetchRequestContext($0) }
         let imports = Set(["DataStore", "Foundation"] + options.additionalImports).sorted()
-        let definition = ModelLiteral.expression(for: model.withoutSourceDetails).lines(indent: 4, lead: 36)
         return ModelContext(
             modelName: modelName, sourceFileName: sourceFileName, typeName: typeName, access: options.accessLevel.prefix,
             imports: imports, modelImports: imports.contains("DataModel") ? [] : ["DataModel"],
             entities: entities, composites: composites, hasComposites: !composites.isEmpty,
-            definition: definition.joined(separator: "\n"),
+            definition: definition.value,
             fetchRequests: fetchRequests, hasFetchRequests: !fetchRequests.isEmpty,
             userTypes: userTypes.values.sorted { $0.name < $1.name })
     }

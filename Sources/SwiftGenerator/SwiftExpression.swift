@@ -17,8 +17,7 @@ indirect enum SwiftExpression {
     /// The expression as lines. The caller writes the first line after `lead` columns of its own
     /// text; later lines carry their indentation, `indent` columns for the closing bracket.
     func lines(indent: Int, lead: Int? = nil) -> [String] {
-        let flat = singleLine
-        if (lead ?? indent) + flat.count <= Self.lineWidth || !isBreakable { return [flat] }
+        if !isBreakable || flatWidth(within: Self.lineWidth - (lead ?? indent)) != nil { return [singleLine] }
         let inner = String(repeating: " ", count: indent + 4)
         switch self {
         case .raw(let text):
@@ -53,6 +52,31 @@ indirect enum SwiftExpression {
         case .call(_, let arguments): !arguments.isEmpty
         case .array(let elements): !elements.isEmpty
         }
+    }
+
+    /// The width of `singleLine`, or nil once it passes `limit`: measured without building the
+    /// text, which for a whole model is megabytes at every level of the expression.
+    private func flatWidth(within limit: Int) -> Int? {
+        var width: Int
+        switch self {
+        case .raw(let text):
+            width = text.count
+        case .call(let callee, let arguments):
+            width = callee.count + 2
+            for (offset, argument) in arguments.enumerated() {
+                width += (offset > 0 ? 2 : 0) + (argument.label.map { $0.count + 2 } ?? 0)
+                guard width <= limit, let argumentWidth = argument.value.flatWidth(within: limit - width) else { return nil }
+                width += argumentWidth
+            }
+        case .array(let elements):
+            width = 2
+            for (offset, element) in elements.enumerated() {
+                width += offset > 0 ? 2 : 0
+                guard width <= limit, let elementWidth = element.flatWidth(within: limit - width) else { return nil }
+                width += elementWidth
+            }
+        }
+        return width <= limit ? width : nil
     }
 
     private var singleLine: String {

@@ -66,10 +66,20 @@ public struct SwiftGenerator: Sendable {
 
     private func files(for context: ModelContext) -> [GeneratedFile] {
         let modelImports = (context.imports + context.modelImports).sorted()
-        let entityBodies = context.entities.map { entity in
-            (entity.fileName, templates.render(EntityTemplateContext(model: context, entity: entity), with: "entity"))
+        // Files render independently: one per core. Slot `count` is the model file.
+        let entities = context.entities
+        var bodies = Array(repeating: "", count: entities.count + 1)
+        bodies.withUnsafeMutableBufferPointer { buffer in
+            // Each iteration writes its own element only.
+            nonisolated(unsafe) let output = buffer
+            DispatchQueue.concurrentPerform(iterations: output.count) { index in
+                output[index] = index == entities.count
+                    ? templates.render(context, with: "model")
+                    : templates.render(EntityTemplateContext(model: context, entity: entities[index]), with: "entity")
+            }
         }
-        let modelBody = templates.render(context, with: "model")
+        let entityBodies = zip(entities, bodies).map { ($0.fileName, $1) }
+        let modelBody = bodies[entities.count]
         let modelFileName = "\(context.typeName).swift"
         if options.singleFile {
             let body = [header(context, imports: modelImports)] + entityBodies.map(\.1) + [modelBody]

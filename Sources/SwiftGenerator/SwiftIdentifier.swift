@@ -5,9 +5,19 @@ enum SwiftIdentifier {
     /// `name` with every character Swift does not allow in an identifier replaced by `_`, and a `_`
     /// in front when it starts with a digit. Letters of any script stay: Swift accepts them.
     static func sanitized(_ name: String) -> String {
+        // Nearly every model name is ASCII and already valid: checked on bytes, as Character
+        // properties cost a Unicode table lookup each.
+        if let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+           name.utf8.allSatisfy({ $0 < 0x80 && ($0 == UInt8(ascii: "_") || isASCIILetterOrDigit($0)) }) {
+            return name
+        }
         var result = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
         if result.isEmpty || result.first!.isNumber { result = "_" + result }
         return result
+    }
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// `identifier` in backticks when it is a keyword (`default` → `` `default` ``).
