@@ -35,9 +35,9 @@ extension FetchedResultsController {
         for (temporary, permanent) in ids { keys[ResultsList.key(of: temporary)] = ResultsList.key(of: permanent) }
         var renamedVisible = false
         if !list.temporaryKeys.isEmpty {
-            for index in list.keys.indices where list.keys[index] < 0 {
-                guard let key = keys[list.keys[index]] else { continue }
-                list.temporaryKeys.remove(list.keys[index])
+            for (index, temporary) in list.keys.enumerated() where temporary < 0 {
+                guard let key = keys[temporary] else { continue }
+                list.temporaryKeys.remove(temporary)
                 list.keys[index] = key
                 renamedVisible = renamedVisible || layout.window.contains(index)
             }
@@ -165,7 +165,7 @@ extension FetchedResultsController {
             let request = controller.fetchRequest
             if keepingWindow || request.fetchOffset > 0 || request.fetchLimit > 0 {
                 let range = controller.layout.window
-                window = (Array(controller.list.keys[range]), range.map { controller.entityNumber(listIndex: $0) })
+                window = (controller.list.keys.elements(in: range), range.map { controller.entityNumber(listIndex: $0) })
             }
         }
     }
@@ -178,7 +178,7 @@ extension FetchedResultsController {
             let range = layout.window
             let windowEdit = ListEdit(
                 from: window.keys, { window.entityNumbers[$0] },
-                to: Array(list.keys[range]), { self.entityNumber(listIndex: range.lowerBound + $0) }, updated: edit.updated,
+                to: list.keys.elements(in: range), { self.entityNumber(listIndex: range.lowerBound + $0) }, updated: edit.updated,
                 sameSection: { [layout] in before.layout.sectionName(ofVisible: $0) == layout.sectionName(ofVisible: $1) })
             changes = ChangeReport(windowEdit, old: before.layout, new: layout, objectID: objectID(key:entityNumber:))
         } else {

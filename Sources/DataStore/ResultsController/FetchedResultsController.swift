@@ -104,8 +104,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
             // Two reads: a save between them shows as lengths that do not add up; read again.
             for _ in 0..<3 {
                 let (keys, entityNumbers) = try context.readKeys(plan)
-                list.keys = keys
-                list.entityNumbers = plan.entity.hasSubentities ? entityNumbers : nil
+                list.keys = ChunkedArray(keys)
+                list.entityNumbers = plan.entity.hasSubentities ? ChunkedArray(entityNumbers) : nil
                 guard sectionNameKeyPath != nil else { return list }
                 if let runs = cache?.runs(count: keys.count) {
                     list.runs = runs
@@ -140,9 +140,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
         request.fetchOffset = 0
         let objects = try context.matchingObjects(plan, request)
         var list = ResultsList()
-        list.keys = objects.map { ResultsList.key(of: $0.objectID) }
+        list.keys = ChunkedArray(objects.lazy.map { ResultsList.key(of: $0.objectID) })
         list.temporaryKeys = Set(list.keys.lazy.filter { $0 < 0 })
-        if plan.entity.hasSubentities { list.entityNumbers = objects.map { Int32($0.entity.number) } }
+        if plan.entity.hasSubentities { list.entityNumbers = ChunkedArray(objects.lazy.map { Int32($0.entity.number) }) }
         if sectionNameKeyPath != nil {
             let evaluator = PredicateEvaluator(context: context)
             let key = plan.sortKeys[0]
@@ -184,7 +184,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// batches as they are read; `nil` before `performFetch()`. A value: it keeps the list as it
     /// was when read.
     public var fetchedObjects: FetchedObjects<Result>? {
-        plan == nil ? nil : FetchedObjects(controller: self, keys: Array(list.keys[layout.window]), entityNumbers: list.entityNumbers.map { Array($0[layout.window]) })
+        plan == nil ? nil : FetchedObjects(controller: self, keys: list.keys.elements(in: layout.window), entityNumbers: list.entityNumbers.map { $0.elements(in: layout.window) })
     }
 
     /// The sections in order; `nil` before `performFetch()`. Without a section key path there is
@@ -207,7 +207,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// Where `object` is, or `nil` when the list does not have it.
     public func indexPath(forObject object: Result) -> ResultsIndexPath? {
         let key = ResultsList.key(of: object.objectID)
-        guard let index = list.keys[layout.window].firstIndex(of: key) else { return nil }
+        guard let index = list.keys.position(of: key, in: layout.window) else { return nil }
         return layout.indexPath(ofVisible: index - layout.window.lowerBound)
     }
 
@@ -281,7 +281,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
 
     /// The object at `index` of `keys`, loading its batch — Core Data's second query — when it is
     /// not loaded yet.
-    func object(at index: Int, keys: [Int64], entityNumbers: [Int32]?) -> Result {
+    func object<Keys: RandomAccessCollection<Int64>, Entities: RandomAccessCollection<Int32>>(
+        at index: Int, keys: Keys, entityNumbers: Entities?
+    ) -> Result where Keys.Index == Int, Entities.Index == Int {
         if let object = loaded[keys[index]] { return object }
         let batchSize = fetchRequest.fetchBatchSize > 0 ? min(fetchRequest.fetchBatchSize, 10_000) : 1_000
         let start = index / batchSize * batchSize

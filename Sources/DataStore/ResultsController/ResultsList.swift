@@ -3,13 +3,14 @@ import GRDB
 /// A results controller's list: the key of every match in order — all of them, not only those in
 /// the request's offset and limit, so that the window stays right as rows come and go — and,
 /// with sections, the length of each run of equal section values. 8 bytes per row (12 with
-/// subentities) plus one entry per section: rows themselves load by key when read.
+/// subentities) plus one entry per section: rows themselves load by key when read. Keys are kept in
+/// chunks, so that a change costs about the same in a list of any length.
 ///
 /// A key is the row's `Z_PK`, or minus the temporary number of an object not saved yet.
 struct ResultsList {
-    var keys: [Int64] = []
+    var keys = ChunkedArray<Int64>()
     /// Each row's `Z_ENT`, when the entity has subentities.
-    var entityNumbers: [Int32]?
+    var entityNumbers: ChunkedArray<Int32>?
     /// The runs of equal section values in order; empty without a section key path.
     var runs: [SectionRun] = []
     /// The keys of unsaved objects in the list: a new object whose key is not here is not in the
@@ -35,7 +36,7 @@ struct ResultsList {
     /// The index of `key`, or `nil`.
     func index(of key: Int64) -> Int? {
         if key < 0 && !temporaryKeys.contains(key) { return nil }
-        return keys.firstIndex(of: key)
+        return keys.position(of: key)
     }
 
     /// The index of the first row of each run.
@@ -76,8 +77,8 @@ struct ResultsList {
             }
         } else {
             let removed = Set(indices)
-            keys = keys.enumerated().compactMap { removed.contains($0.offset) ? nil : $0.element }
-            entityNumbers = entityNumbers.map { $0.enumerated().compactMap { removed.contains($0.offset) ? nil : $0.element } }
+            keys = ChunkedArray(keys.enumerated().compactMap { removed.contains($0.offset) ? nil : $0.element })
+            entityNumbers = entityNumbers.map { ChunkedArray($0.enumerated().compactMap { removed.contains($0.offset) ? nil : $0.element }) }
         }
     }
 
