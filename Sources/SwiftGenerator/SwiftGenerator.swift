@@ -84,25 +84,14 @@ public struct SwiftGenerator: Sendable {
         if options.singleFile {
             let body = [header(context, imports: modelImports)] + entityBodies.map(\.1) + [modelBody]
             // Named after the model, so the build plugin knows it without reading the model.
-            return [GeneratedFile(name: "\(context.modelName).swift", contents: Self.joined(body))]
+            return [GeneratedFile(name: "\(context.modelName).swift", joining: body)]
         }
-        return entityBodies.map { GeneratedFile(name: $0.0, contents: Self.joined([header(context, imports: context.imports), $0.1])) }
-            + [GeneratedFile(name: modelFileName, contents: Self.joined([header(context, imports: modelImports), modelBody]))]
+        return entityBodies.map { GeneratedFile(name: $0.0, joining: [header(context, imports: context.imports), $0.1]) }
+            + [GeneratedFile(name: modelFileName, joining: [header(context, imports: modelImports), modelBody])]
     }
 
     private func header(_ context: ModelContext, imports: [String]) -> String {
         templates.render(HeaderTemplateContext(sourceFileName: context.sourceFileName, imports: imports), with: "header")
-    }
-
-    /// Parts separated by one blank line, the file ending with one newline.
-    private static func joined(_ parts: [String]) -> String {
-        parts.map { part in
-            // Trimmed by hand: Foundation's `trimmingCharacters` bridges through NSString, slowly.
-            var text = Substring(part)
-            while text.first?.isNewline == true { text.removeFirst() }
-            while text.last?.isNewline == true { text.removeLast() }
-            return text
-        }.filter { !$0.isEmpty }.joined(separator: "\n\n") + "\n"
     }
 }
 

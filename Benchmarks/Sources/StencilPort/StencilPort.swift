@@ -49,31 +49,21 @@ public struct StencilPort {
     }
 
     /// The files `SwiftGenerator` writes for the same context (one per entity, then the model file).
-    public func files(for context: [String: Any]) throws -> [(name: String, contents: String)] {
+    public func files(for context: [String: Any]) throws -> [GeneratedFile] {
         let imports = context["imports"] as? [String] ?? []
         let modelImports = (imports + (context["modelImports"] as? [String] ?? [])).sorted()
         func header(_ imports: [String]) throws -> String {
             try self.header.render(["sourceFileName": context["sourceFileName"] ?? "", "imports": imports])
         }
         let entityHeader = try header(imports)
-        var files: [(name: String, contents: String)] = []
+        var files: [GeneratedFile] = []
         for entityContext in context["entities"] as? [Any] ?? [] {
             let body = try entity.render(["access": context["access"] ?? "", "entity": entityContext])
             let fields = (entityContext as? Object)?.fields ?? entityContext as? [String: Any] ?? [:]
-            files.append((fields["fileName"] as? String ?? "", Self.joined([entityHeader, body])))
+            files.append(GeneratedFile(name: fields["fileName"] as? String ?? "", joining: [entityHeader, body]))
         }
         let typeName = context["typeName"] as? String ?? ""
-        files.append(("\(typeName).swift", Self.joined([try header(modelImports), try model.render(context)])))
+        files.append(GeneratedFile(name: "\(typeName).swift", joining: [try header(modelImports), try model.render(context)]))
         return files
-    }
-
-    /// Parts separated by one blank line, the file ending with one newline (as `SwiftGenerator`).
-    private static func joined(_ parts: [String]) -> String {
-        parts.map { part in
-            var text = Substring(part)
-            while text.first?.isNewline == true { text.removeFirst() }
-            while text.last?.isNewline == true { text.removeLast() }
-            return text
-        }.filter { !$0.isEmpty }.joined(separator: "\n\n") + "\n"
     }
 }
