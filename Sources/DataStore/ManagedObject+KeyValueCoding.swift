@@ -4,8 +4,9 @@ import Foundation
 /// model loaded at run time, by name.
 extension ManagedObject {
     /// The value of the property `key`: an attribute's value (`Int64`, `Double`, `Decimal`, `Bool`,
-    /// `String`, `Date`, `Data`, `UUID`, `URL`, a composite's `[String: Any]`) or `nil`; a to-one's object or `nil`; a to-many's
-    /// `Set<ManagedObject>`, or `[ManagedObject]` when ordered. `nil` for an unknown key.
+    /// `String`, `Date`, `Data`, `UUID`, `URL`, a composite's `[String: Any]`) or `nil`; a to-one's
+    /// object or `nil`; a to-many's `Set<ManagedObject>`, or `[ManagedObject]` when ordered. `nil`
+    /// for an unknown key.
     public func value(forKey key: String) -> Any? {
         if let attribute = entity.attribute(named: key) {
             return attributeValue(atSlot: attribute.slot).anyValue
@@ -34,9 +35,9 @@ extension ManagedObject {
     }
 
     /// Sets the property `key`: an attribute from a Swift value of a compatible type (a composite
-    /// from a `[String: Any]` of its members), a to-one from a
-    /// `ManagedObject` or `nil`, a to-many from a sequence of `ManagedObject`s. Throws — never traps —
-    /// for an unknown key or a value the property cannot hold.
+    /// from a `[String: Any]` of its members), a to-one from a `ManagedObject` or `nil`, a to-many
+    /// from a sequence of `ManagedObject`s. Throws — never traps — for an unknown key or a value the
+    /// property cannot hold.
     public func setValue(_ value: Any?, forKey key: String) throws(ContextError) {
         if entity.attribute(named: key) != nil {
             guard let attributeValue = Self.attributeValue(from: value) else {

@@ -100,11 +100,12 @@ struct SaveWriter {
         var values: [DatabaseValue] = [key.databaseValue, entity.number.databaseValue, 1.databaseValue]
         values.reserveCapacity(entity.insertColumnCount)
         for slot in layout.storedAttributeSlots {
-            let attribute = entity.attributes[slot]
-            if attribute.leaves.isEmpty {
-                values.append(object.attributeValues[slot].databaseValue)
+            // The row layout knows which slots are composites without copying their descriptions:
+            // this loop runs for every attribute of every inserted row.
+            if let composite = layout.attributes[slot].composite {
+                composite.forEachStoredColumn(of: object.attributeValues[slot]) { _, stored in values.append(stored.databaseValue) }
             } else {
-                attribute.forEachStoredColumn(of: object.attributeValues[slot]) { _, stored in values.append(stored.databaseValue) }
+                values.append(object.attributeValues[slot].databaseValue)
             }
         }
         for read in layout.toOnes {
