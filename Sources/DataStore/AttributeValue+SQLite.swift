@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Core Data's storage rules (format reference §2.3): dates as seconds since 2001-01-01, UUIDs as
 /// 16 raw bytes, URIs as text, Booleans as 0/1, Decimal as REAL.
@@ -37,6 +38,26 @@ extension AttributeValue {
         case (.double(let value), _): self = .double(value)
         case (.string(let value), _): self = .string(value)
         case (.blob(let value), _): self = .data(value)
+        }
+    }
+
+    /// The value of `column` in the current row of `statement`, read as an attribute of `type`.
+    /// Reads the common storage classes straight from SQLite's C API: this runs for every column of
+    /// every fetched row.
+    init(column: Int32, of statement: SQLiteStatement, as type: AttributeType) {
+        switch (sqlite3_column_type(statement, column), type) {
+        case (SQLITE_NULL, _): self = .null
+        case (SQLITE_INTEGER, .integer16), (SQLITE_INTEGER, .integer32), (SQLITE_INTEGER, .integer64):
+            self = .integer(sqlite3_column_int64(statement, column))
+        case (SQLITE_INTEGER, .boolean): self = .bool(sqlite3_column_int64(statement, column) != 0)
+        case (SQLITE_FLOAT, .double), (SQLITE_FLOAT, .float): self = .double(sqlite3_column_double(statement, column))
+        case (SQLITE_FLOAT, .date): self = .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column)))
+        case (SQLITE_TEXT, .string):
+            // The text first, then its length, as SQLite's documentation asks.
+            let start = sqlite3_column_text(statement, column)
+            let text = UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, column)))
+            self = .string(String(decoding: text, as: UTF8.self))
+        default: self.init(DatabaseValue(sqliteStatement: statement, index: column), as: type)
         }
     }
 

@@ -23,24 +23,28 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// sets it to `nil` for every object it forgets and for all of them when it goes.
     public internal(set) unowned(unsafe) var context: ObjectContext?
 
+    // The storage below is read and written for every fetched row and every property access, always
+    // on the context's isolation and never across an overlapping access: the per-access exclusivity
+    // checks would cost more than reading the row.
+
     /// Attribute values by slot; empty while the object is a fault.
-    var attributeValues: [AttributeValue] = []
+    @exclusivity(unchecked) var attributeValues: [AttributeValue] = []
     /// Relationship values by slot; empty while the object is a fault.
-    var relationshipValues: [RelationshipValue] = []
+    @exclusivity(unchecked) var relationshipValues: [RelationshipValue] = []
     /// The values as last read from or written to the store: what `rollback()` restores and what
     /// `save()` compares with. Shares storage with the live values until the first change.
-    var savedAttributeValues: [AttributeValue] = []
-    var savedRelationshipValues: [RelationshipValue] = []
+    @exclusivity(unchecked) var savedAttributeValues: [AttributeValue] = []
+    @exclusivity(unchecked) var savedRelationshipValues: [RelationshipValue] = []
     /// `Z_OPT` as last read or written: the version optimistic locking checks.
-    var version: Int64 = 0
-    var faultState = FaultState.fault
+    @exclusivity(unchecked) var version: Int64 = 0
+    @exclusivity(unchecked) var faultState = FaultState.fault
     /// Whether the row's values are in the object (also while it still reports itself a fault).
     var isLoaded: Bool {
         get { faultState != .fault }
         set { faultState = newValue ? .loaded : .fault }
     }
     /// Which of its context's inserted, updated and deleted sets the object is in.
-    var changeFlags: ChangeFlags = []
+    @exclusivity(unchecked) var changeFlags: ChangeFlags = []
 
     /// Creates the object's storage; objects are made by contexts (`init(context:)`, fetches,
     /// relationships), never directly.

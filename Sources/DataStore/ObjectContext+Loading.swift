@@ -37,15 +37,17 @@ extension ObjectContext {
         let layout = object.entity.rowLayout
         var values: [AttributeValue] = []
         values.reserveCapacity(layout.attributes.count)
-        for (slot, read) in layout.attributes.enumerated() {
-            if let column = read.column {
-                values.append(AttributeValue(DatabaseValue(sqliteStatement: statement, index: column), as: read.type))
-            } else if let composite = read.composite {
-                values.append(composite.compositeValue { leaf in
-                    AttributeValue(DatabaseValue(sqliteStatement: statement, index: Int32(leaf.columnIndex ?? 0)), as: leaf.type)
-                })
-            } else {
-                values.append(layout.defaultValues[slot])
+        layout.attributes.withUnsafeBufferPointer { reads in
+            for slot in reads.indices {
+                if let column = reads[slot].column {
+                    values.append(AttributeValue(column: column, of: statement, as: reads[slot].type))
+                } else if reads[slot].isComposite, let composite = layout.composites[slot] {
+                    values.append(composite.compositeValue { leaf in
+                        AttributeValue(column: Int32(leaf.columnIndex ?? 0), of: statement, as: leaf.type)
+                    })
+                } else {
+                    values.append(layout.defaultValues[slot])
+                }
             }
         }
         var relationships = layout.relationshipTemplate

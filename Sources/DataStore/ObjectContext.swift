@@ -16,10 +16,9 @@ import GRDB
 public final class ObjectContext {
     public let store: PersistentStore
 
-    /// Registered objects by ID, not retained: an unchanged object nobody uses goes away, and its
-    /// `deinit` removes its entry. Unretained rather than `weak` because a weak reference moves every
-    /// retain and release of the object onto a slow path.
-    private var registry: [ObjectID: Unmanaged<ManagedObject>] = [:]
+    /// Registered objects by ID, not retained. Used on the context's isolation only, never across
+    /// an overlapping access, and touched for every fetched row: no per-access exclusivity check.
+    @exclusivity(unchecked) private var registry = ObjectRegistry()
     /// Changed objects are held strongly until saved or rolled back.
     private(set) var inserted = ObjectSet(.inserted)
     private(set) var updated = ObjectSet(.updated)
@@ -42,7 +41,7 @@ public final class ObjectContext {
 
     deinit {
         // Objects outliving their context see `context == nil`, never a dangling reference.
-        for entry in registry.values { entry.takeUnretainedValue().context = nil }
+        registry.forEach { $0.context = nil }
     }
 
     // MARK: Changes
@@ -110,7 +109,7 @@ public final class ObjectContext {
         object.savedAttributeValues = []
         object.savedRelationshipValues = object.relationshipValues
         object.isLoaded = true
-        registry[object.objectID] = Unmanaged.passUnretained(object)
+        registry.insert(object, for: object.objectID.row)
         inserted.insert(object)
         if !changeObservers.isEmpty { unprocessed.insert(object) }
     }
@@ -130,7 +129,7 @@ public final class ObjectContext {
     /// The object for `id`: the registered one, or a new fault (no database access). Reading a
     /// fault whose row does not exist gives unset values, and saving it fails with a conflict.
     public func object(with id: ObjectID) -> ManagedObject {
-        if let object = registry[id]?.takeUnretainedValue() { return object }
+        if let object = registry[id.row] { return object }
         let entity = store.entity(number: id.entityNumber) ?? store.entities[0]
         let object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: id, context: self))
         register(object)
@@ -153,39 +152,43 @@ public final class ObjectContext {
 
     /// The registered object for `id`, if the context has one.
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
-        registry[id]?.takeUnretainedValue()
+        registry[id.row]
+    }
+
+    /// The registered object for the row `row`, if the context has one: the lookup of every
+    /// fetched row, which makes no `ObjectID`.
+    func registeredObject(for row: ObjectID.Row) -> ManagedObject? {
+        registry[row]
     }
 
     func register(_ object: ManagedObject) {
-        registry[object.objectID] = Unmanaged.passUnretained(object)
+        registry.insert(object, for: object.objectID.row)
     }
 
     func reregister(_ object: ManagedObject, from oldID: ObjectID) {
-        registry[oldID] = nil
-        registry[object.objectID] = Unmanaged.passUnretained(object)
+        registry.remove(oldID.row)
+        registry.insert(object, for: object.objectID.row)
     }
 
     /// Called by an object's `deinit`: drops its entry, unless the ID now belongs to another object.
     /// Compares addresses: the object is mid-`deinit` and must not be retained.
     func objectWillDeinit(_ id: ObjectID, _ object: UnsafeMutableRawPointer) {
-        // One lookup in the common case; the entry goes back in the rare one.
-        guard let entry = registry.removeValue(forKey: id), entry.toOpaque() != object else { return }
-        registry[id] = entry
+        registry.remove(id.row, only: object)
     }
 
     /// Every registered object.
     var registeredObjects: [ManagedObject] {
-        registry.values.map { $0.takeUnretainedValue() }
+        registry.objects
     }
 
     /// Calls `body` with each registered object, without collecting them first.
     func forEachRegisteredObject(_ body: (ManagedObject) -> Void) {
-        for entry in registry.values { body(entry.takeUnretainedValue()) }
+        registry.forEach(body)
     }
 
     /// Forgets a deleted object once its deletion is saved.
     func reregisterDeleted(_ object: ManagedObject) {
-        registry[object.objectID] = nil
+        registry.remove(object.objectID.row)
         object.context = nil
     }
 
@@ -210,7 +213,7 @@ public final class ObjectContext {
             unprocessed.removeAll()
         }
         for object in inserted.objects {
-            registry[object.objectID] = nil
+            registry.remove(object.objectID.row)
             object.context = nil
         }
         // An inserted object has no saved values; it was forgotten above with its values intact.

@@ -74,21 +74,39 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     /// The entity number and key: IDs in one context share their store, and hashing the store's
     /// UUID and the entity's name for every lookup would dominate fetching.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(packedKey)
+        row.hash(into: &hasher)
     }
 
-    /// One word hashed, as `Int` hashes itself: the context's registry hashes an ID for every
-    /// fetched row, and the general `Hasher` path costs several times more.
     public func _rawHashValue(seed: Int) -> Int {
-        packedKey._rawHashValue(seed: seed)
+        row._rawHashValue(seed: seed)
     }
 
-    /// The key and entity number in one word (equal IDs give equal words; the rare collision only
-    /// costs an equality check).
-    private var packedKey: Int {
-        switch key {
-        case .permanent(let value): Int(truncatingIfNeeded: value) &<< 10 ^ entityNumber
-        case .temporary(let value): ~(Int(truncatingIfNeeded: value) &<< 10 ^ entityNumber)
+    /// The ID within its store.
+    var row: Row { Row(entityNumber: entityNumber, key: key) }
+
+    /// An ID without its store: plain data, so a context's registry hashes, compares and moves it
+    /// without reference counting (a context holds the objects of one store).
+    struct Row: Hashable {
+        let entityNumber: Int
+        let key: Key
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(packed)
+        }
+
+        /// One word hashed, as `Int` hashes itself: the context's registry hashes an ID for every
+        /// fetched row, and the general `Hasher` path costs several times more.
+        func _rawHashValue(seed: Int) -> Int {
+            packed._rawHashValue(seed: seed)
+        }
+
+        /// The key and entity number in one word (equal rows give equal words; the rare collision
+        /// only costs an equality check).
+        private var packed: Int {
+            switch key {
+            case .permanent(let value): Int(truncatingIfNeeded: value) &<< 10 ^ entityNumber
+            case .temporary(let value): ~(Int(truncatingIfNeeded: value) &<< 10 ^ entityNumber)
+            }
         }
     }
 }

@@ -115,9 +115,13 @@ public final class PersistentStore: Sendable {
     /// The ID of the row `key` of the entity numbered `entityNumber` (an unknown number, from a
     /// damaged store, gives an ID no entity matches).
     func objectID(key: ObjectID.Key, entityNumber: Int) -> ObjectID {
-        let scope = idScopes.indices.contains(entityNumber - 1) ? idScopes[entityNumber - 1]
+        ObjectID(scope: idScope(entityNumber: entityNumber), key: key)
+    }
+
+    /// The store and entity part of the IDs of the entity numbered `entityNumber`.
+    func idScope(entityNumber: Int) -> ObjectID.Scope {
+        idScopes.indices.contains(entityNumber - 1) ? idScopes[entityNumber - 1]
             : ObjectID.Scope(storeIdentifier: identifier, entityName: "", entityNumber: entityNumber)
-        return ObjectID(scope: scope, key: key)
     }
 
     /// The entity named `name`.

@@ -3,12 +3,13 @@ import DataModel
 /// How to turn a row of an entity's table into an object's storage, precomputed once per entity so
 /// that loading a row copies no descriptions and looks up no names.
 final class RowLayout: Sendable {
-    /// One attribute slot: the column it is read from, or the composite whose leaf columns it is
-    /// assembled from; neither for a transient attribute (which starts with its default value).
+    /// One attribute slot: the column it is read from, or a composite assembled from its leaf
+    /// columns; neither for a transient attribute (which starts with its default value). Plain
+    /// data, so reading a row copies no references.
     struct AttributeRead: Sendable {
         var column: Int32?
         var type: AttributeType
-        var composite: AttributeDescription?
+        var isComposite: Bool
     }
 
     /// A to-one stored in this row: the destination's key column, its entity column when the
@@ -22,6 +23,8 @@ final class RowLayout: Sendable {
 
     /// In slot order.
     let attributes: [AttributeRead]
+    /// The composite attributes by slot.
+    let composites: [Int: AttributeDescription]
     /// The slots of the attributes with columns, in slot order (the order of `INSERT`'s columns).
     let storedAttributeSlots: [Int]
     let toOnes: [ToOneRead]
@@ -34,11 +37,13 @@ final class RowLayout: Sendable {
     let emptyRelationships: [RelationshipValue]
 
     init(attributes: [AttributeDescription], relationships: [RelationshipDescription]) {
+        let composites = attributes.filter { $0.isStored && $0.columnIndex == nil }
         self.attributes = attributes.map { attribute in
             AttributeRead(
                 column: attribute.columnIndex.map(Int32.init), type: attribute.type,
-                composite: attribute.isStored && attribute.columnIndex == nil ? attribute : nil)
+                isComposite: composites.contains { $0.slot == attribute.slot })
         }
+        self.composites = Dictionary(uniqueKeysWithValues: composites.map { ($0.slot, $0) })
         storedAttributeSlots = attributes.filter(\.isStored).map(\.slot)
         toOnes = relationships.compactMap { relationship in
             guard case .foreignKey(let column, let entityColumn, _) = relationship.storage else { return nil }

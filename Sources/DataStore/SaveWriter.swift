@@ -102,7 +102,7 @@ struct SaveWriter {
         for slot in layout.storedAttributeSlots {
             // The row layout knows which slots are composites without copying their descriptions:
             // this loop runs for every attribute of every inserted row.
-            if let composite = layout.attributes[slot].composite {
+            if layout.attributes[slot].isComposite, let composite = layout.composites[slot] {
                 composite.forEachStoredColumn(of: object.attributeValues[slot]) { _, stored in values.append(stored.databaseValue) }
             } else {
                 values.append(object.attributeValues[slot].databaseValue)

@@ -1,27 +1,44 @@
-// Loops one runtime operation for profilers (perf, valgrind): profile-store insert|fetch|predicate [ROUNDS]
+// Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
+// round: profile-store insert|fetch|predicate [ROUNDS]
 import DataStore
 import Foundation
 import StoreFixtures
 
 let operation = CommandLine.arguments.dropFirst().first ?? "fetch"
 let rounds = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 10
+var durations: [Duration] = []
+
+/// Runs `body` and keeps its duration.
+@MainActor func timed(_ body: () throws -> Void) rethrows {
+    let clock = ContinuousClock()
+    let start = clock.now
+    try body()
+    durations.append(clock.now - start)
+}
+
 switch operation {
 case "insert":
     for _ in 0..<rounds {
         let context = try PersistentStore(url: StoreFixtures.newStoreURL(), model: StoreFixtures.model).newContext()
-        try StoreFixtures.insertAll(into: context)
+        try timed { try StoreFixtures.insertAll(into: context) }
     }
 case "predicate":
     let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)
     let request = try PredicateFixture.request()
     for _ in 0..<rounds {
-        let items = try store.newContext().fetch(request)
-        precondition(items.count == StoreFixtures.objectCount)
+        try timed {
+            let items = try store.newContext().fetch(request)
+            precondition(items.count == StoreFixtures.objectCount)
+        }
     }
 default:
     let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)
     for _ in 0..<rounds {
-        let items = try store.newContext().fetch(FetchRequest<Item>())
-        precondition(items.count == StoreFixtures.objectCount)
+        try timed {
+            let items = try store.newContext().fetch(FetchRequest<Item>())
+            precondition(items.count == StoreFixtures.objectCount)
+        }
     }
 }
+let sorted = durations.sorted()
+print("\(operation): fastest \(sorted[0]), median \(sorted[sorted.count / 2]) of \(rounds) rounds")

@@ -12,7 +12,7 @@ extension ObjectContext {
         let plan = try FetchPlan(request, store: store)
         let objects = try matchingObjects(plan, request)
         try prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
-        return objects.compactMap { $0 as? Result }
+        return objects.objects(of: Result.self)
     }
 
     /// The number of objects `fetch(request)` would return, counted in SQL when the context has no
@@ -103,7 +103,8 @@ extension ObjectContext {
     /// not loaded before are left reporting themselves faults when `asFaults`.
     func fetchRows(_ sql: SQLFragment, asFaults: Bool = false) throws(ContextError) -> [ManagedObject] {
         var objects: [ManagedObject] = []
-        try forEachRow(sql) { row in objects.append(materialize(row, asFault: asFaults)) }
+        var materializer = RowMaterializer(context: self, asFaults: asFaults)
+        try forEachRow(sql) { row in objects.append(materializer.object(for: row)) }
         return objects
     }
 
@@ -134,23 +135,5 @@ extension ObjectContext {
         } catch {
             throw .database(message: "\(error)")
         }
-    }
-
-    /// The registered object for the statement's current row (filled if it was a fault), or a new
-    /// one; an object filled here stays a fault until first used when `asFault`.
-    func materialize(_ statement: SQLiteStatement, asFault: Bool = false) -> ManagedObject {
-        let id = objectID(key: sqlite3_column_int64(statement, 0), entityNumber: Int(sqlite3_column_int64(statement, 1)))
-        let object: ManagedObject
-        if let registered = registeredObject(for: id) {
-            guard !registered.isLoaded else { return registered }
-            object = registered
-        } else {
-            let entity = store.entity(number: id.entityNumber) ?? store.entities[0]
-            object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: id, context: self))
-            register(object)
-        }
-        fill(object, from: statement)
-        if asFault { object.faultState = .fetchedAsFault }
-        return object
     }
 }

@@ -91,7 +91,7 @@ extension ObjectContext {
             case .toOne: break
             }
         }
-        // The owner's key is read after the destination's columns, which `materialize` reads.
+        // The owner's key is read after the destination's columns, which the materializer reads.
         let ownerColumn = Int32(destination.tableColumns.count)
         for chunk in Self.chunks(unloaded.keys.sorted()) {
             let sql = SQLFragment(
@@ -99,8 +99,9 @@ extension ObjectContext {
                     + " ORDER BY \(source.owner), \(source.order)",
                 arguments: chunk.map(\.databaseValue))
             var lists: [Int64: ObjectIDList] = [:]
+            var materializer = RowMaterializer(context: self, asFaults: asFaults)
             try forEachRow(sql) { row in
-                let object = materialize(row, asFault: asFaults)
+                let object = materializer.object(for: row)
                 lists[sqlite3_column_int64(row, ownerColumn), default: ObjectIDList()].append(object.objectID)
                 reached(object)
             }

@@ -1,0 +1,87 @@
+/// A context's objects by ID, not retained: an unchanged object nobody uses goes away, and its
+/// `deinit` removes its entry. Unretained rather than `weak` because a weak reference moves every
+/// retain and release of the object onto a slow path.
+///
+/// Keys are dense — `Z_PK`s count up per table, temporary keys per context — so objects live in
+/// pages of consecutive keys: a fetch of many rows looks up one small, cache-resident page table
+/// and then indexes an array, where a hash table of every ID would miss the cache on each row.
+struct ObjectRegistry {
+    private static let pageShift = 8
+    private static let pageSize = 1 << pageShift
+
+    /// The page of each run of `pageSize` keys, by the run's row (the key divided by `pageSize`).
+    private var pages: [ObjectID.Row: Int] = [:]
+    /// Every page's slots, one page after another.
+    private var slots: [Unmanaged<ManagedObject>?] = []
+    /// The number of objects on each page; a page that empties is reused.
+    private var counts: [Int] = []
+    private var freePages: [Int] = []
+
+    /// The object registered for `row`.
+    subscript(row: ObjectID.Row) -> ManagedObject? {
+        let (page, offset) = Self.split(row)
+        guard let index = pages[page] else { return nil }
+        return slots[index << Self.pageShift | offset]?.takeUnretainedValue()
+    }
+
+    /// Registers `object` for `row`, replacing the object registered for it before.
+    mutating func insert(_ object: ManagedObject, for row: ObjectID.Row) {
+        let (page, offset) = Self.split(row)
+        let index = pages[page] ?? addPage(page)
+        let slot = index << Self.pageShift | offset
+        if slots[slot] == nil { counts[index] += 1 }
+        slots[slot] = Unmanaged.passUnretained(object)
+    }
+
+    /// Forgets the object registered for `row`; when `only` is given, only if that is the object
+    /// (compared by address, so an object in its `deinit` can ask).
+    mutating func remove(_ row: ObjectID.Row, only object: UnsafeMutableRawPointer? = nil) {
+        let (page, offset) = Self.split(row)
+        guard let index = pages[page] else { return }
+        let slot = index << Self.pageShift | offset
+        guard let entry = slots[slot], object == nil || entry.toOpaque() == object else { return }
+        slots[slot] = nil
+        counts[index] -= 1
+        if counts[index] == 0 {
+            pages[page] = nil
+            freePages.append(index)
+        }
+    }
+
+    /// Calls `body` with each registered object, in no particular order.
+    func forEach(_ body: (ManagedObject) -> Void) {
+        for case let entry? in slots { entry._withUnsafeGuaranteedRef(body) }
+    }
+
+    /// Every registered object, in no particular order.
+    var objects: [ManagedObject] {
+        slots.compactMap { $0?.takeUnretainedValue() }
+    }
+
+    mutating func removeAll() {
+        self = ObjectRegistry()
+    }
+
+    private mutating func addPage(_ page: ObjectID.Row) -> Int {
+        let index: Int
+        if let free = freePages.popLast() {
+            index = free
+        } else {
+            index = counts.count
+            counts.append(0)
+            slots.append(contentsOf: repeatElement(nil, count: Self.pageSize))
+        }
+        pages[page] = index
+        return index
+    }
+
+    /// The row standing for `row`'s page, and `row`'s offset in it.
+    private static func split(_ row: ObjectID.Row) -> (page: ObjectID.Row, offset: Int) {
+        switch row.key {
+        case .permanent(let key):
+            (ObjectID.Row(entityNumber: row.entityNumber, key: .permanent(key >> pageShift)), Int(key & Int64(pageSize - 1)))
+        case .temporary(let key):
+            (ObjectID.Row(entityNumber: row.entityNumber, key: .temporary(key >> pageShift)), Int(key & UInt64(pageSize - 1)))
+        }
+    }
+}
