@@ -33,6 +33,13 @@ public struct AttributeDescription: Sendable {
 
     /// Whether the store computes the value when saving (it cannot be set).
     public var isDerived: Bool { derivationExpression != nil }
+
+    /// Whether a save has a rule to check: a required value, bounds, a pattern, or members (which
+    /// have their own rules).
+    var hasValidationRules: Bool {
+        !isTransient && !isDerived
+            && (!isOptional || minimum != nil || maximum != nil || regularExpression != nil || !members.isEmpty)
+    }
 }
 
 extension AttributeValue {

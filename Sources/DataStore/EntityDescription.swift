@@ -36,6 +36,19 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let insertColumnCount: Int
     /// How a row of the table fills an object of this entity.
     let rowLayout: RowLayout
+    /// The attributes and relationships with a rule a save checks (a required value, bounds, a
+    /// pattern, counts): an entity without rules costs nothing to validate.
+    let attributeRules: [AttributeRule]
+    let validatedRelationshipSlots: [Int]
+
+    /// What a save checks of one attribute, as plain data: checking that a value is present is
+    /// the common rule and runs for every saved object.
+    struct AttributeRule: Sendable {
+        let slot: Int
+        let isRequired: Bool
+        /// Bounds, a pattern or members, checked on the description when there is a value.
+        let hasValueRules: Bool
+    }
 
     private let attributeSlots: [String: Int]
     private let relationshipSlots: [String: Int]
@@ -70,6 +83,13 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         insertStatement = "INSERT INTO \(tableName)(\(insertColumns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
         rowLayout = RowLayout(attributes: attributes, relationships: relationships)
+        attributeRules = attributes.filter(\.hasValidationRules).map { attribute in
+            AttributeRule(
+                slot: attribute.slot, isRequired: !attribute.isOptional,
+                hasValueRules: attribute.minimum != nil || attribute.maximum != nil || attribute.regularExpression != nil
+                    || !attribute.members.isEmpty)
+        }
+        validatedRelationshipSlots = relationships.filter(\.hasValidationRules).map(\.slot)
         attributeSlots = Dictionary(attributes.map { ($0.name, $0.slot) }, uniquingKeysWith: { first, _ in first })
         relationshipSlots = Dictionary(relationships.map { ($0.name, $0.slot) }, uniquingKeysWith: { first, _ in first })
     }

@@ -6,6 +6,12 @@ extension ManagedObject {
         return slot < attributeValues.count ? attributeValues[slot] : .null
     }
 
+    /// Makes the current values the saved ones, once a save wrote them.
+    func keepValuesAsSaved() {
+        savedAttributeValues = attributeValues
+        savedRelationshipValues = relationshipValues
+    }
+
     func setAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
         fulfillIfNeeded()
         guard slot < attributeValues.count, attributeValues[slot] != value else { return }

@@ -63,7 +63,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The class must belong to the context's model (generated classes do); use
     /// `context.insertObject(entityName:)` for entities known only at run time.
     public convenience init(context: ObjectContext) {
-        guard let entity = context.store.entity(named: Self.entityName) else {
+        guard let entity = context.store.entity(for: Self.self) else {
             preconditionFailure("\(Self.self) names entity '\(Self.entityName)', which is not in the store's model")
         }
         precondition(

@@ -90,12 +90,14 @@ extension ObjectContext {
         object.fulfillIfNeeded()
         guard slot < object.relationshipValues.count else { return }
         object.relationshipValues[slot] = .toOne(id)
+        relationshipsChanged = true
         didChange(object)
     }
 
     private func setToMany(_ object: ManagedObject, slot: Int, to list: ObjectIDList) {
         guard slot < object.relationshipValues.count else { return }
         object.relationshipValues[slot] = .toMany(list)
+        relationshipsChanged = true
         didChange(object)
     }
 

@@ -16,7 +16,7 @@ extension ObjectContext {
         let toInsert = inserted.objects.filter { !deleted.contains($0) }
         let toUpdate = updated.objects.filter { !deleted.contains($0) && !inserted.contains($0) }
         let toDelete = deleted.objects.filter { !inserted.contains($0) }
-        failures += validate(toInsert + toUpdate)
+        failures += validate(toInsert) + validate(toUpdate)
         guard failures.isEmpty else { throw .validation(failures) }
 
         var writer = SaveWriter(context: self, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
@@ -32,7 +32,9 @@ extension ObjectContext {
         }
         var changes = didSave(writer, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
         let derived = applyDerivedValues(writer.derivedValues, to: &changes)
-        notifyObservers(ObjectsDidChange(updated: derived, permanentIDs: writer.permanentIDs))
+        if !changeObservers.isEmpty {
+            notifyObservers(ObjectsDidChange(updated: derived, permanentIDs: writer.permanentIDs.dictionary))
+        }
         if !changes.isEmpty { store.publish(changes) }
     }
 
@@ -43,23 +45,24 @@ extension ObjectContext {
             changes.updated[object.objectID] = changedKeys(of: object)
         }
         changes.inserted.reserveCapacity(toInsert.count)
-        for (object, permanent) in zip(toInsert, writer.insertedIDs) {
+        for (object, permanent) in zip(toInsert, writer.permanentIDs.ids) {
             let old = object.objectID
             object.objectID = permanent
             reregister(object, from: old)
             object.version = 1
             changes.inserted.insert(permanent)
         }
-        if !writer.permanentIDs.isEmpty {
+        // Only a relationship set since the last save can hold a temporary ID: without one, there is
+        // no need to visit every registered object.
+        if !writer.permanentIDs.isEmpty && relationshipsChanged {
             forEachRegisteredObject { object in
                 if object.isLoaded && !object.relationshipValues.isEmpty { remap(&object.relationshipValues, writer.permanentIDs) }
             }
         }
+        relationshipsChanged = false
         for object in toUpdate { object.version += 1 }
-        for object in toInsert + toUpdate {
-            object.savedAttributeValues = object.attributeValues
-            object.savedRelationshipValues = object.relationshipValues
-        }
+        for object in toInsert { object.keepValuesAsSaved() }
+        for object in toUpdate { object.keepValuesAsSaved() }
         for object in deleted.objects {
             if !inserted.contains(object) { changes.deleted.insert(object.objectID) }
             reregisterDeleted(object)
@@ -100,7 +103,7 @@ extension ObjectContext {
         return keys
     }
 
-    private func remap(_ values: inout [RelationshipValue], _ permanentIDs: [ObjectID: ObjectID]) {
+    private func remap(_ values: inout [RelationshipValue], _ permanentIDs: PermanentIDs) {
         for index in values.indices {
             switch values[index] {
             case .toOne(let id?) where id.isTemporaryID:

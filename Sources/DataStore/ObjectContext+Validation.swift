@@ -5,20 +5,24 @@ extension ObjectContext {
     func validate(_ objects: [ManagedObject]) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for object in objects {
-            for attribute in object.entity.attributes where !attribute.isTransient {
-                failures += validate(object.attributeValues[attribute.slot], of: attribute, in: object.objectID)
+            let entity = object.entity
+            for rule in entity.attributeRules {
+                if object.attributeValues[rule.slot].isNull {
+                    if rule.isRequired { failures.append(.missingValue(object.objectID, property: entity.attributes[rule.slot].name)) }
+                } else if rule.hasValueRules {
+                    failures += validate(object.attributeValues[rule.slot], of: entity.attributes[rule.slot], in: object.objectID)
+                }
             }
-            for relationship in object.entity.relationships where !relationship.isTransient {
+            for slot in entity.validatedRelationshipSlots {
+                let relationship = entity.relationships[slot]
                 if relationship.isToOne {
-                    if !relationship.isOptional, destinationID(of: object, slot: relationship.slot) == nil {
+                    if destinationID(of: object, slot: slot) == nil {
                         failures.append(.missingValue(object.objectID, property: relationship.name))
                     }
                     continue
                 }
-                let minimum = max(relationship.minCount ?? 0, relationship.isOptional ? 0 : 1)
-                guard minimum > 0 || relationship.maxCount != nil else { continue }
-                let count = destinationIDs(of: object, slot: relationship.slot).count
-                if count < minimum || relationship.maxCount.map({ count > $0 }) == true {
+                let count = destinationIDs(of: object, slot: slot).count
+                if count < relationship.minimumCount || relationship.maxCount.map({ count > $0 }) == true {
                     failures.append(.countOutOfRange(object.objectID, property: relationship.name, count: count))
                 }
             }
@@ -26,7 +30,7 @@ extension ObjectContext {
         return failures
     }
 
-    private func validate(_ value: AttributeValue, of attribute: AttributeDescription, in id: ObjectID) -> [ValidationFailure] {
+    private func validate(_ value: AttributeValue, of attribute: borrowing AttributeDescription, in id: ObjectID) -> [ValidationFailure] {
         // A derived value is the store's to compute, after validation.
         if attribute.isDerived { return [] }
         if value.isNull {
@@ -37,17 +41,20 @@ extension ObjectContext {
         for member in attribute.members {
             failures += validate(value.member(at: CollectionOfOne(member.memberName)), of: member, in: id)
         }
-        let measured: AttributeValue = switch value {
-        case .string(let text): .integer(Int64(text.count))
-        case .data(let data): .integer(Int64(data.count))
-        case .url(let url): .integer(Int64(url.absoluteString.count))
-        default: value
-        }
-        if let minimum = attribute.minimum, Self.compare(measured, minimum) == .orderedAscending {
-            failures.append(.outOfRange(id, property: attribute.name, value: "\(value)", bound: "minimum \(minimum)"))
-        }
-        if let maximum = attribute.maximum, Self.compare(measured, maximum) == .orderedDescending {
-            failures.append(.outOfRange(id, property: attribute.name, value: "\(value)", bound: "maximum \(maximum)"))
+        if attribute.minimum != nil || attribute.maximum != nil {
+            // Bounds on a string, data or URL bound its length (counting characters takes a pass).
+            let measured: AttributeValue = switch value {
+            case .string(let text): .integer(Int64(text.count))
+            case .data(let data): .integer(Int64(data.count))
+            case .url(let url): .integer(Int64(url.absoluteString.count))
+            default: value
+            }
+            if let minimum = attribute.minimum, Self.compare(measured, minimum) == .orderedAscending {
+                failures.append(.outOfRange(id, property: attribute.name, value: "\(value)", bound: "minimum \(minimum)"))
+            }
+            if let maximum = attribute.maximum, Self.compare(measured, maximum) == .orderedDescending {
+                failures.append(.outOfRange(id, property: attribute.name, value: "\(value)", bound: "maximum \(maximum)"))
+            }
         }
         if let pattern = attribute.regularExpression, case .string(let text) = value, !matches(text, pattern) {
             failures.append(.patternMismatch(id, property: attribute.name, value: text.debugDescription))

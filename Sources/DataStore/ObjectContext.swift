@@ -26,6 +26,9 @@ public final class ObjectContext {
     /// Problems found while changing objects (a stale generated key), reported by the next save.
     private(set) var misuses: [ValidationFailure] = []
     private var nextTemporaryKey: UInt64 = 0
+    /// Whether a relationship was set since the last save, and may hold a temporary ID that the
+    /// save must replace with a permanent one.
+    var relationshipsChanged = false
     /// Rows a prefetch read, for objects nobody may hold: a fault of one fills from here, not from
     /// the store (Core Data's row cache). Dropped by a refresh of the object, and all at once by a
     /// save, a merge or a reset, which may change them.

@@ -16,18 +16,23 @@ struct ObjectRegistry {
     /// The number of objects on each page; a page that empties is reused.
     private var counts: [Int] = []
     private var freePages: [Int] = []
+    /// The page used last: consecutive rows fall on it without a page-table lookup.
+    private var lastPage = ObjectID.Row(entityNumber: 0, key: .permanent(0))
+    private var lastIndex: Int?
 
     /// The object registered for `row`.
     subscript(row: ObjectID.Row) -> ManagedObject? {
         let (page, offset) = Self.split(row)
-        guard let index = pages[page] else { return nil }
+        guard let index = index(of: page) else { return nil }
         return slots[index << Self.pageShift | offset]?.takeUnretainedValue()
     }
 
     /// Registers `object` for `row`, replacing the object registered for it before.
     mutating func insert(_ object: ManagedObject, for row: ObjectID.Row) {
         let (page, offset) = Self.split(row)
-        let index = pages[page] ?? addPage(page)
+        let index = index(of: page) ?? addPage(page)
+        lastPage = page
+        lastIndex = index
         let slot = index << Self.pageShift | offset
         if slots[slot] == nil { counts[index] += 1 }
         slots[slot] = Unmanaged.passUnretained(object)
@@ -37,7 +42,7 @@ struct ObjectRegistry {
     /// (compared by address, so an object in its `deinit` can ask).
     mutating func remove(_ row: ObjectID.Row, only object: UnsafeMutableRawPointer? = nil) {
         let (page, offset) = Self.split(row)
-        guard let index = pages[page] else { return }
+        guard let index = index(of: page) else { return }
         let slot = index << Self.pageShift | offset
         guard let entry = slots[slot], object == nil || entry.toOpaque() == object else { return }
         slots[slot] = nil
@@ -45,6 +50,7 @@ struct ObjectRegistry {
         if counts[index] == 0 {
             pages[page] = nil
             freePages.append(index)
+            if lastIndex == index { lastIndex = nil }
         }
     }
 
@@ -60,6 +66,11 @@ struct ObjectRegistry {
 
     mutating func removeAll() {
         self = ObjectRegistry()
+    }
+
+    private func index(of page: ObjectID.Row) -> Int? {
+        if let lastIndex, page == lastPage { return lastIndex }
+        return pages[page]
     }
 
     private mutating func addPage(_ page: ObjectID.Row) -> Int {

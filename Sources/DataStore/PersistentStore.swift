@@ -23,6 +23,8 @@ public final class PersistentStore: Sendable {
     public let entities: [EntityDescription]
     let database: any DatabaseWriter
     private let entitiesByName: [String: EntityDescription]
+    /// The entity of each generated class, by class: found without hashing the entity's name.
+    private let entitiesByClass: [ObjectIdentifier: EntityDescription]
     /// The object-ID scope of each entity, by number (`idScopes[0]` is entity 1).
     private let idScopes: [ObjectID.Scope]
     let sqlLog = SQLLog()
@@ -106,6 +108,9 @@ public final class PersistentStore: Sendable {
         metadata = opened.metadata
         entities = EntityDescriptionBuilder(model: model.model, schema: opened.schema, classes: model.classes).build()
         entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        entitiesByClass = Dictionary(
+            entities.filter { $0.objectClass.entityName == $0.name }.map { (ObjectIdentifier($0.objectClass), $0) },
+            uniquingKeysWith: { first, _ in first })
         idScopes = entities.map { [identifier] entity in
             ObjectID.Scope(storeIdentifier: identifier, entityName: entity.name, entityNumber: entity.number)
         }
@@ -127,6 +132,11 @@ public final class PersistentStore: Sendable {
     /// The entity named `name`.
     public func entity(named name: String) -> EntityDescription? {
         entitiesByName[name]
+    }
+
+    /// The entity whose objects `objectClass` materialises and whose name it declares.
+    func entity(for objectClass: ManagedObject.Type) -> EntityDescription? {
+        entitiesByClass[ObjectIdentifier(objectClass)] ?? entity(named: objectClass.entityName)
     }
 
     /// The entity numbered `number` (`Z_ENT`).

@@ -40,6 +40,14 @@ public struct RelationshipDescription: Sendable {
     }
 
     public var isToOne: Bool { !isToMany }
+
+    /// The fewest destinations a save accepts: a required to-many needs one.
+    var minimumCount: Int { max(minCount ?? 0, isOptional ? 0 : 1) }
+
+    /// Whether a save has a rule to check: a required to-one, or bounds on a to-many's count.
+    var hasValidationRules: Bool {
+        !isTransient && (isToOne ? !isOptional : minimumCount > 0 || maxCount != nil)
+    }
 }
 
 extension RelationshipDescription {

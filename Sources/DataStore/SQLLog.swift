@@ -29,6 +29,9 @@ extension PersistentStore {
         sqlLog.settings.withLock { $0 = SQLLog.Settings(level: level, handler: handler ?? SQLLog.standardError) }
     }
 
+    /// Whether statements are logged: checked once by loops that run a statement per object.
+    var logsSQL: Bool { sqlLog.settings.withLock { $0.level > 0 } }
+
     func log(_ sql: @autoclosure () -> String, _ arguments: @autoclosure () -> [any DatabaseValueConvertible] = []) {
         let settings = sqlLog.settings.withLock { $0 }
         guard settings.level > 0 else { return }

@@ -7,10 +7,8 @@ struct SaveWriter {
     let toInsert: [ManagedObject]
     let toUpdate: [ManagedObject]
     let toDelete: [ManagedObject]
-    /// Temporary IDs and the permanent IDs the transaction gave them.
-    private(set) var permanentIDs: [ObjectID: ObjectID] = [:]
-    /// The permanent ID of each object of `toInsert`, at the same index.
-    private(set) var insertedIDs: [ObjectID] = []
+    /// The permanent ID the transaction gave each object of `toInsert`.
+    private(set) var permanentIDs = PermanentIDs()
     /// The values the store's derived-attribute triggers computed, in the order they did.
     private(set) var derivedValues: [DerivedValueLog.Report] = []
 
@@ -20,11 +18,19 @@ struct SaveWriter {
         case validation([ValidationFailure])
     }
 
+    /// Whether each statement is logged, checked once per save rather than once per row.
+    private let logsSQL: Bool
+    /// Each entity's prepared `INSERT`, by entity number, and one row's values: reused from row to
+    /// row, as a save may insert many thousands.
+    private var insertStatements: [Int: Statement] = [:]
+    private var rowValues: [DatabaseValue] = []
+
     init(context: ObjectContext, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) {
         self.context = context
         self.toInsert = toInsert
         self.toUpdate = toUpdate
         self.toDelete = toDelete
+        logsSQL = context.store.logsSQL
     }
 
     private var store: PersistentStore { context.store }
@@ -34,7 +40,7 @@ struct SaveWriter {
         try allocatePrimaryKeys(db)
         var conflicts: [SaveError.Conflict] = []
         var failures: [ValidationFailure] = []
-        for (object, id) in zip(toInsert, insertedIDs) {
+        for (object, id) in zip(toInsert, permanentIDs.ids) {
             do {
                 try insert(object, key: id.primaryKey ?? 0, db)
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
@@ -51,7 +57,8 @@ struct SaveWriter {
         for object in toDelete where try !delete(object, db) {
             conflicts.append(try conflict(for: object, db))
         }
-        for object in toInsert + toUpdate { try writeToManyChanges(of: object, db) }
+        for object in toInsert { try writeToManyChanges(of: object, db) }
+        for object in toUpdate { try writeToManyChanges(of: object, db) }
         if !conflicts.isEmpty { throw Abort.conflicts(conflicts) }
         if !failures.isEmpty { throw Abort.validation(failures) }
         derivedValues = store.derivedValues.take()
@@ -62,23 +69,31 @@ struct SaveWriter {
     /// Takes `Z_MAX + 1 …` from each hierarchy's root row of `Z_PRIMARYKEY` (also past the table's
     /// largest `Z_PK`, in case a store's `Z_MAX` lags), and stores the new maximum.
     private mutating func allocatePrimaryKeys(_ db: Database) throws {
-        var indicesByRoot: [Int: [Int]] = [:]
-        for (index, object) in toInsert.enumerated() { indicesByRoot[object.entity.rootNumber, default: []].append(index) }
-        insertedIDs = toInsert.map(\.objectID)
-        permanentIDs.reserveCapacity(toInsert.count)
-        for (root, indices) in indicesByRoot.sorted(by: { $0.key < $1.key }) {
-            let table = toInsert[indices[0]].entity.tableName
+        // The last key taken in each hierarchy, by root entity number.
+        var lastKeys = [Int64](repeating: 0, count: store.entities.count + 1)
+        var roots: Set<Int> = []
+        for object in toInsert { roots.insert(object.entity.rootNumber) }
+        for root in roots.sorted() {
+            let table = store.entity(number: root)?.tableName ?? ""
             let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
             let used = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0
-            var next = max(recorded, used)
-            for index in indices {
-                next += 1
-                let temporary = toInsert[index].objectID
-                insertedIDs[index] = ObjectID(scope: temporary.scope, key: .permanent(next))
-                permanentIDs[temporary] = insertedIDs[index]
-            }
-            try execute(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [next, root])
+            lastKeys[root] = max(recorded, used)
         }
+        var temporaryKeys: [UInt64] = []
+        var ids: [ObjectID] = []
+        temporaryKeys.reserveCapacity(toInsert.count)
+        ids.reserveCapacity(toInsert.count)
+        for object in toInsert {
+            let root = object.entity.rootNumber
+            lastKeys[root] += 1
+            let temporary = object.objectID
+            if case .temporary(let key) = temporary.key { temporaryKeys.append(key) } else { temporaryKeys.append(0) }
+            ids.append(ObjectID(scope: temporary.scope, key: .permanent(lastKeys[root])))
+        }
+        for root in roots.sorted() {
+            try execute(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKeys[root], root])
+        }
+        permanentIDs = PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids)
     }
 
     /// The permanent form of `id` (itself when already permanent); `nil` for an object that will not
@@ -94,10 +109,16 @@ struct SaveWriter {
 
     // MARK: Rows
 
-    private func insert(_ object: ManagedObject, key: Int64, _ db: Database) throws {
+    private mutating func insert(_ object: ManagedObject, key: Int64, _ db: Database) throws {
         let entity = object.entity
         let layout = entity.rowLayout
-        var values: [DatabaseValue] = [key.databaseValue, entity.number.databaseValue, 1.databaseValue]
+        var values = rowValues
+        rowValues = []  // the buffer is uniquely referenced while it is filled, and comes back after
+        defer {
+            values.removeAll(keepingCapacity: true)
+            rowValues = values
+        }
+        values.append(contentsOf: [key.databaseValue, entity.number.databaseValue, 1.databaseValue])
         values.reserveCapacity(entity.insertColumnCount)
         for slot in layout.storedAttributeSlots {
             // The row layout knows which slots are composites without copying their descriptions:
@@ -113,8 +134,15 @@ struct SaveWriter {
             values.append(target?.primaryKey?.databaseValue ?? .null)
             if read.entityColumn != nil { values.append(target?.entityNumber.databaseValue ?? .null) }
         }
-        store.log(entity.insertStatement, values)
-        try db.cachedStatement(sql: entity.insertStatement).execute(binding: values)
+        if logsSQL { store.log(entity.insertStatement, values) }
+        try insertStatement(of: entity, db).execute(binding: values)
+    }
+
+    private mutating func insertStatement(of entity: EntityDescription, _ db: Database) throws -> Statement {
+        if let statement = insertStatements[entity.number] { return statement }
+        let statement = try db.cachedStatement(sql: entity.insertStatement)
+        insertStatements[entity.number] = statement
+        return statement
     }
 
     /// Writes the changed columns if the row still has the version the context read.

@@ -112,16 +112,24 @@ extension ObjectContext {
     /// number of rows.
     func forEachRow(_ sql: SQLFragment, _ body: (SQLiteStatement) -> Void) throws(ContextError) {
         _ = try read(sql) { db, statement in
+            // GRDB binds (and checks) the arguments; the rows are stepped through SQLite's C API,
+            // as a cursor's per-row bookkeeping would cost a tenth of a large fetch.
+            try statement.setArguments(StatementArguments(sql.arguments))
+            let handle = statement.sqliteStatement
+            defer { sqlite3_reset(handle) }
             var count = 0
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(sql.arguments))
-            // The cursor must outlive the reads: it resets the statement when it goes.
-            try withExtendedLifetime(rows) {
-                while try rows.next() != nil {
-                    body(statement.sqliteStatement)
-                    count += 1
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { return count }
+                guard code == SQLITE_ROW else {
+                    let connection = sqlite3_db_handle(handle)
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                        message: String(cString: sqlite3_errmsg(connection)), sql: sql.sql)
                 }
+                body(handle)
+                count += 1
             }
-            return count
         } rows: { $0 }
     }
 
