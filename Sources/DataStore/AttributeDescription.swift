@@ -34,11 +34,15 @@ public struct AttributeDescription: Sendable {
     /// Whether the store computes the value when saving (it cannot be set).
     public var isDerived: Bool { derivationExpression != nil }
 
-    /// Whether a save has a rule to check: a required value, bounds, a pattern, or members (which
-    /// have their own rules).
+    /// Whether a save has a rule to check: a required value, or rules on the value.
     var hasValidationRules: Bool {
-        !isTransient && !isDerived
-            && (!isOptional || minimum != nil || maximum != nil || regularExpression != nil || !members.isEmpty)
+        !isTransient && !isDerived && (!isOptional || hasValueRules)
+    }
+
+    /// Whether a present value has rules to check: bounds, a pattern, or members (which have their
+    /// own rules).
+    var hasValueRules: Bool {
+        minimum != nil || maximum != nil || regularExpression != nil || !members.isEmpty
     }
 }
 

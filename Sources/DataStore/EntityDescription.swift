@@ -84,10 +84,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
         rowLayout = RowLayout(attributes: attributes, relationships: relationships)
         attributeRules = attributes.filter(\.hasValidationRules).map { attribute in
-            AttributeRule(
-                slot: attribute.slot, isRequired: !attribute.isOptional,
-                hasValueRules: attribute.minimum != nil || attribute.maximum != nil || attribute.regularExpression != nil
-                    || !attribute.members.isEmpty)
+            AttributeRule(slot: attribute.slot, isRequired: !attribute.isOptional, hasValueRules: attribute.hasValueRules)
         }
         validatedRelationshipSlots = relationships.filter(\.hasValidationRules).map(\.slot)
         attributeSlots = Dictionary(attributes.map { ($0.name, $0.slot) }, uniquingKeysWith: { first, _ in first })

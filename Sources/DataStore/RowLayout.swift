@@ -37,11 +37,12 @@ final class RowLayout: Sendable {
     let emptyRelationships: [RelationshipValue]
 
     init(attributes: [AttributeDescription], relationships: [RelationshipDescription]) {
+        // A stored attribute without a column of its own is a composite: its leaves have the columns.
         let composites = attributes.filter { $0.isStored && $0.columnIndex == nil }
         self.attributes = attributes.map { attribute in
             AttributeRead(
                 column: attribute.columnIndex.map(Int32.init), type: attribute.type,
-                isComposite: composites.contains { $0.slot == attribute.slot })
+                isComposite: attribute.isStored && attribute.columnIndex == nil)
         }
         self.composites = Dictionary(uniqueKeysWithValues: composites.map { ($0.slot, $0) })
         storedAttributeSlots = attributes.filter(\.isStored).map(\.slot)

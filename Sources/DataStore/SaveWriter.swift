@@ -71,9 +71,8 @@ struct SaveWriter {
     private mutating func allocatePrimaryKeys(_ db: Database) throws {
         // The last key taken in each hierarchy, by root entity number.
         var lastKeys = [Int64](repeating: 0, count: store.entities.count + 1)
-        var roots: Set<Int> = []
-        for object in toInsert { roots.insert(object.entity.rootNumber) }
-        for root in roots.sorted() {
+        let roots = Set(toInsert.lazy.map(\.entity.rootNumber)).sorted()
+        for root in roots {
             let table = store.entity(number: root)?.tableName ?? ""
             let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
             let used = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0
@@ -90,7 +89,7 @@ struct SaveWriter {
             if case .temporary(let key) = temporary.key { temporaryKeys.append(key) } else { temporaryKeys.append(0) }
             ids.append(ObjectID(scope: temporary.scope, key: .permanent(lastKeys[root])))
         }
-        for root in roots.sorted() {
+        for root in roots {
             try execute(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKeys[root], root])
         }
         permanentIDs = PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids)
@@ -112,30 +111,25 @@ struct SaveWriter {
     private mutating func insert(_ object: ManagedObject, key: Int64, _ db: Database) throws {
         let entity = object.entity
         let layout = entity.rowLayout
-        var values = rowValues
-        rowValues = []  // the buffer is uniquely referenced while it is filled, and comes back after
-        defer {
-            values.removeAll(keepingCapacity: true)
-            rowValues = values
-        }
-        values.append(contentsOf: [key.databaseValue, entity.number.databaseValue, 1.databaseValue])
-        values.reserveCapacity(entity.insertColumnCount)
+        rowValues.removeAll(keepingCapacity: true)
+        rowValues.append(contentsOf: [key.databaseValue, entity.number.databaseValue, 1.databaseValue])
+        rowValues.reserveCapacity(entity.insertColumnCount)
         for slot in layout.storedAttributeSlots {
             // The row layout knows which slots are composites without copying their descriptions:
             // this loop runs for every attribute of every inserted row.
             if layout.attributes[slot].isComposite, let composite = layout.composites[slot] {
-                composite.forEachStoredColumn(of: object.attributeValues[slot]) { _, stored in values.append(stored.databaseValue) }
+                composite.forEachStoredColumn(of: object.attributeValues[slot]) { _, stored in rowValues.append(stored.databaseValue) }
             } else {
-                values.append(object.attributeValues[slot].databaseValue)
+                rowValues.append(object.attributeValues[slot].databaseValue)
             }
         }
         for read in layout.toOnes {
             let target: ObjectID? = if case .toOne(let id) = object.relationshipValues[read.slot] { resolved(id) } else { nil }
-            values.append(target?.primaryKey?.databaseValue ?? .null)
-            if read.entityColumn != nil { values.append(target?.entityNumber.databaseValue ?? .null) }
+            rowValues.append(target?.primaryKey?.databaseValue ?? .null)
+            if read.entityColumn != nil { rowValues.append(target?.entityNumber.databaseValue ?? .null) }
         }
-        if logsSQL { store.log(entity.insertStatement, values) }
-        try insertStatement(of: entity, db).execute(binding: values)
+        if logsSQL { store.log(entity.insertStatement, rowValues) }
+        try insertStatement(of: entity, db).execute(binding: rowValues)
     }
 
     private mutating func insertStatement(of entity: EntityDescription, _ db: Database) throws -> Statement {
