@@ -111,11 +111,20 @@ extension Model {
     /// of the relationship in its `relationships`. Read in place — nothing is copied — for code that
     /// looks up many inverses.
     public func inverseLocation(of relationship: Relationship) -> (entity: Int, relationship: Int)? {
-        guard let inverseName = relationship.inverseName,
-              let position = declaringPosition(ofProperty: inverseName, below: relationship.inverseEntityName ?? relationship.destinationEntityName),
-              let index = entities[position].relationships.firstIndex(where: { $0.name == inverseName })
-        else { return nil }
-        return (position, index)
+        guard let inverseName = relationship.inverseName else { return nil }
+        var next: String? = relationship.inverseEntityName ?? relationship.destinationEntityName
+        var steps = 0
+        while let current = next, let position = entityIndex.positions[current], steps < entities.count {
+            // Relationships first: the inverse nearly always is one, and attributes are many more.
+            if let index = entities[position].relationships.firstIndex(where: { $0.name == inverseName }) {
+                return (position, index)
+            }
+            // Declared here as another kind of property, which hides any inherited relationship.
+            if entities[position].declaresProperty(named: inverseName) { return nil }
+            next = entities[position].parentName
+            steps += 1
+        }
+        return nil
     }
 
     /// The destination entity of `relationship`.

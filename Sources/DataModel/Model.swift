@@ -46,6 +46,12 @@ public struct Model: Sendable, Equatable {
         index.positions[name].map { entities[$0] }
     }
 
+    /// The position in `entities` of the entity named `name` (the first, when a broken model declares
+    /// it twice): for code that reads entities in place rather than copying them out.
+    public func position(ofEntityNamed name: String) -> Int? {
+        index.positions[name]
+    }
+
     /// The composite named `name`.
     public func composite(named name: String) -> Composite? {
         composites.first { $0.name == name }

@@ -11,55 +11,63 @@ enum ColumnNaming {
 
     /// `Z` + `name` uppercased; ASCII names (nearly all) without going through Unicode case mapping.
     static func columnName(_ name: String) -> String {
-        let utf8 = name.utf8
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return "Z" + name.uppercased() }
-        return String(unsafeUninitializedCapacity: utf8.count + 1) { buffer in
-            buffer[0] = UInt8(ascii: "Z")
-            var index = 1
-            for byte in utf8 {
-                buffer[index] = byte &- UInt8(ascii: "a") < 26 ? byte &- 0x20 : byte
-                index += 1
+        var fingerprint = NameFingerprint()
+        return columnName(name, fingerprintingRest: &fingerprint)
+    }
+
+    /// `columnName(name)`, also fingerprinting what follows the `Z`.
+    private static func columnName(_ name: String, fingerprintingRest fingerprint: inout NameFingerprint) -> String {
+        let ascii = name.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count + 1) { buffer in
+                buffer[0] = UInt8(ascii: "Z")
+                for (index, byte) in bytes.enumerated() {
+                    let upper = byte &- UInt8(ascii: "a") < 26 ? byte &- 0x20 : byte
+                    buffer[index + 1] = upper
+                    fingerprint.append(upper)
+                }
+                return bytes.count + 1
             }
-            return index
         }
+        if let ascii = ascii ?? nil { return ascii }
+        let upper = name.uppercased()
+        for byte in upper.utf8 { fingerprint.append(byte) }
+        return "Z" + upper
     }
 
     /// The names of each request — the name, destination entity number for a `Z<n>_` companion,
     /// whether it has a `Z_FOK_` companion — when no two of them (nor `Z_PK`, `Z_ENT`, `Z_OPT`) are
     /// equal, so none needs a collision suffix; `nil` otherwise. Most tables have no collision, and
-    /// this answers without hashing a single string: equal names are looked for by a 64-bit
-    /// fingerprint, and an equal fingerprint (a collision, or very rarely two names that only share
+    /// this answers without hashing a single string: equal names are looked for by their
+    /// `NameFingerprint`, and an equal fingerprint (a collision, or very rarely two names that only share
     /// it) sends the table to the exact naming.
-    static func namesWithoutCollisions(_ requests: [(name: String, entityNumber: Int?, needsOrderKey: Bool)]) -> [Names]? {
+    static func namesWithoutCollisions(
+        _ requests: some Collection<(name: String, entityNumber: Int?, needsOrderKey: Bool)>
+    ) -> [Names]? {
         var names: [Names] = []
         names.reserveCapacity(requests.count)
-        var fingerprints: [UInt64] = [fingerprint("Z_PK"), fingerprint("Z_ENT"), fingerprint("Z_OPT")]
+        var fingerprints = reservedFingerprints
         fingerprints.reserveCapacity(requests.count + 8)
         for request in requests {
-            let column = columnName(request.name)
+            var rest = NameFingerprint()
+            let column = columnName(request.name, fingerprintingRest: &rest)
             var entry = Names(column: column)
-            fingerprints.append(fingerprint(column))
+            fingerprints.append(rest.prefixed(by: columnPrefix))
             if let number = request.entityNumber {
-                let name = "Z\(number)_" + column.dropFirst()
-                entry.entityColumn = name
-                fingerprints.append(fingerprint(name))
+                let prefix = "Z" + String(number) + "_"
+                entry.entityColumn = prefix + column.dropFirst()
+                fingerprints.append(rest.prefixed(by: NameFingerprint(prefix)))
             }
             if request.needsOrderKey {
-                let name = "Z_FOK_" + column.dropFirst()
-                entry.orderColumn = name
-                fingerprints.append(fingerprint(name))
+                entry.orderColumn = "Z_FOK_" + column.dropFirst()
+                fingerprints.append(rest.prefixed(by: orderKeyPrefix))
             }
             names.append(entry)
         }
-        fingerprints.sort()
-        for index in fingerprints.indices.dropFirst() where fingerprints[index] == fingerprints[index - 1] { return nil }
-        return names
+        return NameFingerprint.areDistinct(&fingerprints) ? names : nil
     }
 
-    /// FNV-1a over the UTF-8 bytes.
-    private static func fingerprint(_ name: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return hash
-    }
+    private static let reservedFingerprints = ["Z_PK", "Z_ENT", "Z_OPT"].map { NameFingerprint($0).value }
+    private static let columnPrefix = NameFingerprint("Z")
+    private static let orderKeyPrefix = NameFingerprint("Z_FOK_")
 }

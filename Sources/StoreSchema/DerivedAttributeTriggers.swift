@@ -46,12 +46,15 @@ public enum DerivedAttributeFunctions {
 }
 
 extension StoreSchemaBuilder {
-    /// The triggers of every derived attribute the store can keep current, in entity-number order.
-    func derivedAttributeTriggers(tables: [EntityTable], joinTables: [JoinTable]) -> [DerivedAttributeTriggers] {
+    /// The triggers of every derived attribute the store can keep current, in entity-number order,
+    /// for the entities numbered `entityNumbers` (those that have derived attributes).
+    func derivedAttributeTriggers(
+        tables: [EntityTable], joinTables: [JoinTable], entityNumbers: [Int]
+    ) -> [DerivedAttributeTriggers] {
         var result: [DerivedAttributeTriggers] = []
         let schema = StoreSchema(entities: layouts, tables: tables, joinTables: joinTables, indexes: [])
-        for (layout, position) in zip(layouts, positions) {
-            let entity = model.entities[position]
+        for number in entityNumbers {
+            let layout = layouts[number - 1], entity = model.entities[positions[number - 1]]
             for attribute in entity.attributes where attribute.isDerived && attribute.isPersistent {
                 guard case .success(let derivation) = model.derivation(of: attribute, in: entity),
                       let table = tables.first(where: { $0.name == layout.tableName }),

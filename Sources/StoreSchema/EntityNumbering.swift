@@ -8,14 +8,10 @@ enum EntityNumbering {
         let entities = model.entities
         // Works on positions and precomputed sort keys, so no entity is copied or lowercased twice.
         let keys = entities.map { ($0.name.lowercased(), $0.name) }
-        var firstPosition: [String: Int] = [:]
-        for (position, entity) in entities.enumerated() where firstPosition[entity.name] == nil {
-            firstPosition[entity.name] = position
-        }
         var children = [[Int]](repeating: [], count: entities.count)
         var roots: [Int] = []
-        for (position, entity) in entities.enumerated() {
-            if let parent = entity.parentName.flatMap({ firstPosition[$0] }) {
+        for position in entities.indices {
+            if let parent = entities[position].parentName.flatMap(model.position(ofEntityNamed:)) {
                 children[parent].append(position)
             } else {
                 roots.append(position)
@@ -29,13 +25,13 @@ enum EntityNumbering {
         result.reserveCapacity(entities.count)
         var visited = [Bool](repeating: false, count: entities.count)
         func visit(_ position: Int, parent: EntityLayout?) {
-            guard !visited[position], firstPosition[entities[position].name] == position else { return }
+            guard !visited[position], model.position(ofEntityNamed: entities[position].name) == position else { return }
             visited[position] = true
             let name = entities[position].name
             let number = result.count + 1
             result.append((EntityLayout(
                 name: name, number: number, superNumber: parent?.number ?? 0,
-                rootName: parent?.rootName ?? name, tableName: parent?.tableName ?? "Z" + name.uppercased(),
+                rootName: parent?.rootName ?? name, tableName: parent?.tableName ?? ColumnNaming.columnName(name),
                 subtreeNumbers: number...number, isAbstract: entities[position].isAbstract), position))
             let index = result.count - 1
             for child in sorted(children[position]) { visit(child, parent: result[index].layout) }

@@ -4,77 +4,123 @@ import DataModel
 /// per table the foreign keys and `Z_ENT`, then join tables, then per entity its attribute indexes,
 /// compound indexes, fetch indexes and uniqueness constraints.
 extension StoreSchemaBuilder {
-    func indexes(tables: [EntityTable], joinTables: [JoinTable]) -> [StoreIndex] {
+    /// Every index: the tables' and join tables' own, then `declaredIndexes` (those the entities
+    /// declare, in entity-number order); of two with one name, the first.
+    func indexes(tables: [EntityTable], joinTables: [JoinTable], declaredIndexes: [StoreIndex]) -> [StoreIndex] {
         var indexes: [StoreIndex] = []
+        indexes.reserveCapacity(tables.count * 2 + joinTables.count + declaredIndexes.count)
         func plain(_ name: String, _ table: String, _ columns: [String]) -> StoreIndex {
             StoreIndex(
                 name: name, table: table,
                 keys: columns.map { StoreIndex.Key(column: $0, isCollated: false, isDescending: false) }, isUnique: false)
         }
-        let roots = Dictionary(layouts.filter { $0.superNumber == 0 }.map { ($0.tableName, $0) }, uniquingKeysWith: { first, _ in first })
-        for table in tables {
-            for column in table.columns {
-                switch column.role {
+        // Tables are built from the roots, in number order.
+        let roots = layouts.indices.filter { layouts[$0].superNumber == 0 }
+        for (table, root) in zip(tables, roots) {
+            for column in table.columns.indices {
+                switch table.columns[column].role {
                 case .foreignKey, .inverselessToMany:
-                    indexes.append(plain("\(table.name)_\(column.name)_INDEX", table.name, [column.name]))
+                    let name = table.columns[column].name
+                    indexes.append(plain(String(concatenating: table.name, "_", name, "_INDEX"), table.name, [name]))
                 default: break
                 }
             }
-            if let root = roots[table.name], root.subtreeNumbers.count > 1 {
-                indexes.append(plain("\(table.name)_Z_ENT_INDEX", table.name, ["Z_ENT"]))
+            if layouts[root].subtreeNumbers.count > 1 {
+                indexes.append(plain(String(concatenating: table.name, "_Z_ENT_INDEX"), table.name, ["Z_ENT"]))
             }
         }
         for join in joinTables {
-            indexes.append(plain("\(join.name)_\(join.destinationColumn)_INDEX", join.name, [join.destinationColumn, join.sourceColumn]))
+            indexes.append(plain(
+                String(concatenating: join.name, "_", join.destinationColumn, "_INDEX"), join.name,
+                [join.destinationColumn, join.sourceColumn]))
         }
-        let tableByName = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for (layout, position) in zip(layouts, positions) {
-            guard let table = tableByName[layout.tableName] else { continue }
-            indexes += declaredIndexes(of: model.entities[position], in: table)
-        }
+        indexes += declaredIndexes
+        var fingerprints = indexes.map { NameFingerprint($0.name).value }
+        guard !NameFingerprint.areDistinct(&fingerprints) else { return indexes }
         var names: Set<String> = []
         return indexes.filter { names.insert($0.name).inserted }
     }
 
-    private func declaredIndexes(of entity: Entity, in table: EntityTable) -> [StoreIndex] {
-        var indexes: [StoreIndex] = []
-        func collated(_ name: String, _ properties: [(String, Bool)], unique: Bool = false) {
-            let keys = properties.compactMap { property, isDescending in
-                column(forProperty: property, of: entity, in: table)
-                    .map { StoreIndex.Key(column: $0, isCollated: true, isDescending: isDescending) }
+    /// Appends the indexes the entity numbered `number` declares, on the columns of its table
+    /// (`requests` and their `names`, as the table was built from them).
+    func appendDeclaredIndexes(
+        number: Int, in table: EntityTable, requests: [Request], names: [ColumnNaming.Names], to indexes: inout [StoreIndex]
+    ) {
+        let position = positions[number - 1]
+        let prefix = String(concatenating: "Z_", model.entities[position].name, "_")
+        /// The column of an attribute or to-one relationship of the entity, own or inherited.
+        func column(forProperty name: String) -> String? {
+            var declaring = number
+            for _ in layouts.indices where declaring > 0 {
+                if model.entities[positions[declaring - 1]].declaresProperty(named: name) {
+                    return requests.firstIndex { $0.isIndexable && $0.entityNumber == declaring && $0.sortName == name }
+                        .map { names[$0].column }
+                }
+                declaring = layouts[declaring - 1].superNumber
             }
-            guard keys.count == properties.count, !keys.isEmpty else { return }
-            indexes.append(StoreIndex(name: name, table: table.name, keys: keys, isUnique: unique))
+            return nil
+        }
+        func collated(_ name: @autoclosure () -> String, _ properties: [(String, Bool)], unique: Bool = false) {
+            var keys: [StoreIndex.Key] = []
+            keys.reserveCapacity(properties.count)
+            for (property, isDescending) in properties {
+                guard let column = column(forProperty: property) else { return }
+                keys.append(StoreIndex.Key(column: column, isCollated: true, isDescending: isDescending))
+            }
+            guard !keys.isEmpty else { return }
+            indexes.append(StoreIndex(name: name(), table: table.name, keys: keys, isUnique: unique))
         }
         // Legacy `indexed="YES"`, and the attribute index Xcode keeps beside a single-element fetch
         // index it converted from that flag (named `by<Attribute>`; seen in Core Data-written stores).
-        var indexedAttributes = entity.attributes.filter { $0.isIndexed && $0.isPersistent }.map(\.name).sorted()
-        for fetchIndex in entity.fetchIndexes where fetchIndex.elements.count == 1 {
-            if let property = fetchIndex.elements[0].property, fetchIndex.name.lowercased() == "by" + property.lowercased(),
-               entity.attribute(named: property) != nil, !indexedAttributes.contains(property)
+        let attributes = model.entities[position].attributes
+        var indexedAttributes: [String] = []
+        for index in attributes.indices where attributes[index].isIndexed && !attributes[index].isTransient {
+            indexedAttributes.append(attributes[index].name)
+        }
+        indexedAttributes.sort()
+        let fetchIndexes = model.entities[position].fetchIndexes
+        for index in fetchIndexes.indices where fetchIndexes[index].elements.count == 1 {
+            if let property = fetchIndexes[index].elements[0].property,
+               Self.isConvertedAttributeIndex(named: fetchIndexes[index].name, on: property),
+               attributes.contains(where: { $0.name == property }), !indexedAttributes.contains(property)
             {
                 indexedAttributes.append(property)
             }
         }
-        for attribute in indexedAttributes { collated("Z_\(entity.name)_\(attribute)", [(attribute, false)]) }
-        for (offset, compound) in entity.compoundIndexes.enumerated() {
-            collated("Z_\(entity.name)_compoundIndex\(offset == 0 ? "" : String(offset))", compound.properties.map { ($0.name, false) })
+        for attribute in indexedAttributes { collated(prefix + attribute, [(attribute, false)]) }
+        for (offset, compound) in model.entities[position].compoundIndexes.enumerated() {
+            collated(prefix + "compoundIndex" + (offset == 0 ? "" : String(offset)), compound.properties.map { ($0.name, false) })
         }
-        for fetchIndex in entity.fetchIndexes {
-            let properties = fetchIndex.elements.compactMap { element in element.property.map { ($0, element.order == .descending) } }
-            collated("Z_\(entity.name)_\(fetchIndex.name)", properties)
+        for index in fetchIndexes.indices {
+            let properties = fetchIndexes[index].elements.compactMap { element in
+                element.property.map { ($0, element.order == .descending) }
+            }
+            collated(prefix + fetchIndexes[index].name, properties)
         }
-        for constraint in entity.uniquenessConstraints {
+        for constraint in model.entities[position].uniquenessConstraints {
             let names = constraint.properties.map(\.name)
-            collated("Z_\(entity.name)_UNIQUE_" + names.joined(separator: "_"), names.map { ($0, false) }, unique: true)
+            collated(prefix + "UNIQUE_" + names.joined(separator: "_"), names.map { ($0, false) }, unique: true)
         }
-        return indexes
     }
 
-    /// The column of an attribute or to-one relationship of `entity`, own or inherited.
-    func column(forProperty name: String, of entity: Entity, in table: EntityTable) -> String? {
-        guard let owner = model.declaringEntityName(ofProperty: name, inEntityNamed: entity.name) else { return nil }
-        return (table.column(for: .attribute(entity: owner, attribute: name))
-            ?? table.column(for: .foreignKey(entity: owner, relationship: name)))?.name
+    /// Whether a fetch index named `name` is `by` + `property`, ignoring case.
+    private static func isConvertedAttributeIndex(named name: String, on property: String) -> Bool {
+        let name = name.utf8, property = property.utf8
+        guard name.count == property.count + 2 else { return false }
+        guard name.allSatisfy({ $0 < 0x80 }), property.allSatisfy({ $0 < 0x80 }) else {
+            return String(name).lowercased() == "by" + String(property).lowercased()
+        }
+        func lowercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
+        return zip(name, "by".utf8).allSatisfy { lowercased($0) == $1 }
+            && zip(name.dropFirst(2), property).allSatisfy { lowercased($0) == lowercased($1) }
+    }
+}
+
+extension String {
+    /// `parts` one after another, in one allocation (a chain of `+` allocates every intermediate).
+    init(concatenating parts: String...) {
+        self.init()
+        reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count })
+        for part in parts { append(part) }
     }
 }

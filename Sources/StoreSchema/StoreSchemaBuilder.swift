@@ -3,12 +3,14 @@ import DataModel
 /// Computes a `StoreSchema` from a model, following the rules of Core Data's SQLite store
 /// (format reference §2): one table per root entity, columns grouped by type, collisions suffixed,
 /// join tables for many-to-many pairs, and Core Data's index names.
+///
+/// Entities, attributes and relationships are read in place by position — never copied out of the
+/// model, as each copy would retain every string and array they hold.
 struct StoreSchemaBuilder {
     let model: Model
     let layouts: [EntityLayout]
-    /// For each layout, the position of its entity in `model.entities` (read in place, never copied).
+    /// For each layout, the position of its entity in `model.entities`.
     let positions: [Int]
-    private let layoutByName: [String: EntityLayout]
     /// For each position in `model.entities`, its entity's number (0 for a duplicate name, never numbered).
     private let numberByPosition: [Int]
 
@@ -17,7 +19,6 @@ struct StoreSchemaBuilder {
         let numbered = EntityNumbering.layouts(of: model)
         layouts = numbered.map(\.layout)
         positions = numbered.map(\.position)
-        layoutByName = Dictionary(layouts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var numbers = [Int](repeating: 0, count: model.entities.count)
         for (layout, position) in zip(layouts, positions) { numbers[position] = layout.number }
         numberByPosition = numbers
@@ -25,22 +26,40 @@ struct StoreSchemaBuilder {
 
     func build() -> StoreSchema {
         let inverseless = inverselessToManyRequests()
-        let tables = layouts.filter { $0.superNumber == 0 }.map { table(rootedAt: $0, extra: inverseless[$0.tableName] ?? []) }
+        var tables: [EntityTable] = []
+        var collected = Collected()
+        for root in layouts where root.superNumber == 0 {
+            tables.append(table(rootedAt: root, extra: inverseless[root.number] ?? [], collecting: &collected))
+        }
         let joinTables = self.joinTables()
-        let indexes = self.indexes(tables: tables, joinTables: joinTables)
+        let indexes = self.indexes(tables: tables, joinTables: joinTables, declaredIndexes: collected.declaredIndexes)
         return StoreSchema(
             entities: layouts, tables: tables, joinTables: joinTables, indexes: indexes,
-            derivedAttributes: derivedAttributeTriggers(tables: tables, joinTables: joinTables))
+            derivedAttributes: derivedAttributeTriggers(
+                tables: tables, joinTables: joinTables, entityNumbers: collected.entitiesWithDerivedAttributes))
+    }
+
+    /// What building the tables finds for the later steps, so they need not read every property again.
+    private struct Collected {
+        /// The indexes the entities declare, in entity-number order.
+        var declaredIndexes: [StoreIndex] = []
+        /// The numbers of the entities with persistent derived attributes, in order.
+        var entitiesWithDerivedAttributes: [Int] = []
+    }
+
+    /// The number of the entity named `name`, if the model has it.
+    func entityNumber(named name: String) -> Int? {
+        model.position(ofEntityNamed: name).map { numberByPosition[$0] }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     // MARK: Entity tables
 
     /// A column the table needs, before its final name is known.
-    private struct Request {
-        var group: ColumnGroup
+    struct Request {
+        /// Group, entity number and kind (attributes before foreign keys before inverseless to-many
+        /// columns), most significant first; doubled, leaving the odd values to `Z_FOK_` order keys.
+        var key: UInt64
         var entityNumber: Int
-        /// Attributes before foreign keys before inverseless-to-many columns, within a group and entity.
-        var kind: Int
         /// The name the column sorts and is named by (`Z` + it uppercased, before any collision suffix).
         var sortName: String
         var type: ColumnType
@@ -49,56 +68,79 @@ struct StoreSchemaBuilder {
         var foreignEntityNumber: Int?
         /// For a foreign key: whether an ordered to-many inverse needs `Z_FOK_<REL>`.
         var needsOrderKey = false
+        /// Whether an index may name the column: a plain attribute or a to-one relationship.
+        var isIndexable = false
+
+        init(group: ColumnGroup, entityNumber: Int, kind: Int, sortName: String, type: ColumnType, role: Column.Role) {
+            key = UInt64(group.rawValue) << 48 | UInt64(entityNumber) << 8 | UInt64(kind * 2)
+            self.entityNumber = entityNumber
+            self.sortName = sortName
+            self.type = type
+            self.role = role
+        }
     }
 
-    private func table(rootedAt root: EntityLayout, extra: [Request]) -> EntityTable {
-        let members = layouts[(root.number - 1)..<root.subtreeNumbers.upperBound]
+    /// The table of `root`'s hierarchy.
+    private func table(rootedAt root: EntityLayout, extra: [Request], collecting collected: inout Collected) -> EntityTable {
+        let members = (root.number - 1)..<root.subtreeNumbers.upperBound
         var requests: [Request] = []
         requests.reserveCapacity(32)
-        for layout in members {
-            attributeRequests(model.entities[positions[layout.number - 1]], layout, into: &requests)
-            foreignKeyRequests(model.entities[positions[layout.number - 1]], layout, into: &requests)
+        for member in members {
+            if appendAttributeRequests(position: positions[member], number: member + 1, into: &requests) {
+                collected.entitiesWithDerivedAttributes.append(member + 1)
+            }
+            appendForeignKeyRequests(position: positions[member], number: member + 1, into: &requests)
         }
         requests += extra
-        let names = ColumnNaming.namesWithoutCollisions(requests.map { ($0.sortName, $0.foreignEntityNumber, $0.needsOrderKey) })
+        let names = ColumnNaming.namesWithoutCollisions(requests.lazy.map {
+            (name: $0.sortName, entityNumber: $0.foreignEntityNumber, needsOrderKey: $0.needsOrderKey)
+        })
             ?? namesResolvingCollisions(requests)
 
         // Output order: group, entity number, then kind — attributes, foreign keys (each followed by its
         // `Z<n>_` companion), the entity's `Z_FOK_` order keys, inverseless to-many columns — then name.
+        // Sorts small entries that point at their request; names are compared only between equal keys.
         struct Placed {
-            /// Group, entity number and kind, most significant first.
             var key: UInt64
-            var sortName: String
-            var column: Column
+            var request: Int
+            /// 0: the request's own column, 1: its `Z<n>_` companion, 2: its `Z_FOK_` companion.
+            var companion: UInt8
         }
         var placed: [Placed] = []
         placed.reserveCapacity(requests.count + 8)
-        for (request, names) in zip(requests, names) {
-            let kind = request.kind * 2  // leaves room for the order keys between foreign keys and the rest
-            let key = UInt64(request.group.rawValue) << 48 | UInt64(request.entityNumber) << 8
-            placed.append(Placed(key: key | UInt64(kind), sortName: request.sortName, column: Column(name: names.column, type: request.type, role: request.role)))
-            guard case .foreignKey(let entity, let relationship) = request.role else { continue }
-            if let name = names.entityColumn {
-                placed.append(Placed(
-                    key: key | UInt64(kind), sortName: request.sortName + "\u{0}",
-                    column: Column(name: name, type: .integer, role: .foreignEntity(entity: entity, relationship: relationship))))
-            }
-            if let name = names.orderColumn {
-                placed.append(Placed(
-                    key: key | UInt64(kind + 1), sortName: request.sortName,
-                    column: Column(name: name, type: .integer, role: .orderKey(entity: entity, relationship: relationship))))
-            }
+        for index in requests.indices {
+            let key = requests[index].key
+            placed.append(Placed(key: key, request: index, companion: 0))
+            if names[index].entityColumn != nil { placed.append(Placed(key: key, request: index, companion: 1)) }
+            if names[index].orderColumn != nil { placed.append(Placed(key: key | 1, request: index, companion: 2)) }
         }
-        // Sorts positions, not the (large) entries themselves.
-        let order = placed.indices.sorted { placed[$0].key != placed[$1].key ? placed[$0].key < placed[$1].key : placed[$0].sortName < placed[$1].sortName }
+        placed.sort { left, right in
+            if left.key != right.key { return left.key < right.key }
+            if left.request != right.request { return requests[left.request].sortName < requests[right.request].sortName }
+            return left.companion < right.companion
+        }
         var columns = [
             Column(name: "Z_PK", type: .integer, role: .primaryKey),
             Column(name: "Z_ENT", type: .integer, role: .entityNumber),
             Column(name: "Z_OPT", type: .integer, role: .version),
         ]
         columns.reserveCapacity(placed.count + 3)
-        for index in order { columns.append(placed[index].column) }
-        return EntityTable(name: root.tableName, rootEntity: root.name, columns: columns)
+        for entry in placed {
+            let request = requests[entry.request], name = names[entry.request]
+            switch entry.companion {
+            case 0: columns.append(Column(name: name.column, type: request.type, role: request.role))
+            default:
+                guard case .foreignKey(let entity, let relationship) = request.role else { continue }
+                columns.append(entry.companion == 1
+                    ? Column(name: name.entityColumn ?? "", type: .integer, role: .foreignEntity(entity: entity, relationship: relationship))
+                    : Column(name: name.orderColumn ?? "", type: .integer, role: .orderKey(entity: entity, relationship: relationship)))
+            }
+        }
+        let table = EntityTable(name: root.tableName, rootEntity: root.name, columns: columns)
+        for member in members {
+            appendDeclaredIndexes(number: member + 1, in: table, requests: requests, names: names, to: &collected.declaredIndexes)
+        }
+        return table
     }
 
     /// The names of each request's columns when some names collide: handed out in entity-number order
@@ -113,7 +155,7 @@ struct StoreSchemaBuilder {
                 return requests[left].entityNumber < requests[right].entityNumber
             }
             if requests[left].sortName != requests[right].sortName { return requests[left].sortName < requests[right].sortName }
-            return requests[left].kind < requests[right].kind
+            return requests[left].key < requests[right].key
         }
         for index in namingOrder {
             let request = requests[index]
@@ -132,56 +174,82 @@ struct StoreSchemaBuilder {
         return names
     }
 
-    private func attributeRequests(_ entity: Entity, _ layout: EntityLayout, into requests: inout [Request]) {
-        for attribute in entity.attributes where attribute.isPersistent {
-            if attribute.type == .composite {
-                requests += CompositeLayout.leaves(of: attribute, in: model).map { leaf in
+    /// Appends the requests of the entity's attributes; whether any of them is derived.
+    private func appendAttributeRequests(position: Int, number: Int, into requests: inout [Request]) -> Bool {
+        let entityName = model.entities[position].name
+        let attributes = model.entities[position].attributes
+        var hasDerived = false
+        for index in attributes.indices where !attributes[index].isTransient {
+            hasDerived = hasDerived || attributes[index].isDerived
+            let attributeType = attributes[index].type
+            if attributeType == .composite {
+                requests += CompositeLayout.leaves(of: attributes[index], in: model).map { leaf in
                     Request(
-                        group: ColumnGroup(leaf.type), entityNumber: layout.number, kind: 0, sortName: leaf.name,
-                        type: ColumnType(leaf.type) ?? .blob, role: .compositeMember(entity: entity.name, attribute: attribute.name, path: leaf.path))
+                        group: ColumnGroup(leaf.type), entityNumber: number, kind: 0, sortName: leaf.name,
+                        type: ColumnType(leaf.type) ?? .blob,
+                        role: .compositeMember(entity: entityName, attribute: attributes[index].name, path: leaf.path))
                 }
-            } else if let type = ColumnType(attribute.type) {
-                requests.append(Request(
-                    group: ColumnGroup(attribute.type), entityNumber: layout.number, kind: 0,
-                    sortName: attribute.name, type: type,
-                    role: .attribute(entity: entity.name, attribute: attribute.name)))
+            } else if let type = ColumnType(attributeType) {
+                let name = attributes[index].name
+                var request = Request(
+                    group: ColumnGroup(attributeType), entityNumber: number, kind: 0, sortName: name, type: type,
+                    role: .attribute(entity: entityName, attribute: name))
+                request.isIndexable = true
+                requests.append(request)
             }
         }
+        return hasDerived
     }
 
-    private func foreignKeyRequests(_ entity: Entity, _ layout: EntityLayout, into requests: inout [Request]) {
-        for relationship in entity.relationships where relationship.isPersistent && relationship.isToOne {
-            let destination = layoutByName[relationship.destinationEntityName]
-            let hasSubentities = destination.map { $0.subtreeNumbers.count > 1 } ?? false
-            let inverse = model.inverseLocation(of: relationship)
+    private func appendForeignKeyRequests(position: Int, number: Int, into requests: inout [Request]) {
+        let entityName = model.entities[position].name
+        let relationships = model.entities[position].relationships
+        for index in relationships.indices where !relationships[index].isTransient && !relationships[index].isToMany {
+            let name = relationships[index].name
             var request = Request(
-                group: .integerLike, entityNumber: layout.number, kind: 1, sortName: relationship.name, type: .integer,
-                role: .foreignKey(entity: entity.name, relationship: relationship.name),
-                foreignEntityNumber: hasSubentities ? destination?.number : nil)
-            if let inverse {
-                // Read in place: copying the inverse out would copy all its strings and user info.
+                group: .integerLike, entityNumber: number, kind: 1, sortName: name, type: .integer,
+                role: .foreignKey(entity: entityName, relationship: name))
+            if let destination = self.entityNumber(named: relationships[index].destinationEntityName),
+               layouts[destination - 1].subtreeNumbers.count > 1
+            {
+                request.foreignEntityNumber = destination
+            }
+            if let inverse = model.inverseLocation(of: relationships[index]) {
                 request.needsOrderKey = model.entities[inverse.entity].relationships[inverse.relationship].isToMany
                     && model.entities[inverse.entity].relationships[inverse.relationship].isOrdered
             }
+            request.isIndexable = true
             requests.append(request)
         }
     }
 
     /// A to-many relationship without inverse is stored as a hidden foreign key in its destination's
-    /// table; the requests, by that table's name.
-    private func inverselessToManyRequests() -> [String: [Request]] {
-        var requests: [String: [Request]] = [:]
+    /// table; the requests, by the number of that table's root entity.
+    private func inverselessToManyRequests() -> [Int: [Request]] {
+        var requests: [Int: [Request]] = [:]
         for (layout, position) in zip(layouts, positions) {
-            for relationship in model.entities[position].relationships
-            where relationship.isPersistent && relationship.isToMany && relationship.inverseName == nil {
-                guard let destination = layoutByName[relationship.destinationEntityName] else { continue }
-                requests[destination.tableName, default: []].append(Request(
-                    group: .integerLike, entityNumber: destination.number, kind: 2,
-                    sortName: "\(layout.number)" + relationship.name, type: .integer,
-                    role: .inverselessToMany(entity: layout.name, relationship: relationship.name)))
+            let relationships = model.entities[position].relationships
+            for index in relationships.indices
+            where !relationships[index].isTransient && relationships[index].isToMany && relationships[index].inverseName == nil {
+                guard let destination = self.entityNumber(named: relationships[index].destinationEntityName) else { continue }
+                requests[rootNumber(of: destination), default: []].append(Request(
+                    group: .integerLike, entityNumber: destination, kind: 2,
+                    sortName: "\(layout.number)" + relationships[index].name, type: .integer,
+                    role: .inverselessToMany(entity: layout.name, relationship: relationships[index].name)))
             }
         }
         return requests
+    }
+
+    /// The number of the root of `number`'s hierarchy.
+    private func rootNumber(of number: Int) -> Int {
+        var current = number
+        var steps = 0
+        while layouts[current - 1].superNumber > 0, steps < layouts.count {
+            current = layouts[current - 1].superNumber
+            steps += 1
+        }
+        return current
     }
 
     // MARK: Join tables
@@ -192,46 +260,67 @@ struct StoreSchemaBuilder {
         var seen: Set<Int> = []
         for (layout, position) in zip(layouts, positions) {
             let relationships = model.entities[position].relationships
-            for index in relationships.indices.sorted(by: { relationships[$0].name < relationships[$1].name }) {
-                let relationship = relationships[index]
-                guard relationship.isPersistent, relationship.isToMany,
-                      let found = model.inverseLocation(of: relationship)
+            var order = Array(relationships.indices)
+            if !order.isEmpty { order.sort { relationships[$0].name < relationships[$1].name } }
+            for index in order {
+                guard !relationships[index].isTransient, relationships[index].isToMany,
+                      let found = model.inverseLocation(of: relationships[index])
                 else { continue }
-                let inverse = model.entities[found.entity].relationships[found.relationship]
-                guard inverse.isToMany, inverse.isPersistent else { continue }
+                let inverseRelationships = model.entities[found.entity].relationships
+                guard inverseRelationships[found.relationship].isToMany, !inverseRelationships[found.relationship].isTransient
+                else { continue }
                 let mine = position << 32 | index, theirs = found.entity << 32 | found.relationship
                 guard !seen.contains(mine), !seen.contains(theirs) else { continue }
                 seen.insert(mine)
                 seen.insert(theirs)
                 guard numberByPosition[found.entity] > 0 else { continue }
-                let inverseLayout = layouts[numberByPosition[found.entity] - 1]
-                let mineOwns = ownsJoinTable(
-                    (layout.number, relationship), over: (inverseLayout.number, inverse))
-                let (a, r, aName, b, s, bName) = mineOwns
-                    ? (layout.number, relationship, layout.name, inverseLayout.number, inverse, inverseLayout.name)
-                    : (inverseLayout.number, inverse, inverseLayout.name, layout.number, relationship, layout.name)
-                let rName = ColumnNaming.columnName(r.name).dropFirst()
-                // A relationship that is its own inverse (`related` ↔ `related`) would name both columns
-                // alike; the second takes the collision suffix, as entity columns do.
-                let sName = ColumnNaming.columnName(s.name).dropFirst() + (a == b && r.name == s.name ? "1" : "")
-                tables.append(JoinTable(
-                    name: "Z_\(a)\(rName)",
-                    relationship: RelationshipReference(entity: aName, relationship: r.name),
-                    inverse: RelationshipReference(entity: bName, relationship: s.name),
-                    sourceColumn: "Z_\(a)\(sName)", destinationColumn: "Z_\(b)\(rName)",
-                    destinationOrderColumn: r.isOrdered ? "Z_FOK_\(b)\(rName)" : nil,
-                    sourceOrderColumn: s.isOrdered ? "Z_FOK_\(a)\(sName)" : nil))
+                let relationship = JoinSide(
+                    number: layout.number, entity: layout.name, name: relationships[index].name,
+                    isOrdered: relationships[index].isOrdered)
+                let inverse = JoinSide(
+                    number: numberByPosition[found.entity], entity: layouts[numberByPosition[found.entity] - 1].name,
+                    name: inverseRelationships[found.relationship].name,
+                    isOrdered: inverseRelationships[found.relationship].isOrdered)
+                tables.append(relationship.ownsJoinTable(over: inverse)
+                    ? JoinTable(relationship, inverse) : JoinTable(inverse, relationship))
             }
         }
         return tables
     }
+}
 
-    /// Which side names the join table: the relationship declared on the lower entity number; on a
-    /// tie (a relationship between an entity and itself) the ordered side, else the later name —
-    /// the one tie seen in a real store (`favorites` over `favoriteFolders`) fits both.
-    private func ownsJoinTable(_ mine: (Int, Relationship), over theirs: (Int, Relationship)) -> Bool {
-        if mine.0 != theirs.0 { return mine.0 < theirs.0 }
-        if mine.1.isOrdered != theirs.1.isOrdered { return mine.1.isOrdered }
-        return mine.1.name > theirs.1.name
+/// One side of a many-to-many pair: a relationship and the number of the entity declaring it.
+struct JoinSide {
+    var number: Int
+    var entity: String
+    var name: String
+    var isOrdered: Bool
+
+    /// Whether this side names the join table: the relationship declared on the lower entity
+    /// number; on a tie (a relationship between an entity and itself) the ordered side, else the
+    /// later name — the one tie seen in a real store (`favorites` over `favoriteFolders`) fits both.
+    func ownsJoinTable(over other: JoinSide) -> Bool {
+        if number != other.number { return number < other.number }
+        if isOrdered != other.isOrdered { return isOrdered }
+        return name > other.name
+    }
+}
+
+extension JoinTable {
+    /// The table of the pair whose relationship `r` (declared on entity `a`) names it, with inverse
+    /// `s` (declared on entity `b`).
+    init(_ r: JoinSide, _ s: JoinSide) {
+        let a = String(r.number), b = String(s.number)
+        let rName = ColumnNaming.columnName(r.name).dropFirst()
+        // A relationship that is its own inverse (`related` ↔ `related`) would name both columns
+        // alike; the second takes the collision suffix, as entity columns do.
+        let sName = ColumnNaming.columnName(s.name).dropFirst() + (r.number == s.number && r.name == s.name ? "1" : "")
+        self.init(
+            name: "Z_" + a + rName,
+            relationship: RelationshipReference(entity: r.entity, relationship: r.name),
+            inverse: RelationshipReference(entity: s.entity, relationship: s.name),
+            sourceColumn: "Z_" + a + sName, destinationColumn: "Z_" + b + rName,
+            destinationOrderColumn: r.isOrdered ? "Z_FOK_" + b + rName : nil,
+            sourceOrderColumn: s.isOrdered ? "Z_FOK_" + a + sName : nil)
     }
 }
