@@ -1,5 +1,5 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|fetch|predicate [ROUNDS]
+// round: profile-store insert|fetch|predicate|list-insert-delete [ROUNDS]
 import DataStore
 import Foundation
 import StoreFixtures
@@ -31,6 +31,24 @@ case "predicate":
             precondition(items.count == StoreFixtures.objectCount)
         }
     }
+case "list-insert-delete":
+    // One insert and one delete delivered to a controller over 1,000,000 rows; ROUNDS of 1,000 each.
+    let context = try PersistentStore(url: try ListFixture.storeURL(count: 1_000_000), model: StoreFixtures.model).newContext()
+    let controller = FetchedResultsController(fetchRequest: ListFixture.request(sections: false), context: context)
+    let delegate = CountingDelegate()
+    controller.delegate = delegate
+    try controller.performFetch()
+    for _ in 0..<rounds {
+        timed {
+            for _ in 0..<1_000 {
+                let item = Item(context: context)
+                item.price = Double(1_000_000 / 3) + 0.5
+                context.processPendingChanges()
+                context.delete(item)
+                context.processPendingChanges()
+            }
+        }
+    }
 default:
     let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)
     for _ in 0..<rounds {
@@ -42,3 +60,12 @@ default:
 }
 let sorted = durations.sorted()
 print("\(operation): fastest \(sorted[0]), median \(sorted[sorted.count / 2]) of \(rounds) rounds")
+
+/// Counts the changes a controller reports, so that it tracks them.
+final class CountingDelegate: FetchedResultsControllerDelegate {
+    var changes = 0
+
+    func controller(_ controller: FetchedResultsController<Item>, didChange change: FetchedResultsChange) {
+        changes += 1
+    }
+}

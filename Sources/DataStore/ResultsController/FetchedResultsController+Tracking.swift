@@ -8,6 +8,8 @@ extension FetchedResultsController {
 
     func contextDidChange(_ changes: ObjectsDidChange) {
         guard let plan, let dependencies else { return }
+        // A list that is not followed no longer matches the values read for it.
+        if !isTracking { sortValues.removeAll() }
         if !changes.permanentIDs.isEmpty { adoptPermanentIDs(changes.permanentIDs) }
         guard isTracking, changes.invalidatesAll || !(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty) else { return }
         do throws(FetchedResultsError) {
@@ -31,6 +33,7 @@ extension FetchedResultsController {
 
     /// A save gave inserted objects their permanent IDs: same objects, same places, new keys.
     private func adoptPermanentIDs(_ ids: [ObjectID: ObjectID]) {
+        sortValues.removeAll()
         var keys: [Int64: Int64] = [:]
         for (temporary, permanent) in ids { keys[ResultsList.key(of: temporary)] = ResultsList.key(of: permanent) }
         var renamedVisible = false
@@ -89,10 +92,49 @@ extension FetchedResultsController {
     private func place(_ affected: Set<ObjectID>, deleted: Set<ObjectID>, _ plan: FetchPlan) {
         let before = Before(self)
         let affectedKeys = Set(affected.map(ResultsList.key(of:)))
+        sortValues.forget(affectedKeys)
+        let evaluator = PredicateEvaluator(context: context)
+        func values(of object: ManagedObject) -> [DatabaseValue] {
+            plan.sortKeys.map { evaluator.storedValue(of: $0.attribute, at: $0.path, from: object) }
+        }
+        func values(at index: Int) -> [DatabaseValue] {
+            let key = list.keys[index]
+            if let values = sortValues[key] { return values }
+            let values = values(of: context.object(with: objectID(listIndex: index)))
+            sortValues.store(values, for: key)
+            return values
+        }
+        /// Where a row with sort values `target` and `key` belongs: the first row that does not precede it;
+        /// `nil` when the search would read one of the rows in `avoiding`.
+        func insertionIndex(_ target: [DatabaseValue], _ key: Int64, avoiding: Set<Int64> = []) -> Int? {
+            var low = 0, high = list.count
+            while low < high {
+                let middle = (low + high) / 2
+                let probe = list.keys[middle]
+                if probe != key, avoiding.contains(probe) { return nil }
+                if precedes(values(at: middle), probe, target, key, plan) { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        /// The index of an affected row: where its current sort values place it when they are the
+        /// ones the list was sorted by (a deletion, an edit of other attributes), else found by
+        /// looking through the list. Probes never read another affected row, whose values may be new.
+        func index(of id: ObjectID, key: Int64) -> Int? {
+            if let object = context.registeredObject(for: id), object.isLoaded,
+               let index = insertionIndex(values(of: object), key, avoiding: affectedKeys), index < list.count, list.keys[index] == key
+            {
+                return index
+            }
+            return list.index(of: key)
+        }
+
         var removed: [ListEdit.Entry] = []
         if affectedKeys.count <= 8 {
-            for key in affectedKeys {
-                if let index = list.index(of: key) { removed.append(ListEdit.Entry(index: index, key: key, entityNumber: entityNumber(listIndex: index))) }
+            for id in affected {
+                let key = ResultsList.key(of: id)
+                if let index = index(of: id, key: key) {
+                    removed.append(ListEdit.Entry(index: index, key: key, entityNumber: entityNumber(listIndex: index)))
+                }
             }
             removed.sort { $0.index < $1.index }
         } else {
@@ -101,32 +143,18 @@ extension FetchedResultsController {
             }
         }
 
-        let evaluator = PredicateEvaluator(context: context)
         var members: [(key: Int64, object: ManagedObject, values: [DatabaseValue])] = []
         for id in affected where !deleted.contains(id) {
             guard let object = liveObject(id), plan.includes(object),
                   plan.predicate.map({ evaluator.evaluate($0, on: object) }) ?? true else { continue }
-            members.append((ResultsList.key(of: id), object, plan.sortKeys.map { evaluator.storedValue(of: $0.attribute, at: $0.path, from: object) }))
+            members.append((ResultsList.key(of: id), object, values(of: object)))
         }
         list.remove(at: removed.map(\.index))
         members.sort { precedes($0.values, $0.key, $1.values, $1.key, plan) }
 
-        var probes: [Int64: [DatabaseValue]] = [:]
-        func values(at index: Int) -> [DatabaseValue] {
-            let key = list.keys[index]
-            if let values = probes[key] { return values }
-            let object = context.object(with: objectID(listIndex: index))
-            let values = plan.sortKeys.map { evaluator.storedValue(of: $0.attribute, at: $0.path, from: object) }
-            probes[key] = values
-            return values
-        }
         var rows: [ResultsList.Row] = []
         for (offset, member) in members.enumerated() {
-            var low = 0, high = list.count
-            while low < high {
-                let middle = (low + high) / 2
-                if precedes(values(at: middle), list.keys[middle], member.values, member.key, plan) { low = middle + 1 } else { high = middle }
-            }
+            let low = insertionIndex(member.values, member.key) ?? list.count
             let section = sectionNameKeyPath == nil ? nil : (member.values[0], Self.sectionName(member.values[0], plan.sortKeys[0].attribute))
             rows.append(ResultsList.Row(index: low + offset, key: member.key, entityNumber: Int32(member.object.entity.number), section: section))
         }
@@ -149,6 +177,7 @@ extension FetchedResultsController {
     private func lookAgain(_ plan: FetchPlan, updated: Set<Int64>) throws(FetchedResultsError) {
         let before = Before(self, keepingWindow: true)
         list = try readList(plan)
+        sortValues.removeAll()
         report(ListEdit(removed: [], inserted: [], updated: updated), before)
     }
 

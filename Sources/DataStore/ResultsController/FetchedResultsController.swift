@@ -42,6 +42,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     var list = ResultsList()
     var layout = SectionLayout.empty
     var loaded: LoadedRows<Result>
+    var sortValues = SortValueCache()
     private var observer: ObjectContext.ObserverToken?
     let streams = SnapshotStreams()
 
@@ -90,6 +91,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
         dependencies = ListDependencies(plan)
         list = try readList(plan, cache: cacheName.flatMap { SectionCache(name: $0, controller: self) })
         loaded.removeAll()
+        sortValues.removeAll()
         relayout()
         if observer == nil {
             observer = context.addObserver { [weak self] changes in self?.contextDidChange(changes) }
