@@ -49,6 +49,7 @@ case "list-insert-delete":
             }
         }
     }
+    precondition(delegate.changes == 2_000 * rounds, "\(delegate.changes) changes reported")
 default:
     let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)
     for _ in 0..<rounds {
