@@ -81,7 +81,7 @@ extension StoreSchemaBuilder {
         let fetchIndexes = model.entities[position].fetchIndexes
         for index in fetchIndexes.indices where fetchIndexes[index].elements.count == 1 {
             if let property = fetchIndexes[index].elements[0].property,
-               Self.isConvertedAttributeIndex(named: fetchIndexes[index].name, on: property),
+               fetchIndexes[index].name.lowercased() == "by" + property.lowercased(),
                attributes.contains(where: { $0.name == property }), !indexedAttributes.contains(property)
             {
                 indexedAttributes.append(property)
@@ -101,26 +101,5 @@ extension StoreSchemaBuilder {
             let names = constraint.properties.map(\.name)
             collated(prefix + "UNIQUE_" + names.joined(separator: "_"), names.map { ($0, false) }, unique: true)
         }
-    }
-
-    /// Whether a fetch index named `name` is `by` + `property`, ignoring case.
-    private static func isConvertedAttributeIndex(named name: String, on property: String) -> Bool {
-        let name = name.utf8, property = property.utf8
-        guard name.count == property.count + 2 else { return false }
-        guard name.allSatisfy({ $0 < 0x80 }), property.allSatisfy({ $0 < 0x80 }) else {
-            return String(name).lowercased() == "by" + String(property).lowercased()
-        }
-        func lowercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
-        return zip(name, "by".utf8).allSatisfy { lowercased($0) == $1 }
-            && zip(name.dropFirst(2), property).allSatisfy { lowercased($0) == lowercased($1) }
-    }
-}
-
-extension String {
-    /// `parts` one after another, in one allocation (a chain of `+` allocates every intermediate).
-    init(concatenating parts: String...) {
-        self.init()
-        reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count })
-        for part in parts { append(part) }
     }
 }

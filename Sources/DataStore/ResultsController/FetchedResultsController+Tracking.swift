@@ -120,6 +120,7 @@ extension FetchedResultsController {
         /// ones the list was sorted by (a deletion, an edit of other attributes), else found by
         /// looking through the list. Probes never read another affected row, whose values may be new.
         func index(of id: ObjectID, key: Int64) -> Int? {
+            guard list.mayContain(key) else { return nil }
             if let object = context.registeredObject(for: id), object.isLoaded,
                let index = insertionIndex(values(of: object), key, avoiding: affectedKeys), index < list.count, list.keys[index] == key
             {

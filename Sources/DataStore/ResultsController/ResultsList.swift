@@ -35,8 +35,13 @@ struct ResultsList {
 
     /// The index of `key`, or `nil`.
     func index(of key: Int64) -> Int? {
-        if key < 0 && !temporaryKeys.contains(key) { return nil }
-        return keys.position(of: key)
+        mayContain(key) ? keys.position(of: key) : nil
+    }
+
+    /// Whether `key` may be in the list: `false` for an unsaved object the list does not hold,
+    /// known without looking.
+    func mayContain(_ key: Int64) -> Bool {
+        key >= 0 || temporaryKeys.contains(key)
     }
 
     /// The index of the first row of each run.
