@@ -51,7 +51,11 @@ extension AttributeValue {
             self = .integer(sqlite3_column_int64(statement, column))
         case (SQLITE_INTEGER, .boolean): self = .bool(sqlite3_column_int64(statement, column) != 0)
         case (SQLITE_FLOAT, .double), (SQLITE_FLOAT, .float): self = .double(sqlite3_column_double(statement, column))
-        case (SQLITE_FLOAT, .date): self = .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column)))
+        case (SQLITE_INTEGER, .double), (SQLITE_INTEGER, .float):
+            self = .double(Double(sqlite3_column_int64(statement, column)))
+        // A date column's affinity is NUMERIC: whole seconds are stored as integers.
+        case (SQLITE_FLOAT, .date), (SQLITE_INTEGER, .date):
+            self = .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column)))
         case (SQLITE_TEXT, .string):
             // The text first, then its length, as SQLite's documentation asks.
             let start = sqlite3_column_text(statement, column)

@@ -14,26 +14,26 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The entity whose objects this class materialises; generated classes override it.
     open class var entityName: String { String(describing: self) }
 
+    // The identity and storage below are read and written for every fetched row and every property
+    // access, always on the context's isolation and never across an overlapping access: the
+    // per-access exclusivity checks would cost more than reading the row.
+
     public let entity: EntityDescription
     /// The object's identity; temporary until its first save.
-    public internal(set) var objectID: ObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ObjectID
     /// The context the object lives in; `nil` once that context is gone or after `reset()`.
     ///
     /// Not retained, and not `weak` (which would slow every retain of the context): the context
     /// sets it to `nil` for every object it forgets and for all of them when it goes.
-    public internal(set) unowned(unsafe) var context: ObjectContext?
-
-    // The storage below is read and written for every fetched row and every property access, always
-    // on the context's isolation and never across an overlapping access: the per-access exclusivity
-    // checks would cost more than reading the row.
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var context: ObjectContext?
 
     /// Attribute values by slot; empty while the object is a fault.
-    @exclusivity(unchecked) var attributeValues: [AttributeValue] = []
+    @exclusivity(unchecked) var attributeValues = AttributeValues()
     /// Relationship values by slot; empty while the object is a fault.
     @exclusivity(unchecked) var relationshipValues: [RelationshipValue] = []
     /// The values as last read from or written to the store: what `rollback()` restores and what
     /// `save()` compares with. Shares storage with the live values until the first change.
-    @exclusivity(unchecked) var savedAttributeValues: [AttributeValue] = []
+    @exclusivity(unchecked) var savedAttributeValues = AttributeValues()
     @exclusivity(unchecked) var savedRelationshipValues: [RelationshipValue] = []
     /// `Z_OPT` as last read or written: the version optimistic locking checks.
     @exclusivity(unchecked) var version: Int64 = 0
@@ -123,5 +123,6 @@ enum FaultState: UInt8 {
 public struct ObjectCreation {
     let entity: EntityDescription
     let objectID: ObjectID
-    let context: ObjectContext?
+    /// Not retained, as the object's own reference is not: the context is alive while it makes objects.
+    unowned(unsafe) let context: ObjectContext?
 }

@@ -24,48 +24,22 @@ extension ObjectContext {
             let rows = try Row.fetchCursor(statement, arguments: [key])
             return try withExtendedLifetime(rows) {
                 guard try rows.next() != nil else { return false }
-                fill(object, from: statement.sqliteStatement)
+                var values = AttributeValues.Writer(valuesPerBuffer: 0)
+                fill(object, from: statement.sqliteStatement, into: &values)
                 return true
             }
         }
     }
 
     /// Sets `object`'s values from the current row of `statement`, which selects every column of
-    /// its table in table order. Reads the columns through SQLite's C API: this is the inner loop
-    /// of every fetch.
-    func fill(_ object: ManagedObject, from statement: SQLiteStatement) {
-        let layout = object.entity.rowLayout
-        var values: [AttributeValue] = []
-        values.reserveCapacity(layout.attributes.count)
-        layout.attributes.withUnsafeBufferPointer { reads in
-            for slot in reads.indices {
-                if let column = reads[slot].column {
-                    values.append(AttributeValue(column: column, of: statement, as: reads[slot].type))
-                } else if reads[slot].isComposite, let composite = layout.composites[slot] {
-                    values.append(composite.compositeValue { leaf in
-                        AttributeValue(column: Int32(leaf.columnIndex ?? 0), of: statement, as: leaf.type)
-                    })
-                } else {
-                    values.append(layout.defaultValues[slot])
-                }
-            }
-        }
-        var relationships = layout.relationshipTemplate
-        for read in layout.toOnes where sqlite3_column_type(statement, read.column) != SQLITE_NULL {
-            let number = read.entityColumn.map { Int(sqlite3_column_int64(statement, $0)) } ?? read.destinationEntityNumber
-            relationships[read.slot] = .toOne(objectID(key: sqlite3_column_int64(statement, read.column), entityNumber: number))
-        }
-        object.version = sqlite3_column_int64(statement, 2)
-        object.attributeValues = values
-        object.savedAttributeValues = values
-        object.relationshipValues = relationships
-        object.savedRelationshipValues = relationships
-        object.isLoaded = true
+    /// its table in table order, writing the attribute values with `values`.
+    func fill(_ object: ManagedObject, from statement: SQLiteStatement, into values: inout AttributeValues.Writer) {
+        object.entity.rowLayout.fill(object, from: statement, into: &values, store: store)
     }
 
     private func fillMissing(_ object: ManagedObject) {
         let layout = object.entity.rowLayout
-        object.attributeValues = Array(repeating: .null, count: layout.attributes.count)
+        object.attributeValues = AttributeValues(count: layout.attributes.count) { _ in .null }
         object.relationshipValues = layout.emptyRelationships
         object.savedAttributeValues = object.attributeValues
         object.savedRelationshipValues = object.relationshipValues

@@ -16,16 +16,19 @@ import GRDB
 public final class ObjectContext {
     public let store: PersistentStore
 
-    /// Registered objects by ID, not retained. Used on the context's isolation only, never across
-    /// an overlapping access, and touched for every fetched row: no per-access exclusivity check.
+    // The registry and change sets are used on the context's isolation only, never across an
+    // overlapping access, and touched for every fetched row and every property set: no per-access
+    // exclusivity checks.
+
+    /// Registered objects by ID, not retained.
     @exclusivity(unchecked) private var registry = ObjectRegistry()
     /// Changed objects are held strongly until saved or rolled back.
-    private(set) var inserted = ObjectSet(.inserted)
-    private(set) var updated = ObjectSet(.updated)
-    private(set) var deleted = ObjectSet(.deleted)
+    @exclusivity(unchecked) private(set) var inserted = ObjectSet(.inserted)
+    @exclusivity(unchecked) private(set) var updated = ObjectSet(.updated)
+    @exclusivity(unchecked) private(set) var deleted = ObjectSet(.deleted)
     /// Problems found while changing objects (a stale generated key), reported by the next save.
     private(set) var misuses: [ValidationFailure] = []
-    private var nextTemporaryKey: UInt64 = 0
+    @exclusivity(unchecked) private var nextTemporaryKey: UInt64 = 0
     /// Whether a relationship was set since the last save, and may hold a temporary ID that the
     /// save must replace with a permanent one.
     var relationshipsChanged = false
@@ -34,8 +37,8 @@ public final class ObjectContext {
     /// save, a merge or a reset, which may change them.
     var prefetchedRows: [ObjectID: PrefetchedRow] = [:]
     /// Objects changed since observers were last told; tracked only while someone observes.
-    var unprocessed = ObjectSet(.unprocessed)
-    var changeObservers: [UInt64: (ObjectsDidChange) -> Void] = [:]
+    @exclusivity(unchecked) var unprocessed = ObjectSet(.unprocessed)
+    @exclusivity(unchecked) var changeObservers: [UInt64: (ObjectsDidChange) -> Void] = [:]
     var nextChangeObserver: UInt64 = 0
 
     public init(store: PersistentStore) {
@@ -109,7 +112,7 @@ public final class ObjectContext {
         object.relationshipValues = layout.emptyRelationships
         // Nothing is saved yet (rollback forgets inserted objects): leaving the saved values empty
         // spares copying the defaults when the first property is set.
-        object.savedAttributeValues = []
+        object.savedAttributeValues = AttributeValues()
         object.savedRelationshipValues = object.relationshipValues
         object.isLoaded = true
         registry.insert(object, for: object.objectID.row)
@@ -256,12 +259,12 @@ public final class ObjectContext {
         prefetchedRows[object.objectID] = nil
         let local = (object.attributeValues, object.savedAttributeValues)
         let changedSlots = mergeChanges && object.isLoaded
-            ? object.attributeValues.indices.filter { local.0[$0] != local.1[$0] } : []
+            ? local.0.indices.filter { local.0[$0] != local.1[$0] } : []
         let localRelationships = object.relationshipValues
         let changedRelationshipSlots = mergeChanges && object.isLoaded
             ? object.relationshipValues.indices.filter { !Self.same(localRelationships[$0], object.savedRelationshipValues[$0]) } : []
         object.isLoaded = false
-        object.attributeValues = []
+        object.attributeValues = AttributeValues()
         object.relationshipValues = []
         if !changeObservers.isEmpty { unprocessed.insert(object) }
         if changedSlots.isEmpty && changedRelationshipSlots.isEmpty {

@@ -1,4 +1,6 @@
 import DataModel
+import GRDB
+import GRDBSQLite
 
 /// How to turn a row of an entity's table into an object's storage, precomputed once per entity so
 /// that loading a row copies no descriptions and looks up no names.
@@ -32,7 +34,7 @@ final class RowLayout: Sendable {
     /// relationships load on first use, transient ones start empty.
     let relationshipTemplate: [RelationshipValue]
     /// A new object's attribute values: the model's defaults.
-    let defaultValues: [AttributeValue]
+    let defaultValues: AttributeValues
     /// A new object's relationships: to-ones `nil`, to-manys empty.
     let emptyRelationships: [RelationshipValue]
 
@@ -52,7 +54,7 @@ final class RowLayout: Sendable {
                 slot: relationship.slot, column: Int32(column), entityColumn: entityColumn.map(Int32.init),
                 destinationEntityNumber: relationship.destinationEntityNumber)
         }
-        defaultValues = attributes.map(\.defaultValue)
+        defaultValues = AttributeValues(attributes.map(\.defaultValue))
         emptyRelationships = relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
         relationshipTemplate = zip(relationships, emptyRelationships).map { relationship, empty in
             switch relationship.storage {
@@ -60,5 +62,37 @@ final class RowLayout: Sendable {
             default: .unloaded
             }
         }
+    }
+
+    /// Sets `object`'s values from the current row of `statement`, which selects `Z_PK`, `Z_ENT`,
+    /// `Z_OPT` and then every column of the table in table order, writing the attribute values with
+    /// `values`. Reads the columns through SQLite's C API: this is the inner loop of every fetch.
+    func fill(_ object: ManagedObject, from statement: SQLiteStatement, into values: inout AttributeValues.Writer, store: PersistentStore) {
+        let row = attributes.withUnsafeBufferPointer { reads in
+            values.row(count: reads.count) { slot in
+                if let column = reads[slot].column {
+                    AttributeValue(column: column, of: statement, as: reads[slot].type)
+                } else if reads[slot].isComposite, let composite = composites[slot] {
+                    composite.compositeValue { leaf in
+                        AttributeValue(column: Int32(leaf.columnIndex ?? 0), of: statement, as: leaf.type)
+                    }
+                } else {
+                    defaultValues[slot]
+                }
+            }
+        }
+        object.version = sqlite3_column_int64(statement, 2)
+        object.attributeValues = row
+        object.savedAttributeValues = row
+        if !relationshipTemplate.isEmpty {
+            var relationships = relationshipTemplate
+            for read in toOnes where sqlite3_column_type(statement, read.column) != SQLITE_NULL {
+                let number = read.entityColumn.map { Int(sqlite3_column_int64(statement, $0)) } ?? read.destinationEntityNumber
+                relationships[read.slot] = .toOne(store.objectID(key: .permanent(sqlite3_column_int64(statement, read.column)), entityNumber: number))
+            }
+            object.relationshipValues = relationships
+            object.savedRelationshipValues = relationships
+        }
+        object.isLoaded = true
     }
 }

@@ -1,6 +1,6 @@
 /// The saved state of an object a prefetch loaded: what filling its fault needs, without the store.
 struct PrefetchedRow {
-    let attributeValues: [AttributeValue]
+    let attributeValues: AttributeValues
     let relationshipValues: [RelationshipValue]
     let version: Int64
 

@@ -8,12 +8,24 @@ struct RowMaterializer {
     let context: ObjectContext
     /// Whether objects filled here keep reporting themselves faults until first used.
     let asFaults: Bool
-    private var entity: EntityDescription?
-    private var scope: ObjectID.Scope?
+    private let store: PersistentStore
+    /// The entity of the last row, and how to make and fill its objects.
+    private var entity: EntityDescription
+    private var scope: ObjectID.Scope
+    private var layout: RowLayout
+    /// Where the rows' attribute values go, many rows to a buffer.
+    private var values = AttributeValues.Writer(valuesPerBuffer: Self.valuesPerBuffer)
+
+    /// Small enough that an object kept from a large fetch keeps little else alive with its row.
+    private static let valuesPerBuffer = 1_024
 
     init(context: ObjectContext, asFaults: Bool) {
         self.context = context
         self.asFaults = asFaults
+        store = context.store
+        entity = store.entities[0]
+        scope = store.idScope(entityNumber: entity.number)
+        layout = entity.rowLayout
     }
 
     /// The object for the statement's current row, which selects `Z_PK`, `Z_ENT`, `Z_OPT` and
@@ -21,29 +33,25 @@ struct RowMaterializer {
     mutating func object(for statement: SQLiteStatement) -> ManagedObject {
         let key = ObjectID.Key.permanent(sqlite3_column_int64(statement, 0))
         let entityNumber = Int(sqlite3_column_int64(statement, 1))
-        let object: ManagedObject
         if let registered = context.registeredObject(for: ObjectID.Row(entityNumber: entityNumber, key: key)) {
             guard !registered.isLoaded else { return registered }
-            object = registered
-        } else {
-            let (entity, scope) = entityAndScope(entityNumber)
-            object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: ObjectID(scope: scope, key: key), context: context))
-            context.register(object)
+            registered.entity.rowLayout.fill(registered, from: statement, into: &values, store: store)
+            if asFaults { registered.faultState = .fetchedAsFault }
+            return registered
         }
-        context.fill(object, from: statement)
+        if entityNumber != scope.entityNumber { useEntity(numbered: entityNumber) }
+        let object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: ObjectID(scope: scope, key: key), context: context))
+        context.register(object)
+        layout.fill(object, from: statement, into: &values, store: store)
         if asFaults { object.faultState = .fetchedAsFault }
         return object
     }
 
-    /// The entity numbered `number` (the first entity for a number no entity has, from a damaged
-    /// store) and its IDs' scope.
-    private mutating func entityAndScope(_ number: Int) -> (EntityDescription, ObjectID.Scope) {
-        if let entity, let scope, scope.entityNumber == number { return (entity, scope) }
-        let store = context.store
-        let found = store.entity(number: number) ?? store.entities[0]
-        let foundScope = store.idScope(entityNumber: number)
-        entity = found
-        scope = foundScope
-        return (found, foundScope)
+    /// Makes the entity numbered `number` the current one (the first entity for a number no entity
+    /// has, from a damaged store).
+    private mutating func useEntity(numbered number: Int) {
+        entity = store.entity(number: number) ?? store.entities[0]
+        scope = store.idScope(entityNumber: number)
+        layout = entity.rowLayout
     }
 }
