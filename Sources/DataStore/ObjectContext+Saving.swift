@@ -40,9 +40,12 @@ extension ObjectContext {
 
     /// Brings the objects in line with what the transaction wrote, and describes it.
     private func didSave(_ writer: SaveWriter, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) -> ChangeSet {
+        // One pass over each list: a save of many objects is bound by touching each object's memory.
         var changes = ChangeSet()
         for object in toUpdate {
             changes.updated[object.objectID] = changedKeys(of: object)
+            object.version += 1
+            object.keepValuesAsSaved()
         }
         changes.inserted.reserveCapacity(toInsert.count)
         for (object, permanent) in zip(toInsert, writer.permanentIDs.ids) {
@@ -50,19 +53,19 @@ extension ObjectContext {
             object.objectID = permanent
             reregister(object, from: old)
             object.version = 1
+            object.keepValuesAsSaved()
             changes.inserted.insert(permanent)
         }
         // Only a relationship set since the last save can hold a temporary ID: without one, there is
-        // no need to visit every registered object.
+        // no need to visit every registered object. Saved values hold one only if saved just now.
         if !writer.permanentIDs.isEmpty && relationshipsChanged {
             forEachRegisteredObject { object in
-                if object.isLoaded && !object.relationshipValues.isEmpty { remap(&object.relationshipValues, writer.permanentIDs) }
+                guard object.isLoaded && !object.relationshipValues.isEmpty else { return }
+                remap(&object.relationshipValues, writer.permanentIDs)
+                remap(&object.savedRelationshipValues, writer.permanentIDs)
             }
         }
         relationshipsChanged = false
-        for object in toUpdate { object.version += 1 }
-        for object in toInsert { object.keepValuesAsSaved() }
-        for object in toUpdate { object.keepValuesAsSaved() }
         for object in deleted.objects {
             if !inserted.contains(object) { changes.deleted.insert(object.objectID) }
             reregisterDeleted(object)

@@ -20,10 +20,9 @@ struct SaveWriter {
 
     /// Whether each statement is logged, checked once per save rather than once per row.
     private let logsSQL: Bool
-    /// Each entity's prepared `INSERT`, by entity number, and one row's values: reused from row to
-    /// row, as a save may insert many thousands.
+    /// Each entity's prepared `INSERT`, by entity number: reused from row to row, as a save may
+    /// insert many thousands.
     private var insertStatements: [Int: Statement] = [:]
-    private var rowValues: [DatabaseValue] = []
 
     init(context: ObjectContext, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) {
         self.context = context
@@ -111,25 +110,24 @@ struct SaveWriter {
     private mutating func insert(_ object: ManagedObject, key: Int64, _ db: Database) throws {
         let entity = object.entity
         let layout = entity.rowLayout
-        rowValues.removeAll(keepingCapacity: true)
-        rowValues.append(contentsOf: [key.databaseValue, entity.number.databaseValue, 1.databaseValue])
-        rowValues.reserveCapacity(entity.insertColumnCount)
+        var row = ParameterBinder(try insertStatement(of: entity, db), logging: logsSQL)
+        row.bind([key.databaseValue, entity.number.databaseValue, 1.databaseValue])
         for slot in layout.storedAttributeSlots {
             // The row layout knows which slots are composites without copying their descriptions:
             // this loop runs for every attribute of every inserted row.
             if layout.attributes[slot].isComposite, let composite = layout.composites[slot] {
-                composite.forEachStoredColumn(of: object.attributeValues[slot]) { _, stored in rowValues.append(stored.databaseValue) }
+                composite.forEachStoredColumn(of: object.attributeValues[slot]) { _, stored in row.bind(stored.databaseValue) }
             } else {
-                rowValues.append(object.attributeValues[slot].databaseValue)
+                row.bind(object.attributeValues[slot].databaseValue)
             }
         }
         for read in layout.toOnes {
             let target: ObjectID? = if case .toOne(let id) = object.relationshipValues[read.slot] { resolved(id) } else { nil }
-            rowValues.append(target?.primaryKey?.databaseValue ?? .null)
-            if read.entityColumn != nil { rowValues.append(target?.entityNumber.databaseValue ?? .null) }
+            row.bind(target?.primaryKey?.databaseValue ?? .null)
+            if read.entityColumn != nil { row.bind(target?.entityNumber.databaseValue ?? .null) }
         }
-        if logsSQL { store.log(entity.insertStatement, rowValues) }
-        try insertStatement(of: entity, db).execute(binding: rowValues)
+        if let values = row.logged { store.log(entity.insertStatement, values) }
+        try row.execute()
     }
 
     private mutating func insertStatement(of entity: EntityDescription, _ db: Database) throws -> Statement {

@@ -28,7 +28,8 @@ import Testing
         book.published = Date(timeIntervalSinceReferenceDate: -5_000_000)
         book.rating = 4.5
         book.searchText = "transient"
-        book.title = "Middlemarch"
+        // Every byte is stored, a NUL included.
+        book.title = "Middle\u{0}march, ou la Vie de province"
         book.website = URL(string: "https://example.org/middlemarch")
         book.weight = 0.75
         book.wordCount = 316_000
@@ -48,7 +49,7 @@ import Testing
         #expect(reread.published == Date(timeIntervalSinceReferenceDate: -5_000_000))
         #expect(reread.rating == 4.5)
         #expect(reread.searchText == nil, "transient attributes are not stored")
-        #expect(reread.title == "Middlemarch")
+        #expect(reread.title == "Middle\u{0}march, ou la Vie de province")
         #expect(reread.website == URL(string: "https://example.org/middlemarch"))
         #expect(reread.weight == 0.75)
         #expect(reread.wordCount == 316_000)
