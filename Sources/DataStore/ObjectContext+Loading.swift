@@ -25,16 +25,10 @@ extension ObjectContext {
             return try withExtendedLifetime(rows) {
                 guard try rows.next() != nil else { return false }
                 var values = AttributeValues.Writer(valuesPerBuffer: 0)
-                fill(object, from: statement.sqliteStatement, into: &values)
+                object.entity.rowLayout.fill(object, from: statement.sqliteStatement, into: &values, store: store)
                 return true
             }
         }
-    }
-
-    /// Sets `object`'s values from the current row of `statement`, which selects every column of
-    /// its table in table order, writing the attribute values with `values`.
-    func fill(_ object: ManagedObject, from statement: SQLiteStatement, into values: inout AttributeValues.Writer) {
-        object.entity.rowLayout.fill(object, from: statement, into: &values, store: store)
     }
 
     private func fillMissing(_ object: ManagedObject) {
