@@ -32,8 +32,6 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The `INSERT` of a new row: `Z_PK, Z_ENT, Z_OPT`, the stored attributes in slot order, then
     /// each to-one's key (and destination entity) column in slot order.
     let insertStatement: String
-    /// The number of columns `insertStatement` writes.
-    let insertColumnCount: Int
     /// How a row of the table fills an object of this entity.
     let rowLayout: RowLayout
     /// The attributes and relationships with a rule a save checks (a required value, bounds, a
@@ -79,7 +77,6 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             guard case .foreignKey(let column, let entityColumn, _) = relationship.storage else { continue }
             insertColumns += [tableColumns[column]] + (entityColumn.map { [tableColumns[$0]] } ?? [])
         }
-        insertColumnCount = insertColumns.count
         insertStatement = "INSERT INTO \(tableName)(\(insertColumns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
         rowLayout = RowLayout(attributes: attributes, relationships: relationships)

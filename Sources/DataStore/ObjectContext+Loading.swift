@@ -25,7 +25,7 @@ extension ObjectContext {
             return try withExtendedLifetime(rows) {
                 guard try rows.next() != nil else { return false }
                 var values = AttributeValues.Writer(valuesPerBuffer: 0)
-                object.entity.rowLayout.fill(object, from: statement.sqliteStatement, into: &values, store: store)
+                object.entity.rowLayout.fill(object, from: statement.sqliteStatement, into: &values, context: self)
                 return true
             }
         }

@@ -67,7 +67,7 @@ final class RowLayout: Sendable {
     /// Sets `object`'s values from the current row of `statement`, which selects `Z_PK`, `Z_ENT`,
     /// `Z_OPT` and then every column of the table in table order, writing the attribute values with
     /// `values`. Reads the columns through SQLite's C API: this is the inner loop of every fetch.
-    func fill(_ object: ManagedObject, from statement: SQLiteStatement, into values: inout AttributeValues.Writer, store: PersistentStore) {
+    func fill(_ object: ManagedObject, from statement: SQLiteStatement, into values: inout AttributeValues.Writer, context: ObjectContext) {
         let row = attributes.withUnsafeBufferPointer { reads in
             values.row(count: reads.count) { slot in
                 if let column = reads[slot].column {
@@ -88,7 +88,7 @@ final class RowLayout: Sendable {
             var relationships = relationshipTemplate
             for read in toOnes where sqlite3_column_type(statement, read.column) != SQLITE_NULL {
                 let number = read.entityColumn.map { Int(sqlite3_column_int64(statement, $0)) } ?? read.destinationEntityNumber
-                relationships[read.slot] = .toOne(store.objectID(key: .permanent(sqlite3_column_int64(statement, read.column)), entityNumber: number))
+                relationships[read.slot] = .toOne(context.objectID(key: sqlite3_column_int64(statement, read.column), entityNumber: number))
             }
             object.relationshipValues = relationships
             object.savedRelationshipValues = relationships

@@ -111,7 +111,9 @@ struct SaveWriter {
         let entity = object.entity
         let layout = entity.rowLayout
         var row = ParameterBinder(try insertStatement(of: entity, db), logging: logsSQL)
-        row.bind([key.databaseValue, entity.number.databaseValue, 1.databaseValue])
+        row.bind(key.databaseValue)
+        row.bind(entity.number.databaseValue)
+        row.bind(1.databaseValue)
         for slot in layout.storedAttributeSlots {
             // The row layout knows which slots are composites without copying their descriptions:
             // this loop runs for every attribute of every inserted row.

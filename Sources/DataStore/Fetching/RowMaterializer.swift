@@ -35,14 +35,14 @@ struct RowMaterializer {
         let entityNumber = Int(sqlite3_column_int64(statement, 1))
         if let registered = context.registeredObject(for: ObjectID.Row(entityNumber: entityNumber, key: key)) {
             guard !registered.isLoaded else { return registered }
-            registered.entity.rowLayout.fill(registered, from: statement, into: &values, store: store)
+            registered.entity.rowLayout.fill(registered, from: statement, into: &values, context: context)
             if asFaults { registered.faultState = .fetchedAsFault }
             return registered
         }
         if entityNumber != scope.entityNumber { useEntity(numbered: entityNumber) }
         let object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: ObjectID(scope: scope, key: key), context: context))
         context.register(object)
-        layout.fill(object, from: statement, into: &values, store: store)
+        layout.fill(object, from: statement, into: &values, context: context)
         if asFaults { object.faultState = .fetchedAsFault }
         return object
     }
