@@ -44,22 +44,28 @@ extension AttributeValue {
     /// The value of `column` in the current row of `statement`, read as an attribute of `type`.
     /// Reads the common storage classes straight from SQLite's C API: this runs for every column of
     /// every fetched row.
+    ///
+    /// The column is taken once as a value (`sqlite3_column_value`), whose type and contents are then
+    /// read without the connection's mutex, where each `sqlite3_column_*` call takes it again. The
+    /// value is read before the statement moves, on the connection's own queue, which is what the
+    /// mutex would otherwise guarantee.
     init(column: Int32, of statement: SQLiteStatement, as type: AttributeType) {
-        switch (sqlite3_column_type(statement, column), type) {
+        let value = sqlite3_column_value(statement, column)
+        switch (sqlite3_value_type(value), type) {
         case (SQLITE_NULL, _): self = .null
         case (SQLITE_INTEGER, .integer16), (SQLITE_INTEGER, .integer32), (SQLITE_INTEGER, .integer64):
-            self = .integer(sqlite3_column_int64(statement, column))
-        case (SQLITE_INTEGER, .boolean): self = .bool(sqlite3_column_int64(statement, column) != 0)
-        case (SQLITE_FLOAT, .double), (SQLITE_FLOAT, .float): self = .double(sqlite3_column_double(statement, column))
+            self = .integer(sqlite3_value_int64(value))
+        case (SQLITE_INTEGER, .boolean): self = .bool(sqlite3_value_int64(value) != 0)
+        case (SQLITE_FLOAT, .double), (SQLITE_FLOAT, .float): self = .double(sqlite3_value_double(value))
         case (SQLITE_INTEGER, .double), (SQLITE_INTEGER, .float):
-            self = .double(Double(sqlite3_column_int64(statement, column)))
+            self = .double(Double(sqlite3_value_int64(value)))
         // A date column's affinity is NUMERIC: whole seconds are stored as integers.
         case (SQLITE_FLOAT, .date), (SQLITE_INTEGER, .date):
-            self = .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column)))
+            self = .date(Date(timeIntervalSinceReferenceDate: sqlite3_value_double(value)))
         case (SQLITE_TEXT, .string):
             // The text first, then its length, as SQLite's documentation asks.
-            let start = sqlite3_column_text(statement, column)
-            let text = UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, column)))
+            let start = sqlite3_value_text(value)
+            let text = UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(value)))
             self = .string(String(decoding: text, as: UTF8.self))
         default: self.init(DatabaseValue(sqliteStatement: statement, index: column), as: type)
         }

@@ -9,13 +9,14 @@
 /// Sendable as `Array` is: a buffer is written in place only through its one reference, and a
 /// writer appends only past the rows it handed out.
 struct AttributeValues: @unchecked Sendable {
-    private var buffer: Buffer
+    /// `nil` without slots, so that the values of a fault cost no reference counting.
+    private var buffer: Buffer?
     private var start: Int32
     private var slots: Int32
 
     /// No values: the state of a fault.
     init() {
-        buffer = Buffer.empty
+        buffer = nil
         start = 0
         slots = 0
     }
@@ -45,7 +46,7 @@ struct AttributeValues: @unchecked Sendable {
     subscript(slot: Int) -> AttributeValue {
         get {
             precondition(slot >= 0 && slot < count, "slot out of range")
-            return buffer.withUnsafeMutablePointerToElements { $0[Int(start) + slot] }
+            return buffer.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[Int(start) + slot] }
         }
         set {
             precondition(slot >= 0 && slot < count, "slot out of range")
@@ -53,7 +54,7 @@ struct AttributeValues: @unchecked Sendable {
                 let shared = self
                 self = AttributeValues(count: count) { shared[$0] }
             }
-            buffer.withUnsafeMutablePointerToElements { $0[Int(start) + slot] = newValue }
+            buffer.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[Int(start) + slot] = newValue }
         }
     }
 
@@ -92,9 +93,6 @@ struct AttributeValues: @unchecked Sendable {
             var used: Int
             let capacity: Int
         }
-
-        /// Shared by every value without slots; never written (no slot to write), so safe to share.
-        nonisolated(unsafe) static let empty = create(capacity: 0)
 
         /// The number of values that can still be written.
         var free: Int {

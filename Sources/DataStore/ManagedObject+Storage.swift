@@ -6,10 +6,40 @@ extension ManagedObject {
         return slot < attributeValues.count ? attributeValues[slot] : .null
     }
 
+    /// The attribute values as last read from or written to the store: what `rollback()` restores
+    /// and what `save()` compares with.
+    var savedAttributeValues: AttributeValues { savedAttributeValuesIfChanged ?? attributeValues }
+
+    /// Whether the attribute in `slot` differs from its saved value.
+    func attributeChanged(atSlot slot: Int) -> Bool {
+        guard let saved = savedAttributeValuesIfChanged else { return false }
+        return attributeValues[slot] != saved[slot]
+    }
+
     /// Makes the current values the saved ones, once a save wrote them.
     func keepValuesAsSaved() {
-        savedAttributeValues = attributeValues
+        savedAttributeValuesIfChanged = nil
         savedRelationshipValues = relationshipValues
+    }
+
+    /// Makes `values` both the current and the saved values: a row just read.
+    func setLoadedValues(_ values: AttributeValues, _ relationships: [RelationshipValue]) {
+        attributeValues = values
+        savedAttributeValuesIfChanged = nil
+        relationshipValues = relationships
+        savedRelationshipValues = relationships
+    }
+
+    /// Changes the value in `slot`, keeping the saved values apart first.
+    func changeAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
+        if savedAttributeValuesIfChanged == nil { savedAttributeValuesIfChanged = attributeValues }
+        attributeValues[slot] = value
+    }
+
+    /// Sets the value in `slot` as both current and saved: a value the store computed.
+    func setSavedAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
+        attributeValues[slot] = value
+        savedAttributeValuesIfChanged?[slot] = value
     }
 
     func setAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
@@ -20,7 +50,7 @@ extension ManagedObject {
             context?.recordMisuse(.derivedValueSet(objectID, property: entity.attributes[slot].name))
             return
         }
-        attributeValues[slot] = value
+        changeAttributeValue(value, atSlot: slot)
         context?.didChange(self)
     }
 

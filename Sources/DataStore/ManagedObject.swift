@@ -18,9 +18,15 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // access, always on the context's isolation and never across an overlapping access: the
     // per-access exclusivity checks would cost more than reading the row.
 
-    public let entity: EntityDescription
+    /// The object's entity, kept by its ID.
+    public var entity: EntityDescription { objectID.scope.entity }
     /// The object's identity; temporary until its first save.
     @exclusivity(unchecked) public internal(set) var objectID: ObjectID
+    // Declared here, the two one-byte fields fill the padding after the ID's key, which keeps
+    // the object within a smaller allocation size.
+    @exclusivity(unchecked) var faultState = FaultState.fault
+    /// Which of its context's inserted, updated and deleted sets the object is in.
+    @exclusivity(unchecked) var changeFlags: ChangeFlags = []
     /// The context the object lives in; `nil` once that context is gone or after `reset()`.
     ///
     /// Not retained, and not `weak` (which would slow every retain of the context): the context
@@ -31,25 +37,24 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var attributeValues = AttributeValues()
     /// Relationship values by slot; empty while the object is a fault.
     @exclusivity(unchecked) var relationshipValues: [RelationshipValue] = []
-    /// The values as last read from or written to the store: what `rollback()` restores and what
-    /// `save()` compares with. Shares storage with the live values until the first change.
-    @exclusivity(unchecked) var savedAttributeValues = AttributeValues()
+    /// The attribute values as last read from or written to the store, once they differ from
+    /// `attributeValues`: `nil` until then, so that an unchanged object holds one reference to its
+    /// values, not two (see `savedAttributeValues`).
+    @exclusivity(unchecked) var savedAttributeValuesIfChanged: AttributeValues?
+    /// The relationship values as last read or written: what `rollback()` restores and what
+    /// `save()` compares with.
     @exclusivity(unchecked) var savedRelationshipValues: [RelationshipValue] = []
     /// `Z_OPT` as last read or written: the version optimistic locking checks.
     @exclusivity(unchecked) var version: Int64 = 0
-    @exclusivity(unchecked) var faultState = FaultState.fault
     /// Whether the row's values are in the object (also while it still reports itself a fault).
     var isLoaded: Bool {
         get { faultState != .fault }
         set { faultState = newValue ? .loaded : .fault }
     }
-    /// Which of its context's inserted, updated and deleted sets the object is in.
-    @exclusivity(unchecked) var changeFlags: ChangeFlags = []
 
     /// Creates the object's storage; objects are made by contexts (`init(context:)`, fetches,
     /// relationships), never directly.
     public required init(_ creation: ObjectCreation) {
-        entity = creation.entity
         objectID = creation.objectID
         context = creation.context
     }
@@ -118,10 +123,9 @@ enum FaultState: UInt8 {
     case loaded
 }
 
-/// What a context hands to `ManagedObject.init(_:)`: the entity, ID and context of a new object.
-/// Only the runtime makes one.
+/// What a context hands to `ManagedObject.init(_:)`: the ID (with the entity) and context of a new
+/// object. Only the runtime makes one.
 public struct ObjectCreation {
-    let entity: EntityDescription
     let objectID: ObjectID
     /// Not retained, as the object's own reference is not: the context is alive while it makes objects.
     unowned(unsafe) let context: ObjectContext?

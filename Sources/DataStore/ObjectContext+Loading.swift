@@ -33,10 +33,7 @@ extension ObjectContext {
 
     private func fillMissing(_ object: ManagedObject) {
         let layout = object.entity.rowLayout
-        object.attributeValues = AttributeValues(count: layout.attributes.count) { _ in .null }
-        object.relationshipValues = layout.emptyRelationships
-        object.savedAttributeValues = object.attributeValues
-        object.savedRelationshipValues = object.relationshipValues
+        object.setLoadedValues(AttributeValues(count: layout.attributes.count) { _ in .null }, layout.emptyRelationships)
         object.version = -1
         object.isLoaded = true
     }

@@ -87,8 +87,7 @@ extension ObjectContext {
             guard let object = registeredObject(for: id), object.isLoaded else { continue }
             let value = AttributeValue(report.value, as: attribute.type)
             if object.attributeValues[attribute.slot] != value { changedHere.insert(id) }
-            object.attributeValues[attribute.slot] = value
-            object.savedAttributeValues[attribute.slot] = value
+            object.setSavedAttributeValue(value, atSlot: attribute.slot)
         }
         return changedHere
     }
@@ -96,7 +95,7 @@ extension ObjectContext {
     /// The names of the properties whose values differ from the saved ones.
     func changedKeys(of object: ManagedObject) -> Set<String> {
         var keys: Set<String> = []
-        for attribute in object.entity.attributes where object.attributeValues[attribute.slot] != object.savedAttributeValues[attribute.slot] {
+        for attribute in object.entity.attributes where object.attributeChanged(atSlot: attribute.slot) {
             keys.insert(attribute.name)
         }
         for relationship in object.entity.relationships

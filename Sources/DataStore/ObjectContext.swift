@@ -102,7 +102,7 @@ public final class ObjectContext {
     func creationForInsert(of entity: EntityDescription) -> ObjectCreation {
         nextTemporaryKey += 1
         let id = store.objectID(key: .temporary(nextTemporaryKey), entityNumber: entity.number)
-        return ObjectCreation(entity: entity, objectID: id, context: self)
+        return ObjectCreation(objectID: id, context: self)
     }
 
     /// Gives a new object its default values and tracks it as inserted.
@@ -110,9 +110,9 @@ public final class ObjectContext {
         let layout = object.entity.rowLayout
         object.attributeValues = layout.defaultValues
         object.relationshipValues = layout.emptyRelationships
-        // Nothing is saved yet (rollback forgets inserted objects): leaving the saved values empty
-        // spares copying the defaults when the first property is set.
-        object.savedAttributeValues = AttributeValues()
+        // Nothing is saved yet (rollback forgets inserted objects): empty saved values spare
+        // copying the defaults when the first property is set.
+        object.savedAttributeValuesIfChanged = AttributeValues()
         object.savedRelationshipValues = object.relationshipValues
         object.isLoaded = true
         registry.insert(object, for: object.objectID.row)
@@ -136,8 +136,9 @@ public final class ObjectContext {
     /// fault whose row does not exist gives unset values, and saving it fails with a conflict.
     public func object(with id: ObjectID) -> ManagedObject {
         if let object = registry[id.row] { return object }
-        let entity = store.entity(number: id.entityNumber) ?? store.entities[0]
-        let object = entity.objectClass.init(ObjectCreation(entity: entity, objectID: id, context: self))
+        // The store's own ID, whose scope holds this store's description of the entity.
+        let id = store.objectID(key: id.key, entityNumber: id.entityNumber)
+        let object = id.scope.entity.objectClass.init(ObjectCreation(objectID: id, context: self))
         register(object)
         return object
     }
@@ -224,8 +225,7 @@ public final class ObjectContext {
         }
         // An inserted object has no saved values; it was forgotten above with its values intact.
         for object in updated.objects + deleted.objects where !inserted.contains(object) {
-            object.attributeValues = object.savedAttributeValues
-            object.relationshipValues = object.savedRelationshipValues
+            object.setLoadedValues(object.savedAttributeValues, object.savedRelationshipValues)
         }
         // Relationships of unchanged objects may point at forgotten inserts; reload them lazily.
         for object in registeredObjects where object.isLoaded {
@@ -265,6 +265,7 @@ public final class ObjectContext {
             ? object.relationshipValues.indices.filter { !Self.same(localRelationships[$0], object.savedRelationshipValues[$0]) } : []
         object.isLoaded = false
         object.attributeValues = AttributeValues()
+        object.savedAttributeValuesIfChanged = nil
         object.relationshipValues = []
         if !changeObservers.isEmpty { unprocessed.insert(object) }
         if changedSlots.isEmpty && changedRelationshipSlots.isEmpty {
@@ -272,7 +273,7 @@ public final class ObjectContext {
             return
         }
         object.fulfillIfNeeded()
-        for slot in changedSlots where slot < object.attributeValues.count { object.attributeValues[slot] = local.0[slot] }
+        for slot in changedSlots where slot < object.attributeValues.count { object.changeAttributeValue(local.0[slot], atSlot: slot) }
         for slot in changedRelationshipSlots where slot < object.relationshipValues.count {
             object.relationshipValues[slot] = localRelationships[slot]
         }

@@ -7,16 +7,21 @@ import Foundation
 /// ID, then ask the other context for `object(with:)`.
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     /// The store and entity, shared by every ID of the entity so that an ID is two words and
-    /// copying one retains a single reference.
+    /// copying one retains a single reference. It also holds the entity's description, so that an
+    /// object keeps its entity through its ID, with no reference of its own to count.
     final class Scope: Sendable {
         let storeIdentifier: String
         let entityName: String
         let entityNumber: Int
+        /// The description objects of this ID's entity have (for a number no entity has, from a
+        /// damaged store, the store's first entity).
+        let entity: EntityDescription
 
-        init(storeIdentifier: String, entityName: String, entityNumber: Int) {
+        init(storeIdentifier: String, entityName: String, entityNumber: Int, entity: EntityDescription) {
             self.storeIdentifier = storeIdentifier
             self.entityName = entityName
             self.entityNumber = entityNumber
+            self.entity = entity
         }
     }
 

@@ -112,7 +112,7 @@ public final class PersistentStore: Sendable {
             entities.filter { $0.objectClass.entityName == $0.name }.map { (ObjectIdentifier($0.objectClass), $0) },
             uniquingKeysWith: { first, _ in first })
         idScopes = entities.map { [identifier] entity in
-            ObjectID.Scope(storeIdentifier: identifier, entityName: entity.name, entityNumber: entity.number)
+            ObjectID.Scope(storeIdentifier: identifier, entityName: entity.name, entityNumber: entity.number, entity: entity)
         }
         _ = try? checkForExternalChanges()
     }
@@ -126,7 +126,7 @@ public final class PersistentStore: Sendable {
     /// The store and entity part of the IDs of the entity numbered `entityNumber`.
     func idScope(entityNumber: Int) -> ObjectID.Scope {
         idScopes.indices.contains(entityNumber - 1) ? idScopes[entityNumber - 1]
-            : ObjectID.Scope(storeIdentifier: identifier, entityName: "", entityNumber: entityNumber)
+            : ObjectID.Scope(storeIdentifier: identifier, entityName: "", entityNumber: entityNumber, entity: entities[0])
     }
 
     /// The entity named `name`.

@@ -82,17 +82,12 @@ final class RowLayout: Sendable {
             }
         }
         object.version = sqlite3_column_int64(statement, 2)
-        object.attributeValues = row
-        object.savedAttributeValues = row
-        if !relationshipTemplate.isEmpty {
-            var relationships = relationshipTemplate
-            for read in toOnes where sqlite3_column_type(statement, read.column) != SQLITE_NULL {
-                let number = read.entityColumn.map { Int(sqlite3_column_int64(statement, $0)) } ?? read.destinationEntityNumber
-                relationships[read.slot] = .toOne(context.objectID(key: sqlite3_column_int64(statement, read.column), entityNumber: number))
-            }
-            object.relationshipValues = relationships
-            object.savedRelationshipValues = relationships
+        var relationships = relationshipTemplate
+        for read in toOnes where sqlite3_column_type(statement, read.column) != SQLITE_NULL {
+            let number = read.entityColumn.map { Int(sqlite3_column_int64(statement, $0)) } ?? read.destinationEntityNumber
+            relationships[read.slot] = .toOne(context.objectID(key: sqlite3_column_int64(statement, read.column), entityNumber: number))
         }
+        object.setLoadedValues(row, relationships)
         object.isLoaded = true
     }
 }

@@ -144,7 +144,7 @@ struct SaveWriter {
         let entity = object.entity
         var assignments: [String] = []
         var values: [DatabaseValue] = []
-        for attribute in entity.attributes where object.attributeValues[attribute.slot] != object.savedAttributeValues[attribute.slot] {
+        for attribute in entity.attributes where object.attributeChanged(atSlot: attribute.slot) {
             attribute.forEachStoredColumn(of: object.attributeValues[attribute.slot]) { index, stored in
                 assignments.append("\(entity.tableColumns[index]) = ?")
                 values.append(stored.databaseValue)

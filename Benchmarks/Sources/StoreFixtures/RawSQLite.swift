@@ -15,7 +15,7 @@ public enum RawSQLite {
 
     public static func open(_ url: URL) -> OpaquePointer {
         var db: OpaquePointer?
-        guard sqlite3_open(url.path, &db) == SQLITE_OK, let db else { fatalError("cannot open \(url.path)") }
+        guard sqlite3_open_v2(url.path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else { fatalError("cannot open \(url.path)") }
         execute(db, "PRAGMA journal_mode = WAL")
         return db
     }

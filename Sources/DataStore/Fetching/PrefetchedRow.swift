@@ -11,10 +11,7 @@ struct PrefetchedRow {
     }
 
     func fill(_ object: ManagedObject) {
-        object.attributeValues = attributeValues
-        object.savedAttributeValues = attributeValues
-        object.relationshipValues = relationshipValues
-        object.savedRelationshipValues = relationshipValues
+        object.setLoadedValues(attributeValues, relationshipValues)
         object.version = version
         object.isLoaded = true
     }
