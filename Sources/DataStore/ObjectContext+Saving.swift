@@ -41,20 +41,18 @@ extension ObjectContext {
     /// Brings the objects in line with what the transaction wrote, and describes it.
     private func didSave(_ writer: SaveWriter, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) -> ChangeSet {
         // One pass over each list: a save of many objects is bound by touching each object's memory.
-        var changes = ChangeSet()
+        var changes = ChangeSet(insertedIDs: writer.permanentIDs.ids)
         for object in toUpdate {
             changes.updated[object.objectID] = changedKeys(of: object)
             object.version += 1
             object.keepValuesAsSaved()
         }
-        changes.inserted.reserveCapacity(toInsert.count)
         for (object, permanent) in zip(toInsert, writer.permanentIDs.ids) {
             let old = object.objectID
             object.objectID = permanent
             reregister(object, from: old)
             object.version = 1
             object.keepValuesAsSaved()
-            changes.inserted.insert(permanent)
         }
         // Only a relationship set since the last save can hold a temporary ID: without one, there is
         // no need to visit every registered object. Saved values hold one only if saved just now.
