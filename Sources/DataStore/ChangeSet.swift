@@ -23,8 +23,10 @@ public struct ChangeSet: Sendable, Equatable {
 
     /// A save's change set, with the IDs it gave its inserted objects (each once).
     init(insertedIDs: [ObjectID]) {
-        self.init()
         self.insertedIDs = InsertedIDs(insertedIDs)
+        updated = [:]
+        deleted = []
+        isExternalWrite = false
     }
 
     /// Whether the save inserted anything; unlike `inserted.isEmpty`, never makes the set.
