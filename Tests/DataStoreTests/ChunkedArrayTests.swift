@@ -10,6 +10,8 @@ import TestSupport
         var random = SplitMix64(seed: UInt64(chunkCapacity) * 7919)
         var expected = (0..<Int64(20)).map { $0 * 3 }
         var chunked = ChunkedArray(expected, chunkCapacity: chunkCapacity)
+        // Filters made up front for some, by the first search for others; kept up to date after.
+        if chunkCapacity.isMultiple(of: 2) { chunked.prepareFilters() }
         for step in 0..<3_000 {
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<4:
@@ -51,5 +53,20 @@ import TestSupport
         #expect(Array(chunked) == [0, 1, 2, 3, 4])
         chunked.insert(9, at: 0)
         #expect(Array(chunked) == [9, 0, 1, 2, 3, 4])
+    }
+
+    @Test func membershipFilter_neverMissesAndRarelyGuesses() {
+        var random = SplitMix64(seed: 42)
+        let members = Set((0..<4096).map { _ in Int64.random(in: 1...Int64.max, using: &random) })
+        var filter = MembershipFilter(members, capacity: 4096)
+        #expect(members.allSatisfy { filter.mayContain($0) })
+        let strangers = (0..<100_000).map { _ in Int64.random(in: 1...Int64.max, using: &random) }.filter { !members.contains($0) }
+        let falseMaybes = strangers.count { filter.mayContain($0) }
+        // 16 bits and 4 probes per element: about 0.24% in theory.
+        #expect(falseMaybes < strangers.count / 200, "\(falseMaybes) false maybes in \(strangers.count)")
+        // Elements added later are found too; removed ones count toward a rebuild.
+        filter.insert(Int64(-7))
+        filter.noteRemoval()
+        #expect(filter.mayContain(Int64(-7)) && filter.staleCount == 1)
     }
 }

@@ -1,4 +1,4 @@
-import DataStore
+@testable import DataStore
 import Foundation
 import GeneratedFailedBanks
 import TestSupport
@@ -23,7 +23,9 @@ import Testing
         var offset: Int
         var limit: Int
         var predicate: Bool
-        var description: String { "sections: \(sections), offset: \(offset), limit: \(limit), predicate: \(predicate)" }
+        /// The length of the list's key chunks: small, so that searches cross chunks and chunks split.
+        var chunkCapacity = ChunkedArray<Int64>.defaultChunkCapacity
+        var description: String { "sections: \(sections), offset: \(offset), limit: \(limit), predicate: \(predicate), chunks of \(chunkCapacity)" }
     }
 
     static let configurations = [
@@ -32,6 +34,8 @@ import Testing
         Configuration(sections: true, offset: 3, limit: 12, predicate: true),
         Configuration(sections: false, offset: 2, limit: 0, predicate: false),
         Configuration(sections: true, offset: 0, limit: 7, predicate: false),
+        Configuration(sections: false, offset: 0, limit: 0, predicate: false, chunkCapacity: 4),
+        Configuration(sections: true, offset: 1, limit: 0, predicate: true, chunkCapacity: 3),
     ]
 
     @Test(arguments: 0..<configurations.count)
@@ -54,6 +58,7 @@ import Testing
         request.fetchBatchSize = 5
         let sectionKey = configuration.sections ? "state" : nil
         let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: sectionKey)
+        controller.keyChunkCapacity = configuration.chunkCapacity
         let table = ApplyingDelegate()
         controller.delegate = table
         try controller.performFetch()
@@ -61,6 +66,7 @@ import Testing
         // A table holds objects: their IDs change when saved, and the context says so.
         context.addObserver { changes in table.model.rename(changes.permanentIDs) }
         let snapshots = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: sectionKey)
+        snapshots.keyChunkCapacity = configuration.chunkCapacity
         let snapshotDelegate = SnapshotDelegate()
         snapshots.delegate = snapshotDelegate
         try snapshots.performFetch()

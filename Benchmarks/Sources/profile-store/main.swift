@@ -1,5 +1,6 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|fetch|predicate|list-insert-delete [ROUNDS]
+// round: profile-store insert|fetch|predicate|list-insert-delete|list-first-change[-10k]|list-move
+// [ROUNDS]
 import DataStore
 import Foundation
 import StoreFixtures
@@ -33,23 +34,29 @@ case "predicate":
     }
 case "list-insert-delete":
     // One insert and one delete delivered to a controller over 1,000,000 rows; ROUNDS of 1,000 each.
-    let context = try PersistentStore(url: try ListFixture.storeURL(count: 1_000_000), model: StoreFixtures.model).newContext()
-    let controller = FetchedResultsController(fetchRequest: ListFixture.request(sections: false), context: context)
-    let delegate = CountingDelegate()
-    controller.delegate = delegate
-    try controller.performFetch()
+    let live = try LiveList(url: try ListFixture.storeURL(count: 1_000_000))
     for _ in 0..<rounds {
         timed {
-            for _ in 0..<1_000 {
-                let item = Item(context: context)
-                item.price = Double(1_000_000 / 3) + 0.5
-                context.processPendingChanges()
-                context.delete(item)
-                context.processPendingChanges()
-            }
+            for _ in 0..<1_000 { live.insertAndDelete(price: Double(1_000_000 / 3) + 0.5) }
         }
     }
-    precondition(delegate.changes == 2_000 * rounds, "\(delegate.changes) changes reported")
+    precondition(live.delegate.changes == 2_000 * rounds, "\(live.delegate.changes) changes reported")
+case "list-first-change", "list-first-change-10k":
+    // The first insert and delete delivered after opening a controller (1,000,000 rows, or
+    // 10,000), on a new store connection each round.
+    let count = operation.hasSuffix("10k") ? 10_000 : 1_000_000
+    let url = try ListFixture.storeURL(count: count)
+    for _ in 0..<rounds {
+        let live = try LiveList(url: url)
+        timed { live.insertAndDelete(price: Double(count / 3) + 0.5) }
+        precondition(live.delegate.changes == 2)
+    }
+case "list-move":
+    // One row sent from one end of a 1,000,000-row list to the other and delivered, each round.
+    let live = try LiveList(url: try ListFixture.storeURL(count: 1_000_000))
+    let object = live.controller.object(at: ResultsIndexPath(item: 500_000, section: 0))
+    var low = true
+    for _ in 0..<rounds { timed { live.move(object, low: &low) } }
 default:
     let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)
     for _ in 0..<rounds {
@@ -61,12 +68,3 @@ default:
 }
 let sorted = durations.sorted()
 print("\(operation): fastest \(sorted[0]), median \(sorted[sorted.count / 2]) of \(rounds) rounds")
-
-/// Counts the changes a controller reports, so that it tracks them.
-final class CountingDelegate: FetchedResultsControllerDelegate {
-    var changes = 0
-
-    func controller(_ controller: FetchedResultsController<Item>, didChange change: FetchedResultsChange) {
-        changes += 1
-    }
-}

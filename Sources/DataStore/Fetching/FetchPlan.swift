@@ -127,9 +127,22 @@ struct FetchPlan {
             arguments: keys.map { $0.databaseValue })
     }
 
+    /// The key and sort values of the rows keyed `keys`, in no particular order.
+    func selectSortValues(_ keys: some Collection<Int64>) -> SQLFragment {
+        SQLFragment(
+            sql: "SELECT t0.Z_PK, \(sortColumns.joined(separator: ", ")) \(from) WHERE t0.Z_PK IN (\(Array(repeating: "?", count: keys.count).joined(separator: ",")))",
+            arguments: keys.map { $0.databaseValue })
+    }
+
     /// Every row of the entity, predicate or not, in store order.
     func selectAllRows(_ columns: String) -> String {
         "SELECT \(columns) FROM \(entity.tableName) t0" + (entityCondition.map { " WHERE " + $0 } ?? "") + " ORDER BY t0.Z_PK"
+    }
+
+    /// The value of sort key `index` selected in `column` (from `sortColumns`), as an object of the
+    /// store would give it: read as its attribute's type, then as the store keeps that.
+    func sortValue(_ index: Int, column: Int32, of row: SQLiteStatement) -> DatabaseValue {
+        AttributeValue(DatabaseValue(sqliteStatement: row, index: column), as: sortKeys[index].attribute.type).databaseValue
     }
 
     /// Whether an object of `entityNumber` is one this fetch returns.

@@ -1,19 +1,25 @@
 /// An array kept in chunks of at most `chunkCapacity` elements: inserting or removing one element
 /// moves the elements of one chunk, not of the whole list, so a change to a list of a million rows
-/// costs about what it costs in a list of ten thousand.
-struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
+/// costs about what it costs in a list of ten thousand. Finding an element looks inside only the
+/// chunks whose `MembershipFilter` says they may hold it, once `prepareFilters()` or a first
+/// search has made them.
+struct ChunkedArray<Element: FixedWidthInteger>: RandomAccessCollection, MutableCollection {
+    /// The chunk capacity unless told otherwise: a full chunk's elements are one position apart.
+    static var defaultChunkCapacity: Int { 4096 }
     /// Past this many elements a chunk splits in two.
     let chunkCapacity: Int
     private var chunks: [[Element]] = []
     /// The position of each chunk's first element.
-    private var starts: [Int] = []
+    private(set) var chunkStarts: [Int] = []
+    /// Each chunk's filter, once a search made it; kept up to date from then on.
+    private var filters: [MembershipFilter?] = []
     private(set) var count = 0
 
-    init(chunkCapacity: Int = 4096) {
+    init(chunkCapacity: Int = defaultChunkCapacity) {
         self.chunkCapacity = chunkCapacity
     }
 
-    init(_ elements: some Sequence<Element>, chunkCapacity: Int = 4096) {
+    init(_ elements: some Sequence<Element>, chunkCapacity: Int = defaultChunkCapacity) {
         self.chunkCapacity = chunkCapacity
         var chunk: [Element] = []
         chunk.reserveCapacity(chunkCapacity)
@@ -25,9 +31,10 @@ struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
     }
 
     private mutating func appendChunk(_ chunk: inout [Element]) {
-        starts.append(count)
+        chunkStarts.append(count)
         count += chunk.count
         chunks.append(chunk)
+        filters.append(nil)
         chunk.removeAll(keepingCapacity: true)
     }
 
@@ -42,39 +49,51 @@ struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
         set {
             let (chunk, offset) = locate(position)
             chunks[chunk][offset] = newValue
+            filters[chunk]?.noteRemoval()
+            filters[chunk]?.insert(newValue)
         }
+    }
+
+    /// The elements of chunk `index` (the one starting at `chunkStarts[index]`).
+    func chunk(_ index: Int) -> [Element] {
+        chunks[index]
     }
 
     /// The chunk holding `position` and the offset in it.
     private func locate(_ position: Int) -> (chunk: Int, offset: Int) {
         precondition(position >= 0 && position < count, "index \(position) out of range 0..<\(count)")
-        var low = 0, high = starts.count - 1
+        var low = 0, high = chunkStarts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
-            if starts[middle] <= position { low = middle } else { high = middle - 1 }
+            if chunkStarts[middle] <= position { low = middle } else { high = middle - 1 }
         }
-        return (low, position - starts[low])
+        return (low, position - chunkStarts[low])
     }
 
     mutating func insert(_ element: Element, at position: Int) {
         precondition(position >= 0 && position <= count, "index \(position) out of range 0...\(count)")
         guard !chunks.isEmpty else {
             chunks = [[element]]
-            starts = [0]
+            chunkStarts = [0]
+            filters = [nil]
             count = 1
             return
         }
         let (chunk, offset) = position == count ? (chunks.count - 1, chunks[chunks.count - 1].count) : locate(position)
         chunks[chunk].insert(element, at: offset)
+        filters[chunk]?.insert(element)
         count += 1
-        for later in (chunk + 1)..<starts.count { starts[later] += 1 }
+        for later in (chunk + 1)..<chunkStarts.count { chunkStarts[later] += 1 }
         if chunks[chunk].count > chunkCapacity {
             // Split in halves, so that the next inserts here move half a chunk.
             let half = chunks[chunk].count / 2
             let tail = Array(chunks[chunk][half...])
             chunks[chunk].removeSubrange(half...)
             chunks.insert(tail, at: chunk + 1)
-            starts.insert(starts[chunk] + half, at: chunk + 1)
+            chunkStarts.insert(chunkStarts[chunk] + half, at: chunk + 1)
+            // The next search makes the halves' filters.
+            filters[chunk] = nil
+            filters.insert(nil, at: chunk + 1)
         }
     }
 
@@ -83,10 +102,14 @@ struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
         let (chunk, offset) = locate(position)
         let element = chunks[chunk].remove(at: offset)
         count -= 1
-        for later in (chunk + 1)..<starts.count { starts[later] -= 1 }
+        for later in (chunk + 1)..<chunkStarts.count { chunkStarts[later] -= 1 }
         if chunks[chunk].isEmpty {
             chunks.remove(at: chunk)
-            starts.remove(at: chunk)
+            chunkStarts.remove(at: chunk)
+            filters.remove(at: chunk)
+        } else if filters[chunk] != nil {
+            filters[chunk]!.noteRemoval()
+            if filters[chunk]!.staleCount >= chunkCapacity { filters[chunk] = filter(of: chunk) }
         }
         return element
     }
@@ -134,22 +157,31 @@ struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
     }
 }
 
-extension ChunkedArray where Element: Equatable {
-    /// The first position of `element` in `range` (everywhere by default), scanning chunk by chunk.
-    func position(of element: Element, in range: Range<Int>? = nil) -> Int? {
+extension ChunkedArray {
+    /// Makes the filter of every chunk, so that the first search is as quick as the next.
+    mutating func prepareFilters() {
+        for chunk in chunks.indices where filters[chunk] == nil { filters[chunk] = filter(of: chunk) }
+    }
+
+    /// The first position of `element` in `range` (everywhere by default), looking inside only the
+    /// chunks that may hold it; makes the filters of the chunks it passes that have none yet.
+    mutating func position(of element: Element, in range: Range<Int>? = nil) -> Int? {
         let range = range ?? 0..<count
         guard !range.isEmpty else { return nil }
-        var (chunk, offset) = locate(range.lowerBound)
-        var position = range.lowerBound
-        while position < range.upperBound {
-            let take = Swift.min(chunks[chunk].count - offset, range.upperBound - position)
-            if let found = chunks[chunk][offset..<(offset + take)].firstIndex(of: element) {
-                return starts[chunk] + found
+        var chunk = locate(range.lowerBound).chunk
+        while chunk < chunks.count, chunkStarts[chunk] < range.upperBound {
+            if filters[chunk] == nil { filters[chunk] = filter(of: chunk) }
+            if filters[chunk]!.mayContain(element) {
+                let lower = Swift.max(range.lowerBound - chunkStarts[chunk], 0)
+                let upper = Swift.min(range.upperBound - chunkStarts[chunk], chunks[chunk].count)
+                if let found = chunks[chunk][lower..<upper].firstIndex(of: element) { return chunkStarts[chunk] + found }
             }
-            position += take
             chunk += 1
-            offset = 0
         }
         return nil
+    }
+
+    private func filter(of chunk: Int) -> MembershipFilter {
+        MembershipFilter(chunks[chunk], capacity: chunkCapacity)
     }
 }

@@ -33,9 +33,9 @@ extension FetchedResultsController {
 
     /// A save gave inserted objects their permanent IDs: same objects, same places, new keys.
     private func adoptPermanentIDs(_ ids: [ObjectID: ObjectID]) {
-        sortValues.removeAll()
         var keys: [Int64: Int64] = [:]
         for (temporary, permanent) in ids { keys[ResultsList.key(of: temporary)] = ResultsList.key(of: permanent) }
+        sortValues.forget(keys.keys)
         var renamedVisible = false
         if !list.temporaryKeys.isEmpty {
             for (index, temporary) in list.keys.enumerated() where temporary < 0 {
@@ -97,24 +97,46 @@ extension FetchedResultsController {
         func values(of object: ManagedObject) -> [DatabaseValue] {
             plan.sortKeys.map { evaluator.storedValue(of: $0.attribute, at: $0.path, from: object) }
         }
-        func values(at index: Int) -> [DatabaseValue] {
-            let key = list.keys[index]
+        func values(at index: Int, key: Int64, isFence: Bool) -> [DatabaseValue] {
             if let values = sortValues[key] { return values }
-            let values = values(of: context.object(with: objectID(listIndex: index)))
-            sortValues.store(values, for: key)
+            let values = values(of: context.object(with: objectID(key: key, entityNumber: entityNumber(listIndex: index))))
+            sortValues.store(values, for: key, isFence: isFence)
             return values
         }
         /// Where a row with sort values `target` and `key` belongs: the first row that does not precede it;
-        /// `nil` when the search would read one of the rows in `avoiding`.
+        /// `nil` when the search would read one of the rows in `avoiding`. The search finds the
+        /// chunk first, among the chunks' first rows (whose values the cache keeps), then the row
+        /// in it, so that it reads about as many rows from the store in a list of any length.
         func insertionIndex(_ target: [DatabaseValue], _ key: Int64, avoiding: Set<Int64> = []) -> Int? {
-            var low = 0, high = list.count
+            /// Whether the row at `index`, keyed `probe`, precedes the target; `nil` when it must not be read.
+            func precedesTarget(_ index: Int, _ probe: Int64, isFence: Bool) -> Bool? {
+                if probe != key, avoiding.contains(probe) { return nil }
+                return precedes(values(at: index, key: probe, isFence: isFence), probe, target, key, plan)
+            }
+            let starts = list.keys.chunkStarts
+            var low = 0, high = starts.count
             while low < high {
                 let middle = (low + high) / 2
-                let probe = list.keys[middle]
-                if probe != key, avoiding.contains(probe) { return nil }
-                if precedes(values(at: middle), probe, target, key, plan) { low = middle + 1 } else { high = middle }
+                guard let precedes = precedesTarget(starts[middle], list.keys.chunk(middle)[0], isFence: true) else { return nil }
+                if precedes { low = middle + 1 } else { high = middle }
             }
-            return low
+            // The first row of chunk `low` does not precede the target (or there is none), the
+            // first row of the chunk before does: the place is after that row, in its chunk or at its end.
+            guard low > 0 else { return 0 }
+            let start = starts[low - 1]
+            let keys = list.keys.chunk(low - 1)
+            (low, high) = (1, keys.count)
+            while low < high {
+                var middle = (low + high) / 2
+                // A row beside the middle whose values are kept costs no read: an earlier search's
+                // row, one place over since a row came or went before it.
+                if sortValues[keys[middle]] == nil {
+                    middle = [middle - 1, middle + 1].first { $0 >= low && $0 < high && sortValues[keys[$0]] != nil } ?? middle
+                }
+                guard let precedes = precedesTarget(start + middle, keys[middle], isFence: false) else { return nil }
+                if precedes { low = middle + 1 } else { high = middle }
+            }
+            return start + low
         }
         /// The index of an affected row: where its current sort values place it when they are the
         /// ones the list was sorted by (a deletion, an edit of other attributes), else found by
@@ -177,8 +199,7 @@ extension FetchedResultsController {
     /// (another process wrote the store) or too many to place one by one.
     private func lookAgain(_ plan: FetchPlan, updated: Set<Int64>) throws(FetchedResultsError) {
         let before = Before(self, keepingWindow: true)
-        list = try readList(plan)
-        sortValues.removeAll()
+        (list, sortValues) = try readList(plan)
         report(ListEdit(removed: [], inserted: [], updated: updated), before)
     }
 

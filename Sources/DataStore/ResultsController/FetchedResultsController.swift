@@ -43,6 +43,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
     var layout = SectionLayout.empty
     var loaded: LoadedRows<Result>
     var sortValues = SortValueCache()
+    /// The length of the list's key chunks; small in tests, so that a short list has many.
+    var keyChunkCapacity = ChunkedArray<Int64>.defaultChunkCapacity
     private var observer: ObjectContext.ObserverToken?
     let streams = SnapshotStreams()
 
@@ -89,38 +91,51 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
         self.plan = plan
         dependencies = ListDependencies(plan)
-        list = try readList(plan, cache: cacheName.flatMap { SectionCache(name: $0, controller: self) })
+        (list, sortValues) = try readList(plan, cache: cacheName.flatMap { SectionCache(name: $0, controller: self) })
         loaded.removeAll()
-        sortValues.removeAll()
         relayout()
         if observer == nil {
             observer = context.addObserver { [weak self] changes in self?.contextDidChange(changes) }
         }
     }
 
-    /// The list as the store and the context's unsaved changes have it now.
-    func readList(_ plan: FetchPlan, cache: SectionCache? = nil) throws(FetchedResultsError) -> ResultsList {
+    /// The list as the store and the context's unsaved changes have it now, and a cache of sort
+    /// values holding, when the store was read, those of each key chunk's first row (one query).
+    func readList(_ plan: FetchPlan, cache: SectionCache? = nil) throws(FetchedResultsError) -> (ResultsList, SortValueCache) {
         do {
-            if context.hasChanges && fetchRequest.includesPendingChanges { return try readListInMemory(plan) }
-            var list = ResultsList()
-            // Two reads: a save between them shows as lengths that do not add up; read again.
-            for _ in 0..<3 {
-                let (keys, entityNumbers) = try context.readKeys(plan)
-                list.keys = ChunkedArray(keys)
-                list.entityNumbers = plan.entity.hasSubentities ? ChunkedArray(entityNumbers) : nil
-                guard sectionNameKeyPath != nil else { return list }
-                if let runs = cache?.runs(count: keys.count) {
-                    list.runs = runs
-                } else {
-                    list.runs = try readRuns(plan)
-                    cache?.store(list.runs)
-                }
-                if list.runs.reduce(0, { $0 + $1.count }) == keys.count { return list }
-            }
-            return list
+            let fromStore = !(context.hasChanges && fetchRequest.includesPendingChanges)
+            var list = fromStore ? try readListFromStore(plan, cache: cache) : try readListInMemory(plan)
+            // A list of one chunk has one fence, read by the first search that needs it; its
+            // filter is made by the first search too.
+            let starts = list.keys.chunkStarts
+            guard starts.count > 1 else { return (list, SortValueCache()) }
+            // So that the first change to a long list finds its rows as quickly as the next.
+            list.keys.prepareFilters()
+            let fences = fromStore ? try context.readSortValues(plan, keys: starts.map { list.keys[$0] }) : [:]
+            return (list, SortValueCache(fences: fences))
         } catch {
             throw .fetch(error)
         }
+    }
+
+    /// The keys and section lengths as the store has them.
+    private func readListFromStore(_ plan: FetchPlan, cache: SectionCache?) throws(ContextError) -> ResultsList {
+        var list = ResultsList()
+        // Two reads: a save between them shows as lengths that do not add up; read again.
+        for _ in 0..<3 {
+            let (keys, entityNumbers) = try context.readKeys(plan)
+            list.keys = ChunkedArray(keys, chunkCapacity: keyChunkCapacity)
+            list.entityNumbers = plan.entity.hasSubentities ? ChunkedArray(entityNumbers, chunkCapacity: keyChunkCapacity) : nil
+            guard sectionNameKeyPath != nil else { break }
+            if let runs = cache?.runs(count: keys.count) {
+                list.runs = runs
+            } else {
+                list.runs = try readRuns(plan)
+                cache?.store(list.runs)
+            }
+            if list.runs.reduce(0, { $0 + $1.count }) == keys.count { break }
+        }
+        return list
     }
 
     /// The section lengths by `GROUP BY`, in the order of the first sort key.
@@ -142,9 +157,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
         request.fetchOffset = 0
         let objects = try context.matchingObjects(plan, request)
         var list = ResultsList()
-        list.keys = ChunkedArray(objects.lazy.map { ResultsList.key(of: $0.objectID) })
+        list.keys = ChunkedArray(objects.lazy.map { ResultsList.key(of: $0.objectID) }, chunkCapacity: keyChunkCapacity)
         list.temporaryKeys = Set(list.keys.lazy.filter { $0 < 0 })
-        if plan.entity.hasSubentities { list.entityNumbers = ChunkedArray(objects.lazy.map { Int32($0.entity.number) }) }
+        if plan.entity.hasSubentities { list.entityNumbers = ChunkedArray(objects.lazy.map { Int32($0.entity.number) }, chunkCapacity: keyChunkCapacity) }
         if sectionNameKeyPath != nil {
             let evaluator = PredicateEvaluator(context: context)
             let key = plan.sortKeys[0]

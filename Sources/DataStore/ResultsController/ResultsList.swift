@@ -34,7 +34,7 @@ struct ResultsList {
     var count: Int { keys.count }
 
     /// The index of `key`, or `nil`.
-    func index(of key: Int64) -> Int? {
+    mutating func index(of key: Int64) -> Int? {
         mayContain(key) ? keys.position(of: key) : nil
     }
 
@@ -82,8 +82,8 @@ struct ResultsList {
             }
         } else {
             let removed = Set(indices)
-            keys = ChunkedArray(keys.enumerated().compactMap { removed.contains($0.offset) ? nil : $0.element })
-            entityNumbers = entityNumbers.map { ChunkedArray($0.enumerated().compactMap { removed.contains($0.offset) ? nil : $0.element }) }
+            keys = ChunkedArray(keys.enumerated().compactMap { removed.contains($0.offset) ? nil : $0.element }, chunkCapacity: keys.chunkCapacity)
+            entityNumbers = entityNumbers.map { ChunkedArray($0.enumerated().compactMap { removed.contains($0.offset) ? nil : $0.element }, chunkCapacity: $0.chunkCapacity) }
         }
     }
 

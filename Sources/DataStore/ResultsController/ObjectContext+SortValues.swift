@@ -1,0 +1,17 @@
+import GRDB
+import GRDBSQLite
+
+extension ObjectContext {
+    /// The sort values of the rows keyed `keys`, by key, as the store holds them: what the
+    /// objects of those rows give `plan`'s sort keys, without making the objects.
+    func readSortValues(_ plan: FetchPlan, keys: [Int64]) throws(ContextError) -> [Int64: [DatabaseValue]] {
+        var values: [Int64: [DatabaseValue]] = [:]
+        // In groups, well under SQLite's limit on bound parameters.
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            try forEachRow(plan.selectSortValues(keys[start..<min(start + 500, keys.count)])) { row in
+                values[sqlite3_column_int64(row, 0)] = plan.sortKeys.indices.map { plan.sortValue($0, column: Int32(1 + $0), of: row) }
+            }
+        }
+        return values
+    }
+}
