@@ -13,7 +13,8 @@ import GRDB
 ///     let first = banks.object(at: ResultsIndexPath(item: 0, section: 0))
 ///
 /// Opening reads only the keys of the matches, in order, and with sections the length of each
-/// section (`GROUP BY`); rows load `fetchBatchSize` at a time when touched. With a delegate or a
+/// section (`GROUP BY`); past 4,096 matches, also the sort values of every 4,096th row, where the
+/// searches that place changes start. Rows load `fetchBatchSize` at a time when touched. With a delegate or a
 /// snapshot sequence, the list follows the context: its own changes (delivered by
 /// `processPendingChanges()` and `save()`), other contexts' saves it merges, and writes by
 /// other processes (`PersistentStore.checkForExternalChanges()`). Each changed object is placed
