@@ -49,8 +49,8 @@ struct ChunkedArray<Element: FixedWidthInteger>: RandomAccessCollection, Mutable
         set {
             let (chunk, offset) = locate(position)
             chunks[chunk][offset] = newValue
-            filters[chunk]?.noteRemoval()
             filters[chunk]?.insert(newValue)
+            noteRemoval(fromChunk: chunk)
         }
     }
 
@@ -107,11 +107,18 @@ struct ChunkedArray<Element: FixedWidthInteger>: RandomAccessCollection, Mutable
             chunks.remove(at: chunk)
             chunkStarts.remove(at: chunk)
             filters.remove(at: chunk)
-        } else if filters[chunk] != nil {
-            filters[chunk]!.noteRemoval()
-            if filters[chunk]!.staleCount >= chunkCapacity { filters[chunk] = filter(of: chunk) }
+        } else {
+            noteRemoval(fromChunk: chunk)
         }
         return element
+    }
+
+    /// Counts an element gone from `chunk` in its filter, and makes the filter again from the
+    /// chunk once as many have gone as it can hold.
+    private mutating func noteRemoval(fromChunk chunk: Int) {
+        guard filters[chunk] != nil else { return }
+        filters[chunk]!.noteRemoval()
+        if filters[chunk]!.staleCount >= chunkCapacity { filters[chunk] = filter(of: chunk) }
     }
 
     /// The elements at `range`, copied a chunk at a time.

@@ -131,7 +131,11 @@ extension FetchedResultsController {
                 // A row beside the middle whose values are kept costs no read: an earlier search's
                 // row, one place over since a row came or went before it.
                 if sortValues[keys[middle]] == nil {
-                    middle = [middle - 1, middle + 1].first { $0 >= low && $0 < high && sortValues[keys[$0]] != nil } ?? middle
+                    if middle - 1 >= low, sortValues[keys[middle - 1]] != nil {
+                        middle -= 1
+                    } else if middle + 1 < high, sortValues[keys[middle + 1]] != nil {
+                        middle += 1
+                    }
                 }
                 guard let precedes = precedesTarget(start + middle, keys[middle], isFence: false) else { return nil }
                 if precedes { low = middle + 1 } else { high = middle }
