@@ -122,7 +122,7 @@ struct FetchPlan {
     /// Every column of the rows keyed `keys`, in the fetch's order — Core Data's query for one batch.
     func selectBatch(_ keys: [Int64]) -> SQLFragment {
         SQLFragment(
-            sql: "SELECT \(entity.selectColumns) \(from) WHERE t0.Z_PK IN (\(Array(repeating: "?", count: keys.count).joined(separator: ",")))"
+            sql: "SELECT \(entity.selectColumns) \(from) WHERE t0.Z_PK IN (\(KeyParameters.placeholders(keys.count)))"
                 + orderBy + " LIMIT \(keys.count)",
             arguments: keys.map { $0.databaseValue })
     }
@@ -130,7 +130,7 @@ struct FetchPlan {
     /// The key and sort values of the rows keyed `keys`, in no particular order.
     func selectSortValues(_ keys: some Collection<Int64>) -> SQLFragment {
         SQLFragment(
-            sql: "SELECT t0.Z_PK, \(sortColumns.joined(separator: ", ")) \(from) WHERE t0.Z_PK IN (\(Array(repeating: "?", count: keys.count).joined(separator: ",")))",
+            sql: "SELECT t0.Z_PK, \(sortColumns.joined(separator: ", ")) \(from) WHERE t0.Z_PK IN (\(KeyParameters.placeholders(keys.count)))",
             arguments: keys.map { $0.databaseValue })
     }
 

@@ -4,9 +4,6 @@ import GRDBSQLite
 /// Prefetching (`relationshipKeyPathsForPrefetching`): the objects a fetch's results lead to, read
 /// in one query per relationship step (per 500 sources) instead of one per object when used.
 extension ObjectContext {
-    /// The most keys bound into one `IN (…)` list.
-    static let prefetchChunkSize = 500
-
     /// The relationships of each key path, checked against the store: every component must name a
     /// relationship of the entity the path has reached.
     static func prefetchPaths(_ keyPaths: [String], from entity: EntityDescription, store: PersistentStore) throws(ContextError) -> [[RelationshipDescription]] {
@@ -60,9 +57,9 @@ extension ObjectContext {
         for entity in Set(faults.map(\.entity.number)).sorted() {
             guard let description = store.entity(number: entity) else { continue }
             let keys = faults.filter { $0.entity.number == entity }.compactMap(\.objectID.primaryKey)
-            for chunk in Self.chunks(keys) {
+            for chunk in KeyParameters.runs(keys) {
                 let sql = SQLFragment(
-                    sql: "SELECT \(description.selectColumns) FROM \(description.tableName) t0 WHERE t0.Z_PK IN (\(Self.placeholders(chunk.count)))",
+                    sql: "SELECT \(description.selectColumns) FROM \(description.tableName) t0 WHERE t0.Z_PK IN (\(KeyParameters.placeholders(chunk.count)))",
                     arguments: chunk.map(\.databaseValue))
                 _ = try fetchRows(sql, asFaults: asFaults)
             }
@@ -93,9 +90,9 @@ extension ObjectContext {
         }
         // The owner's key is read after the destination's columns, which the materializer reads.
         let ownerColumn = Int32(destination.tableColumns.count)
-        for chunk in Self.chunks(unloaded.keys.sorted()) {
+        for chunk in KeyParameters.runs(unloaded.keys.sorted()) {
             let sql = SQLFragment(
-                sql: "SELECT \(destination.selectColumns), \(source.owner) \(source.from) WHERE \(source.owner) IN (\(Self.placeholders(chunk.count)))"
+                sql: "SELECT \(destination.selectColumns), \(source.owner) \(source.from) WHERE \(source.owner) IN (\(KeyParameters.placeholders(chunk.count)))"
                     + " ORDER BY \(source.owner), \(source.order)",
                 arguments: chunk.map(\.databaseValue))
             var lists: [Int64: ObjectIDList] = [:]
@@ -121,14 +118,5 @@ extension ObjectContext {
             return destinationID(of: object, slot: slot)
         }
         return id
-    }
-
-    /// `keys` in runs of at most `prefetchChunkSize`.
-    private static func chunks(_ keys: [Int64]) -> [ArraySlice<Int64>] {
-        stride(from: 0, to: keys.count, by: prefetchChunkSize).map { keys[$0..<min(keys.count, $0 + prefetchChunkSize)] }
-    }
-
-    private static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ",")
     }
 }

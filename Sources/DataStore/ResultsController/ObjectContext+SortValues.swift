@@ -6,9 +6,8 @@ extension ObjectContext {
     /// objects of those rows give `plan`'s sort keys, without making the objects.
     func readSortValues(_ plan: FetchPlan, keys: [Int64]) throws(ContextError) -> [Int64: [DatabaseValue]] {
         var values: [Int64: [DatabaseValue]] = [:]
-        // In groups, well under SQLite's limit on bound parameters.
-        for start in stride(from: 0, to: keys.count, by: 500) {
-            try forEachRow(plan.selectSortValues(keys[start..<min(start + 500, keys.count)])) { row in
+        for run in KeyParameters.runs(keys) {
+            try forEachRow(plan.selectSortValues(run)) { row in
                 values[sqlite3_column_int64(row, 0)] = plan.sortKeys.indices.map { plan.sortValue($0, column: Int32(1 + $0), of: row) }
             }
         }

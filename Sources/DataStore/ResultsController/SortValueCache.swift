@@ -24,9 +24,12 @@ struct SortValueCache {
 
     /// Keeps the values of the row keyed `key`; as a fence when it starts a chunk.
     mutating func store(_ sortValues: [DatabaseValue], for key: Int64, isFence: Bool) {
-        if isFence { return fences[key] = sortValues }
-        if values.count >= Self.capacity { values.removeAll(keepingCapacity: true) }
-        values[key] = sortValues
+        if isFence {
+            fences[key] = sortValues
+        } else {
+            if values.count >= Self.capacity { values.removeAll(keepingCapacity: true) }
+            values[key] = sortValues
+        }
     }
 
     mutating func forget(_ keys: some Sequence<Int64>) {
