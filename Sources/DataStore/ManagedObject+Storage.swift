@@ -16,18 +16,42 @@ extension ManagedObject {
         return attributeValues[slot] != saved[slot]
     }
 
+    /// The relationship values as last read from or written to the store: what `rollback()`
+    /// restores and what `save()` compares with.
+    var savedRelationshipValues: [RelationshipValue] { savedRelationshipValuesIfChanged ?? relationshipValues }
+
     /// Makes the current values the saved ones, once a save wrote them.
     func keepValuesAsSaved() {
         savedAttributeValuesIfChanged = nil
-        savedRelationshipValues = relationshipValues
+        savedRelationshipValuesIfChanged = nil
     }
 
     /// Makes `values` both the current and the saved values: a row just read.
     func setLoadedValues(_ values: AttributeValues, _ relationships: [RelationshipValue]) {
         attributeValues = values
-        savedAttributeValuesIfChanged = nil
         relationshipValues = relationships
-        savedRelationshipValues = relationships
+        // Checked first: a freshly made object has neither, and writing `nil` over `nil` still costs a release.
+        if savedAttributeValuesIfChanged != nil { savedAttributeValuesIfChanged = nil }
+        if savedRelationshipValuesIfChanged != nil { savedRelationshipValuesIfChanged = nil }
+    }
+
+    /// Changes the relationship value in `slot`, keeping the saved values apart first.
+    func changeRelationshipValue(_ value: RelationshipValue, atSlot slot: Int) {
+        if savedRelationshipValuesIfChanged == nil { savedRelationshipValuesIfChanged = relationshipValues }
+        relationshipValues[slot] = value
+    }
+
+    /// Sets the relationship value in `slot` as both current and saved: a change the store made.
+    func setSavedRelationshipValue(_ value: RelationshipValue, atSlot slot: Int) {
+        relationshipValues[slot] = value
+        savedRelationshipValuesIfChanged?[slot] = value
+    }
+
+    /// Sets the destinations just read for the to-many in `slot`: the current value, and the saved
+    /// one if it was not read yet.
+    func setReadRelationshipValue(_ value: RelationshipValue, atSlot slot: Int) {
+        relationshipValues[slot] = value
+        if case .unloaded? = savedRelationshipValuesIfChanged?[slot] { savedRelationshipValuesIfChanged?[slot] = value }
     }
 
     /// Changes the value in `slot`, keeping the saved values apart first.

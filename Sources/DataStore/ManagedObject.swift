@@ -41,9 +41,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// `attributeValues`: `nil` until then, so that an unchanged object holds one reference to its
     /// values, not two (see `savedAttributeValues`).
     @exclusivity(unchecked) var savedAttributeValuesIfChanged: AttributeValues?
-    /// The relationship values as last read or written: what `rollback()` restores and what
-    /// `save()` compares with.
-    @exclusivity(unchecked) var savedRelationshipValues: [RelationshipValue] = []
+    /// The relationship values as last read or written, once they differ from `relationshipValues`
+    /// (see `savedRelationshipValues`): `nil` until then, for the reason above.
+    @exclusivity(unchecked) var savedRelationshipValuesIfChanged: [RelationshipValue]?
     /// `Z_OPT` as last read or written: the version optimistic locking checks.
     @exclusivity(unchecked) var version: Int64 = 0
     /// Whether the row's values are in the object (also while it still reports itself a fault).

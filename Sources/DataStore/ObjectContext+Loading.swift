@@ -58,8 +58,7 @@ extension ObjectContext {
         case .toOne: return ObjectIDList()
         case .unloaded:
             let list = (try? loadDestinations(of: object, relationship: object.entity.relationships[slot])) ?? ObjectIDList()
-            object.relationshipValues[slot] = .toMany(list)
-            if case .unloaded = object.savedRelationshipValues[slot] { object.savedRelationshipValues[slot] = .toMany(list) }
+            object.setReadRelationshipValue(.toMany(list), atSlot: slot)
             return list
         }
     }

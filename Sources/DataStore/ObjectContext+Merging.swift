@@ -25,14 +25,12 @@ extension ObjectContext {
             for relationship in object.entity.relationships where relationship.isToMany {
                 let slot = relationship.slot
                 guard Self.same(object.relationshipValues[slot], object.savedRelationshipValues[slot]) else { continue }
-                object.relationshipValues[slot] = .unloaded
-                object.savedRelationshipValues[slot] = .unloaded
+                object.setSavedRelationshipValue(.unloaded, atSlot: slot)
             }
             for relationship in object.entity.relationships where relationship.isToOne {
                 if case .toOne(let id?) = object.relationshipValues[relationship.slot], changes.deleted.contains(id),
                    Self.same(object.relationshipValues[relationship.slot], object.savedRelationshipValues[relationship.slot]) {
-                    object.relationshipValues[relationship.slot] = .toOne(nil)
-                    object.savedRelationshipValues[relationship.slot] = .toOne(nil)
+                    object.setSavedRelationshipValue(.toOne(nil), atSlot: relationship.slot)
                 }
             }
         }

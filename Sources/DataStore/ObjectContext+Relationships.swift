@@ -89,14 +89,14 @@ extension ObjectContext {
     private func setToOne(_ object: ManagedObject, slot: Int, to id: ObjectID?) {
         object.fulfillIfNeeded()
         guard slot < object.relationshipValues.count else { return }
-        object.relationshipValues[slot] = .toOne(id)
+        object.changeRelationshipValue(.toOne(id), atSlot: slot)
         relationshipsChanged = true
         didChange(object)
     }
 
     private func setToMany(_ object: ManagedObject, slot: Int, to list: ObjectIDList) {
         guard slot < object.relationshipValues.count else { return }
-        object.relationshipValues[slot] = .toMany(list)
+        object.changeRelationshipValue(.toMany(list), atSlot: slot)
         relationshipsChanged = true
         didChange(object)
     }

@@ -60,7 +60,7 @@ extension ObjectContext {
             forEachRegisteredObject { object in
                 guard object.isLoaded && !object.relationshipValues.isEmpty else { return }
                 remap(&object.relationshipValues, writer.permanentIDs)
-                remap(&object.savedRelationshipValues, writer.permanentIDs)
+                if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, writer.permanentIDs) }
             }
         }
         relationshipsChanged = false

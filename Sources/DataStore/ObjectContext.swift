@@ -113,7 +113,6 @@ public final class ObjectContext {
         // Nothing is saved yet (rollback forgets inserted objects): empty saved values spare
         // copying the defaults when the first property is set.
         object.savedAttributeValuesIfChanged = AttributeValues()
-        object.savedRelationshipValues = object.relationshipValues
         object.isLoaded = true
         registry.insert(object, for: object.objectID.row)
         inserted.insert(object)
@@ -162,14 +161,22 @@ public final class ObjectContext {
         registry[id.row]
     }
 
-    /// The registered object for the row `row`, if the context has one: the lookup of every
-    /// fetched row, which makes no `ObjectID`.
-    func registeredObject(for row: ObjectID.Row) -> ManagedObject? {
-        registry[row]
-    }
-
     func register(_ object: ManagedObject) {
         registry.insert(object, for: object.objectID.row)
+    }
+
+    /// The registry slot of `row`, for a fetched row: look there (`registeredObject(at:)`), then
+    /// register a new object there (`register(_:at:)`) before asking for another slot.
+    func registrySlot(for row: ObjectID.Row) -> Int {
+        registry.slot(for: row)
+    }
+
+    func registeredObject(at slot: Int) -> ManagedObject? {
+        registry[slot: slot]
+    }
+
+    func register(_ object: ManagedObject, at slot: Int) {
+        registry.insert(object, at: slot)
     }
 
     func reregister(_ object: ManagedObject, from oldID: ObjectID) {
@@ -230,6 +237,7 @@ public final class ObjectContext {
         // Relationships of unchanged objects may point at forgotten inserts; reload them lazily.
         for object in registeredObjects where object.isLoaded {
             object.relationshipValues = object.savedRelationshipValues
+            object.savedRelationshipValuesIfChanged = nil
         }
         inserted.removeAll()
         updated.removeAll()
@@ -267,6 +275,7 @@ public final class ObjectContext {
         object.attributeValues = AttributeValues()
         object.savedAttributeValuesIfChanged = nil
         object.relationshipValues = []
+        object.savedRelationshipValuesIfChanged = nil
         if !changeObservers.isEmpty { unprocessed.insert(object) }
         if changedSlots.isEmpty && changedRelationshipSlots.isEmpty {
             updated.remove(object)
@@ -275,7 +284,7 @@ public final class ObjectContext {
         object.fulfillIfNeeded()
         for slot in changedSlots where slot < object.attributeValues.count { object.changeAttributeValue(local.0[slot], atSlot: slot) }
         for slot in changedRelationshipSlots where slot < object.relationshipValues.count {
-            object.relationshipValues[slot] = localRelationships[slot]
+            object.changeRelationshipValue(localRelationships[slot], atSlot: slot)
         }
     }
 

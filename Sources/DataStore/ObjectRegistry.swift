@@ -29,12 +29,28 @@ struct ObjectRegistry {
 
     /// Registers `object` for `row`, replacing the object registered for it before.
     mutating func insert(_ object: ManagedObject, for row: ObjectID.Row) {
+        insert(object, at: slot(for: row))
+    }
+
+    /// Where the object for `row` is registered or would be: one lookup for a fetched row, which
+    /// is then read (`subscript(slot:)`) and, when nothing is there, filled (`insert(_:at:)`).
+    /// Makes room for the row's page; fill the slot before asking for another.
+    mutating func slot(for row: ObjectID.Row) -> Int {
         let (page, offset) = Self.split(row)
         let index = index(of: page) ?? addPage(page)
         lastPage = page
         lastIndex = index
-        let slot = index << Self.pageShift | offset
-        if slots[slot] == nil { counts[index] += 1 }
+        return index << Self.pageShift | offset
+    }
+
+    /// The object in `slot`.
+    subscript(slot slot: Int) -> ManagedObject? {
+        slots[slot]?.takeUnretainedValue()
+    }
+
+    /// Registers `object` in `slot`, replacing the object registered there before.
+    mutating func insert(_ object: ManagedObject, at slot: Int) {
+        if slots[slot] == nil { counts[slot >> Self.pageShift] += 1 }
         slots[slot] = Unmanaged.passUnretained(object)
     }
 

@@ -123,6 +123,42 @@ import Testing
         #expect(reread.chapters.map(\.index) == [4, 1, 3])
     }
 
+    @Test func relationshipChanges_rollBack_surviveARefresh_andSaveOnce() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let austen = Author(context: context)
+        austen.name = "Jane Austen"
+        let eliot = Author(context: context)
+        eliot.name = "George Eliot"
+        let emma = Self.newBook(context, "Emma")
+        emma.author = austen
+        try context.save()
+
+        // Read back in another context, where every object starts unchanged.
+        let other = store.newContext()
+        let book = try #require(try other.fetch(FetchRequest<Book>()).first)
+        let authors = try other.fetch(FetchRequest<Author>())
+        let (first, second) = (try #require(authors.first { $0.objectID == austen.objectID }), try #require(authors.first { $0.objectID == eliot.objectID }))
+        #expect(first.books == [book] && second.books.isEmpty)
+        book.author = second
+        #expect(book.isUpdated && first.books.isEmpty && second.books == [book])
+        other.rollback()
+        #expect(book.author === first && first.books == [book] && second.books.isEmpty)
+        #expect(!other.hasChanges)
+
+        // A change kept on top of fresh values, then saved: the store holds it, and nothing is left to save.
+        book.author = second
+        other.refresh(book, mergeChanges: true)
+        #expect(book.author === second && book.isUpdated)
+        try other.save()
+        #expect(!other.hasChanges && !book.isUpdated)
+        let fresh = store.newContext()
+        let reread = try #require(try fresh.fetch(FetchRequest<Book>()).first)
+        #expect(reread.author?.objectID == eliot.objectID)
+        other.rollback()
+        #expect(book.author === second)
+    }
+
     @Test func manyToMany_removalDeletesTheJoinRow() throws {
         let store = try TestStores.newStore(TestStores.library)
         let context = store.newContext()

@@ -105,8 +105,7 @@ extension ObjectContext {
             for key in chunk {
                 guard let owner = unloaded[key] else { continue }
                 let list = lists[key] ?? ObjectIDList()
-                owner.relationshipValues[relationship.slot] = .toMany(list)
-                if case .unloaded = owner.savedRelationshipValues[relationship.slot] { owner.savedRelationshipValues[relationship.slot] = .toMany(list) }
+                owner.setReadRelationshipValue(.toMany(list), atSlot: relationship.slot)
             }
         }
         return destinations

@@ -33,7 +33,8 @@ struct RowMaterializer {
     mutating func object(for statement: SQLiteStatement) -> ManagedObject {
         let key = ObjectID.Key.permanent(sqlite3_column_int64(statement, 0))
         let entityNumber = Int(sqlite3_column_int64(statement, 1))
-        if let registered = context.registeredObject(for: ObjectID.Row(entityNumber: entityNumber, key: key)) {
+        let slot = context.registrySlot(for: ObjectID.Row(entityNumber: entityNumber, key: key))
+        if let registered = context.registeredObject(at: slot) {
             guard !registered.isLoaded else { return registered }
             registered.entity.rowLayout.fill(registered, from: statement, into: &values, context: context)
             if asFaults { registered.faultState = .fetchedAsFault }
@@ -41,7 +42,7 @@ struct RowMaterializer {
         }
         if entityNumber != scope.entityNumber { useEntity(numbered: entityNumber) }
         let object = scope.entity.objectClass.init(ObjectCreation(objectID: ObjectID(scope: scope, key: key), context: context))
-        context.register(object)
+        context.register(object, at: slot)
         layout.fill(object, from: statement, into: &values, context: context)
         if asFaults { object.faultState = .fetchedAsFault }
         return object
