@@ -9,9 +9,9 @@ import Foundation
 enum TextMatching {
     static func fold(_ text: String, _ options: StringOptions) -> String {
         guard !options.isEmpty else { return text }
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            // ASCII has no combining marks and its own fast lowercasing.
-            return options.contains(.caseInsensitive) ? String(decoding: text.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self) : text
+        if isASCII(text) {
+            // ASCII has no combining marks and lowercases byte by byte.
+            return options.contains(.caseInsensitive) ? lowercasedASCII(text) : text
         }
         var folded = String.UnicodeScalarView()
         for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars
@@ -28,29 +28,63 @@ enum TextMatching {
         if comparisonOperator == .matches {
             return RegularExpressions.matches(fold(value, options.subtracting(.caseInsensitive)), pattern: pattern, caseInsensitive: options.contains(.caseInsensitive))
         }
-        let value = fold(value, options), pattern = patternIsFolded ? pattern : fold(pattern, options)
+        var pattern = patternIsFolded ? pattern : fold(pattern, options)
         switch comparisonOperator {
-        case .beginsWith: return !pattern.isEmpty && value.utf8.starts(with: pattern.utf8)
-        case .endsWith: return !pattern.isEmpty && value.utf8.reversed().starts(with: pattern.utf8.reversed())
-        case .contains: return !pattern.isEmpty && containsBytes(value, pattern)
-        case .like: return like(Array(value.unicodeScalars), Array(pattern.unicodeScalars))
+        case .beginsWith, .endsWith, .contains:
+            // An ASCII value is folded byte by byte as it is searched, without a folded copy: this
+            // runs once per row a string predicate judges.
+            let foldsAsSearched = options.isEmpty || isASCII(value)
+            var value = foldsAsSearched ? value : fold(value, options)
+            return value.withUTF8 { bytes in
+                pattern.withUTF8 { find($0, in: bytes, comparisonOperator, lowercasing: foldsAsSearched && options.contains(.caseInsensitive)) }
+            }
+        case .like: return like(Array(fold(value, options).unicodeScalars), Array(pattern.unicodeScalars))
         default: return false
         }
     }
 
-    private static func containsBytes(_ value: String, _ pattern: String) -> Bool {
-        var value = value, pattern = pattern
-        return value.withUTF8 { haystack in
-            pattern.withUTF8 { needle in
-                guard needle.count <= haystack.count, let first = needle.first else { return false }
-                var start = 0
-                while start + needle.count <= haystack.count {
-                    if haystack[start] == first, memcmp(haystack.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return true }
-                    start += 1
-                }
-                return false
-            }
+    /// Whether `haystack` (lowercased byte by byte when `lowercasing`) begins with, ends with or
+    /// contains `needle`, by `comparisonOperator`; never for an empty needle.
+    private static func find(
+        _ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, _ comparisonOperator: ComparisonOperator,
+        lowercasing: Bool
+    ) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count else { return false }
+        func found(at start: Int) -> Bool {
+            guard lowercasing else { return memcmp(haystack.baseAddress! + start, needle.baseAddress!, needle.count) == 0 }
+            for index in needle.indices where lowercased(haystack[start + index]) != needle[index] { return false }
+            return true
         }
+        switch comparisonOperator {
+        case .beginsWith: return found(at: 0)
+        case .endsWith: return found(at: haystack.count - needle.count)
+        default:
+            for start in 0...(haystack.count - needle.count)
+            where (lowercasing ? lowercased(haystack[start]) : haystack[start]) == first && found(at: start) {
+                return true
+            }
+            return false
+        }
+    }
+
+    private static func isASCII(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// ASCII `text` lowercased: itself when it has no capital letters.
+    private static func lowercasedASCII(_ text: String) -> String {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.contains(where: { lowercased($0) != $0 }) else { return text }
+            return String(unsafeUninitializedCapacity: bytes.count) { folded in
+                for index in bytes.indices { folded[index] = lowercased(bytes[index]) }
+                return bytes.count
+            }
+        } ?? String(decoding: text.utf8.map(lowercased), as: UTF8.self)
+    }
+
+    /// An ASCII byte lowercased; other bytes unchanged.
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 
     /// `LIKE`: `?` is one character (Unicode scalar), `*` any run of them.
