@@ -6,7 +6,7 @@ import SyntheticModel
 /// does, minus process start-up.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
+        metrics: [.wallClock, .cpuTotal, .peakMemoryResident],
         maxDuration: .seconds(5), maxIterations: 50)
     let bytes = Array(SyntheticModel.contents().utf8)
     xmlInitParser()

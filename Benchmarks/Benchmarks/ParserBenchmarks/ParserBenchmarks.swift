@@ -8,7 +8,7 @@ import SyntheticModel
 /// and compute its store schema (goal: under 5% of the parse).
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
+        metrics: [.wallClock, .cpuTotal, .peakMemoryResident],
         maxDuration: .seconds(5), maxIterations: 50)
     let bytes = Array(SyntheticModel.contents().utf8)
 

@@ -13,6 +13,16 @@ public enum RawSQLite {
         public var quantity: Int64
     }
 
+    /// One row as a plain class instance: what making an object per row costs by itself, without
+    /// identity, uniquing or change tracking.
+    public final class ItemObject {
+        public var row: ItemRow
+
+        init(_ row: ItemRow) {
+            self.row = row
+        }
+    }
+
     public static func open(_ url: URL) -> OpaquePointer {
         var db: OpaquePointer?
         guard sqlite3_open_v2(url.path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else { fatalError("cannot open \(url.path)") }
@@ -54,18 +64,31 @@ public enum RawSQLite {
         return rows(statement)
     }
 
+    /// Every row, decoded into one class instance each.
+    public static func fetchAllObjects(_ db: OpaquePointer) -> [ItemObject] {
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, "SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM ORDER BY Z_PK", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        var objects: [ItemObject] = []
+        while sqlite3_step(statement) == SQLITE_ROW { objects.append(ItemObject(row(statement))) }
+        return objects
+    }
+
     /// The rows a prepared `SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY …` returns.
     public static func rows(_ statement: OpaquePointer?) -> [ItemRow] {
         var rows: [ItemRow] = []
-        while sqlite3_step(statement) == SQLITE_ROW {
-            rows.append(ItemRow(
-                primaryKey: sqlite3_column_int64(statement, 0),
-                added: sqlite3_column_type(statement, 1) == SQLITE_NULL ? nil : Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, 1)),
-                isActive: sqlite3_column_int64(statement, 2) != 0,
-                name: sqlite3_column_text(statement, 3).map { String(cString: $0) },
-                price: sqlite3_column_double(statement, 4),
-                quantity: sqlite3_column_int64(statement, 5)))
-        }
+        while sqlite3_step(statement) == SQLITE_ROW { rows.append(row(statement)) }
         return rows
+    }
+
+    /// The current row of such a statement.
+    private static func row(_ statement: OpaquePointer?) -> ItemRow {
+        ItemRow(
+            primaryKey: sqlite3_column_int64(statement, 0),
+            added: sqlite3_column_type(statement, 1) == SQLITE_NULL ? nil : Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, 1)),
+            isActive: sqlite3_column_int64(statement, 2) != 0,
+            name: sqlite3_column_text(statement, 3).map { String(cString: $0) },
+            price: sqlite3_column_double(statement, 4),
+            quantity: sqlite3_column_int64(statement, 5))
     }
 }
