@@ -236,7 +236,8 @@ public final class ObjectContext {
         }
         // Relationships of unchanged objects may point at forgotten inserts; reload them lazily.
         for object in registeredObjects where object.isLoaded {
-            object.relationshipValues = object.savedRelationshipValues
+            guard let saved = object.savedRelationshipValuesIfChanged else { continue }
+            object.relationshipValues = saved
             object.savedRelationshipValuesIfChanged = nil
         }
         inserted.removeAll()
