@@ -43,6 +43,16 @@ let package = Package(
             name: "profile-store",
             dependencies: ["StoreFixtures", .product(name: "DataStore", package: "DataModelKit")]
         ),
+        // The runtime comparisons with every contender interleaved round by round: compare-runtime [ROUNDS]
+        .executableTarget(
+            name: "compare-runtime",
+            dependencies: [
+                "StoreFixtures",
+                .product(name: "DataStore", package: "DataModelKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
         // Heap bytes per materialised object: measure-object-memory (Linux).
         .executableTarget(
             name: "measure-object-memory",

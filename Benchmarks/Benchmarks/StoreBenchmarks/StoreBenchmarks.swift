@@ -14,16 +14,9 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(10), maxIterations: 10)
     let count = StoreFixtures.objectCount
 
-    /// A new store file with the schema and bookkeeping rows, and no objects.
-    func emptyStore() throws -> URL {
-        let url = StoreFixtures.newStoreURL()
-        _ = try PersistentStore(url: url, model: StoreFixtures.model)
-        return url
-    }
-
     Benchmark("Insert 100k: raw SQLite C API") { benchmark in
         for _ in benchmark.scaledIterations {
-            let db = RawSQLite.open(try emptyStore())
+            let db = RawSQLite.open(try StoreFixtures.emptyStoreURL())
             benchmark.startMeasurement()
             RawSQLite.insertAll(db)
             benchmark.stopMeasurement()
@@ -33,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Insert 100k: GRDB records") { benchmark in
         for _ in benchmark.scaledIterations {
-            let database = try DatabasePool(path: try emptyStore().path)
+            let database = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
             benchmark.startMeasurement()
             try ItemRecord.insertAll(database)
             benchmark.stopMeasurement()
@@ -42,7 +35,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Insert 100k: DataStore objects") { benchmark in
         for _ in benchmark.scaledIterations {
-            let context = try PersistentStore(url: try emptyStore(), model: StoreFixtures.model).newContext()
+            let context = try PersistentStore(url: try StoreFixtures.emptyStoreURL(), model: StoreFixtures.model).newContext()
             benchmark.startMeasurement()
             try StoreFixtures.insertAll(into: context)
             benchmark.stopMeasurement()

@@ -73,6 +73,13 @@ public enum StoreFixtures {
         return directory.appendingPathComponent("Items.sqlite")
     }
 
+    /// A new store file with the schema and bookkeeping rows, and no objects.
+    public static func emptyStoreURL() throws -> URL {
+        let url = newStoreURL()
+        _ = try PersistentStore(url: url, model: model)
+        return url
+    }
+
     /// A new store file holding `objectCount` items, written by DataStore.
     public static func filledStoreURL() throws -> URL {
         let url = newStoreURL()

@@ -1,0 +1,97 @@
+// The runtime benchmarks' comparisons with every contender interleaved round by round: each round
+// runs the floor, the peer and DataStore once, one after another, so that all of them meet the same
+// machine conditions. On a shared machine the benchmark package's runs, one benchmark after another,
+// can see one contender at a quieter moment than the next (a spread of ±30% in one run has been
+// seen); here a ratio is the ratio of the medians of interleaved rounds.
+//
+//     swift run -c release compare-runtime [ROUNDS]     (default 30)
+import DataStore
+import Foundation
+import GRDB
+import GRDBSQLite
+import StoreFixtures
+
+let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 30
+
+/// The durations of each contender's rounds, by name.
+var durations: [String: [Duration]] = [:]
+
+/// Runs `body`, records its duration under `name`, and checks it produced every object.
+@MainActor func measure(_ name: String, _ body: () throws -> Int) rethrows {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let count = try body()
+    durations[name, default: []].append(clock.now - start)
+    precondition(count == StoreFixtures.objectCount, "\(name): \(count) objects")
+}
+
+@MainActor func median(_ name: String) -> Double {
+    let sorted = (durations[name] ?? []).sorted()
+    let components = sorted[sorted.count / 2].components
+    return Double(components.seconds) * 1_000 + Double(components.attoseconds) / 1e15
+}
+
+/// One line per contender of a comparison: its median and its ratio to the floor.
+@MainActor func report(_ title: String, floor: String, _ contenders: [String]) {
+    print(title)
+    for name in [floor] + contenders {
+        let ratio = median(name) / median(floor)
+        print("  \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(String(format: "%7.1f ms  %5.2f×", median(name), ratio))")
+    }
+}
+
+let filled = try StoreFixtures.filledStoreURL()
+let store = try PersistentStore(url: filled, model: StoreFixtures.model)
+let db = RawSQLite.open(filled)
+PredicateFixture.registerRawFunction(db)
+let pool = try DatabasePool(path: filled.path)
+var predicateConfiguration = Configuration()
+predicateConfiguration.prepareDatabase { db in db.add(function: PredicateFixture.grdbFunction) }
+let predicatePool = try DatabasePool(path: filled.path, configuration: predicateConfiguration)
+let predicateRequest = try PredicateFixture.request()
+
+for _ in 0..<rounds {
+    // Each closure returns the number of objects and lets them go, so releasing them is timed too.
+    measure("fetch: C API structs") { RawSQLite.fetchAll(db).count }
+    measure("fetch: C API class instances") { RawSQLite.fetchAllObjects(db).count }
+    try measure("fetch: GRDB records") {
+        try pool.read { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }.count
+    }
+    try measure("fetch: DataStore objects") { try store.newContext().fetch(FetchRequest<Item>()).count }
+
+    measure("predicate: C API structs") { PredicateFixture.rawFetch(db).count }
+    try measure("predicate: GRDB records") {
+        try predicatePool.read { db in
+            try ItemRecord.fetchAll(
+                db, sql: PredicateFixture.selection,
+                arguments: [PredicateFixture.foldedPattern, PredicateFixture.maximumPrice])
+        }.count
+    }
+    try measure("predicate: DataStore objects") { try store.newContext().fetch(predicateRequest).count }
+}
+
+// Inserts need an empty store each: fewer rounds, each with new files made outside the timing.
+for _ in 0..<max(3, rounds / 3) {
+    let raw = RawSQLite.open(try StoreFixtures.emptyStoreURL())
+    measure("insert: C API") {
+        RawSQLite.insertAll(raw)
+        return StoreFixtures.objectCount
+    }
+    sqlite3_close(raw)
+    let records = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
+    try measure("insert: GRDB records") {
+        try ItemRecord.insertAll(records)
+        return StoreFixtures.objectCount
+    }
+    let context = try PersistentStore(url: try StoreFixtures.emptyStoreURL(), model: StoreFixtures.model).newContext()
+    try measure("insert: DataStore objects") {
+        try StoreFixtures.insertAll(into: context)
+        return StoreFixtures.objectCount
+    }
+}
+
+print("Medians of \(rounds) interleaved rounds (inserts: \(max(3, rounds / 3))); ratios to the floor")
+report("Fetch 100k", floor: "fetch: C API structs", ["fetch: C API class instances", "fetch: GRDB records", "fetch: DataStore objects"])
+report("Predicate fetch 100k", floor: "predicate: C API structs", ["predicate: GRDB records", "predicate: DataStore objects"])
+report("Insert 100k", floor: "insert: C API", ["insert: GRDB records", "insert: DataStore objects"])
+print(String(format: "DataStore fetch ÷ GRDB fetch: %.2f×", median("fetch: DataStore objects") / median("fetch: GRDB records")))
