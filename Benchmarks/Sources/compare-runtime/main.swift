@@ -16,13 +16,17 @@ let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 30
 /// The durations of each contender's rounds, by name.
 var durations: [String: [Duration]] = [:]
 
-/// Runs `body`, records its duration under `name`, and checks it produced every object.
-@MainActor func measure(_ name: String, _ body: () throws -> Int) rethrows {
+/// Runs `body` and records its duration under `name`.
+@MainActor func measure(_ name: String, _ body: () throws -> Void) rethrows {
     let clock = ContinuousClock()
     let start = clock.now
-    let count = try body()
+    try body()
     durations[name, default: []].append(clock.now - start)
-    precondition(count == StoreFixtures.objectCount, "\(name): \(count) objects")
+}
+
+/// Checks that a fetch read every object.
+func expectAll(_ count: Int) {
+    precondition(count == StoreFixtures.objectCount, "\(count) objects fetched")
 }
 
 @MainActor func median(_ name: String) -> Double {
@@ -51,46 +55,38 @@ let predicatePool = try DatabasePool(path: filled.path, configuration: predicate
 let predicateRequest = try PredicateFixture.request()
 
 for _ in 0..<rounds {
-    // Each closure returns the number of objects and lets them go, so releasing them is timed too.
-    measure("fetch: C API structs") { RawSQLite.fetchAll(db).count }
-    measure("fetch: C API class instances") { RawSQLite.fetchAllObjects(db).count }
+    // Each closure lets its objects go before it returns, so releasing them is timed too.
+    measure("fetch: C API structs") { expectAll(RawSQLite.fetchAll(db).count) }
+    measure("fetch: C API class instances") { expectAll(RawSQLite.fetchAllObjects(db).count) }
     try measure("fetch: GRDB records") {
-        try pool.read { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }.count
+        expectAll(try pool.read { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }.count)
     }
-    try measure("fetch: DataStore objects") { try store.newContext().fetch(FetchRequest<Item>()).count }
+    try measure("fetch: DataStore objects") { expectAll(try store.newContext().fetch(FetchRequest<Item>()).count) }
 
-    measure("predicate: C API structs") { PredicateFixture.rawFetch(db).count }
+    measure("predicate: C API structs") { expectAll(PredicateFixture.rawFetch(db).count) }
     try measure("predicate: GRDB records") {
-        try predicatePool.read { db in
+        expectAll(try predicatePool.read { db in
             try ItemRecord.fetchAll(
                 db, sql: PredicateFixture.selection,
                 arguments: [PredicateFixture.foldedPattern, PredicateFixture.maximumPrice])
-        }.count
+        }.count)
     }
-    try measure("predicate: DataStore objects") { try store.newContext().fetch(predicateRequest).count }
+    try measure("predicate: DataStore objects") { expectAll(try store.newContext().fetch(predicateRequest).count) }
 }
 
 // Inserts need an empty store each: fewer rounds, each with new files made outside the timing.
-for _ in 0..<max(3, rounds / 3) {
+let insertRounds = max(3, rounds / 3)
+for _ in 0..<insertRounds {
     let raw = RawSQLite.open(try StoreFixtures.emptyStoreURL())
-    measure("insert: C API") {
-        RawSQLite.insertAll(raw)
-        return StoreFixtures.objectCount
-    }
+    measure("insert: C API") { RawSQLite.insertAll(raw) }
     sqlite3_close(raw)
     let records = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
-    try measure("insert: GRDB records") {
-        try ItemRecord.insertAll(records)
-        return StoreFixtures.objectCount
-    }
+    try measure("insert: GRDB records") { try ItemRecord.insertAll(records) }
     let context = try PersistentStore(url: try StoreFixtures.emptyStoreURL(), model: StoreFixtures.model).newContext()
-    try measure("insert: DataStore objects") {
-        try StoreFixtures.insertAll(into: context)
-        return StoreFixtures.objectCount
-    }
+    try measure("insert: DataStore objects") { try StoreFixtures.insertAll(into: context) }
 }
 
-print("Medians of \(rounds) interleaved rounds (inserts: \(max(3, rounds / 3))); ratios to the floor")
+print("Medians of \(rounds) interleaved rounds (inserts: \(insertRounds)); ratios to the floor")
 report("Fetch 100k", floor: "fetch: C API structs", ["fetch: C API class instances", "fetch: GRDB records", "fetch: DataStore objects"])
 report("Predicate fetch 100k", floor: "predicate: C API structs", ["predicate: GRDB records", "predicate: DataStore objects"])
 report("Insert 100k", floor: "insert: C API", ["insert: GRDB records", "insert: DataStore objects"])
