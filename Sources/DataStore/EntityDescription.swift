@@ -79,7 +79,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         }
         insertStatement = "INSERT INTO \(tableName)(\(insertColumns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
-        rowLayout = RowLayout(attributes: attributes, relationships: relationships)
+        rowLayout = RowLayout(
+            attributes: attributes, relationships: relationships,
+            fillsProperties: objectClass.propertyStoredAttributes.elementsEqual(attributes.lazy.map(\.name)))
         attributeRules = attributes.filter(\.hasValidationRules).map { attribute in
             AttributeRule(slot: attribute.slot, isRequired: !attribute.isOptional, hasValueRules: attribute.hasValueRules)
         }

@@ -3,17 +3,79 @@
 extension ManagedObject {
     func attributeValue(atSlot slot: Int) -> AttributeValue {
         fulfillIfNeeded()
-        return slot < attributeValues.count ? attributeValues[slot] : .null
+        return primitiveValue(atSlot: slot)
+    }
+
+    /// The number of slots holding values: every attribute's once loaded, none for a fault.
+    var loadedAttributeCount: Int {
+        switch valueStorage {
+        case .none: 0
+        case .buffer: attributeValues.count
+        case .properties: entity.attributes.count
+        }
+    }
+
+    /// The value in `slot`, without loading a fault: `null` when not loaded.
+    func primitiveValue(atSlot slot: Int) -> AttributeValue {
+        switch valueStorage {
+        case .none: .null
+        case .buffer: slot < attributeValues.count ? attributeValues[slot] : .null
+        case .properties: storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    /// Writes `value` into a loaded `slot` wherever the values are, moving them to a buffer when
+    /// the class's property cannot hold it.
+    private func setPrimitiveValue(_ value: AttributeValue, atSlot slot: Int) {
+        if valueStorage == .properties {
+            if storeAttributeValue(value, atSlot: slot) { return }
+            let values = currentAttributeValues
+            clearStoredProperties()
+            attributeValues = values
+            valueStorage = .buffer
+        }
+        attributeValues[slot] = value
+    }
+
+    /// Every slot's current value, as one value.
+    var currentAttributeValues: AttributeValues {
+        switch valueStorage {
+        case .none: AttributeValues()
+        case .buffer: attributeValues
+        case .properties: AttributeValues(count: entity.attributes.count) { storedAttributeValue(atSlot: $0) }
+        }
+    }
+
+    /// Makes `values` the current values: in the class's stored properties when they hold them all,
+    /// else in the buffer. Empty `values` leave none: the state of a fault.
+    func setCurrentAttributeValues(_ values: AttributeValues) {
+        let hasProperties = entity.rowLayout.fillsProperties
+        if hasProperties, !values.isEmpty, values.count == entity.attributes.count,
+           values.indices.allSatisfy({ storeAttributeValue(values[$0], atSlot: $0) })
+        {
+            if !attributeValues.isEmpty { attributeValues = AttributeValues() }
+            valueStorage = .properties
+            return
+        }
+        // Releases what the properties still hold, of earlier values or of a partial store above.
+        if hasProperties { clearStoredProperties() }
+        attributeValues = values
+        valueStorage = values.isEmpty ? .none : .buffer
+    }
+
+    /// Releases what the stored properties hold, once the values are elsewhere or gone.
+    private func clearStoredProperties() {
+        for slot in entity.attributes.indices { _ = storeAttributeValue(.null, atSlot: slot) }
     }
 
     /// The attribute values as last read from or written to the store: what `rollback()` restores
     /// and what `save()` compares with.
-    var savedAttributeValues: AttributeValues { savedAttributeValuesIfChanged ?? attributeValues }
+    var savedAttributeValues: AttributeValues { savedAttributeValuesIfChanged ?? currentAttributeValues }
 
     /// Whether the attribute in `slot` differs from its saved value.
     func attributeChanged(atSlot slot: Int) -> Bool {
         guard let saved = savedAttributeValuesIfChanged else { return false }
-        return attributeValues[slot] != saved[slot]
+        return primitiveValue(atSlot: slot) != saved[slot]
     }
 
     /// The relationship values as last read from or written to the store: what `rollback()`
@@ -28,7 +90,13 @@ extension ManagedObject {
 
     /// Makes `values` both the current and the saved values: a row just read.
     func setLoadedValues(_ values: AttributeValues, _ relationships: [RelationshipValue]) {
-        attributeValues = values
+        setCurrentAttributeValues(values)
+        setLoadedRelationshipValues(relationships)
+    }
+
+    /// Makes `relationships` the current values, and the current values of both kinds the saved
+    /// ones: a row just read, its attribute values already in place.
+    func setLoadedRelationshipValues(_ relationships: [RelationshipValue]) {
         relationshipValues = relationships
         // Checked first: a freshly made object has neither, and writing `nil` over `nil` still costs a release.
         if savedAttributeValuesIfChanged != nil { savedAttributeValuesIfChanged = nil }
@@ -56,19 +124,19 @@ extension ManagedObject {
 
     /// Changes the value in `slot`, keeping the saved values apart first.
     func changeAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
-        if savedAttributeValuesIfChanged == nil { savedAttributeValuesIfChanged = attributeValues }
-        attributeValues[slot] = value
+        if savedAttributeValuesIfChanged == nil { savedAttributeValuesIfChanged = currentAttributeValues }
+        setPrimitiveValue(value, atSlot: slot)
     }
 
     /// Sets the value in `slot` as both current and saved: a value the store computed.
     func setSavedAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
-        attributeValues[slot] = value
+        setPrimitiveValue(value, atSlot: slot)
         savedAttributeValuesIfChanged?[slot] = value
     }
 
     func setAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
         fulfillIfNeeded()
-        guard slot < attributeValues.count, attributeValues[slot] != value else { return }
+        guard slot < loadedAttributeCount, primitiveValue(atSlot: slot) != value else { return }
         guard !entity.attributes[slot].isDerived else {
             // The store computes it when saving; a value set here would be lost, so the save reports it.
             context?.recordMisuse(.derivedValueSet(objectID, property: entity.attributes[slot].name))

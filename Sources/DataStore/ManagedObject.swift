@@ -27,13 +27,15 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var faultState = FaultState.fault
     /// Which of its context's inserted, updated and deleted sets the object is in.
     @exclusivity(unchecked) var changeFlags: ChangeFlags = []
+    /// Where the attribute values are: none yet, `attributeValues`, or the class's stored properties.
+    @exclusivity(unchecked) var valueStorage = ValueStorage.none
     /// The context the object lives in; `nil` once that context is gone or after `reset()`.
     ///
     /// Not retained, and not `weak` (which would slow every retain of the context): the context
     /// sets it to `nil` for every object it forgets and for all of them when it goes.
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var context: ObjectContext?
 
-    /// Attribute values by slot; empty while the object is a fault.
+    /// Attribute values by slot, while `valueStorage` is `.buffer`.
     @exclusivity(unchecked) var attributeValues = AttributeValues()
     /// Relationship values by slot; empty while the object is a fault.
     @exclusivity(unchecked) var relationshipValues: [RelationshipValue] = []
@@ -103,6 +105,28 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         "<\(entity.name) \(objectID)\(isFault ? " (fault)" : "")>"
     }
 
+    // MARK: Stored properties, for generated classes
+
+    /// The attributes whose values this class keeps in stored properties, by name in slot order,
+    /// inherited ones first. Generated classes list theirs after `super`'s.
+    ///
+    /// When the list equals the names of the entity's attributes, objects keep their values in
+    /// those properties (read by `readAttributes(from:)`, accessed by slot through the two methods
+    /// below); otherwise — a class of another model version, a class that stores nothing — in a
+    /// value buffer, which holds any value.
+    open class var propertyStoredAttributes: [String] { [] }
+
+    /// Reads the values of the row into the stored properties. Generated classes read their own
+    /// attributes after `super`'s.
+    open func readAttributes(from row: inout StoreRow) {}
+
+    /// The value of the stored property of the attribute in `slot`.
+    open func storedAttributeValue(atSlot slot: Int) -> AttributeValue { .null }
+
+    /// Stores `value` in the property of the attribute in `slot`: `false`, storing nothing, when the
+    /// value is not of the property's type (the object then moves its values to a value buffer).
+    open func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool { false }
+
     /// Loads the row if the object is a fault.
     @inline(__always)
     func fulfillIfNeeded() {
@@ -121,6 +145,16 @@ enum FaultState: UInt8 {
     /// Loaded by a fetch that returns faults; the first use makes it `loaded` without a read.
     case fetchedAsFault
     case loaded
+}
+
+/// Where an object's attribute values are.
+enum ValueStorage: UInt8 {
+    /// Not loaded, or dropped when the object became a fault again.
+    case none
+    /// In `attributeValues`.
+    case buffer
+    /// In the stored properties of a generated class.
+    case properties
 }
 
 /// What a context hands to `ManagedObject.init(_:)`: the ID (with the entity) and context of a new

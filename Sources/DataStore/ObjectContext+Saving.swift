@@ -84,7 +84,7 @@ extension ObjectContext {
             if !changes.inserted.contains(id) { changes.updated[id, default: []].insert(attribute.name) }
             guard let object = registeredObject(for: id), object.isLoaded else { continue }
             let value = AttributeValue(report.value, as: attribute.type)
-            if object.attributeValues[attribute.slot] != value { changedHere.insert(id) }
+            if object.primitiveValue(atSlot: attribute.slot) != value { changedHere.insert(id) }
             object.setSavedAttributeValue(value, atSlot: attribute.slot)
         }
         return changedHere

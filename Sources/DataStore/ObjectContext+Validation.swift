@@ -7,10 +7,10 @@ extension ObjectContext {
         for object in objects {
             let entity = object.entity
             for rule in entity.attributeRules {
-                if object.attributeValues[rule.slot].isNull {
+                if object.primitiveValue(atSlot: rule.slot).isNull {
                     if rule.isRequired { failures.append(.missingValue(object.objectID, property: entity.attributes[rule.slot].name)) }
                 } else if rule.hasValueRules {
-                    failures += validate(object.attributeValues[rule.slot], of: entity.attributes[rule.slot], in: object.objectID)
+                    failures += validate(object.primitiveValue(atSlot: rule.slot), of: entity.attributes[rule.slot], in: object.objectID)
                 }
             }
             for slot in entity.validatedRelationshipSlots {

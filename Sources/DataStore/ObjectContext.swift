@@ -108,7 +108,7 @@ public final class ObjectContext {
     /// Gives a new object its default values and tracks it as inserted.
     func registerInserted(_ object: ManagedObject) {
         let layout = object.entity.rowLayout
-        object.attributeValues = layout.defaultValues
+        object.setCurrentAttributeValues(layout.defaultValues)
         object.relationshipValues = layout.emptyRelationships
         // Nothing is saved yet (rollback forgets inserted objects): empty saved values spare
         // copying the defaults when the first property is set.
@@ -266,14 +266,14 @@ public final class ObjectContext {
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.context === self, !inserted.contains(object) else { return }
         prefetchedRows[object.objectID] = nil
-        let local = (object.attributeValues, object.savedAttributeValues)
+        let local = (object.currentAttributeValues, object.savedAttributeValues)
         let changedSlots = mergeChanges && object.isLoaded
             ? local.0.indices.filter { local.0[$0] != local.1[$0] } : []
         let localRelationships = object.relationshipValues
         let changedRelationshipSlots = mergeChanges && object.isLoaded
             ? object.relationshipValues.indices.filter { !Self.same(localRelationships[$0], object.savedRelationshipValues[$0]) } : []
         object.isLoaded = false
-        object.attributeValues = AttributeValues()
+        object.setCurrentAttributeValues(AttributeValues())
         object.savedAttributeValuesIfChanged = nil
         object.relationshipValues = []
         object.savedRelationshipValuesIfChanged = nil
@@ -283,7 +283,7 @@ public final class ObjectContext {
             return
         }
         object.fulfillIfNeeded()
-        for slot in changedSlots where slot < object.attributeValues.count { object.changeAttributeValue(local.0[slot], atSlot: slot) }
+        for slot in changedSlots where slot < object.loadedAttributeCount { object.changeAttributeValue(local.0[slot], atSlot: slot) }
         for slot in changedRelationshipSlots where slot < object.relationshipValues.count {
             object.changeRelationshipValue(localRelationships[slot], atSlot: slot)
         }

@@ -37,8 +37,11 @@ final class RowLayout: Sendable {
     let defaultValues: AttributeValues
     /// A new object's relationships: to-ones `nil`, to-manys empty.
     let emptyRelationships: [RelationshipValue]
+    /// Whether the entity's class keeps the values in stored properties (`ManagedObject.propertyStoredAttributes`).
+    let fillsProperties: Bool
 
-    init(attributes: [AttributeDescription], relationships: [RelationshipDescription]) {
+    init(attributes: [AttributeDescription], relationships: [RelationshipDescription], fillsProperties: Bool) {
+        self.fillsProperties = fillsProperties
         // A stored attribute without a column of its own is a composite: its leaves have the columns.
         let composites = attributes.filter { $0.isStored && $0.columnIndex == nil }
         self.attributes = attributes.map { attribute in
@@ -65,29 +68,55 @@ final class RowLayout: Sendable {
     }
 
     /// Sets `object`'s values from the current row of `statement`, which selects `Z_PK`, `Z_ENT`,
-    /// `Z_OPT` and then every column of the table in table order, writing the attribute values with
-    /// `values`. Reads the columns through SQLite's C API: this is the inner loop of every fetch.
+    /// `Z_OPT` and then every column of the table in table order: into the class's stored properties
+    /// when it has them, else into a row of `values`. This is the inner loop of every fetch.
     func fill(_ object: ManagedObject, from statement: SQLiteStatement, into values: inout AttributeValues.Writer, context: ObjectContext) {
-        let row = attributes.withUnsafeBufferPointer { reads in
-            values.row(count: reads.count) { slot in
-                if let column = reads[slot].column {
-                    AttributeValue(column: column, of: statement, as: reads[slot].type)
-                } else if reads[slot].isComposite, let composite = composites[slot] {
-                    composite.compositeValue { leaf in
-                        AttributeValue(column: Int32(leaf.columnIndex ?? 0), of: statement, as: leaf.type)
-                    }
-                } else {
-                    defaultValues[slot]
-                }
-            }
+        if fillsProperties, fillProperties(of: object, from: statement) {
+            object.setLoadedRelationshipValues(relationships(from: statement, context: context))
+        } else {
+            let row = values.row(count: attributes.count) { value(atSlot: $0, of: statement) }
+            object.setLoadedValues(row, relationships(from: statement, context: context))
         }
         object.version = sqlite3_column_int64(statement, 2)
+        object.isLoaded = true
+    }
+
+    /// Reads the row into the object's stored properties; `false` when one of them cannot hold its
+    /// value, which the buffer then holds.
+    private func fillProperties(of object: ManagedObject, from statement: SQLiteStatement) -> Bool {
+        var row = StoreRow(statement: statement, layout: self)
+        object.readAttributes(from: &row)
+        guard !row.hasMismatch else { return false }
+        if !object.attributeValues.isEmpty { object.attributeValues = AttributeValues() }
+        object.valueStorage = .properties
+        return true
+    }
+
+    /// The value of the attribute in `slot` in the current row of `statement`: its column's, its
+    /// leaf columns' for a composite, its default for a transient. Reads the columns through
+    /// SQLite's C API.
+    @inline(__always)
+    func value(atSlot slot: Int, of statement: SQLiteStatement) -> AttributeValue {
+        attributes.withUnsafeBufferPointer { reads in
+            if let column = reads[slot].column {
+                AttributeValue(column: column, of: statement, as: reads[slot].type)
+            } else if reads[slot].isComposite, let composite = composites[slot] {
+                composite.compositeValue { leaf in
+                    AttributeValue(column: Int32(leaf.columnIndex ?? 0), of: statement, as: leaf.type)
+                }
+            } else {
+                defaultValues[slot]
+            }
+        }
+    }
+
+    /// The relationship values of the current row: its to-ones' destinations, the rest as the template has them.
+    private func relationships(from statement: SQLiteStatement, context: ObjectContext) -> [RelationshipValue] {
         var relationships = relationshipTemplate
         for read in toOnes where sqlite3_column_type(statement, read.column) != SQLITE_NULL {
             let number = read.entityColumn.map { Int(sqlite3_column_int64(statement, $0)) } ?? read.destinationEntityNumber
             relationships[read.slot] = .toOne(context.objectID(key: sqlite3_column_int64(statement, read.column), entityNumber: number))
         }
-        object.setLoadedValues(row, relationships)
-        object.isLoaded = true
+        return relationships
     }
 }

@@ -118,9 +118,9 @@ struct SaveWriter {
             // The row layout knows which slots are composites without copying their descriptions:
             // this loop runs for every attribute of every inserted row.
             if layout.attributes[slot].isComposite, let composite = layout.composites[slot] {
-                composite.forEachStoredColumn(of: object.attributeValues[slot]) { _, stored in row.bind(stored.databaseValue) }
+                composite.forEachStoredColumn(of: object.primitiveValue(atSlot: slot)) { _, stored in row.bind(stored.databaseValue) }
             } else {
-                row.bind(object.attributeValues[slot].databaseValue)
+                row.bind(object.primitiveValue(atSlot: slot).databaseValue)
             }
         }
         for read in layout.toOnes {
@@ -145,7 +145,7 @@ struct SaveWriter {
         var assignments: [String] = []
         var values: [DatabaseValue] = []
         for attribute in entity.attributes where object.attributeChanged(atSlot: attribute.slot) {
-            attribute.forEachStoredColumn(of: object.attributeValues[attribute.slot]) { index, stored in
+            attribute.forEachStoredColumn(of: object.primitiveValue(atSlot: attribute.slot)) { index, stored in
                 assignments.append("\(entity.tableColumns[index]) = ?")
                 values.append(stored.databaseValue)
             }
@@ -263,7 +263,7 @@ struct SaveWriter {
             for name in constraint {
                 if let attribute = entity.attribute(named: name), let index = attribute.columnIndex {
                     conditions.append("\(entity.tableColumns[index]) = ?")
-                    values.append(object.attributeValues[attribute.slot].databaseValue)
+                    values.append(object.primitiveValue(atSlot: attribute.slot).databaseValue)
                 } else if let relationship = entity.relationship(named: name),
                           case .foreignKey(let column, _, _) = relationship.storage,
                           case .toOne(let id) = object.relationshipValues[relationship.slot] {
