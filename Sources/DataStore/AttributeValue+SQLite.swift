@@ -62,13 +62,16 @@ extension AttributeValue {
         // A date column's affinity is NUMERIC: whole seconds are stored as integers.
         case (SQLITE_FLOAT, .date), (SQLITE_INTEGER, .date):
             self = .date(Date(timeIntervalSinceReferenceDate: sqlite3_value_double(value)))
-        case (SQLITE_TEXT, .string):
-            // The text first, then its length, as SQLite's documentation asks.
-            let start = sqlite3_value_text(value)
-            let text = UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(value)))
-            self = .string(String(decoding: text, as: UTF8.self))
+        case (SQLITE_TEXT, .string): self = .string(Self.text(of: value))
         default: self.init(DatabaseValue(sqliteStatement: statement, index: column), as: type)
         }
+    }
+
+    /// The text of an SQLite value of storage class `TEXT`.
+    static func text(of value: OpaquePointer?) -> String {
+        // The text first, then its length, as SQLite's documentation asks.
+        let start = sqlite3_value_text(value)
+        return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
     }
 
     /// The value as the store keeps it.

@@ -3,7 +3,7 @@ import Foundation
 /// The conversions between values and the stored properties generated classes keep them in: one
 /// property per attribute, of the optional payload type of the attribute type's case (`Int64?` for
 /// every integer width, `Double?` for Double and Float, `Data?` for Binary and Transformable), or
-/// `AttributeValue` itself where no case fits.
+/// `AttributeValue?` where no one case fits (composites).
 extension AttributeValue {
     public init(stored: Int64?) { self = stored.map(AttributeValue.integer) ?? .null }
     public init(stored: Double?) { self = stored.map(AttributeValue.double) ?? .null }
@@ -14,7 +14,7 @@ extension AttributeValue {
     public init(stored: Data?) { self = stored.map(AttributeValue.data) ?? .null }
     public init(stored: UUID?) { self = stored.map(AttributeValue.uuid) ?? .null }
     public init(stored: URL?) { self = stored.map(AttributeValue.url) ?? .null }
-    public init(stored: AttributeValue) { self = stored }
+    public init(stored: AttributeValue?) { self = stored ?? .null }
 
     // Each stores the value in `property` (`nil` for `null`); `false`, storing nothing, when the
     // value is of another case.
@@ -28,10 +28,7 @@ extension AttributeValue {
     public func store(in property: inout UUID?) -> Bool { store(in: &property) { if case .uuid(let value) = $0 { value } else { nil } } }
     public func store(in property: inout URL?) -> Bool { store(in: &property) { if case .url(let value) = $0 { value } else { nil } } }
 
-    public func store(in property: inout AttributeValue) -> Bool {
-        property = self
-        return true
-    }
+    public func store(in property: inout AttributeValue?) -> Bool { store(in: &property) { $0 } }
 
     @inline(__always)
     private func store<Payload>(in property: inout Payload?, _ payload: (AttributeValue) -> Payload?) -> Bool {

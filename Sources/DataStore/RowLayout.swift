@@ -84,9 +84,12 @@ final class RowLayout: Sendable {
     /// Reads the row into the object's stored properties; `false` when one of them cannot hold its
     /// value, which the buffer then holds.
     private func fillProperties(of object: ManagedObject, from statement: SQLiteStatement) -> Bool {
-        var row = StoreRow(statement: statement, layout: self)
-        object.readAttributes(from: &row)
-        guard !row.hasMismatch else { return false }
+        let hasMismatch = attributes.withUnsafeBufferPointer { reads in
+            var row = StoreRow(statement: statement, reads: reads, layout: self)
+            object.readAttributes(from: &row)
+            return row.hasMismatch
+        }
+        guard !hasMismatch else { return false }
         if !object.attributeValues.isEmpty { object.attributeValues = AttributeValues() }
         object.valueStorage = .properties
         return true

@@ -88,6 +88,48 @@ extension TemplateSet {
     }
 {{/fetchedProperties}}
 {{/fetchedProperties}}
+{{$storage}}
+{{#hasStoredAttributes}}
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+{{#storedAttributes}}
+    @exclusivity(unchecked) private var {{storageName}}: {{storageType}}
+{{/storedAttributes}}
+
+    {{access}}override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+{{#storedAttributes}}
+            "{{name}}",
+{{/storedAttributes}}
+        ]
+    }
+
+    {{access}}override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+{{#storedAttributes}}
+        {{storageName}} = row.{{rowRead}}({{slot}})
+{{/storedAttributes}}
+    }
+
+    {{access}}override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+{{#storedAttributes}}
+        case {{slot}}: AttributeValue(stored: {{storageName}})
+{{/storedAttributes}}
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    {{access}}override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+{{#storedAttributes}}
+        case {{slot}}: value.store(in: &{{storageName}})
+{{/storedAttributes}}
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
+{{/hasStoredAttributes}}
+{{/storage}}
 {{$extraMembers}}
 {{/extraMembers}}
 }

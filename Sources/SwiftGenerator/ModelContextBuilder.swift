@@ -141,7 +141,16 @@ struct ModelContextBuilder {
         if let parent { for property in model.allProperties(of: parent) { _ = member(property.name) } }
 
         var attributes: [AttributeContext] = []
+        var storedAttributes: [StoredAttributeContext] = []
+        var storageTaken: Set<String> = []
         for (offset, attribute) in entity.attributes.enumerated() where !inheritedNames.contains(attribute.name) {
+            // `_` and a member name: model names never start with `_`, so no member is named alike.
+            let storageName = SwiftIdentifier.memberName(for: attribute.name, avoiding: storageTaken)
+            storageTaken.insert(storageName)
+            let storage = PropertyStorage(attribute.type)
+            storedAttributes.append(StoredAttributeContext(
+                name: attribute.name, slot: inheritedAttributes.count + offset, storageName: "_" + storageName,
+                storageType: storage.type, rowRead: storage.read))
             guard let type = swiftType(of: attribute, owner: entity.name) else { continue }
             let identifier = member(attribute.name)
             noteRename(attribute.name, identifier, attribute.location)
@@ -212,7 +221,8 @@ struct ModelContextBuilder {
             attributes: attributes, relationships: relationships,
             toManyRelationships: relationships.filter(\.isToMany), fetchedProperties: fetchedProperties,
             attributeNames: attributeNames, relationshipNames: relationshipNames, fetchedPropertyNames: fetchedPropertyNames,
-            hasAttributeNames: !attributeNames.isEmpty, hasRelationshipNames: !relationshipNames.isEmpty,
+            hasAttributeNames: !attributeNames.isEmpty, storedAttributes: storedAttributes,
+            hasStoredAttributes: !storedAttributes.isEmpty, hasRelationshipNames: !relationshipNames.isEmpty,
             hasFetchedPropertyNames: !fetchedPropertyNames.isEmpty)
     }
 

@@ -52,6 +52,7 @@ extension EntityContext: TemplateFields {
         "attributeNames": \.attributeNames, "relationshipNames": \.relationshipNames,
         "fetchedPropertyNames": \.fetchedPropertyNames, "hasAttributeNames": \.hasAttributeNames,
         "hasRelationshipNames": \.hasRelationshipNames, "hasFetchedPropertyNames": \.hasFetchedPropertyNames,
+        "storedAttributes": \.storedAttributes, "hasStoredAttributes": \.hasStoredAttributes,
     ]
 }
 
@@ -63,6 +64,12 @@ extension AttributeContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
         "name": \.name, "identifier": \.identifier, "swiftType": \.swiftType, "keyType": \.keyType, "slot": \.slot,
         "isReadOnly": \.isReadOnly, "documentation": \.documentation,
+    ]
+}
+
+extension StoredAttributeContext: TemplateFields {
+    static let fields: [String: PartialKeyPath<Self> & Sendable] = [
+        "name": \.name, "slot": \.slot, "storageName": \.storageName, "storageType": \.storageType, "rowRead": \.rowRead,
     ]
 }
 
@@ -114,7 +121,7 @@ package func templateFieldMismatches() -> [String] {
         entityName: "", className: "", superclassName: "", finalKeyword: "", isAbstract: false, documentation: [],
         fileName: "", attributes: [], relationships: [], toManyRelationships: [], fetchedProperties: [],
         attributeNames: [], relationshipNames: [], fetchedPropertyNames: [], hasAttributeNames: false,
-        hasRelationshipNames: false, hasFetchedPropertyNames: false)
+        storedAttributes: [], hasStoredAttributes: false, hasRelationshipNames: false, hasFetchedPropertyNames: false)
     let model = ModelContext(
         modelName: "", sourceFileName: "", typeName: "", access: "", imports: [], modelImports: [], entities: [],
         composites: [], hasComposites: false, definition: "", fetchRequests: [], hasFetchRequests: false, userTypes: [])
@@ -122,6 +129,7 @@ package func templateFieldMismatches() -> [String] {
         + check(UserTypeContext(name: "", attributeType: "", isTransformable: false))
         + check(NameConstant(identifier: "", name: ""))
         + check(AttributeContext(name: "", identifier: "", swiftType: "", keyType: "", slot: 0, isReadOnly: false, documentation: []))
+        + check(StoredAttributeContext(name: "", slot: 0, storageName: "", storageType: "", rowRead: ""))
         + check(RelationshipContext(
             name: "", identifier: "", destinationClassName: "", swiftType: "", keyType: "", subscriptLabel: "", slot: 0,
             isToMany: false, isOrdered: false, capitalizedIdentifier: "", parameterName: "", documentation: []))

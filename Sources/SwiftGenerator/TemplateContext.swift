@@ -80,6 +80,9 @@ public struct EntityContext: Sendable, Encodable {
     public var relationshipNames: [NameConstant]
     public var fetchedPropertyNames: [NameConstant]
     public var hasAttributeNames: Bool
+    /// The entity's own attributes, each in a stored property.
+    public var storedAttributes: [StoredAttributeContext]
+    public var hasStoredAttributes: Bool
     public var hasRelationshipNames: Bool
     public var hasFetchedPropertyNames: Bool
 }
@@ -105,6 +108,20 @@ public struct AttributeContext: Sendable, Encodable {
     /// Whether the store computes the value (a derived attribute), so the property has no setter.
     public var isReadOnly: Bool
     public var documentation: [String]
+}
+
+/// An attribute the class keeps in a stored property: every attribute the entity declares itself,
+/// those without a generated property included.
+public struct StoredAttributeContext: Sendable, Encodable {
+    public var name: String
+    public var slot: Int
+    /// The stored property: `_price`.
+    public var storageName: String
+    /// Its type, the optional payload of the attribute type's value (`Double?`, `Int64?`), or
+    /// `AttributeValue?` for a composite.
+    public var storageType: String
+    /// The `StoreRow` read that fills it: `double`, `integer`, `value`.
+    public var rowRead: String
 }
 
 /// A relationship with a generated property.

@@ -37,6 +37,54 @@ public final class Item: ManagedObject {
         get { self[Item.quantity] }
         set { self[Item.quantity] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _added: Date?
+    @exclusivity(unchecked) private var _isActive: Bool?
+    @exclusivity(unchecked) private var _name: String?
+    @exclusivity(unchecked) private var _price: Double?
+    @exclusivity(unchecked) private var _quantity: Int64?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "added",
+            "isActive",
+            "name",
+            "price",
+            "quantity",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _added = row.date(0)
+        _isActive = row.bool(1)
+        _name = row.string(2)
+        _price = row.double(3)
+        _quantity = row.integer(4)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _added)
+        case 1: AttributeValue(stored: _isActive)
+        case 2: AttributeValue(stored: _name)
+        case 3: AttributeValue(stored: _price)
+        case 4: AttributeValue(stored: _quantity)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_added)
+        case 1: value.store(in: &_isActive)
+        case 2: value.store(in: &_name)
+        case 3: value.store(in: &_price)
+        case 4: value.store(in: &_quantity)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 /// The model, the store files and the values every contender writes and reads.

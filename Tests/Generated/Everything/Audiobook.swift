@@ -23,6 +23,34 @@ public final class Audiobook: Book {
         get { self[Audiobook.narrator] }
         set { self[Audiobook.narrator] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _duration: Double?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "duration",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _duration = row.double(22)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 22: AttributeValue(stored: _duration)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 22: value.store(in: &_duration)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension Audiobook {

@@ -267,6 +267,129 @@ public class Book: Item {
         )
         return FetchRequest(predicate: predicate.withSubstitutionVariables(["FETCH_SOURCE": self]))
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _cover: Data?
+    @exclusivity(unchecked) private var _fileSize: Int64?
+    @exclusivity(unchecked) private var _isAvailable: Bool?
+    @exclusivity(unchecked) private var _isbn: String?
+    @exclusivity(unchecked) private var _legacyCode: String?
+    @exclusivity(unchecked) private var _metadata: Data?
+    @exclusivity(unchecked) private var _notes: String?
+    @exclusivity(unchecked) private var _objectReference: AttributeValue?
+    @exclusivity(unchecked) private var _pageCount: Int64?
+    @exclusivity(unchecked) private var _pagesCount: Int64?
+    @exclusivity(unchecked) private var _price: Decimal?
+    @exclusivity(unchecked) private var _published: Date?
+    @exclusivity(unchecked) private var _rating: Double?
+    @exclusivity(unchecked) private var _scratch: AttributeValue?
+    @exclusivity(unchecked) private var _searchText: String?
+    @exclusivity(unchecked) private var _shelfSpot: AttributeValue?
+    @exclusivity(unchecked) private var _title: String?
+    @exclusivity(unchecked) private var _website: URL?
+    @exclusivity(unchecked) private var _weight: Double?
+    @exclusivity(unchecked) private var _wordCount: Int64?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "cover",
+            "fileSize",
+            "isAvailable",
+            "isbn",
+            "legacyCode",
+            "metadata",
+            "notes",
+            "objectReference",
+            "pageCount",
+            "pagesCount",
+            "price",
+            "published",
+            "rating",
+            "scratch",
+            "searchText",
+            "shelfSpot",
+            "title",
+            "website",
+            "weight",
+            "wordCount",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _cover = row.data(2)
+        _fileSize = row.integer(3)
+        _isAvailable = row.bool(4)
+        _isbn = row.string(5)
+        _legacyCode = row.string(6)
+        _metadata = row.data(7)
+        _notes = row.string(8)
+        _objectReference = row.value(9)
+        _pageCount = row.integer(10)
+        _pagesCount = row.integer(11)
+        _price = row.decimal(12)
+        _published = row.date(13)
+        _rating = row.double(14)
+        _scratch = row.value(15)
+        _searchText = row.string(16)
+        _shelfSpot = row.value(17)
+        _title = row.string(18)
+        _website = row.url(19)
+        _weight = row.double(20)
+        _wordCount = row.integer(21)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 2: AttributeValue(stored: _cover)
+        case 3: AttributeValue(stored: _fileSize)
+        case 4: AttributeValue(stored: _isAvailable)
+        case 5: AttributeValue(stored: _isbn)
+        case 6: AttributeValue(stored: _legacyCode)
+        case 7: AttributeValue(stored: _metadata)
+        case 8: AttributeValue(stored: _notes)
+        case 9: AttributeValue(stored: _objectReference)
+        case 10: AttributeValue(stored: _pageCount)
+        case 11: AttributeValue(stored: _pagesCount)
+        case 12: AttributeValue(stored: _price)
+        case 13: AttributeValue(stored: _published)
+        case 14: AttributeValue(stored: _rating)
+        case 15: AttributeValue(stored: _scratch)
+        case 16: AttributeValue(stored: _searchText)
+        case 17: AttributeValue(stored: _shelfSpot)
+        case 18: AttributeValue(stored: _title)
+        case 19: AttributeValue(stored: _website)
+        case 20: AttributeValue(stored: _weight)
+        case 21: AttributeValue(stored: _wordCount)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 2: value.store(in: &_cover)
+        case 3: value.store(in: &_fileSize)
+        case 4: value.store(in: &_isAvailable)
+        case 5: value.store(in: &_isbn)
+        case 6: value.store(in: &_legacyCode)
+        case 7: value.store(in: &_metadata)
+        case 8: value.store(in: &_notes)
+        case 9: value.store(in: &_objectReference)
+        case 10: value.store(in: &_pageCount)
+        case 11: value.store(in: &_pagesCount)
+        case 12: value.store(in: &_price)
+        case 13: value.store(in: &_published)
+        case 14: value.store(in: &_rating)
+        case 15: value.store(in: &_scratch)
+        case 16: value.store(in: &_searchText)
+        case 17: value.store(in: &_shelfSpot)
+        case 18: value.store(in: &_title)
+        case 19: value.store(in: &_website)
+        case 20: value.store(in: &_weight)
+        case 21: value.store(in: &_wordCount)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension Book {

@@ -22,6 +22,39 @@ public final class Ebook: Book {
         get { self[Ebook.sizeBytes] }
         set { self[Ebook.sizeBytes] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _fileFormat: String?
+    @exclusivity(unchecked) private var _sizeBytes: Int64?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "fileFormat",
+            "sizeBytes",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _fileFormat = row.string(22)
+        _sizeBytes = row.integer(23)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 22: AttributeValue(stored: _fileFormat)
+        case 23: AttributeValue(stored: _sizeBytes)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 22: value.store(in: &_fileFormat)
+        case 23: value.store(in: &_sizeBytes)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension Ebook {

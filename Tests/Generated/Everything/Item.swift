@@ -22,6 +22,39 @@ public class Item: ManagedObject {
         get { self[Item.identifier] }
         set { self[Item.identifier] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _added: Date?
+    @exclusivity(unchecked) private var _identifier: UUID?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "added",
+            "identifier",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _added = row.date(0)
+        _identifier = row.uuid(1)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _added)
+        case 1: AttributeValue(stored: _identifier)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_added)
+        case 1: value.store(in: &_identifier)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension Item {

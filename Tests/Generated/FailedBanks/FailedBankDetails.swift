@@ -39,6 +39,44 @@ public final class FailedBankDetails: ManagedObject {
         get { self[FailedBankDetails.info] }
         set { self[FailedBankDetails.info] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _closeDate: Date?
+    @exclusivity(unchecked) private var _updatedDate: Date?
+    @exclusivity(unchecked) private var _zip: Int64?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "closeDate",
+            "updatedDate",
+            "zip",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _closeDate = row.date(0)
+        _updatedDate = row.date(1)
+        _zip = row.integer(2)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _closeDate)
+        case 1: AttributeValue(stored: _updatedDate)
+        case 2: AttributeValue(stored: _zip)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_closeDate)
+        case 1: value.store(in: &_updatedDate)
+        case 2: value.store(in: &_zip)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension FailedBankDetails {

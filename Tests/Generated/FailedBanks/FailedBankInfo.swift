@@ -39,6 +39,44 @@ public final class FailedBankInfo: ManagedObject {
         get { self[FailedBankInfo.details] }
         set { self[FailedBankInfo.details] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _city: String?
+    @exclusivity(unchecked) private var _name: String?
+    @exclusivity(unchecked) private var _state: String?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "city",
+            "name",
+            "state",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _city = row.string(0)
+        _name = row.string(1)
+        _state = row.string(2)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _city)
+        case 1: AttributeValue(stored: _name)
+        case 2: AttributeValue(stored: _state)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_city)
+        case 1: value.store(in: &_name)
+        case 2: value.store(in: &_state)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension FailedBankInfo {

@@ -22,6 +22,39 @@ public final class Café: ManagedObject {
         get { self[Café.entityName_] }
         set { self[Café.entityName_] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _größe: Double?
+    @exclusivity(unchecked) private var _entityName_: String?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "größe",
+            "entityName",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _größe = row.double(0)
+        _entityName_ = row.string(1)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _größe)
+        case 1: AttributeValue(stored: _entityName_)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_größe)
+        case 1: value.store(in: &_entityName_)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension Café {

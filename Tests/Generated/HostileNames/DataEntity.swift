@@ -55,6 +55,54 @@ public final class DataEntity: ManagedObject {
         get { self[DataEntity.type] }
         set { self[DataEntity.type] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _context_: String?
+    @exclusivity(unchecked) private var _default: Int64?
+    @exclusivity(unchecked) private var _description_: String?
+    @exclusivity(unchecked) private var _hash_: String?
+    @exclusivity(unchecked) private var _objectID_: String?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "context",
+            "default",
+            "description",
+            "hash",
+            "objectID",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _context_ = row.string(0)
+        _default = row.integer(1)
+        _description_ = row.string(2)
+        _hash_ = row.string(3)
+        _objectID_ = row.string(4)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _context_)
+        case 1: AttributeValue(stored: _default)
+        case 2: AttributeValue(stored: _description_)
+        case 3: AttributeValue(stored: _hash_)
+        case 4: AttributeValue(stored: _objectID_)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_context_)
+        case 1: value.store(in: &_default)
+        case 2: value.store(in: &_description_)
+        case 3: value.store(in: &_hash_)
+        case 4: value.store(in: &_objectID_)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension DataEntity {

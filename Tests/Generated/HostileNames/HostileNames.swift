@@ -14,6 +14,34 @@ public final class HostileNames: ManagedObject {
         get { self[HostileNames.Attributes_] }
         set { self[HostileNames.Attributes_] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _Attributes_: String?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "Attributes",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _Attributes_ = row.string(0)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _Attributes_)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_Attributes_)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension HostileNames {

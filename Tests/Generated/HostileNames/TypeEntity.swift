@@ -33,6 +33,34 @@ public final class TypeEntity: ManagedObject {
     public func removeFromSelf_(_ dataEntity: DataEntity) {
         remove(dataEntity, from: TypeEntity.self_)
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _for: String?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "for",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _for = row.string(0)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _for)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_for)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension TypeEntity {

@@ -14,6 +14,34 @@ public final class FavoriteProducts: Products {
         get { self[FavoriteProducts.favoritedAt] }
         set { self[FavoriteProducts.favoritedAt] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _favoritedAt: Date?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "favoritedAt",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _favoritedAt = row.date(2)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 2: AttributeValue(stored: _favoritedAt)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 2: value.store(in: &_favoritedAt)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension FavoriteProducts {

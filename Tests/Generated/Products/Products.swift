@@ -22,6 +22,39 @@ public class Products: ManagedObject {
         get { self[Products.price] }
         set { self[Products.price] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _name: String?
+    @exclusivity(unchecked) private var _price: Double?
+
+    public override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "name",
+            "price",
+        ]
+    }
+
+    public override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _name = row.string(0)
+        _price = row.double(1)
+    }
+
+    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _name)
+        case 1: AttributeValue(stored: _price)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_name)
+        case 1: value.store(in: &_price)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension Products {

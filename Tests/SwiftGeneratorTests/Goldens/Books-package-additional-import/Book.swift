@@ -23,6 +23,39 @@ package final class Book: ManagedObject {
         get { self[Book.title] }
         set { self[Book.title] = newValue }
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _price: Double?
+    @exclusivity(unchecked) private var _title: String?
+
+    package override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "price",
+            "title",
+        ]
+    }
+
+    package override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _price = row.double(0)
+        _title = row.string(1)
+    }
+
+    package override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _price)
+        case 1: AttributeValue(stored: _title)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    package override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_price)
+        case 1: value.store(in: &_title)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension Book {

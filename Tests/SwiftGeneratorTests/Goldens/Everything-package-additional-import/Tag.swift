@@ -39,6 +39,34 @@ package final class Tag: ManagedObject {
     package func removeFromBooks(_ book: Book) {
         remove(book, from: Tag.books)
     }
+
+    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    @exclusivity(unchecked) private var _name: String?
+
+    package override class var propertyStoredAttributes: [String] {
+        super.propertyStoredAttributes + [
+            "name",
+        ]
+    }
+
+    package override func readAttributes(from row: inout StoreRow) {
+        super.readAttributes(from: &row)
+        _name = row.string(0)
+    }
+
+    package override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        switch slot {
+        case 0: AttributeValue(stored: _name)
+        default: super.storedAttributeValue(atSlot: slot)
+        }
+    }
+
+    package override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
+        switch slot {
+        case 0: value.store(in: &_name)
+        default: super.storeAttributeValue(value, atSlot: slot)
+        }
+    }
 }
 
 extension Tag {

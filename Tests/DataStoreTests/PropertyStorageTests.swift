@@ -1,0 +1,122 @@
+@testable import DataStore
+import DataModel
+import DataModelParser
+import Foundation
+import GRDB
+import class GeneratedBooks.Book
+import Library
+import Testing
+
+/// Generated classes keep attribute values in stored properties; anything those cannot hold goes to
+/// the value buffer, and nothing is lost either way.
+@Suite struct PropertyStorageTests {
+    @Test func fetchedObjectsOfGeneratedClasses_keepTheirValuesInProperties() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let audiobook = Library.Audiobook(context: context)
+        audiobook.title = "Middlemarch"
+        audiobook.price = Decimal(string: "12.5")
+        audiobook.duration = 3_600.5
+        audiobook.website = URL(string: "https://example.org/middlemarch")
+        audiobook.shelfSpot = ShelfSpot(room: "Study", row: 3)
+        #expect(audiobook.valueStorage == .properties)
+        try context.save()
+
+        let fetched = try #require(try store.newContext().fetch(FetchRequest<Library.Audiobook>()).first)
+        #expect(fetched.title == "Middlemarch")
+        #expect(fetched.valueStorage == .properties)
+        // Inherited, own and composite attributes, each from its class's properties.
+        #expect(fetched.price == Decimal(string: "12.5"))
+        #expect(fetched.duration == 3_600.5)
+        #expect(fetched.website == URL(string: "https://example.org/middlemarch"))
+        #expect(fetched.shelfSpot?.room == "Study")
+        #expect(fetched.shelfSpot?.row == 3)
+    }
+
+    @Test func aValueOfAnotherType_staysInTheBuffer_andSurvivesASave() throws {
+        let url = TestStores.newStoreURL()
+        let store = try PersistentStore(url: url, model: TestStores.books)
+        let context = store.newContext()
+        let book = Book(context: context)
+        book.title = "Middlemarch"
+        try context.save()
+        // Text in the price column: a store written by other means.
+        try DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZBOOK SET ZPRICE = 'cheap'") }
+
+        let other = store.newContext()
+        let fetched = try #require(try other.fetch(FetchRequest<Book>()).first)
+        #expect(fetched.valueStorage == .buffer)
+        #expect(fetched.value(forKey: "price") as? String == "cheap")
+        #expect(fetched.title == "Middlemarch")
+        fetched.title = "Daniel Deronda"
+        try other.save()
+
+        let row = try DatabaseQueue(path: url.path).read { db in try Row.fetchOne(db, sql: "SELECT ZPRICE, ZTITLE FROM ZBOOK") }
+        #expect(row?["ZPRICE"] as String? == "cheap")
+        #expect(row?["ZTITLE"] as String? == "Daniel Deronda")
+    }
+
+    @Test func settingAValueOfAnotherType_movesTheValuesToTheBuffer() throws {
+        let store = try TestStores.newStore(TestStores.books)
+        let context = store.newContext()
+        let book = Book(context: context)
+        book.title = "Middlemarch"
+        book.price = 9.5
+        #expect(book.valueStorage == .properties)
+        book.setAttributeValue(.string("free"), atSlot: Book.price.slot)
+        #expect(book.valueStorage == .buffer)
+        #expect(book.primitiveValue(atSlot: Book.price.slot) == .string("free"))
+        #expect(book.title == "Middlemarch")
+        context.rollback()
+    }
+
+    @Test func aClassOfAnotherModelVersion_keepsItsValuesInTheBuffer() throws {
+        // `Book` as another version declares it: one attribute more than the generated class knows.
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Book" representedClassName="Book">
+                    <attribute name="price" attributeType="Double" defaultValueString="0.0" usesScalarValueType="YES"/>
+                    <attribute name="subtitle" optional="YES" attributeType="String"/>
+                    <attribute name="title" attributeType="String" defaultValueString=""/>
+                </entity>
+            </model>
+            """
+        let parsed = try ModelParser.parse(Array(xml.utf8), path: "Books2.xcdatamodel/contents").model
+        let store = try TestStores.newStore(ManagedObjectModel(model: parsed, classes: [Book.self]))
+        let context = store.newContext()
+        let book = Book(context: context)
+        #expect(book.valueStorage == .buffer)
+        book.title = "Middlemarch"
+        try book.setValue("A Study of Provincial Life", forKey: "subtitle")
+        try context.save()
+
+        let fetched = try #require(try store.newContext().fetch(FetchRequest<Book>()).first)
+        #expect(fetched.valueStorage == .buffer)
+        #expect(fetched.title == "Middlemarch")
+        #expect(fetched.value(forKey: "subtitle") as? String == "A Study of Provincial Life")
+    }
+
+    @Test func changesRollBackAndRefreshesDropThePropertyValues() throws {
+        let store = try TestStores.newStore(TestStores.books)
+        let context = store.newContext()
+        let book = Book(context: context)
+        book.title = "Middlemarch"
+        book.price = 9.5
+        try context.save()
+
+        book.title = "Daniel Deronda"
+        #expect(book.attributeChanged(atSlot: Book.title.slot))
+        #expect(book.savedAttributeValues[Book.title.slot] == .string("Middlemarch"))
+        context.rollback()
+        #expect(book.title == "Middlemarch")
+        #expect(book.valueStorage == .properties)
+
+        context.refresh(book, mergeChanges: false)
+        #expect(book.valueStorage == .none)
+        #expect(book.storedAttributeValue(atSlot: Book.title.slot) == .null)
+        #expect(book.isFault)
+        #expect(book.price == 9.5)
+        #expect(book.valueStorage == .properties)
+    }
+}
