@@ -28,8 +28,7 @@ enum StoreFunctions {
     /// A text argument's string; `nil` for any other storage class.
     private static func text(_ argument: OpaquePointer?) -> String? {
         guard let argument, sqlite3_value_type(argument) == SQLITE_TEXT else { return nil }
-        let start = sqlite3_value_text(argument)
-        return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(argument))), as: UTF8.self)
+        return AttributeValue.text(of: argument)
     }
 
     /// `DSFOLD(value, options)`: text folded for `[c]`/`[d]`; other values unchanged.
