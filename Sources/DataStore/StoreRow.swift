@@ -33,58 +33,26 @@ public struct StoreRow: ~Copyable {
     // `AttributeValue(column:of:as:)` does; anything else goes through its conversions.
 
     public mutating func integer(_ slot: Int) -> Int64? {
-        if let value = plainColumn(slot, where: \.isInteger) {
-            switch sqlite3_value_type(value) {
-            case SQLITE_NULL: return nil
-            case SQLITE_INTEGER: return sqlite3_value_int64(value)
-            default: break
-            }
-        }
-        return read(slot) { $0.store(in: &$1) }
+        read(slot, ofType: \.isInteger, storedAs: { $0 == SQLITE_INTEGER }, sqlite3_value_int64) { $0.store(in: &$1) }
     }
 
     public mutating func double(_ slot: Int) -> Double? {
-        if let value = plainColumn(slot, where: { $0 == .double || $0 == .float }) {
-            switch sqlite3_value_type(value) {
-            case SQLITE_NULL: return nil
-            case SQLITE_FLOAT: return sqlite3_value_double(value)
-            default: break
-            }
-        }
-        return read(slot) { $0.store(in: &$1) }
+        read(slot, ofType: { $0 == .double || $0 == .float }, storedAs: { $0 == SQLITE_FLOAT }, sqlite3_value_double) { $0.store(in: &$1) }
     }
 
     public mutating func bool(_ slot: Int) -> Bool? {
-        if let value = plainColumn(slot, where: { $0 == .boolean }) {
-            switch sqlite3_value_type(value) {
-            case SQLITE_NULL: return nil
-            case SQLITE_INTEGER: return sqlite3_value_int64(value) != 0
-            default: break
-            }
-        }
-        return read(slot) { $0.store(in: &$1) }
+        read(slot, ofType: { $0 == .boolean }, storedAs: { $0 == SQLITE_INTEGER }, { sqlite3_value_int64($0) != 0 }) { $0.store(in: &$1) }
     }
 
     public mutating func string(_ slot: Int) -> String? {
-        if let value = plainColumn(slot, where: { $0 == .string }) {
-            switch sqlite3_value_type(value) {
-            case SQLITE_NULL: return nil
-            case SQLITE_TEXT: return AttributeValue.text(of: value)
-            default: break
-            }
-        }
-        return read(slot) { $0.store(in: &$1) }
+        read(slot, ofType: { $0 == .string }, storedAs: { $0 == SQLITE_TEXT }, AttributeValue.text(of:)) { $0.store(in: &$1) }
     }
 
     public mutating func date(_ slot: Int) -> Date? {
-        if let value = plainColumn(slot, where: { $0 == .date }) {
-            switch sqlite3_value_type(value) {
-            case SQLITE_NULL: return nil
-            case SQLITE_FLOAT, SQLITE_INTEGER: return Date(timeIntervalSinceReferenceDate: sqlite3_value_double(value))
-            default: break
-            }
-        }
-        return read(slot) { $0.store(in: &$1) }
+        // A date column's affinity is NUMERIC: whole seconds are stored as integers.
+        read(slot, ofType: { $0 == .date }, storedAs: { $0 == SQLITE_FLOAT || $0 == SQLITE_INTEGER }, {
+            Date(timeIntervalSinceReferenceDate: sqlite3_value_double($0))
+        }) { $0.store(in: &$1) }
     }
 
     public mutating func decimal(_ slot: Int) -> Decimal? { read(slot) { $0.store(in: &$1) } }
@@ -97,11 +65,21 @@ public struct StoreRow: ~Copyable {
         layout.value(atSlot: slot, of: statement)
     }
 
-    /// The SQLite value of the slot's column when it is a plain column of a type `accepts`.
+    /// The slot's value read with `payload` when the slot is a plain column of a type `accepts` and
+    /// the value is `NULL` or of a storage class `isStored` accepts; otherwise through `AttributeValue`'s conversions
+    /// and `store`.
     @inline(__always)
-    private func plainColumn(_ slot: Int, where accepts: (AttributeType) -> Bool) -> OpaquePointer? {
-        guard slot < reads.count, let column = reads[slot].column, accepts(reads[slot].type) else { return nil }
-        return sqlite3_column_value(statement, column)
+    private mutating func read<Property>(
+        _ slot: Int, ofType accepts: (AttributeType) -> Bool, storedAs isStored: (Int32) -> Bool,
+        _ payload: (OpaquePointer?) -> Property, else store: (AttributeValue, inout Property?) -> Bool
+    ) -> Property? {
+        if slot < reads.count, let column = reads[slot].column, accepts(reads[slot].type) {
+            let value = sqlite3_column_value(statement, column)
+            let storageClass = sqlite3_value_type(value)
+            if storageClass == SQLITE_NULL { return nil }
+            if isStored(storageClass) { return payload(value) }
+        }
+        return read(slot, store)
     }
 
     private mutating func read<Property>(_ slot: Int, _ store: (AttributeValue, inout Property?) -> Bool) -> Property? {

@@ -3,7 +3,7 @@ import DataModel
 /// The stored property a generated class keeps an attribute's value in: the payload type of the
 /// attribute type's `AttributeValue` case, optional for a missing value, and the `StoreRow` read
 /// that fills it from a row. Types without a case of their own keep the `AttributeValue` itself.
-struct PropertyStorage: Equatable {
+struct PropertyStorage {
     /// `Double?`, `Int64?`, `AttributeValue?`.
     var type: String
     /// `double`, `integer`, `value`.
