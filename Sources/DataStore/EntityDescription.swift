@@ -107,5 +107,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
 
     public var hasSubentities: Bool { subtreeNumbers.count > 1 }
 
+    /// Whether the entity's table holds its rows only: no superentity, no subentities.
+    var isSoleEntityOfTable: Bool { superentityName == nil && !hasSubentities }
+
     public var description: String { name }
 }

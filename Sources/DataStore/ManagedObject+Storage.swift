@@ -84,8 +84,9 @@ extension ManagedObject {
 
     /// Makes the current values the saved ones, once a save wrote them.
     func keepValuesAsSaved() {
-        savedAttributeValuesIfChanged = nil
-        savedRelationshipValuesIfChanged = nil
+        // Checked first: a freshly made object has neither, and writing `nil` over `nil` still costs a release.
+        if savedAttributeValuesIfChanged != nil { savedAttributeValuesIfChanged = nil }
+        if savedRelationshipValuesIfChanged != nil { savedRelationshipValuesIfChanged = nil }
     }
 
     /// Makes `values` both the current and the saved values: a row just read.
@@ -98,9 +99,7 @@ extension ManagedObject {
     /// ones: a row just read, its attribute values already in place.
     func setLoadedRelationshipValues(_ relationships: [RelationshipValue]) {
         relationshipValues = relationships
-        // Checked first: a freshly made object has neither, and writing `nil` over `nil` still costs a release.
-        if savedAttributeValuesIfChanged != nil { savedAttributeValuesIfChanged = nil }
-        if savedRelationshipValuesIfChanged != nil { savedRelationshipValuesIfChanged = nil }
+        keepValuesAsSaved()
     }
 
     /// Changes the relationship value in `slot`, keeping the saved values apart first.

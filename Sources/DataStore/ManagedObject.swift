@@ -62,7 +62,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     deinit {
-        context?.objectWillDeinit(objectID, Unmanaged.passUnretained(self).toOpaque())
+        // Called on the unretained context: retaining it here would cost two atomic operations on
+        // every object a context lets go.
+        guard let context else { return }
+        Unmanaged.passUnretained(context)._withUnsafeGuaranteedRef {
+            $0.objectWillDeinit(objectID, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 
     /// Inserts a new object of this class's entity into `context`, with the model's default values.

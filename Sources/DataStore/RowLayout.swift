@@ -72,7 +72,12 @@ final class RowLayout: Sendable {
     /// when it has them, else into a row of `values`. This is the inner loop of every fetch.
     func fill(_ object: ManagedObject, from statement: SQLiteStatement, into values: inout AttributeValues.Writer, context: ObjectContext) {
         if fillsProperties, fillProperties(of: object, from: statement) {
-            object.setLoadedRelationshipValues(relationships(from: statement, context: context))
+            // An entity without relationships keeps its empty array: no copy to make or release.
+            if relationshipTemplate.isEmpty {
+                object.keepValuesAsSaved()
+            } else {
+                object.setLoadedRelationshipValues(relationships(from: statement, context: context))
+            }
         } else {
             let row = values.row(count: attributes.count) { value(atSlot: $0, of: statement) }
             object.setLoadedValues(row, relationships(from: statement, context: context))

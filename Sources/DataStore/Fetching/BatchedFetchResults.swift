@@ -62,7 +62,7 @@ public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessColle
         let range = number * batchSize..<Swift.min(keys.count, (number + 1) * batchSize)
         let batchKeys = Array(keys[range])
         // A row deleted since the keys were read gives an object that reads as unset values.
-        let fetched = (try? context.fetchRows(plan.selectBatch(batchKeys), asFaults: plan.returnsObjectsAsFaults)) ?? []
+        let fetched = (try? context.fetchRows(plan.selectBatch(batchKeys), of: plan.entity, asFaults: plan.returnsObjectsAsFaults)) ?? []
         let byKey = Dictionary(fetched.compactMap { object in object.objectID.primaryKey.map { ($0, object) } }, uniquingKeysWith: { first, _ in first })
         let objects = range.map { index -> Result? in
             let entityNumber = entityNumbers.map { Int($0[index]) } ?? plan.entity.number

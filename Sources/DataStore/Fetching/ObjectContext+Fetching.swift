@@ -53,18 +53,18 @@ extension ObjectContext {
             guard request.includesPropertyValues else {
                 return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset)).map(object(with:))
             }
-            return try fetchRows(plan.select(columns, limit: request.fetchLimit, offset: request.fetchOffset), asFaults: plan.returnsObjectsAsFaults)
+            return try fetchRows(plan.select(columns, limit: request.fetchLimit, offset: request.fetchOffset), of: plan.entity, asFaults: plan.returnsObjectsAsFaults)
         }
         let evaluator = PredicateEvaluator(context: self)
         let matches = { (object: ManagedObject) in plan.predicate.map { evaluator.evaluate($0, on: object) } ?? true }
         var candidates: [ManagedObject]
         if plan.isLocal {
             // Unchanged rows matched in SQL; changed and new objects are judged by their current values.
-            candidates = try fetchRows(plan.select(columns, ordered: false), asFaults: plan.returnsObjectsAsFaults).filter { !updated.contains($0) && !deleted.contains($0) }
+            candidates = try fetchRows(plan.select(columns, ordered: false), of: plan.entity, asFaults: plan.returnsObjectsAsFaults).filter { !updated.contains($0) && !deleted.contains($0) }
             candidates += (inserted.objects + updated.objects).filter { plan.includes($0) && !deleted.contains($0) && matches($0) }
         } else {
             // A change to a related object can change any row's match or order: judge them all in memory.
-            candidates = try fetchRows(SQLFragment(sql: plan.selectAllRows(columns))).filter { !deleted.contains($0) }
+            candidates = try fetchRows(SQLFragment(sql: plan.selectAllRows(columns)), of: plan.entity).filter { !deleted.contains($0) }
             candidates += inserted.objects.filter { plan.includes($0) && !deleted.contains($0) }
             candidates = candidates.filter(matches)
         }
@@ -101,9 +101,9 @@ extension ObjectContext {
 
     /// The objects for the rows `sql` selects (every column of the table, in table order); objects
     /// not loaded before are left reporting themselves faults when `asFaults`.
-    func fetchRows(_ sql: SQLFragment, asFaults: Bool = false) throws(ContextError) -> [ManagedObject] {
+    func fetchRows(_ sql: SQLFragment, of entity: EntityDescription, asFaults: Bool = false) throws(ContextError) -> [ManagedObject] {
         var objects: [ManagedObject] = []
-        var materializer = RowMaterializer(context: self, asFaults: asFaults)
+        var materializer = RowMaterializer(context: self, entity: entity, asFaults: asFaults)
         try forEachRow(sql) { row in objects.append(materializer.object(for: row)) }
         return objects
     }

@@ -61,7 +61,7 @@ extension ObjectContext {
                 let sql = SQLFragment(
                     sql: "SELECT \(description.selectColumns) FROM \(description.tableName) t0 WHERE t0.Z_PK IN (\(KeyParameters.placeholders(chunk.count)))",
                     arguments: chunk.map(\.databaseValue))
-                _ = try fetchRows(sql, asFaults: asFaults)
+                _ = try fetchRows(sql, of: description, asFaults: asFaults)
             }
         }
         return destinations
@@ -96,7 +96,7 @@ extension ObjectContext {
                     + " ORDER BY \(source.owner), \(source.order)",
                 arguments: chunk.map(\.databaseValue))
             var lists: [Int64: ObjectIDList] = [:]
-            var materializer = RowMaterializer(context: self, asFaults: asFaults)
+            var materializer = RowMaterializer(context: self, entity: destination, asFaults: asFaults)
             try forEachRow(sql) { row in
                 let object = materializer.object(for: row)
                 lists[sqlite3_column_int64(row, ownerColumn), default: ObjectIDList()].append(object.objectID)

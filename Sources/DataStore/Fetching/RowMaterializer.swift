@@ -12,6 +12,9 @@ struct RowMaterializer {
     /// The entity of the last row (its IDs' scope holds its description), and how to fill its objects.
     private var scope: ObjectID.Scope
     private var layout: RowLayout
+    /// Whether rows may be of several entities; otherwise they are all of `scope`'s, and `Z_ENT`
+    /// need not be read.
+    private let readsEntityColumn: Bool
     /// Where the rows' attribute values go, many rows to a buffer.
     private var values = AttributeValues.Writer(valuesPerBuffer: Self.valuesPerBuffer)
 
@@ -20,19 +23,21 @@ struct RowMaterializer {
     /// from a large fetch keeps at most one buffer alive with its row.
     private static let valuesPerBuffer = 4_096
 
-    init(context: ObjectContext, asFaults: Bool) {
+    /// A materializer for rows of `entity`'s table (of `entity` or, when it has subentities, of them too).
+    init(context: ObjectContext, entity: EntityDescription, asFaults: Bool) {
         self.context = context
         self.asFaults = asFaults
         store = context.store
-        scope = store.idScope(entityNumber: store.entities[0].number)
+        scope = store.idScope(entityNumber: entity.number)
         layout = scope.entity.rowLayout
+        readsEntityColumn = !entity.isSoleEntityOfTable
     }
 
     /// The object for the statement's current row, which selects `Z_PK`, `Z_ENT`, `Z_OPT` and
     /// then every column of the table in table order.
     mutating func object(for statement: SQLiteStatement) -> ManagedObject {
         let key = ObjectID.Key.permanent(sqlite3_column_int64(statement, 0))
-        let entityNumber = Int(sqlite3_column_int64(statement, 1))
+        let entityNumber = readsEntityColumn ? Int(sqlite3_column_int64(statement, 1)) : scope.entityNumber
         let slot = context.registrySlot(for: ObjectID.Row(entityNumber: entityNumber, key: key))
         if let registered = context.registeredObject(at: slot) {
             guard !registered.isLoaded else { return registered }

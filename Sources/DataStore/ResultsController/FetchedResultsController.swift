@@ -308,7 +308,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
         let range = start..<min(keys.count, start + batchSize)
         let saved = keys[range].filter { $0 > 0 }
         var fetched: [Int64: ManagedObject] = [:]
-        if let plan, !saved.isEmpty, let objects = try? context.fetchRows(plan.selectBatch(saved), asFaults: plan.returnsObjectsAsFaults) {
+        if let plan, !saved.isEmpty, let objects = try? context.fetchRows(plan.selectBatch(saved), of: plan.entity, asFaults: plan.returnsObjectsAsFaults) {
             for object in objects { fetched[ResultsList.key(of: object.objectID)] = object }
         }
         let batch = range.map { position in
