@@ -1,19 +1,11 @@
 extension Array where Element == ManagedObject {
-    /// The objects that are `Result`s, in order. The class is checked once per run of objects of one
-    /// class rather than with a cast per object, and when every object is one — the usual case —
-    /// the array is returned as it is, without copying.
-    func objects<Result: ManagedObject>(of _: Result.Type) -> [Result] {
-        var checkedClass: ManagedObject.Type?
-        var allMatch = true
-        for object in self where type(of: object) != checkedClass {
-            guard type(of: object) is Result.Type else {
-                allMatch = false
-                break
-            }
-            checkedClass = type(of: object)
-        }
+    /// The objects that are `Result`s, in order. An object's class is its entity's, so the classes
+    /// are checked per entity of `entities` (those the objects can be of) rather than per object;
+    /// when every one is a `Result` class — the usual case — the array is returned as it is,
+    /// without copying and without reading the objects.
+    func objects<Result: ManagedObject>(of _: Result.Type, entities: some Sequence<EntityDescription>) -> [Result] {
         // An array of class references has the same layout whatever its static element class.
-        if allMatch { return unsafeBitCast(self, to: [Result].self) }
+        if entities.allSatisfy({ $0.objectClass is Result.Type }) { return unsafeBitCast(self, to: [Result].self) }
         return compactMap { $0 as? Result }
     }
 }

@@ -31,7 +31,7 @@ public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessColle
         self.context = context
         let plan = try FetchPlan(request, store: context.store)
         guard request.fetchBatchSize > 0, !(request.includesPendingChanges && context.hasChanges) else {
-            let objects = try context.matchingObjects(plan, request).objects(of: Result.self)
+            let objects = try context.matchingObjects(plan, request).objects(of: Result.self, entities: plan.entities)
             try context.prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
             storage = .objects(objects)
             endIndex = objects.count

@@ -6,6 +6,8 @@ struct FetchPlan {
     let entity: EntityDescription
     /// The entity numbers that match: the entity's subtree, or the entity alone.
     let entityNumbers: ClosedRange<Int>
+    /// The entities numbered `entityNumbers`: those of every object the plan fetches.
+    let entities: ArraySlice<EntityDescription>
     let predicate: ResolvedPredicate?
     let sortKeys: [SortKey]
     /// `FROM <table> t0` and the joins the predicate and sort keys need.
@@ -43,6 +45,7 @@ struct FetchPlan {
         }
         self.entity = entity
         entityNumbers = request.includesSubentities ? entity.subtreeNumbers : entity.number...entity.number
+        entities = store.entities[(entityNumbers.lowerBound - 1)...(entityNumbers.upperBound - 1)]
         let resolver = PredicateResolver(store: store, entity: entity)
         let resolved = try request.predicate.map { (predicate) throws(ContextError) in try resolver.resolve(predicate) }
         predicate = resolved

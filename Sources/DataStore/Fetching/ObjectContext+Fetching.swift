@@ -12,7 +12,7 @@ extension ObjectContext {
         let plan = try FetchPlan(request, store: store)
         let objects = try matchingObjects(plan, request)
         try prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
-        return objects.objects(of: Result.self)
+        return objects.objects(of: Result.self, entities: plan.entities)
     }
 
     /// The number of objects `fetch(request)` would return, counted in SQL when the context has no
@@ -33,14 +33,17 @@ extension ObjectContext {
     public func fetchObjectIDs<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> [ObjectID] {
         let plan = try FetchPlan(request, store: store)
         guard !(request.includesPendingChanges && hasChanges) else { return try matchingObjects(plan, request).map(\.objectID) }
-        return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset))
+        return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset), of: plan.entity)
     }
 
-    /// The IDs of the rows `sql` selects (`Z_PK`, `Z_ENT`).
-    private func readObjectIDs(_ sql: SQLFragment) throws(ContextError) -> [ObjectID] {
+    /// The IDs of the rows `sql` selects (`Z_PK`, `Z_ENT`) from `entity`'s table: all of `entity`
+    /// when it is alone in its table, as `RowMaterializer` reads them.
+    private func readObjectIDs(_ sql: SQLFragment, of entity: EntityDescription) throws(ContextError) -> [ObjectID] {
         var ids: [ObjectID] = []
+        let readsEntityColumn = !entity.isSoleEntityOfTable
         try forEachRow(sql) { row in
-            ids.append(objectID(key: sqlite3_column_int64(row, 0), entityNumber: Int(sqlite3_column_int64(row, 1))))
+            let entityNumber = readsEntityColumn ? Int(sqlite3_column_int64(row, 1)) : entity.number
+            ids.append(objectID(key: sqlite3_column_int64(row, 0), entityNumber: entityNumber))
         }
         return ids
     }
@@ -51,7 +54,7 @@ extension ObjectContext {
         let columns = plan.entity.selectColumns
         guard request.includesPendingChanges, hasChanges else {
             guard request.includesPropertyValues else {
-                return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset)).map(object(with:))
+                return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset), of: plan.entity).map(object(with:))
             }
             return try fetchRows(plan.select(columns, limit: request.fetchLimit, offset: request.fetchOffset), of: plan.entity, asFaults: plan.returnsObjectsAsFaults)
         }
