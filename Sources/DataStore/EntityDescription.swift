@@ -27,7 +27,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let objectClass: ManagedObject.Type
     /// The columns of the table, in order: attribute and foreign-key column indexes point into it.
     let tableColumns: [String]
-    /// `SELECT` of every table column, for loading this entity's rows.
+    /// `SELECT` of every table column, for loading this entity's rows: the entity number (`Z_ENT`, or `0`),
+    /// `Z_PK`, `Z_OPT`, then the rest in table order, so that column indexes past `Z_OPT` are the table's.
     let selectColumns: String
     /// The `INSERT` of a new row: `Z_PK, Z_ENT, Z_OPT`, the stored attributes in slot order, then
     /// each to-one's key (and destination entity) column in slot order.
@@ -68,7 +69,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.uniquenessConstraints = uniquenessConstraints
         self.objectClass = objectClass
         self.tableColumns = tableColumns
-        selectColumns = tableColumns.map { "t0." + $0 }.joined(separator: ", ")
+        // Core Data's order: the entity number first, `0` for an entity alone in its table (whose
+        // rows need not say it), then `Z_PK`, `Z_OPT` and the rest in table order.
+        let entityColumn = superentityName == nil && subtreeNumbers.count == 1 ? "0" : "t0.Z_ENT"
+        selectColumns = ([entityColumn, "t0.Z_PK"] + tableColumns.dropFirst(2).map { "t0." + $0 }).joined(separator: ", ")
         var insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
         for attribute in attributes {
             attribute.forEachStoredColumn(of: .null) { index, _ in insertColumns.append(tableColumns[index]) }

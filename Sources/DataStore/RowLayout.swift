@@ -67,9 +67,9 @@ final class RowLayout: Sendable {
         }
     }
 
-    /// Sets `object`'s values from the current row of `statement`, which selects `Z_PK`, `Z_ENT`,
-    /// `Z_OPT` and then every column of the table in table order: into the class's stored properties
-    /// when it has them, else into a row of `values`. This is the inner loop of every fetch.
+    /// Sets `object`'s values from the current row of `statement`, which selects the entity's
+    /// `selectColumns`: into the class's stored properties when it has them, else into a row of
+    /// `values`. This is the inner loop of every fetch.
     func fill(_ object: ManagedObject, from statement: SQLiteStatement, into values: inout AttributeValues.Writer, context: ObjectContext) {
         if fillsProperties, fillProperties(of: object, from: statement) {
             // An entity without relationships keeps its empty array: no copy to make or release.

@@ -204,7 +204,7 @@ import Testing
         #expect(lines.all.filter { $0.hasPrefix("DataStore: sql:") } == [keysQuery])
         #expect(banks[44].name != nil)
         let batchQuery = lines.all.last { $0.hasPrefix("DataStore: sql:") } ?? ""
-        #expect(batchQuery.hasPrefix("DataStore: sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT,"))
+        #expect(batchQuery.hasPrefix("DataStore: sql: SELECT 0, t0.Z_PK, t0.Z_OPT,"))
         #expect(batchQuery.hasSuffix("FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK WHERE t0.Z_PK IN (?,?,?,?,?) ORDER BY t1.ZCLOSEDATE DESC, t0.Z_PK LIMIT 5"))
         // Reading the rest loads two more batches of 20; the order is the eager fetch's.
         request.fetchBatchSize = 0

@@ -32,6 +32,13 @@ case "predicate":
             precondition(items.count == StoreFixtures.objectCount)
         }
     }
+case "predicate-floor":
+    let db = RawSQLite.open(try StoreFixtures.filledStoreURL())
+    PredicateFixture.registerRawFunction(db)
+    for _ in 0..<rounds { timed { precondition(PredicateFixture.rawFetch(db).count == StoreFixtures.objectCount) } }
+case "fetch-floor":
+    let db = RawSQLite.open(try StoreFixtures.filledStoreURL())
+    for _ in 0..<rounds { timed { precondition(RawSQLite.fetchAll(db).count == StoreFixtures.objectCount) } }
 case "list-insert-delete":
     // One insert and one delete delivered to a controller over 1,000,000 rows; ROUNDS of 1,000 each.
     let live = try LiveList(url: try ListFixture.storeURL(count: 1_000_000))

@@ -33,11 +33,10 @@ struct RowMaterializer {
         readsEntityColumn = !entity.isSoleEntityOfTable
     }
 
-    /// The object for the statement's current row, which selects `Z_PK`, `Z_ENT`, `Z_OPT` and
-    /// then every column of the table in table order.
+    /// The object for the statement's current row, which selects the entity's `selectColumns`.
     mutating func object(for statement: SQLiteStatement) -> ManagedObject {
-        let key = ObjectID.Key.permanent(sqlite3_column_int64(statement, 0))
-        let entityNumber = readsEntityColumn ? Int(sqlite3_column_int64(statement, 1)) : scope.entityNumber
+        let key = ObjectID.Key.permanent(sqlite3_column_int64(statement, 1))
+        let entityNumber = readsEntityColumn ? Int(sqlite3_column_int64(statement, 0)) : scope.entityNumber
         let slot = context.registrySlot(for: ObjectID.Row(entityNumber: entityNumber, key: key))
         if let registered = context.registeredObject(at: slot) {
             guard !registered.isLoaded else { return registered }
