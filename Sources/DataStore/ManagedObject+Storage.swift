@@ -123,8 +123,13 @@ extension ManagedObject {
 
     /// Changes the value in `slot`, keeping the saved values apart first.
     func changeAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
-        if savedAttributeValuesIfChanged == nil { savedAttributeValuesIfChanged = currentAttributeValues }
+        keepSavedAttributeValuesApart()
         setPrimitiveValue(value, atSlot: slot)
+    }
+
+    /// Copies the attribute values to the saved ones before their first change.
+    func keepSavedAttributeValuesApart() {
+        if savedAttributeValuesIfChanged == nil { savedAttributeValuesIfChanged = currentAttributeValues }
     }
 
     /// Sets the value in `slot` as both current and saved: a value the store computed.

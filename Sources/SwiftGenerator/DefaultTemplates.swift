@@ -35,13 +35,31 @@ extension TemplateSet {
     /// {{.}}
 {{/documentation}}
 {{#isReadOnly}}
-    {{access}}var {{identifier}}: {{swiftType}} { self[{{className}}.{{identifier}}] }
+    {{access}}var {{identifier}}: {{swiftType}} { {{#direct}}valuesAreInProperties ? {{read}} : {{/direct}}self[{{className}}.{{identifier}}] }
 {{/isReadOnly}}
 {{^isReadOnly}}
+{{#direct}}
+    {{access}}var {{identifier}}: {{swiftType}} {
+        get { valuesAreInProperties ? {{read}} : self[{{className}}.{{identifier}}] }
+        set {
+            guard canSetPropertyValue(atSlot: {{slot}}) else { self[{{className}}.{{identifier}}] = newValue; return }
+{{#conversion}}
+            let stored = {{.}}
+{{/conversion}}
+            if {{storageName}} != {{written}} {
+                willSetPropertyValue()
+                {{storageName}} = {{written}}
+                didSetPropertyValue()
+            }
+        }
+    }
+{{/direct}}
+{{^direct}}
     {{access}}var {{identifier}}: {{swiftType}} {
         get { self[{{className}}.{{identifier}}] }
         set { self[{{className}}.{{identifier}}] = newValue }
     }
+{{/direct}}
 {{/isReadOnly}}
 {{/attributes}}
 {{#relationships}}

@@ -155,6 +155,8 @@ struct ModelContextBuilder {
             let identifier = member(attribute.name)
             noteRename(attribute.name, identifier, attribute.location)
             let optional = attribute.isOptional || type.storage == .transformable
+            let direct = SwiftType.standard(for: attribute.type) == type.name && type.storage == .attribute
+                ? storage.directAccess(storageName: "_" + storageName, typeName: type.name, isOptional: attribute.isOptional) : nil
             attributes.append(AttributeContext(
                 name: attribute.name, identifier: SwiftIdentifier.escaped(identifier),
                 swiftType: type.name + (optional ? "?" : ""),
@@ -162,7 +164,7 @@ struct ModelContextBuilder {
                     ? "TransformableKey<\(className), \(type.name)>"
                     : "AttributeKey<\(className), \(type.name)\(attribute.isOptional ? "?" : "")>",
                 slot: inheritedAttributes.count + offset, isReadOnly: attribute.isDerived && attribute.isPersistent,
-                documentation: documentation(of: attribute)))
+                documentation: documentation(of: attribute), direct: direct))
         }
 
         var relationships: [RelationshipContext] = []

@@ -24,3 +24,28 @@ struct PropertyStorage {
         }
     }
 }
+
+extension PropertyStorage {
+    /// The direct access of a property of the standard Swift type `typeName` (optional or not) to
+    /// this storage, named `storageName`: when the types are the same, or an integer or `Float`
+    /// the payload converts to as typed access converts it. `nil` for any other type.
+    func directAccess(storageName: String, typeName: String, isOptional: Bool) -> DirectAccessContext? {
+        let payload = String(type.dropLast())
+        let read: String, conversion: String?
+        switch (payload, typeName) {
+        case _ where payload == typeName:
+            (read, conversion) = (storageName, nil)
+        case ("Int64", "Int16"), ("Int64", "Int32"):
+            read = "\(storageName).map { \(typeName)(truncatingIfNeeded: $0) }"
+            conversion = isOptional ? "newValue.map { Int64($0) }" : "Int64(newValue)"
+        case ("Double", "Float"):
+            read = "\(storageName).map { Float($0) }"
+            conversion = isOptional ? "newValue.map { Double($0) }" : "Double(newValue)"
+        default:
+            return nil
+        }
+        return DirectAccessContext(
+            storageName: storageName, read: isOptional ? read : "\(read) ?? \(typeName).unsetValue",
+            conversion: conversion, written: conversion == nil ? "newValue" : "stored")
+    }
+}

@@ -63,7 +63,13 @@ extension NameConstant: TemplateFields {
 extension AttributeContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
         "name": \.name, "identifier": \.identifier, "swiftType": \.swiftType, "keyType": \.keyType, "slot": \.slot,
-        "isReadOnly": \.isReadOnly, "documentation": \.documentation,
+        "isReadOnly": \.isReadOnly, "documentation": \.documentation, "direct": \.direct,
+    ]
+}
+
+extension DirectAccessContext: TemplateFields {
+    static let fields: [String: PartialKeyPath<Self> & Sendable] = [
+        "storageName": \.storageName, "read": \.read, "conversion": \.conversion, "written": \.written,
     ]
 }
 

@@ -108,6 +108,21 @@ public struct AttributeContext: Sendable, Encodable {
     /// Whether the store computes the value (a derived attribute), so the property has no setter.
     public var isReadOnly: Bool
     public var documentation: [String]
+    /// How the property reads and writes its stored property itself, when its type converts
+    /// plainly to the stored one; `nil` for types that go through typed access alone.
+    public var direct: DirectAccessContext?
+}
+
+/// How a generated property reaches its stored property directly (`ManagedObject.valuesAreInProperties`).
+public struct DirectAccessContext: Sendable, Encodable {
+    /// The stored property: `_price`.
+    public var storageName: String
+    /// Its value as the property's type: `_title`, `_price ?? Double.unsetValue`.
+    public var read: String
+    /// `newValue` as the stored property's payload, when the types differ: `Int64(newValue)`.
+    public var conversion: String?
+    /// What the setter compares and stores: `newValue`, or `stored` (the conversion) when there is one.
+    public var written: String
 }
 
 /// An attribute the class keeps in a stored property: every attribute the entity declares itself,

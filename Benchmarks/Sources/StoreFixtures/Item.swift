@@ -14,28 +14,63 @@ public final class Item: ManagedObject {
     public static let quantity = AttributeKey<Item, Int64>("quantity", slot: 4)
 
     public var added: Date? {
-        get { self[Item.added] }
-        set { self[Item.added] = newValue }
+        get { valuesAreInProperties ? _added : self[Item.added] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Item.added] = newValue; return }
+            if _added != newValue {
+                willSetPropertyValue()
+                _added = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     public var isActive: Bool {
-        get { self[Item.isActive] }
-        set { self[Item.isActive] = newValue }
+        get { valuesAreInProperties ? _isActive ?? Bool.unsetValue : self[Item.isActive] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[Item.isActive] = newValue; return }
+            if _isActive != newValue {
+                willSetPropertyValue()
+                _isActive = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     public var name: String? {
-        get { self[Item.name] }
-        set { self[Item.name] = newValue }
+        get { valuesAreInProperties ? _name : self[Item.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 2) else { self[Item.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     public var price: Double {
-        get { self[Item.price] }
-        set { self[Item.price] = newValue }
+        get { valuesAreInProperties ? _price ?? Double.unsetValue : self[Item.price] }
+        set {
+            guard canSetPropertyValue(atSlot: 3) else { self[Item.price] = newValue; return }
+            if _price != newValue {
+                willSetPropertyValue()
+                _price = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     public var quantity: Int64 {
-        get { self[Item.quantity] }
-        set { self[Item.quantity] = newValue }
+        get { valuesAreInProperties ? _quantity ?? Int64.unsetValue : self[Item.quantity] }
+        set {
+            guard canSetPropertyValue(atSlot: 4) else { self[Item.quantity] = newValue; return }
+            if _quantity != newValue {
+                willSetPropertyValue()
+                _quantity = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.

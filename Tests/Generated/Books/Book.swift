@@ -13,14 +13,28 @@ public final class Book: ManagedObject {
 
     /// The `price` attribute: Double, required, default `0.0`.
     public var price: Double {
-        get { self[Book.price] }
-        set { self[Book.price] = newValue }
+        get { valuesAreInProperties ? _price ?? Double.unsetValue : self[Book.price] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Book.price] = newValue; return }
+            if _price != newValue {
+                willSetPropertyValue()
+                _price = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `title` attribute: String, required, default empty.
     public var title: String {
-        get { self[Book.title] }
-        set { self[Book.title] = newValue }
+        get { valuesAreInProperties ? _title ?? String.unsetValue : self[Book.title] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[Book.title] = newValue; return }
+            if _title != newValue {
+                willSetPropertyValue()
+                _title = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.

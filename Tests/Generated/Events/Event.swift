@@ -11,8 +11,15 @@ public final class Event: ManagedObject {
 
     /// The `timeStamp` attribute: Date, optional.
     public var timeStamp: Date? {
-        get { self[Event.timeStamp] }
-        set { self[Event.timeStamp] = newValue }
+        get { valuesAreInProperties ? _timeStamp : self[Event.timeStamp] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Event.timeStamp] = newValue; return }
+            if _timeStamp != newValue {
+                willSetPropertyValue()
+                _timeStamp = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.

@@ -14,8 +14,15 @@ public final class Audiobook: Book {
 
     /// The `duration` attribute: Double, required, default `0.0`.
     public var duration: Double {
-        get { self[Audiobook.duration] }
-        set { self[Audiobook.duration] = newValue }
+        get { valuesAreInProperties ? _duration ?? Double.unsetValue : self[Audiobook.duration] }
+        set {
+            guard canSetPropertyValue(atSlot: 22) else { self[Audiobook.duration] = newValue; return }
+            if _duration != newValue {
+                willSetPropertyValue()
+                _duration = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `narrator` relationship: to-one `Author`, inverse `narrated`, delete rule Nullify.

@@ -16,8 +16,15 @@ public final class Author: ManagedObject {
 
     /// The `name` attribute: String, required, default `Anonymous`.
     public var name: String {
-        get { self[Author.name] }
-        set { self[Author.name] = newValue }
+        get { valuesAreInProperties ? _name ?? String.unsetValue : self[Author.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Author.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `books` relationship: to-many `Book`, inverse `author`, delete rule Nullify.

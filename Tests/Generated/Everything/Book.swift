@@ -60,32 +60,67 @@ public class Book: Item {
 
     /// The `cover` attribute: Binary, optional.
     public var cover: Data? {
-        get { self[Book.cover] }
-        set { self[Book.cover] = newValue }
+        get { valuesAreInProperties ? _cover : self[Book.cover] }
+        set {
+            guard canSetPropertyValue(atSlot: 2) else { self[Book.cover] = newValue; return }
+            if _cover != newValue {
+                willSetPropertyValue()
+                _cover = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `fileSize` attribute: Integer 64, required, default `0`.
     public var fileSize: Int64 {
-        get { self[Book.fileSize] }
-        set { self[Book.fileSize] = newValue }
+        get { valuesAreInProperties ? _fileSize ?? Int64.unsetValue : self[Book.fileSize] }
+        set {
+            guard canSetPropertyValue(atSlot: 3) else { self[Book.fileSize] = newValue; return }
+            if _fileSize != newValue {
+                willSetPropertyValue()
+                _fileSize = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `isAvailable` attribute: Boolean, required, default `YES`.
     public var isAvailable: Bool {
-        get { self[Book.isAvailable] }
-        set { self[Book.isAvailable] = newValue }
+        get { valuesAreInProperties ? _isAvailable ?? Bool.unsetValue : self[Book.isAvailable] }
+        set {
+            guard canSetPropertyValue(atSlot: 4) else { self[Book.isAvailable] = newValue; return }
+            if _isAvailable != newValue {
+                willSetPropertyValue()
+                _isAvailable = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `isbn` attribute: String, optional.
     public var isbn: String? {
-        get { self[Book.isbn] }
-        set { self[Book.isbn] = newValue }
+        get { valuesAreInProperties ? _isbn : self[Book.isbn] }
+        set {
+            guard canSetPropertyValue(atSlot: 5) else { self[Book.isbn] = newValue; return }
+            if _isbn != newValue {
+                willSetPropertyValue()
+                _isbn = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `legacyCode` attribute: String, optional.
     public var legacyCode: String? {
-        get { self[Book.legacyCode] }
-        set { self[Book.legacyCode] = newValue }
+        get { valuesAreInProperties ? _legacyCode : self[Book.legacyCode] }
+        set {
+            guard canSetPropertyValue(atSlot: 6) else { self[Book.legacyCode] = newValue; return }
+            if _legacyCode != newValue {
+                willSetPropertyValue()
+                _legacyCode = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `metadata` attribute: Transformable, optional.
@@ -96,42 +131,86 @@ public class Book: Item {
 
     /// The `notes` attribute: String, optional.
     public var notes: String? {
-        get { self[Book.notes] }
-        set { self[Book.notes] = newValue }
+        get { valuesAreInProperties ? _notes : self[Book.notes] }
+        set {
+            guard canSetPropertyValue(atSlot: 8) else { self[Book.notes] = newValue; return }
+            if _notes != newValue {
+                willSetPropertyValue()
+                _notes = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `pageCount` attribute: Integer 16, required, default `0`.
     public var pageCount: Int16 {
-        get { self[Book.pageCount] }
-        set { self[Book.pageCount] = newValue }
+        get { valuesAreInProperties ? _pageCount.map { Int16(truncatingIfNeeded: $0) } ?? Int16.unsetValue : self[Book.pageCount] }
+        set {
+            guard canSetPropertyValue(atSlot: 10) else { self[Book.pageCount] = newValue; return }
+            let stored = Int64(newValue)
+            if _pageCount != stored {
+                willSetPropertyValue()
+                _pageCount = stored
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `pagesCount` attribute: Integer 64, optional.
     /// Derived from `chapters.@count`: the store computes it when saving.
-    public var pagesCount: Int64? { self[Book.pagesCount] }
+    public var pagesCount: Int64? { valuesAreInProperties ? _pagesCount : self[Book.pagesCount] }
 
     /// The `price` attribute: Decimal, optional, default `0`.
     public var price: Decimal? {
-        get { self[Book.price] }
-        set { self[Book.price] = newValue }
+        get { valuesAreInProperties ? _price : self[Book.price] }
+        set {
+            guard canSetPropertyValue(atSlot: 12) else { self[Book.price] = newValue; return }
+            if _price != newValue {
+                willSetPropertyValue()
+                _price = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `published` attribute: Date, optional.
     public var published: Date? {
-        get { self[Book.published] }
-        set { self[Book.published] = newValue }
+        get { valuesAreInProperties ? _published : self[Book.published] }
+        set {
+            guard canSetPropertyValue(atSlot: 13) else { self[Book.published] = newValue; return }
+            if _published != newValue {
+                willSetPropertyValue()
+                _published = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `rating` attribute: Float, optional, default `0.0`.
     public var rating: Float? {
-        get { self[Book.rating] }
-        set { self[Book.rating] = newValue }
+        get { valuesAreInProperties ? _rating.map { Float($0) } : self[Book.rating] }
+        set {
+            guard canSetPropertyValue(atSlot: 14) else { self[Book.rating] = newValue; return }
+            let stored = newValue.map { Double($0) }
+            if _rating != stored {
+                willSetPropertyValue()
+                _rating = stored
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `searchText` attribute: String, optional, transient.
     public var searchText: String? {
-        get { self[Book.searchText] }
-        set { self[Book.searchText] = newValue }
+        get { valuesAreInProperties ? _searchText : self[Book.searchText] }
+        set {
+            guard canSetPropertyValue(atSlot: 16) else { self[Book.searchText] = newValue; return }
+            if _searchText != newValue {
+                willSetPropertyValue()
+                _searchText = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `shelfSpot` attribute: ShelfSpot, optional.
@@ -142,20 +221,41 @@ public class Book: Item {
 
     /// The `title` attribute: String, required, default `Untitled`.
     public var title: String {
-        get { self[Book.title] }
-        set { self[Book.title] = newValue }
+        get { valuesAreInProperties ? _title ?? String.unsetValue : self[Book.title] }
+        set {
+            guard canSetPropertyValue(atSlot: 18) else { self[Book.title] = newValue; return }
+            if _title != newValue {
+                willSetPropertyValue()
+                _title = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `website` attribute: URI, optional.
     public var website: URL? {
-        get { self[Book.website] }
-        set { self[Book.website] = newValue }
+        get { valuesAreInProperties ? _website : self[Book.website] }
+        set {
+            guard canSetPropertyValue(atSlot: 19) else { self[Book.website] = newValue; return }
+            if _website != newValue {
+                willSetPropertyValue()
+                _website = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `weight` attribute: Double, optional.
     public var weight: Double? {
-        get { self[Book.weight] }
-        set { self[Book.weight] = newValue }
+        get { valuesAreInProperties ? _weight : self[Book.weight] }
+        set {
+            guard canSetPropertyValue(atSlot: 20) else { self[Book.weight] = newValue; return }
+            if _weight != newValue {
+                willSetPropertyValue()
+                _weight = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `wordCount` attribute: Integer 32, optional, default `0`.

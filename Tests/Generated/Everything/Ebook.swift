@@ -13,14 +13,28 @@ public final class Ebook: Book {
 
     /// The `fileFormat` attribute: String, required, default `epub`.
     public var fileFormat: String {
-        get { self[Ebook.fileFormat] }
-        set { self[Ebook.fileFormat] = newValue }
+        get { valuesAreInProperties ? _fileFormat ?? String.unsetValue : self[Ebook.fileFormat] }
+        set {
+            guard canSetPropertyValue(atSlot: 22) else { self[Ebook.fileFormat] = newValue; return }
+            if _fileFormat != newValue {
+                willSetPropertyValue()
+                _fileFormat = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `sizeBytes` attribute: Integer 64, required, default `0`.
     public var sizeBytes: Int64 {
-        get { self[Ebook.sizeBytes] }
-        set { self[Ebook.sizeBytes] = newValue }
+        get { valuesAreInProperties ? _sizeBytes ?? Int64.unsetValue : self[Ebook.sizeBytes] }
+        set {
+            guard canSetPropertyValue(atSlot: 23) else { self[Ebook.sizeBytes] = newValue; return }
+            if _sizeBytes != newValue {
+                willSetPropertyValue()
+                _sizeBytes = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.

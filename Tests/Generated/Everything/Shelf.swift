@@ -16,8 +16,15 @@ public final class Shelf: ManagedObject {
 
     /// The `name` attribute: String, optional.
     public var name: String? {
-        get { self[Shelf.name] }
-        set { self[Shelf.name] = newValue }
+        get { valuesAreInProperties ? _name : self[Shelf.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Shelf.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `books` relationship: to-many `Book`, inverse `shelf`, delete rule Deny.

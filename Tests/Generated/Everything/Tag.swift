@@ -14,8 +14,15 @@ public final class Tag: ManagedObject {
 
     /// The `name` attribute: String, required, default empty.
     public var name: String {
-        get { self[Tag.name] }
-        set { self[Tag.name] = newValue }
+        get { valuesAreInProperties ? _name ?? String.unsetValue : self[Tag.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Tag.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `books` relationship: ordered to-many `Book`, inverse `tags`, delete rule Nullify.

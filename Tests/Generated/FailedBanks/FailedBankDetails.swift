@@ -18,20 +18,42 @@ public final class FailedBankDetails: ManagedObject {
 
     /// The `closeDate` attribute: Date, optional.
     public var closeDate: Date? {
-        get { self[FailedBankDetails.closeDate] }
-        set { self[FailedBankDetails.closeDate] = newValue }
+        get { valuesAreInProperties ? _closeDate : self[FailedBankDetails.closeDate] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[FailedBankDetails.closeDate] = newValue; return }
+            if _closeDate != newValue {
+                willSetPropertyValue()
+                _closeDate = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `updatedDate` attribute: Date, optional.
     public var updatedDate: Date? {
-        get { self[FailedBankDetails.updatedDate] }
-        set { self[FailedBankDetails.updatedDate] = newValue }
+        get { valuesAreInProperties ? _updatedDate : self[FailedBankDetails.updatedDate] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[FailedBankDetails.updatedDate] = newValue; return }
+            if _updatedDate != newValue {
+                willSetPropertyValue()
+                _updatedDate = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `zip` attribute: Integer 32, required, default `0`.
     public var zip: Int32 {
-        get { self[FailedBankDetails.zip] }
-        set { self[FailedBankDetails.zip] = newValue }
+        get { valuesAreInProperties ? _zip.map { Int32(truncatingIfNeeded: $0) } ?? Int32.unsetValue : self[FailedBankDetails.zip] }
+        set {
+            guard canSetPropertyValue(atSlot: 2) else { self[FailedBankDetails.zip] = newValue; return }
+            let stored = Int64(newValue)
+            if _zip != stored {
+                willSetPropertyValue()
+                _zip = stored
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `info` relationship: to-one `FailedBankInfo`, inverse `details`, delete rule Nullify.

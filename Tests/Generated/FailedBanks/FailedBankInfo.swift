@@ -18,20 +18,41 @@ public final class FailedBankInfo: ManagedObject {
 
     /// The `city` attribute: String, optional.
     public var city: String? {
-        get { self[FailedBankInfo.city] }
-        set { self[FailedBankInfo.city] = newValue }
+        get { valuesAreInProperties ? _city : self[FailedBankInfo.city] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[FailedBankInfo.city] = newValue; return }
+            if _city != newValue {
+                willSetPropertyValue()
+                _city = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `name` attribute: String, optional.
     public var name: String? {
-        get { self[FailedBankInfo.name] }
-        set { self[FailedBankInfo.name] = newValue }
+        get { valuesAreInProperties ? _name : self[FailedBankInfo.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[FailedBankInfo.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `state` attribute: String, optional.
     public var state: String? {
-        get { self[FailedBankInfo.state] }
-        set { self[FailedBankInfo.state] = newValue }
+        get { valuesAreInProperties ? _state : self[FailedBankInfo.state] }
+        set {
+            guard canSetPropertyValue(atSlot: 2) else { self[FailedBankInfo.state] = newValue; return }
+            if _state != newValue {
+                willSetPropertyValue()
+                _state = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `details` relationship: to-one `FailedBankDetails`, inverse `info`, delete rule Cascade.

@@ -13,14 +13,28 @@ public final class Café: ManagedObject {
 
     /// The `größe` attribute: Double, optional.
     public var größe: Double? {
-        get { self[Café.größe] }
-        set { self[Café.größe] = newValue }
+        get { valuesAreInProperties ? _größe : self[Café.größe] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Café.größe] = newValue; return }
+            if _größe != newValue {
+                willSetPropertyValue()
+                _größe = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `entityName` attribute: String, optional.
     public var entityName_: String? {
-        get { self[Café.entityName_] }
-        set { self[Café.entityName_] = newValue }
+        get { valuesAreInProperties ? _entityName_ : self[Café.entityName_] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[Café.entityName_] = newValue; return }
+            if _entityName_ != newValue {
+                willSetPropertyValue()
+                _entityName_ = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.

@@ -22,32 +22,68 @@ public final class DataEntity: ManagedObject {
 
     /// The `context` attribute: String, optional.
     public var context_: String? {
-        get { self[DataEntity.context_] }
-        set { self[DataEntity.context_] = newValue }
+        get { valuesAreInProperties ? _context_ : self[DataEntity.context_] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[DataEntity.context_] = newValue; return }
+            if _context_ != newValue {
+                willSetPropertyValue()
+                _context_ = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `default` attribute: Integer 16, required, default `0`.
     public var `default`: Int16 {
-        get { self[DataEntity.`default`] }
-        set { self[DataEntity.`default`] = newValue }
+        get { valuesAreInProperties ? _default.map { Int16(truncatingIfNeeded: $0) } ?? Int16.unsetValue : self[DataEntity.`default`] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[DataEntity.`default`] = newValue; return }
+            let stored = Int64(newValue)
+            if _default != stored {
+                willSetPropertyValue()
+                _default = stored
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `description` attribute: String, optional.
     public var description_: String? {
-        get { self[DataEntity.description_] }
-        set { self[DataEntity.description_] = newValue }
+        get { valuesAreInProperties ? _description_ : self[DataEntity.description_] }
+        set {
+            guard canSetPropertyValue(atSlot: 2) else { self[DataEntity.description_] = newValue; return }
+            if _description_ != newValue {
+                willSetPropertyValue()
+                _description_ = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `hash` attribute: String, optional.
     public var hash_: String? {
-        get { self[DataEntity.hash_] }
-        set { self[DataEntity.hash_] = newValue }
+        get { valuesAreInProperties ? _hash_ : self[DataEntity.hash_] }
+        set {
+            guard canSetPropertyValue(atSlot: 3) else { self[DataEntity.hash_] = newValue; return }
+            if _hash_ != newValue {
+                willSetPropertyValue()
+                _hash_ = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `objectID` attribute: String, optional.
     public var objectID_: String? {
-        get { self[DataEntity.objectID_] }
-        set { self[DataEntity.objectID_] = newValue }
+        get { valuesAreInProperties ? _objectID_ : self[DataEntity.objectID_] }
+        set {
+            guard canSetPropertyValue(atSlot: 4) else { self[DataEntity.objectID_] = newValue; return }
+            if _objectID_ != newValue {
+                willSetPropertyValue()
+                _objectID_ = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `type` relationship: to-one `TypeEntity`, inverse `self_`, delete rule Nullify.

@@ -11,8 +11,15 @@ public final class HostileNames: ManagedObject {
 
     /// The `Attributes` attribute: String, optional.
     public var Attributes_: String? {
-        get { self[HostileNames.Attributes_] }
-        set { self[HostileNames.Attributes_] = newValue }
+        get { valuesAreInProperties ? _Attributes_ : self[HostileNames.Attributes_] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[HostileNames.Attributes_] = newValue; return }
+            if _Attributes_ != newValue {
+                willSetPropertyValue()
+                _Attributes_ = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.

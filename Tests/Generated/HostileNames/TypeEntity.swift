@@ -14,8 +14,15 @@ public final class TypeEntity: ManagedObject {
 
     /// The `for` attribute: String, optional.
     public var `for`: String? {
-        get { self[TypeEntity.`for`] }
-        set { self[TypeEntity.`for`] = newValue }
+        get { valuesAreInProperties ? _for : self[TypeEntity.`for`] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[TypeEntity.`for`] = newValue; return }
+            if _for != newValue {
+                willSetPropertyValue()
+                _for = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `self_` relationship: to-many `DataEntity`, inverse `type`, delete rule Cascade.

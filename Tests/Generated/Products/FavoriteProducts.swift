@@ -11,8 +11,15 @@ public final class FavoriteProducts: Products {
 
     /// The `favoritedAt` attribute: Date, optional.
     public var favoritedAt: Date? {
-        get { self[FavoriteProducts.favoritedAt] }
-        set { self[FavoriteProducts.favoritedAt] = newValue }
+        get { valuesAreInProperties ? _favoritedAt : self[FavoriteProducts.favoritedAt] }
+        set {
+            guard canSetPropertyValue(atSlot: 2) else { self[FavoriteProducts.favoritedAt] = newValue; return }
+            if _favoritedAt != newValue {
+                willSetPropertyValue()
+                _favoritedAt = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.

@@ -13,14 +13,28 @@ public class Products: ManagedObject {
 
     /// The `name` attribute: String, required, default empty.
     public var name: String {
-        get { self[Products.name] }
-        set { self[Products.name] = newValue }
+        get { valuesAreInProperties ? _name ?? String.unsetValue : self[Products.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Products.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `price` attribute: Double, required, default `0.0`.
     public var price: Double {
-        get { self[Products.price] }
-        set { self[Products.price] = newValue }
+        get { valuesAreInProperties ? _price ?? Double.unsetValue : self[Products.price] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[Products.price] = newValue; return }
+            if _price != newValue {
+                willSetPropertyValue()
+                _price = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.

@@ -15,8 +15,15 @@ final class Audiobook: Book {
 
     /// The `duration` attribute: Double, required, default `0.0`.
     var duration: Double {
-        get { self[Audiobook.duration] }
-        set { self[Audiobook.duration] = newValue }
+        get { valuesAreInProperties ? _duration ?? Double.unsetValue : self[Audiobook.duration] }
+        set {
+            guard canSetPropertyValue(atSlot: 22) else { self[Audiobook.duration] = newValue; return }
+            if _duration != newValue {
+                willSetPropertyValue()
+                _duration = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `narrator` relationship: to-one `Author`, inverse `narrated`, delete rule Nullify.
@@ -114,8 +121,15 @@ final class Author: ManagedObject {
 
     /// The `name` attribute: String, required, default `Anonymous`.
     var name: String {
-        get { self[Author.name] }
-        set { self[Author.name] = newValue }
+        get { valuesAreInProperties ? _name ?? String.unsetValue : self[Author.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Author.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `books` relationship: to-many `Book`, inverse `author`, delete rule Nullify.
@@ -250,32 +264,67 @@ class Book: Item {
 
     /// The `cover` attribute: Binary, optional.
     var cover: Data? {
-        get { self[Book.cover] }
-        set { self[Book.cover] = newValue }
+        get { valuesAreInProperties ? _cover : self[Book.cover] }
+        set {
+            guard canSetPropertyValue(atSlot: 2) else { self[Book.cover] = newValue; return }
+            if _cover != newValue {
+                willSetPropertyValue()
+                _cover = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `fileSize` attribute: Integer 64, required, default `0`.
     var fileSize: Int64 {
-        get { self[Book.fileSize] }
-        set { self[Book.fileSize] = newValue }
+        get { valuesAreInProperties ? _fileSize ?? Int64.unsetValue : self[Book.fileSize] }
+        set {
+            guard canSetPropertyValue(atSlot: 3) else { self[Book.fileSize] = newValue; return }
+            if _fileSize != newValue {
+                willSetPropertyValue()
+                _fileSize = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `isAvailable` attribute: Boolean, required, default `YES`.
     var isAvailable: Bool {
-        get { self[Book.isAvailable] }
-        set { self[Book.isAvailable] = newValue }
+        get { valuesAreInProperties ? _isAvailable ?? Bool.unsetValue : self[Book.isAvailable] }
+        set {
+            guard canSetPropertyValue(atSlot: 4) else { self[Book.isAvailable] = newValue; return }
+            if _isAvailable != newValue {
+                willSetPropertyValue()
+                _isAvailable = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `isbn` attribute: String, optional.
     var isbn: String? {
-        get { self[Book.isbn] }
-        set { self[Book.isbn] = newValue }
+        get { valuesAreInProperties ? _isbn : self[Book.isbn] }
+        set {
+            guard canSetPropertyValue(atSlot: 5) else { self[Book.isbn] = newValue; return }
+            if _isbn != newValue {
+                willSetPropertyValue()
+                _isbn = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `legacyCode` attribute: String, optional.
     var legacyCode: String? {
-        get { self[Book.legacyCode] }
-        set { self[Book.legacyCode] = newValue }
+        get { valuesAreInProperties ? _legacyCode : self[Book.legacyCode] }
+        set {
+            guard canSetPropertyValue(atSlot: 6) else { self[Book.legacyCode] = newValue; return }
+            if _legacyCode != newValue {
+                willSetPropertyValue()
+                _legacyCode = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `metadata` attribute: Transformable, optional.
@@ -286,42 +335,86 @@ class Book: Item {
 
     /// The `notes` attribute: String, optional.
     var notes: String? {
-        get { self[Book.notes] }
-        set { self[Book.notes] = newValue }
+        get { valuesAreInProperties ? _notes : self[Book.notes] }
+        set {
+            guard canSetPropertyValue(atSlot: 8) else { self[Book.notes] = newValue; return }
+            if _notes != newValue {
+                willSetPropertyValue()
+                _notes = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `pageCount` attribute: Integer 16, required, default `0`.
     var pageCount: Int16 {
-        get { self[Book.pageCount] }
-        set { self[Book.pageCount] = newValue }
+        get { valuesAreInProperties ? _pageCount.map { Int16(truncatingIfNeeded: $0) } ?? Int16.unsetValue : self[Book.pageCount] }
+        set {
+            guard canSetPropertyValue(atSlot: 10) else { self[Book.pageCount] = newValue; return }
+            let stored = Int64(newValue)
+            if _pageCount != stored {
+                willSetPropertyValue()
+                _pageCount = stored
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `pagesCount` attribute: Integer 64, optional.
     /// Derived from `chapters.@count`: the store computes it when saving.
-    var pagesCount: Int64? { self[Book.pagesCount] }
+    var pagesCount: Int64? { valuesAreInProperties ? _pagesCount : self[Book.pagesCount] }
 
     /// The `price` attribute: Decimal, optional, default `0`.
     var price: Decimal? {
-        get { self[Book.price] }
-        set { self[Book.price] = newValue }
+        get { valuesAreInProperties ? _price : self[Book.price] }
+        set {
+            guard canSetPropertyValue(atSlot: 12) else { self[Book.price] = newValue; return }
+            if _price != newValue {
+                willSetPropertyValue()
+                _price = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `published` attribute: Date, optional.
     var published: Date? {
-        get { self[Book.published] }
-        set { self[Book.published] = newValue }
+        get { valuesAreInProperties ? _published : self[Book.published] }
+        set {
+            guard canSetPropertyValue(atSlot: 13) else { self[Book.published] = newValue; return }
+            if _published != newValue {
+                willSetPropertyValue()
+                _published = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `rating` attribute: Float, optional, default `0.0`.
     var rating: Float? {
-        get { self[Book.rating] }
-        set { self[Book.rating] = newValue }
+        get { valuesAreInProperties ? _rating.map { Float($0) } : self[Book.rating] }
+        set {
+            guard canSetPropertyValue(atSlot: 14) else { self[Book.rating] = newValue; return }
+            let stored = newValue.map { Double($0) }
+            if _rating != stored {
+                willSetPropertyValue()
+                _rating = stored
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `searchText` attribute: String, optional, transient.
     var searchText: String? {
-        get { self[Book.searchText] }
-        set { self[Book.searchText] = newValue }
+        get { valuesAreInProperties ? _searchText : self[Book.searchText] }
+        set {
+            guard canSetPropertyValue(atSlot: 16) else { self[Book.searchText] = newValue; return }
+            if _searchText != newValue {
+                willSetPropertyValue()
+                _searchText = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `shelfSpot` attribute: ShelfSpot, optional.
@@ -332,20 +425,41 @@ class Book: Item {
 
     /// The `title` attribute: String, required, default `Untitled`.
     var title: String {
-        get { self[Book.title] }
-        set { self[Book.title] = newValue }
+        get { valuesAreInProperties ? _title ?? String.unsetValue : self[Book.title] }
+        set {
+            guard canSetPropertyValue(atSlot: 18) else { self[Book.title] = newValue; return }
+            if _title != newValue {
+                willSetPropertyValue()
+                _title = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `website` attribute: URI, optional.
     var website: URL? {
-        get { self[Book.website] }
-        set { self[Book.website] = newValue }
+        get { valuesAreInProperties ? _website : self[Book.website] }
+        set {
+            guard canSetPropertyValue(atSlot: 19) else { self[Book.website] = newValue; return }
+            if _website != newValue {
+                willSetPropertyValue()
+                _website = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `weight` attribute: Double, optional.
     var weight: Double? {
-        get { self[Book.weight] }
-        set { self[Book.weight] = newValue }
+        get { valuesAreInProperties ? _weight : self[Book.weight] }
+        set {
+            guard canSetPropertyValue(atSlot: 20) else { self[Book.weight] = newValue; return }
+            if _weight != newValue {
+                willSetPropertyValue()
+                _weight = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `wordCount` attribute: Integer 32, optional, default `0`.
@@ -640,14 +754,29 @@ final class Chapter: ManagedObject {
 
     /// The `index` attribute: Integer 16, required, default `0`.
     var index: Int16 {
-        get { self[Chapter.index] }
-        set { self[Chapter.index] = newValue }
+        get { valuesAreInProperties ? _index.map { Int16(truncatingIfNeeded: $0) } ?? Int16.unsetValue : self[Chapter.index] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Chapter.index] = newValue; return }
+            let stored = Int64(newValue)
+            if _index != stored {
+                willSetPropertyValue()
+                _index = stored
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `title` attribute: String, optional.
     var title: String? {
-        get { self[Chapter.title] }
-        set { self[Chapter.title] = newValue }
+        get { valuesAreInProperties ? _title : self[Chapter.title] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[Chapter.title] = newValue; return }
+            if _title != newValue {
+                willSetPropertyValue()
+                _title = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `book` relationship: to-one `Book`, inverse `chapters`, delete rule Nullify.
@@ -714,14 +843,28 @@ final class Ebook: Book {
 
     /// The `fileFormat` attribute: String, required, default `epub`.
     var fileFormat: String {
-        get { self[Ebook.fileFormat] }
-        set { self[Ebook.fileFormat] = newValue }
+        get { valuesAreInProperties ? _fileFormat ?? String.unsetValue : self[Ebook.fileFormat] }
+        set {
+            guard canSetPropertyValue(atSlot: 22) else { self[Ebook.fileFormat] = newValue; return }
+            if _fileFormat != newValue {
+                willSetPropertyValue()
+                _fileFormat = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `sizeBytes` attribute: Integer 64, required, default `0`.
     var sizeBytes: Int64 {
-        get { self[Ebook.sizeBytes] }
-        set { self[Ebook.sizeBytes] = newValue }
+        get { valuesAreInProperties ? _sizeBytes ?? Int64.unsetValue : self[Ebook.sizeBytes] }
+        set {
+            guard canSetPropertyValue(atSlot: 23) else { self[Ebook.sizeBytes] = newValue; return }
+            if _sizeBytes != newValue {
+                willSetPropertyValue()
+                _sizeBytes = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
@@ -815,14 +958,28 @@ class Item: ManagedObject {
 
     /// The `added` attribute: Date, required.
     var added: Date {
-        get { self[Item.added] }
-        set { self[Item.added] = newValue }
+        get { valuesAreInProperties ? _added ?? Date.unsetValue : self[Item.added] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Item.added] = newValue; return }
+            if _added != newValue {
+                willSetPropertyValue()
+                _added = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `identifier` attribute: UUID, optional.
     var identifier: UUID? {
-        get { self[Item.identifier] }
-        set { self[Item.identifier] = newValue }
+        get { valuesAreInProperties ? _identifier : self[Item.identifier] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[Item.identifier] = newValue; return }
+            if _identifier != newValue {
+                willSetPropertyValue()
+                _identifier = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
@@ -876,8 +1033,15 @@ final class Reader: ManagedObject {
 
     /// The `name` attribute: String, optional.
     var name: String? {
-        get { self[Reader.name] }
-        set { self[Reader.name] = newValue }
+        get { valuesAreInProperties ? _name : self[Reader.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Reader.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
@@ -930,8 +1094,15 @@ final class Shelf: ManagedObject {
 
     /// The `name` attribute: String, optional.
     var name: String? {
-        get { self[Shelf.name] }
-        set { self[Shelf.name] = newValue }
+        get { valuesAreInProperties ? _name : self[Shelf.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Shelf.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `books` relationship: to-many `Book`, inverse `shelf`, delete rule Deny.
@@ -1010,8 +1181,15 @@ final class Tag: ManagedObject {
 
     /// The `name` attribute: String, required, default empty.
     var name: String {
-        get { self[Tag.name] }
-        set { self[Tag.name] = newValue }
+        get { valuesAreInProperties ? _name ?? String.unsetValue : self[Tag.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Tag.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `books` relationship: ordered to-many `Book`, inverse `tags`, delete rule Nullify.

@@ -15,8 +15,15 @@ package final class Audiobook: Book {
 
     /// The `duration` attribute: Double, required, default `0.0`.
     package var duration: Double {
-        get { self[Audiobook.duration] }
-        set { self[Audiobook.duration] = newValue }
+        get { valuesAreInProperties ? _duration ?? Double.unsetValue : self[Audiobook.duration] }
+        set {
+            guard canSetPropertyValue(atSlot: 22) else { self[Audiobook.duration] = newValue; return }
+            if _duration != newValue {
+                willSetPropertyValue()
+                _duration = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `narrator` relationship: to-one `Author`, inverse `narrated`, delete rule Nullify.

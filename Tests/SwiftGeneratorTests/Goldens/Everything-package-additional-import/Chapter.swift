@@ -17,14 +17,29 @@ package final class Chapter: ManagedObject {
 
     /// The `index` attribute: Integer 16, required, default `0`.
     package var index: Int16 {
-        get { self[Chapter.index] }
-        set { self[Chapter.index] = newValue }
+        get { valuesAreInProperties ? _index.map { Int16(truncatingIfNeeded: $0) } ?? Int16.unsetValue : self[Chapter.index] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Chapter.index] = newValue; return }
+            let stored = Int64(newValue)
+            if _index != stored {
+                willSetPropertyValue()
+                _index = stored
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `title` attribute: String, optional.
     package var title: String? {
-        get { self[Chapter.title] }
-        set { self[Chapter.title] = newValue }
+        get { valuesAreInProperties ? _title : self[Chapter.title] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[Chapter.title] = newValue; return }
+            if _title != newValue {
+                willSetPropertyValue()
+                _title = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `book` relationship: to-one `Book`, inverse `chapters`, delete rule Nullify.

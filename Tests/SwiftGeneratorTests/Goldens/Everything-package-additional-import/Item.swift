@@ -14,14 +14,28 @@ package class Item: ManagedObject {
 
     /// The `added` attribute: Date, required.
     package var added: Date {
-        get { self[Item.added] }
-        set { self[Item.added] = newValue }
+        get { valuesAreInProperties ? _added ?? Date.unsetValue : self[Item.added] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Item.added] = newValue; return }
+            if _added != newValue {
+                willSetPropertyValue()
+                _added = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     /// The `identifier` attribute: UUID, optional.
     package var identifier: UUID? {
-        get { self[Item.identifier] }
-        set { self[Item.identifier] = newValue }
+        get { valuesAreInProperties ? _identifier : self[Item.identifier] }
+        set {
+            guard canSetPropertyValue(atSlot: 1) else { self[Item.identifier] = newValue; return }
+            if _identifier != newValue {
+                willSetPropertyValue()
+                _identifier = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.

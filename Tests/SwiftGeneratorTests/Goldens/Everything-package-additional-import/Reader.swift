@@ -12,8 +12,15 @@ package final class Reader: ManagedObject {
 
     /// The `name` attribute: String, optional.
     package var name: String? {
-        get { self[Reader.name] }
-        set { self[Reader.name] = newValue }
+        get { valuesAreInProperties ? _name : self[Reader.name] }
+        set {
+            guard canSetPropertyValue(atSlot: 0) else { self[Reader.name] = newValue; return }
+            if _name != newValue {
+                willSetPropertyValue()
+                _name = newValue
+                didSetPropertyValue()
+            }
+        }
     }
 
     // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
