@@ -38,10 +38,12 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // Loops one runtime operation for profilers: profile-store insert|fetch [ROUNDS]
+        // Loops one runtime operation for profilers: profile-store insert|fetch[-floor|-peer] [ROUNDS]
         .executableTarget(
             name: "profile-store",
-            dependencies: ["StoreFixtures", .product(name: "DataStore", package: "DataModelKit")]
+            dependencies: [
+                "StoreFixtures", .product(name: "DataStore", package: "DataModelKit"), .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // The runtime comparisons with every contender interleaved round by round: compare-runtime [ROUNDS]
         .executableTarget(

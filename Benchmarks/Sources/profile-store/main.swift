@@ -1,8 +1,10 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
 // round: profile-store insert|fetch|predicate|list-insert-delete|list-first-change[-10k]|list-move
-// [ROUNDS]
+// [ROUNDS]; fetch-floor, predicate-floor (SQLite's C API) and fetch-peer, predicate-peer (GRDB
+// records) profile the contenders the same way.
 import DataStore
 import Foundation
+import GRDB
 import StoreFixtures
 
 let operation = CommandLine.arguments.dropFirst().first ?? "fetch"
@@ -39,6 +41,25 @@ case "predicate-floor":
 case "fetch-floor":
     let db = RawSQLite.open(try StoreFixtures.filledStoreURL())
     for _ in 0..<rounds { timed { precondition(RawSQLite.fetchAll(db).count == StoreFixtures.objectCount) } }
+case "fetch-peer":
+    let pool = try DatabasePool(path: try StoreFixtures.filledStoreURL().path)
+    for _ in 0..<rounds {
+        try timed {
+            let records = try pool.read { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }
+            precondition(records.count == StoreFixtures.objectCount)
+        }
+    }
+case "predicate-peer":
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in db.add(function: PredicateFixture.grdbFunction) }
+    let pool = try DatabasePool(path: try StoreFixtures.filledStoreURL().path, configuration: configuration)
+    let arguments: StatementArguments = [PredicateFixture.foldedPattern, PredicateFixture.maximumPrice]
+    for _ in 0..<rounds {
+        try timed {
+            let records = try pool.read { db in try ItemRecord.fetchAll(db, sql: PredicateFixture.selection, arguments: arguments) }
+            precondition(records.count == StoreFixtures.objectCount)
+        }
+    }
 case "list-insert-delete":
     // One insert and one delete delivered to a controller over 1,000,000 rows; ROUNDS of 1,000 each.
     let live = try LiveList(url: try ListFixture.storeURL(count: 1_000_000))
