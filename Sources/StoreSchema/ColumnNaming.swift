@@ -41,14 +41,14 @@ enum ColumnNaming {
     /// this answers without hashing a single string: equal names are looked for by their
     /// `NameFingerprint`, and an equal fingerprint (a collision, or very rarely two names that only share
     /// it) sends the table to the exact naming.
-    static func namesWithoutCollisions(
-        _ requests: some Collection<(name: String, entityNumber: Int?, needsOrderKey: Bool)>
-    ) -> [Names]? {
+    static func namesWithoutCollisions(_ requests: [StoreSchemaBuilder.Request]) -> [Names]? {
         var names: [Names] = []
         names.reserveCapacity(requests.count)
         var fingerprints = reservedFingerprints
         fingerprints.reserveCapacity(requests.count + 8)
-        for request in requests {
+        for index in requests.indices {
+            let request = (name: requests[index].sortName, entityNumber: requests[index].foreignEntityNumber,
+                           needsOrderKey: requests[index].needsOrderKey)
             var rest = NameFingerprint()
             let column = columnName(request.name, fingerprintingRest: &rest)
             var entry = Names(column: column)

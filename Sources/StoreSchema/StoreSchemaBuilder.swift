@@ -71,12 +71,16 @@ struct StoreSchemaBuilder {
         /// Whether an index may name the column: a plain attribute or a to-one relationship.
         var isIndexable = false
 
-        init(group: ColumnGroup, entityNumber: Int, kind: Int, sortName: String, type: ColumnType, role: Column.Role) {
+        init(
+            group: ColumnGroup, entityNumber: Int, kind: Int, sortName: String, type: ColumnType, role: Column.Role,
+            isIndexable: Bool = false
+        ) {
             key = UInt64(group.rawValue) << 48 | UInt64(entityNumber) << 8 | UInt64(kind * 2)
             self.entityNumber = entityNumber
             self.sortName = sortName
             self.type = type
             self.role = role
+            self.isIndexable = isIndexable
         }
     }
 
@@ -92,10 +96,7 @@ struct StoreSchemaBuilder {
             appendForeignKeyRequests(position: positions[member], number: member + 1, into: &requests)
         }
         requests += extra
-        let names = ColumnNaming.namesWithoutCollisions(requests.lazy.map {
-            (name: $0.sortName, entityNumber: $0.foreignEntityNumber, needsOrderKey: $0.needsOrderKey)
-        })
-            ?? namesResolvingCollisions(requests)
+        let names = ColumnNaming.namesWithoutCollisions(requests) ?? namesResolvingCollisions(requests)
 
         // Output order: group, entity number, then kind — attributes, foreign keys (each followed by its
         // `Z<n>_` companion), the entity's `Z_FOK_` order keys, inverseless to-many columns — then name.
@@ -126,14 +127,14 @@ struct StoreSchemaBuilder {
         ]
         columns.reserveCapacity(placed.count + 3)
         for entry in placed {
-            let request = requests[entry.request], name = names[entry.request]
+            let index = entry.request
             switch entry.companion {
-            case 0: columns.append(Column(name: name.column, type: request.type, role: request.role))
+            case 0: columns.append(Column(name: names[index].column, type: requests[index].type, role: requests[index].role))
             default:
-                guard case .foreignKey(let entity, let relationship) = request.role else { continue }
+                guard case .foreignKey(let entity, let relationship) = requests[index].role else { continue }
                 columns.append(entry.companion == 1
-                    ? Column(name: name.entityColumn ?? "", type: .integer, role: .foreignEntity(entity: entity, relationship: relationship))
-                    : Column(name: name.orderColumn ?? "", type: .integer, role: .orderKey(entity: entity, relationship: relationship)))
+                    ? Column(name: names[index].entityColumn ?? "", type: .integer, role: .foreignEntity(entity: entity, relationship: relationship))
+                    : Column(name: names[index].orderColumn ?? "", type: .integer, role: .orderKey(entity: entity, relationship: relationship)))
             }
         }
         let table = EntityTable(name: root.tableName, rootEntity: root.name, columns: columns)
@@ -191,11 +192,9 @@ struct StoreSchemaBuilder {
                 }
             } else if let type = ColumnType(attributeType) {
                 let name = attributes[index].name
-                var request = Request(
+                requests.append(Request(
                     group: ColumnGroup(attributeType), entityNumber: number, kind: 0, sortName: name, type: type,
-                    role: .attribute(entity: entityName, attribute: name))
-                request.isIndexable = true
-                requests.append(request)
+                    role: .attribute(entity: entityName, attribute: name), isIndexable: true))
             }
         }
         return hasDerived
