@@ -1,5 +1,5 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|fetch|predicate|list-insert-delete|list-first-change[-10k]|list-move
+// round: profile-store insert|fetch|predicate|read|list-insert-delete|list-first-change[-10k]|list-move
 // [ROUNDS]; fetch-floor, predicate-floor (SQLite's C API) and fetch-peer, predicate-peer (GRDB
 // records) profile the contenders the same way.
 import DataStore
@@ -60,6 +60,20 @@ case "predicate-peer":
             precondition(records.count == StoreFixtures.objectCount)
         }
     }
+case "read":
+    // Reads every property of 100,000 fetched objects, ROUNDS times.
+    let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)
+    let items = try store.newContext().fetch(FetchRequest<Item>())
+    var checksum = 0.0
+    for _ in 0..<rounds {
+        timed {
+            for item in items {
+                checksum += item.price + Double(item.quantity) + (item.isActive ? 1 : 0)
+                checksum += Double(item.name?.utf8.count ?? 0) + (item.added?.timeIntervalSinceReferenceDate ?? 0)
+            }
+        }
+    }
+    precondition(checksum > 0)
 case "list-insert-delete":
     // One insert and one delete delivered to a controller over 1,000,000 rows; ROUNDS of 1,000 each.
     let live = try LiveList(url: try ListFixture.storeURL(count: 1_000_000))
