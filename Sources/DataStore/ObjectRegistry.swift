@@ -19,6 +19,10 @@ struct ObjectRegistry {
     /// The page used last: consecutive rows fall on it without a page-table lookup.
     private var lastPage = ObjectID.Row(entityNumber: 0, key: .permanent(0))
     private var lastIndex: Int?
+    /// The page an object was last removed from, apart: a save moves each new object from its
+    /// temporary key's page to its permanent key's, and objects go in runs as they came.
+    private var lastRemovedPage = ObjectID.Row(entityNumber: 0, key: .permanent(0))
+    private var lastRemovedIndex: Int?
 
     /// The object registered for `row`.
     subscript(row: ObjectID.Row) -> ManagedObject? {
@@ -58,7 +62,15 @@ struct ObjectRegistry {
     /// (compared by address, so an object in its `deinit` can ask).
     mutating func remove(_ row: ObjectID.Row, only object: UnsafeMutableRawPointer? = nil) {
         let (page, offset) = Self.split(row)
-        guard let index = index(of: page) else { return }
+        let index: Int
+        if let removedIndex = lastRemovedIndex, page == lastRemovedPage {
+            index = removedIndex
+        } else {
+            guard let found = self.index(of: page) else { return }
+            index = found
+            lastRemovedPage = page
+            lastRemovedIndex = found
+        }
         let slot = index << Self.pageShift | offset
         guard let entry = slots[slot], object == nil || entry.toOpaque() == object else { return }
         slots[slot] = nil
@@ -67,6 +79,7 @@ struct ObjectRegistry {
             pages[page] = nil
             freePages.append(index)
             if lastIndex == index { lastIndex = nil }
+            if lastRemovedIndex == index { lastRemovedIndex = nil }
         }
     }
 
