@@ -71,7 +71,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.tableColumns = tableColumns
         // Core Data's order: the entity number first, `0` for an entity alone in its table (whose
         // rows need not say it), then `Z_PK`, `Z_OPT` and the rest in table order.
-        let entityColumn = superentityName == nil && subtreeNumbers.count == 1 ? "0" : "t0.Z_ENT"
+        let entityColumn = Self.isSoleEntityOfTable(superentityName: superentityName, subtreeNumbers: subtreeNumbers) ? "0" : "t0.Z_ENT"
         selectColumns = ([entityColumn, "t0.Z_PK"] + tableColumns.dropFirst(2).map { "t0." + $0 }).joined(separator: ", ")
         var insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
         for attribute in attributes {
@@ -112,7 +112,11 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public var hasSubentities: Bool { subtreeNumbers.count > 1 }
 
     /// Whether the entity's table holds its rows only: no superentity, no subentities.
-    var isSoleEntityOfTable: Bool { superentityName == nil && !hasSubentities }
+    var isSoleEntityOfTable: Bool { Self.isSoleEntityOfTable(superentityName: superentityName, subtreeNumbers: subtreeNumbers) }
+
+    private static func isSoleEntityOfTable(superentityName: String?, subtreeNumbers: ClosedRange<Int>) -> Bool {
+        superentityName == nil && subtreeNumbers.count == 1
+    }
 
     public var description: String { name }
 }
