@@ -4,35 +4,15 @@ import DataModel
 /// per table the foreign keys and `Z_ENT`, then join tables, then per entity its attribute indexes,
 /// compound indexes, fetch indexes and uniqueness constraints.
 extension StoreSchemaBuilder {
-    /// Every index: the tables' and join tables' own, then `declaredIndexes` (those the entities
-    /// declare, in entity-number order); of two with one name, the first.
-    func indexes(tables: [EntityTable], joinTables: [JoinTable], declaredIndexes: [StoreIndex]) -> [StoreIndex] {
-        var indexes: [StoreIndex] = []
-        indexes.reserveCapacity(tables.count * 2 + joinTables.count + declaredIndexes.count)
-        func plain(_ name: String, _ table: String, _ columns: [String]) -> StoreIndex {
-            StoreIndex(
-                name: name, table: table,
-                keys: columns.map { StoreIndex.Key(column: $0, isCollated: false, isDescending: false) }, isUnique: false)
-        }
-        // Tables are built from the roots, in number order.
-        let roots = layouts.indices.filter { layouts[$0].superNumber == 0 }
-        for (table, root) in zip(tables, roots) {
-            for column in table.columns.indices {
-                switch table.columns[column].role {
-                case .foreignKey, .inverselessToMany:
-                    let name = table.columns[column].name
-                    indexes.append(plain(String(concatenating: table.name, "_", name, "_INDEX"), table.name, [name]))
-                default: break
-                }
-            }
-            if layouts[root].subtreeNumbers.count > 1 {
-                indexes.append(plain(String(concatenating: table.name, "_Z_ENT_INDEX"), table.name, ["Z_ENT"]))
-            }
-        }
+    /// Every index: the tables' own (`tableIndexes`) and the join tables', then `declaredIndexes`
+    /// (those the entities declare, in entity-number order); of two with one name, the first.
+    func indexes(tableIndexes: [StoreIndex], joinTables: [JoinTable], declaredIndexes: [StoreIndex]) -> [StoreIndex] {
+        var indexes = tableIndexes
+        indexes.reserveCapacity(tableIndexes.count + joinTables.count + declaredIndexes.count)
         for join in joinTables {
-            indexes.append(plain(
-                String(concatenating: join.name, "_", join.destinationColumn, "_INDEX"), join.name,
-                [join.destinationColumn, join.sourceColumn]))
+            indexes.append(StoreIndex(
+                name: String(concatenating: join.name, "_", join.destinationColumn, "_INDEX"), table: join.name,
+                keys: [.plain(join.destinationColumn), .plain(join.sourceColumn)], isUnique: false))
         }
         indexes += declaredIndexes
         var fingerprints = indexes.map { NameFingerprint($0.name).value }
@@ -101,5 +81,19 @@ extension StoreSchemaBuilder {
             let names = constraint.properties.map(\.name)
             collated(prefix + "UNIQUE_" + names.joined(separator: "_"), names.map { ($0, false) }, unique: true)
         }
+    }
+}
+
+extension StoreIndex {
+    /// Core Data's index of one key column of an entity table: `<TABLE>_<COLUMN>_INDEX`.
+    static func keyIndex(table: String, column: String) -> StoreIndex {
+        StoreIndex(name: String(concatenating: table, "_", column, "_INDEX"), table: table, keys: [.plain(column)], isUnique: false)
+    }
+}
+
+extension StoreIndex.Key {
+    /// A key without collation or order, as Core Data writes those of its own indexes.
+    static func plain(_ column: String) -> StoreIndex.Key {
+        StoreIndex.Key(column: column, isCollated: false, isDescending: false)
     }
 }

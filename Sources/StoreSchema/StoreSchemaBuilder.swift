@@ -32,7 +32,7 @@ struct StoreSchemaBuilder {
             tables.append(table(rootedAt: root, extra: inverseless[root.number] ?? [], collecting: &collected))
         }
         let joinTables = self.joinTables()
-        let indexes = self.indexes(tables: tables, joinTables: joinTables, declaredIndexes: collected.declaredIndexes)
+        let indexes = self.indexes(tableIndexes: collected.tableIndexes, joinTables: joinTables, declaredIndexes: collected.declaredIndexes)
         return StoreSchema(
             entities: layouts, tables: tables, joinTables: joinTables, indexes: indexes,
             derivedAttributes: derivedAttributeTriggers(
@@ -41,6 +41,8 @@ struct StoreSchemaBuilder {
 
     /// What building the tables finds for the later steps, so they need not read every property again.
     private struct Collected {
+        /// The indexes of the tables' foreign keys (and inverseless to-many keys) and `Z_ENT`, table by table.
+        var tableIndexes: [StoreIndex] = []
         /// The indexes the entities declare, in entity-number order.
         var declaredIndexes: [StoreIndex] = []
         /// The numbers of the entities with persistent derived attributes, in order.
@@ -66,6 +68,8 @@ struct StoreSchemaBuilder {
         var role: Column.Role
         /// For a foreign key: the destination's number when it has subentities (`Z<n>_<REL>`).
         var foreignEntityNumber: Int?
+        /// Whether the column is a key Core Data indexes: a foreign key or an inverseless to-many's.
+        var isKey: Bool { key & 0xFF == 2 || key & 0xFF == 4 }
         /// For a foreign key: whether an ordered to-many inverse needs `Z_FOK_<REL>`.
         var needsOrderKey = false
         /// Whether an index may name the column: a plain attribute or a to-one relationship.
@@ -129,7 +133,9 @@ struct StoreSchemaBuilder {
         for entry in placed {
             let index = entry.request
             switch entry.companion {
-            case 0: columns.append(Column(name: names[index].column, type: requests[index].type, role: requests[index].role))
+            case 0:
+                columns.append(Column(name: names[index].column, type: requests[index].type, role: requests[index].role))
+                if requests[index].isKey { collected.tableIndexes.append(.keyIndex(table: root.tableName, column: names[index].column)) }
             default:
                 guard case .foreignKey(let entity, let relationship) = requests[index].role else { continue }
                 columns.append(entry.companion == 1
@@ -137,6 +143,7 @@ struct StoreSchemaBuilder {
                     : Column(name: names[index].orderColumn ?? "", type: .integer, role: .orderKey(entity: entity, relationship: relationship)))
             }
         }
+        if root.subtreeNumbers.count > 1 { collected.tableIndexes.append(.keyIndex(table: root.tableName, column: "Z_ENT")) }
         let table = EntityTable(name: root.tableName, rootEntity: root.name, columns: columns)
         for member in members {
             appendDeclaredIndexes(number: member + 1, in: table, requests: requests, names: names, to: &collected.declaredIndexes)
