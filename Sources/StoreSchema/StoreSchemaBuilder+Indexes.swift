@@ -32,10 +32,12 @@ extension StoreSchemaBuilder {
         func column(forProperty name: String) -> String? {
             var declaring = number
             for _ in layouts.indices where declaring > 0 {
-                if model.entities[positions[declaring - 1]].declaresProperty(named: name) {
-                    return requests.firstIndex { $0.isIndexable && $0.entityNumber == declaring && $0.sortName == name }
-                        .map { names[$0].column }
+                // Nearly always an attribute or to-one of this entity: its column, found without
+                // scanning the entity's properties first.
+                if let request = requests.firstIndex(where: { $0.entityNumber == declaring && $0.isIndexable && $0.sortName == name }) {
+                    return names[request].column
                 }
+                if model.entities[positions[declaring - 1]].declaresProperty(named: name) { return nil }
                 declaring = layouts[declaring - 1].superNumber
             }
             return nil
