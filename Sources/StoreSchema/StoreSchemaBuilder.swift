@@ -262,12 +262,20 @@ struct StoreSchemaBuilder {
 
     private func joinTables() -> [JoinTable] {
         var tables: [JoinTable] = []
-        // Relationships already paired, as entity position << 32 | relationship index.
-        var seen: Set<Int> = []
+        // Relationships already paired, by the position of the first of their entity's
+        // relationships among all of them, plus their index.
+        var firstRelationship: [Int] = []
+        firstRelationship.reserveCapacity(model.entities.count)
+        var relationshipCount = 0
+        for entity in model.entities.indices {
+            firstRelationship.append(relationshipCount)
+            relationshipCount += model.entities[entity].relationships.count
+        }
+        var seen = [Bool](repeating: false, count: relationshipCount)
         for (layout, position) in zip(layouts, positions) {
             let relationships = model.entities[position].relationships
             var order = Array(relationships.indices)
-            if !order.isEmpty { order.sort { relationships[$0].name < relationships[$1].name } }
+            if order.count > 1 { order.sort { relationships[$0].name < relationships[$1].name } }
             for index in order {
                 guard !relationships[index].isTransient, relationships[index].isToMany,
                       let found = model.inverseLocation(of: relationships[index])
@@ -275,10 +283,10 @@ struct StoreSchemaBuilder {
                 let inverseRelationships = model.entities[found.entity].relationships
                 guard inverseRelationships[found.relationship].isToMany, !inverseRelationships[found.relationship].isTransient
                 else { continue }
-                let mine = position << 32 | index, theirs = found.entity << 32 | found.relationship
-                guard !seen.contains(mine), !seen.contains(theirs) else { continue }
-                seen.insert(mine)
-                seen.insert(theirs)
+                let mine = firstRelationship[position] + index, theirs = firstRelationship[found.entity] + found.relationship
+                guard !seen[mine], !seen[theirs] else { continue }
+                seen[mine] = true
+                seen[theirs] = true
                 guard numberByPosition[found.entity] > 0 else { continue }
                 let relationship = JoinSide(
                     number: layout.number, entity: layout.name, name: relationships[index].name,
