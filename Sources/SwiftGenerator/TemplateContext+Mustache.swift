@@ -135,6 +135,7 @@ package func templateFieldMismatches() -> [String] {
         + check(UserTypeContext(name: "", attributeType: "", isTransformable: false))
         + check(NameConstant(identifier: "", name: ""))
         + check(AttributeContext(name: "", identifier: "", swiftType: "", keyType: "", slot: 0, isReadOnly: false, documentation: []))
+        + check(DirectAccessContext(storageName: "", read: "", conversion: nil, written: ""))
         + check(StoredAttributeContext(name: "", slot: 0, storageName: "", storageType: "", rowRead: ""))
         + check(RelationshipContext(
             name: "", identifier: "", destinationClassName: "", swiftType: "", keyType: "", subscriptLabel: "", slot: 0,
