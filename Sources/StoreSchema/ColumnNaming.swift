@@ -47,18 +47,16 @@ enum ColumnNaming {
         var fingerprints = reservedFingerprints
         fingerprints.reserveCapacity(requests.count + 8)
         for index in requests.indices {
-            let request = (name: requests[index].sortName, entityNumber: requests[index].foreignEntityNumber,
-                           needsOrderKey: requests[index].needsOrderKey)
             var rest = NameFingerprint()
-            let column = columnName(request.name, fingerprintingRest: &rest)
+            let column = columnName(requests[index].sortName, fingerprintingRest: &rest)
             var entry = Names(column: column)
             fingerprints.append(rest.prefixed(by: columnPrefix))
-            if let number = request.entityNumber {
+            if let number = requests[index].foreignEntityNumber {
                 let prefix = "Z" + String(number) + "_"
                 entry.entityColumn = prefix + column.dropFirst()
                 fingerprints.append(rest.prefixed(by: NameFingerprint(prefix)))
             }
-            if request.needsOrderKey {
+            if requests[index].needsOrderKey {
                 entry.orderColumn = "Z_FOK_" + column.dropFirst()
                 fingerprints.append(rest.prefixed(by: orderKeyPrefix))
             }

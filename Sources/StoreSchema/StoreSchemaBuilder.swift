@@ -68,8 +68,11 @@ struct StoreSchemaBuilder {
         var role: Column.Role
         /// For a foreign key: the destination's number when it has subentities (`Z<n>_<REL>`).
         var foreignEntityNumber: Int?
-        /// Whether the column is a key Core Data indexes: a foreign key or an inverseless to-many's.
-        var isKey: Bool { key & 0xFF == 2 || key & 0xFF == 4 }
+        /// Whether the column is a key Core Data indexes: a foreign key (kind 1) or an inverseless
+        /// to-many's (kind 2).
+        var isKey: Bool { kind == 1 || kind == 2 }
+        /// Attributes 0, foreign keys 1, inverseless to-many columns 2 (kept doubled in `key`).
+        var kind: UInt64 { (key & 0xFF) / 2 }
         /// For a foreign key: whether an ordered to-many inverse needs `Z_FOK_<REL>`.
         var needsOrderKey = false
         /// Whether an index may name the column: a plain attribute or a to-one relationship.

@@ -28,14 +28,10 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Predicate fetch 100k: GRDB records, same functions") { benchmark in
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in db.add(function: PredicateFixture.grdbFunction) }
-        let database = try DatabasePool(path: filled.path, configuration: configuration)
+        let pool = try PredicateFixture.grdbPool(filled)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            let records = try database.read { db in
-                try ItemRecord.fetchAll(db, sql: PredicateFixture.selection, arguments: [PredicateFixture.foldedPattern, PredicateFixture.maximumPrice])
-            }
+            let records = try PredicateFixture.grdbFetch(pool)
             precondition(records.count == count)
             blackHole(records)
         }

@@ -25,6 +25,18 @@ public enum PredicateFixture {
         return ComparisonOperator.contains.matches(value, pattern, options: options, patternIsFolded: true) ? 1 : 0
     }
 
+    /// A GRDB pool on `url` whose connections have `CONTAINSCD`.
+    public static func grdbPool(_ url: URL) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(function: grdbFunction) }
+        return try DatabasePool(path: url.path, configuration: configuration)
+    }
+
+    /// The matching rows as GRDB records.
+    public static func grdbFetch(_ pool: DatabasePool) throws -> [ItemRecord] {
+        try pool.read { db in try ItemRecord.fetchAll(db, sql: selection, arguments: [foldedPattern, maximumPrice]) }
+    }
+
     /// `CONTAINSCD(value, foldedPattern)` on a raw connection, through SQLite's C API.
     public static func registerRawFunction(_ db: OpaquePointer) {
         sqlite3_create_function_v2(db, "CONTAINSCD", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, arguments in

@@ -49,9 +49,7 @@ let store = try PersistentStore(url: filled, model: StoreFixtures.model)
 let db = RawSQLite.open(filled)
 PredicateFixture.registerRawFunction(db)
 let pool = try DatabasePool(path: filled.path)
-var predicateConfiguration = Configuration()
-predicateConfiguration.prepareDatabase { db in db.add(function: PredicateFixture.grdbFunction) }
-let predicatePool = try DatabasePool(path: filled.path, configuration: predicateConfiguration)
+let predicatePool = try PredicateFixture.grdbPool(filled)
 let predicateRequest = try PredicateFixture.request()
 
 for _ in 0..<rounds {
@@ -64,13 +62,7 @@ for _ in 0..<rounds {
     try measure("fetch: DataStore objects") { expectAll(try store.newContext().fetch(FetchRequest<Item>()).count) }
 
     measure("predicate: C API structs") { expectAll(PredicateFixture.rawFetch(db).count) }
-    try measure("predicate: GRDB records") {
-        expectAll(try predicatePool.read { db in
-            try ItemRecord.fetchAll(
-                db, sql: PredicateFixture.selection,
-                arguments: [PredicateFixture.foldedPattern, PredicateFixture.maximumPrice])
-        }.count)
-    }
+    try measure("predicate: GRDB records") { expectAll(try PredicateFixture.grdbFetch(predicatePool).count) }
     try measure("predicate: DataStore objects") { expectAll(try store.newContext().fetch(predicateRequest).count) }
 }
 

@@ -50,13 +50,10 @@ case "fetch-peer":
         }
     }
 case "predicate-peer":
-    var configuration = Configuration()
-    configuration.prepareDatabase { db in db.add(function: PredicateFixture.grdbFunction) }
-    let pool = try DatabasePool(path: try StoreFixtures.filledStoreURL().path, configuration: configuration)
-    let arguments: StatementArguments = [PredicateFixture.foldedPattern, PredicateFixture.maximumPrice]
+    let pool = try PredicateFixture.grdbPool(try StoreFixtures.filledStoreURL())
     for _ in 0..<rounds {
         try timed {
-            let records = try pool.read { db in try ItemRecord.fetchAll(db, sql: PredicateFixture.selection, arguments: arguments) }
+            let records = try PredicateFixture.grdbFetch(pool)
             precondition(records.count == StoreFixtures.objectCount)
         }
     }
