@@ -18,13 +18,15 @@ let package = Package(
         // The synthetic 1,000-entity model every generator-side benchmark reads.
         .target(name: "SyntheticModel"),
         .executableTarget(name: "make-synthetic-model", dependencies: ["SyntheticModel"]),
-        // Loops one stage for profilers (perf, valgrind): profile-parse [ROUNDS] [parse|validate|schema]
+        // A store schema's values made anew from a computed one: the floor of `StoreSchema(model:)`.
+        .target(name: "SchemaValuesFloor", dependencies: [.product(name: "StoreSchema", package: "DataModelKit")]),
+        // Loops one stage for profilers (perf, valgrind): profile-parse [ROUNDS] [parse|validate|schema|schema-floor]
         .executableTarget(
             name: "profile-parse",
             dependencies: [
                 .product(name: "DataModel", package: "DataModelKit"),
                 .product(name: "DataModelParser", package: "DataModelKit"),
-                .product(name: "StoreSchema", package: "DataModelKit"), "SyntheticModel",
+                .product(name: "StoreSchema", package: "DataModelKit"), "SchemaValuesFloor", "SyntheticModel",
             ]
         ),
         // The runtime benchmarks' entity, and its floor (SQLite's C API) and peer (GRDB records).
@@ -137,7 +139,7 @@ let package = Package(
                 .product(name: "DataModel", package: "DataModelKit"),
                 .product(name: "DataModelParser", package: "DataModelKit"),
                 .product(name: "StoreSchema", package: "DataModelKit"),
-                "SyntheticModel",
+                "SchemaValuesFloor", "SyntheticModel",
             ],
             path: "Benchmarks/ParserBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -1,20 +1,25 @@
 import DataModel
 import DataModelParser
 import Foundation
+import SchemaValuesFloor
 import StoreSchema
 import SyntheticModel
 
-// Loops one stage over the synthetic model for profilers: profile-parse [ROUNDS] [parse|validate|schema]
+// Loops one stage over the synthetic model for profilers:
+// profile-parse [ROUNDS] [parse|validate|schema|schema-floor]
 let bytes = Array(SyntheticModel.contents().utf8)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let rounds = arguments.first.flatMap(Int.init) ?? 20
 let stage = arguments.count > 1 ? arguments[1] : "validate"
 let model = try ModelParser.parse(bytes, path: "Synthetic.xcdatamodel/contents").model
+let schema = StoreSchema(model: model)
+precondition(SchemaValuesFloor(valuesOf: schema).holdsAsManyValues(as: schema))
 let start = Date()
 for _ in 0..<rounds {
     switch stage {
     case "parse": _ = try ModelParser.parse(bytes, path: "Synthetic.xcdatamodel/contents")
     case "schema": _ = StoreSchema(model: model)
+    case "schema-floor": _ = SchemaValuesFloor(valuesOf: schema)
     default: _ = ModelValidator().validate(try ModelParser.parse(bytes, path: "Synthetic.xcdatamodel/contents").model)
     }
 }

@@ -1,7 +1,8 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
 // round: profile-store insert|fetch|predicate|read|list-insert-delete|list-first-change[-10k]|list-move
-// [ROUNDS]; fetch-floor, predicate-floor (SQLite's C API) and fetch-peer, predicate-peer (GRDB
-// records) profile the contenders the same way.
+// [ROUNDS]; fetch-floor, fetch-floor-objects, predicate-floor (SQLite's C API: structs, or one plain
+// class instance per row) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
+// same way.
 import DataStore
 import Foundation
 import GRDB
@@ -41,6 +42,9 @@ case "predicate-floor":
 case "fetch-floor":
     let db = RawSQLite.open(try StoreFixtures.filledStoreURL())
     for _ in 0..<rounds { timed { precondition(RawSQLite.fetchAll(db).count == StoreFixtures.objectCount) } }
+case "fetch-floor-objects":
+    let db = RawSQLite.open(try StoreFixtures.filledStoreURL())
+    for _ in 0..<rounds { timed { precondition(RawSQLite.fetchAllObjects(db).count == StoreFixtures.objectCount) } }
 case "fetch-peer":
     let pool = try DatabasePool(path: try StoreFixtures.filledStoreURL().path)
     for _ in 0..<rounds {
