@@ -3,8 +3,8 @@ import StoreSchema
 /// The floor of a store schema: its values alone, made from a schema already computed — every
 /// name the schema spells (tables, columns, join tables and their columns, indexes) created once
 /// from its bytes, every array filled, and every other string (entity and property names in roles,
-/// an index's table and key columns) shared, as the builder shares them — with no numbering,
-/// naming, sorting or index lookup at all.
+/// an index's table and key columns, `Z_PK` and its like) shared, as the builder shares them —
+/// with no numbering, naming, sorting or index lookup at all.
 ///
 /// The types mirror `StoreSchema`'s field for field (their initializers are the module's own), so
 /// that making and releasing them costs what making and releasing the schema's values costs. Any
@@ -29,15 +29,19 @@ public struct SchemaValuesFloor {
 
     /// The values of `schema`, made anew.
     public init(valuesOf schema: StoreSchema) {
-        entities = schema.entities.map {
-            Layout(
-                name: $0.name, number: $0.number, superNumber: $0.superNumber, rootName: $0.rootName,
-                tableName: Self.made($0.tableName), subtreeNumbers: $0.subtreeNumbers, isAbstract: $0.isAbstract)
+        // A hierarchy's table name is made once, for its root, and shared by its subentities and its table.
+        var entities: [Layout] = []
+        entities.reserveCapacity(schema.entities.count)
+        for layout in schema.entities {
+            entities.append(Layout(
+                name: layout.name, number: layout.number, superNumber: layout.superNumber, rootName: layout.rootName,
+                tableName: layout.superNumber == 0 ? Self.made(layout.tableName) : entities[layout.superNumber - 1].tableName,
+                subtreeNumbers: layout.subtreeNumbers, isAbstract: layout.isAbstract))
         }
-        tables = schema.tables.map { table in
-            Table(name: Self.made(table.name), rootEntity: table.rootEntity, columns: table.columns.map {
-                Column(name: Self.made($0.name), type: $0.type, role: $0.role)
-            })
+        self.entities = entities
+        let rootTableNames = entities.lazy.filter { $0.superNumber == 0 }.map(\.tableName)
+        tables = zip(schema.tables, rootTableNames).map { table, name in
+            Table(name: name, rootEntity: table.rootEntity, columns: table.columns.map(Self.made))
         }
         joinTables = schema.joinTables.map {
             Join(
@@ -50,6 +54,14 @@ public struct SchemaValuesFloor {
             Index(name: Self.made(index.name), table: index.table, keys: index.keys.map {
                 Key(column: $0.column, isCollated: $0.isCollated, isDescending: $0.isDescending)
             }, isUnique: index.isUnique)
+        }
+    }
+
+    /// `column` with its name made anew, unless the builder writes it as a literal (`Z_PK`, `Z_ENT`, `Z_OPT`).
+    static func made(_ column: Column) -> Column {
+        switch column.role {
+        case .primaryKey, .entityNumber, .version: column
+        default: Column(name: made(column.name), type: column.type, role: column.role)
         }
     }
 
