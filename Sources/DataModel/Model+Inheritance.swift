@@ -110,7 +110,28 @@ extension Model {
     /// Where the inverse of `relationship` is declared: the position of the entity in `entities` and
     /// of the relationship in its `relationships`. Read in place — nothing is copied — for code that
     /// looks up many inverses.
+    ///
+    /// Only a reciprocal inverse counts: one whose own inverse is `relationship`. Xcode compiles a
+    /// model where `Image.artist` names `Artist.thumbnail` while `Artist.thumbnail` names
+    /// `Image.thumbnail`; that pair keeps each other in step, and `Image.artist` is stored and kept
+    /// on its own, like a relationship without an inverse.
     public func inverseLocation(of relationship: Relationship) -> (entity: Int, relationship: Int)? {
+        guard let found = declaredInverseLocation(of: relationship) else { return nil }
+        let inverse = entities[found.entity].relationships[found.relationship]
+        guard inverse.inverseName == relationship.name, let back = declaredInverseLocation(of: inverse),
+              entities[back.entity].relationships[back.relationship] == relationship
+        else { return nil }
+        return found
+    }
+
+    /// Whether `relationship` names an inverse that names another relationship as its own inverse.
+    public func hasNonReciprocalInverse(_ relationship: Relationship) -> Bool {
+        declaredInverseLocation(of: relationship) != nil && inverseLocation(of: relationship) == nil
+    }
+
+    /// Where the relationship that `relationship` names as its inverse is declared, whether or not it
+    /// names `relationship` back.
+    private func declaredInverseLocation(of relationship: Relationship) -> (entity: Int, relationship: Int)? {
         guard let inverseName = relationship.inverseName else { return nil }
         var next: String? = relationship.inverseEntityName ?? relationship.destinationEntityName
         var steps = 0
@@ -133,7 +154,7 @@ extension Model {
     }
 
     /// The inverse of `relationship`: the relationship named `inverseName` on `inverseEntity`
-    /// (own or inherited).
+    /// (own or inherited), when it names `relationship` back.
     public func inverse(of relationship: Relationship) -> Relationship? {
         inverseLocation(of: relationship).map { entities[$0.entity].relationships[$0.relationship] }
     }

@@ -50,7 +50,9 @@ extension ModelValidator {
                 // Xcode accepts these and Core Data reads the leading number (else 0): keep the model usable.
                 findings.warning("\(message); it is read leniently, as Core Data does (the leading number, else 0)", at: location)
             } else {
-                findings.error(message, at: location)
+                // Xcode compiles these too; no value of the type can be made from the text, so the
+                // attribute has no default, as in Core Data.
+                findings.warning("\(message); the attribute has no default value, as in Core Data", at: location)
             }
         }
         checkLimits(of: attribute, what: what, &findings)

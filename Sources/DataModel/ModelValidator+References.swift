@@ -12,12 +12,12 @@ extension ModelValidator {
             for element in index.elements {
                 guard let name = element.property else { continue }  // expression element
                 checkIndexable(
-                    NameReference(name, at: element.location), what: "fetch index '\(index.name)'", entity, model, &findings)
+                    NameReference(name, at: element.location), what: "fetch index '\(index.name)'", isAnIndex: true, entity, model, &findings)
             }
         }
         for index in entity.compoundIndexes {
             for reference in index.properties {
-                checkIndexable(reference, what: "compound index", entity, model, &findings)
+                checkIndexable(reference, what: "compound index", isAnIndex: true, entity, model, &findings)
             }
         }
         for constraint in entity.uniquenessConstraints {
@@ -25,14 +25,16 @@ extension ModelValidator {
                 findings.error("uniqueness constraint of entity '\(entity.name)' names no property", at: constraint.location)
             }
             for reference in constraint.properties {
-                checkIndexable(reference, what: "uniqueness constraint", entity, model, &findings)
+                checkIndexable(reference, what: "uniqueness constraint", isAnIndex: false, entity, model, &findings)
             }
         }
     }
 
     /// Indexes and constraints may name stored attributes and to-one relationships, own or inherited.
+    /// Xcode also compiles an index element naming a to-many relationship, which has no column: the
+    /// store's index covers the other elements (and there is none when no element has a column).
     private func checkIndexable(
-        _ reference: NameReference, what: String, _ entity: Entity, _ model: Model, _ findings: inout Findings
+        _ reference: NameReference, what: String, isAnIndex: Bool, _ entity: Entity, _ model: Model, _ findings: inout Findings
     ) {
         let prefix = "\(what) of entity '\(entity.name)'"
         switch model.property(named: reference.name, in: entity) {
@@ -42,6 +44,10 @@ extension ModelValidator {
             findings.error("\(prefix) names fetched property '\(reference.name)', which has no storage", at: reference.location)
         case .attribute(let attribute)? where attribute.isTransient:
             findings.error("\(prefix) names transient attribute '\(reference.name)', which has no storage", at: reference.location)
+        case .relationship(let relationship)? where isAnIndex && relationship.isToMany && !relationship.isTransient:
+            findings.warning(
+                "\(prefix) names to-many relationship '\(reference.name)', which has no column; the store's index leaves it out and covers the other elements",
+                at: reference.location)
         case .relationship(let relationship)? where relationship.isToMany || relationship.isTransient:
             findings.error("\(prefix) names relationship '\(reference.name)', which is not a stored to-one", at: reference.location)
         default:

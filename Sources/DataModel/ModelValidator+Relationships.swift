@@ -18,43 +18,48 @@ extension ModelValidator {
         of relationship: Relationship, what: () -> String, in entity: Entity, _ model: Model, _ findings: inout Findings
     ) {
         let location = relationship.location
-        switch (relationship.inverseName, relationship.inverseEntityName) {
-        case (nil, nil):
+        guard let inverseName = relationship.inverseName else {
+            if let inverseEntityName = relationship.inverseEntityName {
+                findings.warning(
+                    "\(what()) names inverse entity '\(inverseEntityName)' but no inverse relationship; it is treated as having no inverse",
+                    at: location)
+            } else {
+                findings.warning(
+                    "\(what()) has no inverse; the other side cannot be kept consistent and deletes may leave dangling references",
+                    at: location)
+            }
+            return
+        }
+        let inverseEntityName = relationship.inverseEntityName ?? relationship.destinationEntityName
+        if relationship.inverseEntityName == nil {
             findings.warning(
-                "\(what()) has no inverse; the other side cannot be kept consistent and deletes may leave dangling references",
+                "\(what()) names inverse '\(inverseName)' but no inverse entity; the inverse is looked up on its destination '\(inverseEntityName)'",
+                at: location)
+        }
+        guard model.containsEntity(named: inverseEntityName) else {
+            findings.error("\(what()) has unknown inverse entity '\(inverseEntityName)'", at: location)
+            return
+        }
+        if inverseEntityName != relationship.destinationEntityName {
+            findings.error(
+                "\(what()) has inverse entity '\(inverseEntityName)', which is not its destination '\(relationship.destinationEntityName)'",
                 at: location)
             return
-        case (nil, _?):
-            findings.error("\(what()) names an inverse entity but no inverse relationship", at: location)
+        }
+        guard case .relationship(let inverse)? = model.property(named: inverseName, inEntityNamed: inverseEntityName) else {
+            findings.error(
+                "\(what()) has inverse '\(inverseName)', which is not a relationship of entity '\(inverseEntityName)'",
+                at: location)
             return
-        case (_?, nil):
-            findings.error("\(what()) names an inverse relationship but no inverse entity", at: location)
-            return
-        case (let inverseName?, let inverseEntityName?):
-            guard model.containsEntity(named: inverseEntityName) else {
-                findings.error("\(what()) has unknown inverse entity '\(inverseEntityName)'", at: location)
-                return
-            }
-            if inverseEntityName != relationship.destinationEntityName {
-                findings.error(
-                    "\(what()) has inverse entity '\(inverseEntityName)', which is not its destination '\(relationship.destinationEntityName)'",
-                    at: location)
-                return
-            }
-            guard case .relationship(let inverse)? = model.property(named: inverseName, inEntityNamed: inverseEntityName) else {
-                findings.error(
-                    "\(what()) has inverse '\(inverseName)', which is not a relationship of entity '\(inverseEntityName)'",
-                    at: location)
-                return
-            }
-            let pointsBack = inverse.inverseName == relationship.name
-                && model.entity(entity, isKindOf: inverse.destinationEntityName)
-            if !pointsBack {
-                let target = inverse.inverseName.map { "'\(inverse.destinationEntityName).\($0)'" } ?? "no inverse"
-                findings.error(
-                    "\(what()) has inverse '\(inverseEntityName).\(inverseName)', but that relationship has \(target) instead of pointing back",
-                    at: location)
-            }
+        }
+        if model.hasNonReciprocalInverse(relationship) {
+            // Xcode compiles this and Core Data uses the store: the named inverse stays paired with
+            // its own inverse, and this relationship is kept like one without an inverse.
+            let target = inverse.inverseName.map { "'\(inverse.destinationEntityName).\($0)'" } ?? "no inverse"
+            findings.warning(
+                "\(what()) has inverse '\(inverseEntityName).\(inverseName)', but that relationship has \(target) instead of pointing back; "
+                    + "'\(inverseName)' stays paired with its own inverse, and '\(relationship.name)' is stored and kept in step on its own, like a relationship without an inverse",
+                at: location)
         }
     }
 

@@ -50,7 +50,7 @@ final class XMLTreeReader {
 
     private func run() -> Swift.Result<Result, ModelLoadingError> {
         guard bytes.count > 0 else {
-            return .failure(ModelLoadingError(.malformedXML, "the file is empty", at: SourceLocation(file: path)))
+            return .failure(ModelLoadingError(.malformedXML, "the file is empty; a model's contents is an XML document whose root element is <model>", at: SourceLocation(file: path, line: 1, column: 1)))
         }
         guard bytes.count <= Int(Int32.max),
               let context = xmlCreateMemoryParserCtxt(

@@ -179,7 +179,7 @@ private struct DerivedTriggerMaker {
                 otherColumn: owns ? join.destinationColumn : join.sourceColumn, destinationTable: destinationTable.name)
         }
         let hidden = destinationTable.column(for: .inverselessToMany(entity: owner, relationship: relationship.name))
-        let inverse = relationship.inverseName.flatMap { name in
+        let inverse = model.inverse(of: relationship).map(\.name).flatMap { name in
             model.declaringEntityName(ofProperty: name, inEntityNamed: relationship.inverseEntityName ?? relationship.destinationEntityName)
                 .flatMap { destinationTable.column(for: .foreignKey(entity: $0, relationship: name)) }
         }

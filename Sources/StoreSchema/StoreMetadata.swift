@@ -24,7 +24,7 @@ public struct StoreMetadata: Sendable, Equatable {
             Key.versionChecksum: .string(Data(hashes.checksum).base64EncodedString()),
             Key.versionIdentifiers: .array([.string(model.header.userDefinedModelVersionIdentifier ?? "")]),
             // The framework release whose store layout and metadata this library reproduces.
-            Key.frameworkVersion: .integer(1344),
+            Key.frameworkVersion: .integer(FrameworkVersion.current.number),
             Key.autoVacuumLevel: .string("2"),
             Key.writer: .integer(1),
         ]

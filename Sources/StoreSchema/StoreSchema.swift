@@ -18,8 +18,9 @@ public struct StoreSchema: Sendable {
     /// The triggers that keep derived attributes current, per attribute.
     public var derivedAttributes: [DerivedAttributeTriggers]
 
-    public init(model: Model) {
-        self = StoreSchemaBuilder(model: model).build()
+    /// The layout a store of `model` has when `framework` created it (new stores: ``FrameworkVersion/current``).
+    public init(model: Model, framework: FrameworkVersion = .current) {
+        self = StoreSchemaBuilder(model: model, framework: framework).build()
     }
 
     init(

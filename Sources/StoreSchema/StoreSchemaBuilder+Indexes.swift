@@ -9,7 +9,7 @@ extension StoreSchemaBuilder {
     func indexes(tableIndexes: [StoreIndex], joinTables: [JoinTable], declaredIndexes: [StoreIndex]) -> [StoreIndex] {
         var indexes = tableIndexes
         indexes.reserveCapacity(tableIndexes.count + joinTables.count + declaredIndexes.count)
-        for join in joinTables {
+        for join in joinTables where framework.indexesJoinTables {
             indexes.append(StoreIndex(
                 name: String(concatenating: join.name, "_", join.destinationColumn, "_INDEX"), table: join.name,
                 keys: [.plain(join.destinationColumn), .plain(join.sourceColumn)], isUnique: false))
@@ -42,15 +42,34 @@ extension StoreSchemaBuilder {
             }
             return nil
         }
+        /// An index over the columns of `properties`; an element without a column (a to-many
+        /// relationship, which Xcode lets a fetch index name) is left out.
         func collated(_ name: @autoclosure () -> String, _ properties: [(String, Bool)], unique: Bool = false) {
             var keys: [StoreIndex.Key] = []
             keys.reserveCapacity(properties.count)
             for (property, isDescending) in properties {
-                guard let column = column(forProperty: property) else { return }
+                guard let column = column(forProperty: property) else {
+                    if unique || !isToManyRelationship(property) { return }
+                    continue
+                }
                 keys.append(StoreIndex.Key(column: column, isCollated: true, isDescending: isDescending))
             }
             guard !keys.isEmpty else { return }
             indexes.append(StoreIndex(name: name(), table: table.name, keys: keys, isUnique: unique))
+        }
+        func isToManyRelationship(_ name: String) -> Bool {
+            if case .relationship(let relationship)? = model.property(named: name, in: model.entities[position]) {
+                return relationship.isToMany && !relationship.isTransient
+            }
+            return false
+        }
+        /// Before iOS 11, `indexed` attributes and compound indexes: plain keys, named after the columns.
+        func namedAfterColumns(_ properties: [String], suffix: String) {
+            let columns = properties.compactMap(column(forProperty:))
+            guard columns.count == properties.count, !columns.isEmpty else { return }
+            indexes.append(StoreIndex(
+                name: ([table.name] + columns).joined(separator: "_") + suffix, table: table.name,
+                keys: columns.map(StoreIndex.Key.plain), isUnique: false))
         }
         // Legacy `indexed="YES"`, and the attribute index Xcode keeps beside a single-element fetch
         // index it converted from that flag (named `by<Attribute>`; seen in Core Data-written stores).
@@ -69,9 +88,14 @@ extension StoreSchemaBuilder {
                 indexedAttributes.append(property)
             }
         }
-        for attribute in indexedAttributes { collated(prefix + attribute, [(attribute, false)]) }
-        for (offset, compound) in model.entities[position].compoundIndexes.enumerated() {
-            collated(prefix + "compoundIndex" + (offset == 0 ? "" : String(offset)), compound.properties.map { ($0.name, false) })
+        if framework.namesIndexesAfterColumns {
+            for attribute in indexedAttributes { namedAfterColumns([attribute], suffix: "_INDEX") }
+            for compound in model.entities[position].compoundIndexes { namedAfterColumns(compound.properties.map(\.name), suffix: "") }
+        } else {
+            for attribute in indexedAttributes { collated(prefix + attribute, [(attribute, false)]) }
+            for (offset, compound) in model.entities[position].compoundIndexes.enumerated() {
+                collated(prefix + "compoundIndex" + (offset == 0 ? "" : String(offset)), compound.properties.map { ($0.name, false) })
+            }
         }
         for index in fetchIndexes.indices {
             let properties = fetchIndexes[index].elements.compactMap { element in

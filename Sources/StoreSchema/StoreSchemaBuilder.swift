@@ -8,14 +8,16 @@ import DataModel
 /// model, as each copy would retain every string and array they hold.
 struct StoreSchemaBuilder {
     let model: Model
+    let framework: FrameworkVersion
     let layouts: [EntityLayout]
     /// For each layout, the position of its entity in `model.entities`.
     let positions: [Int]
     /// For each position in `model.entities`, its entity's number (0 for a duplicate name, never numbered).
     private let numberByPosition: [Int]
 
-    init(model: Model) {
+    init(model: Model, framework: FrameworkVersion) {
         self.model = model
+        self.framework = framework
         let numbered = EntityNumbering.layouts(of: model)
         layouts = numbered.map(\.layout)
         positions = numbered.map(\.position)
@@ -75,8 +77,16 @@ struct StoreSchemaBuilder {
         var kind: UInt64 { (key & 0xFF) / 2 }
         /// For a foreign key: whether an ordered to-many inverse needs `Z_FOK_<REL>`.
         var needsOrderKey = false
+        /// For a foreign key with an ordered to-many inverse: the number of the inverse's entity.
+        var inverseEntityNumber = 0
         /// Whether an index may name the column: a plain attribute or a to-one relationship.
         var isIndexable = false
+
+        /// The sort key of an order key placed after every integer-like column of its table, among
+        /// the others by the number of the entity declaring the ordered to-many.
+        static func afterIntegers(entityNumber: Int) -> UInt64 {
+            UInt64(ColumnGroup.integerLike.rawValue) << 48 | 1 << 47 | UInt64(entityNumber) << 8 | 1
+        }
 
         init(
             group: ColumnGroup, entityNumber: Int, kind: Int, sortName: String, type: ColumnType, role: Column.Role,
@@ -116,15 +126,23 @@ struct StoreSchemaBuilder {
         }
         var placed: [Placed] = []
         placed.reserveCapacity(requests.count + 8)
+        let keysFollowIntegers = framework.placesOrderKeysAfterIntegers
         for index in requests.indices {
             let key = requests[index].key
             placed.append(Placed(key: key, request: index, companion: 0))
             if names[index].entityColumn != nil { placed.append(Placed(key: key, request: index, companion: 1)) }
-            if names[index].orderColumn != nil { placed.append(Placed(key: key | 1, request: index, companion: 2)) }
+            if names[index].orderColumn != nil {
+                // Older releases put every order key after the table's last integer column.
+                let orderKey = keysFollowIntegers ? Request.afterIntegers(entityNumber: requests[index].inverseEntityNumber) : key | 1
+                placed.append(Placed(key: orderKey, request: index, companion: 2))
+            }
         }
         placed.sort { left, right in
             if left.key != right.key { return left.key < right.key }
-            if left.request != right.request { return requests[left.request].sortName < requests[right.request].sortName }
+            if left.request != right.request {
+                let (leftName, rightName) = (requests[left.request].sortName, requests[right.request].sortName)
+                return keysFollowIntegers && left.companion == 2 ? leftName > rightName : leftName < rightName
+            }
             return left.companion < right.companion
         }
         var columns = [
@@ -226,6 +244,7 @@ struct StoreSchemaBuilder {
             if let inverse = model.inverseLocation(of: relationships[index]) {
                 request.needsOrderKey = model.entities[inverse.entity].relationships[inverse.relationship].isToMany
                     && model.entities[inverse.entity].relationships[inverse.relationship].isOrdered
+                request.inverseEntityNumber = numberByPosition[inverse.entity]
             }
             request.isIndexable = true
             requests.append(request)
@@ -239,7 +258,7 @@ struct StoreSchemaBuilder {
         for (layout, position) in zip(layouts, positions) {
             let relationships = model.entities[position].relationships
             for index in relationships.indices
-            where !relationships[index].isTransient && relationships[index].isToMany && relationships[index].inverseName == nil {
+            where !relationships[index].isTransient && relationships[index].isToMany && model.inverseLocation(of: relationships[index]) == nil {
                 guard let destination = self.entityNumber(named: relationships[index].destinationEntityName) else { continue }
                 requests[rootNumber(of: destination), default: []].append(Request(
                     group: .integerLike, entityNumber: destination, kind: 2,
@@ -302,7 +321,41 @@ struct StoreSchemaBuilder {
                     ? JoinTable(relationship, inverse) : JoinTable(inverse, relationship))
             }
         }
-        return tables
+        return Self.suffixingRepeatedColumns(of: tables)
+    }
+
+    /// Join tables in entity-number order, each column name that an earlier join table already
+    /// uses taking the collision suffix (`Z_2ARTISTS` → `Z_2ARTISTS1`), as Core Data names them —
+    /// seen when two entities have a many-to-many of one name to the same entity.
+    private static func suffixingRepeatedColumns(of tables: [JoinTable]) -> [JoinTable] {
+        guard tables.count > 1 else { return tables }
+        var counts: [String: Int] = [:]
+        for table in tables { for column in [table.sourceColumn, table.destinationColumn] { counts[column, default: 0] += 1 } }
+        guard counts.values.contains(where: { $0 > 1 }) else { return tables }
+        var taken: Set<String> = []
+        return tables.map { table in
+            var table = table
+            func unique(_ name: String) -> String {
+                var suffix = 0
+                var candidate = name
+                while taken.contains(candidate) {
+                    suffix += 1
+                    candidate = name + String(suffix)
+                }
+                taken.insert(candidate)
+                return candidate
+            }
+            let source = unique(table.sourceColumn), destination = unique(table.destinationColumn)
+            if source != table.sourceColumn {
+                table.sourceOrderColumn = table.sourceOrderColumn.map { _ in "Z_FOK_" + source.dropFirst(2) }
+                table.sourceColumn = source
+            }
+            if destination != table.destinationColumn {
+                table.destinationOrderColumn = table.destinationOrderColumn.map { _ in "Z_FOK_" + destination.dropFirst(2) }
+                table.destinationColumn = destination
+            }
+            return table
+        }
     }
 }
 
@@ -315,11 +368,12 @@ struct JoinSide {
 
     /// Whether this side names the join table: the relationship declared on the lower entity
     /// number; on a tie (a relationship between an entity and itself) the ordered side, else the
-    /// later name — the one tie seen in a real store (`favorites` over `favoriteFolders`) fits both.
+    /// earlier name — as real stores show (`favorites`, ordered, over `favoriteFolders`;
+    /// `ignoredByClients` over `ignoredClients` and `trustedByClients` over `trustedClients`).
     func ownsJoinTable(over other: JoinSide) -> Bool {
         if number != other.number { return number < other.number }
         if isOrdered != other.isOrdered { return isOrdered }
-        return name > other.name
+        return name < other.name
     }
 }
 

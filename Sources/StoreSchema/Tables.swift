@@ -27,9 +27,11 @@ public struct JoinTable: Sendable, Hashable {
     /// `Z_FOK_<a><S>` when the inverse is ordered.
     public var sourceOrderColumn: String?
 
-    /// Every column in DDL order.
+    /// Every column in DDL order: the keys, then the order keys in the same order (when both sides
+    /// are ordered: `Z_2CALLPARTICIPANTS (Z_2ACTIVECALLCONVERSATIONS, Z_13CALLPARTICIPANTS,
+    /// Z_FOK_2ACTIVECALLCONVERSATIONS, Z_FOK_13CALLPARTICIPANTS)`).
     public var columnNames: [String] {
-        [sourceColumn, destinationColumn] + [destinationOrderColumn, sourceOrderColumn].compactMap { $0 }
+        [sourceColumn, destinationColumn] + [sourceOrderColumn, destinationOrderColumn].compactMap { $0 }
     }
 }
 

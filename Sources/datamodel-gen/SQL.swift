@@ -24,12 +24,20 @@ struct SQL: ParsableCommand {
             property names, dates as ISO 8601 text and UUIDs as hex — handy for looking inside a store \
             (an iOS app's included) with any SQL tool.
 
+            --framework-version N prints the layout an older Core Data release created, N as a \
+            store's NSPersistenceFrameworkVersion gives it (datamodel-gen inspect prints it): before \
+            851 (iOS 11) indexed attributes and compound indexes are named after their columns \
+            (ZUSER_ZNAME_INDEX), before 754 a table's Z_FOK_ order keys follow all its integer \
+            columns, and before 641 join tables have no reverse index. Without it, the layout of \
+            new stores (framework \(FrameworkVersion.current)).
+
             A model with errors prints nothing and exits with 1.
 
             Examples:
               datamodel-gen sql Models/Books.xcdatamodeld
               datamodel-gen sql Models/FailedBanks.xcdatamodeld --views --output FailedBanks.sql
               datamodel-gen sql App/Model.xcdatamodeld --views | sqlite3 copy-of-app-store.sqlite
+              datamodel-gen sql App/Model.xcdatamodeld --framework-version 641
             """
     )
 
@@ -41,12 +49,26 @@ struct SQL: ParsableCommand {
     @Flag(help: "Add a read-only view per entity, with the model's names and readable dates.")
     var views = false
 
+    @Option(help: ArgumentHelp(
+        "The layout of this Core Data release (a store's NSPersistenceFrameworkVersion, e.g. 641) instead of today's.",
+        valueName: "N"))
+    var frameworkVersion: Int?
+
+    func validate() throws {
+        if let frameworkVersion, frameworkVersion <= 0 {
+            throw ValidationError("--framework-version takes a release number such as 641 or 1344, as NSPersistenceFrameworkVersion gives it.")
+        }
+    }
+
     func run() throws {
         let loaded = try options.load()
         loaded.diagnostics.forEach(StandardError.print)
         if loaded.diagnostics.containsErrors { throw ExitCode.failure }
-        let schema = StoreSchema(model: loaded.model)
-        var text = schema.sql(metadata: StoreMetadata(model: loaded.model))
+        let framework = frameworkVersion.map(FrameworkVersion.init) ?? .current
+        let schema = StoreSchema(model: loaded.model, framework: framework)
+        var metadata = StoreMetadata(model: loaded.model)
+        metadata.entries[StoreMetadata.Key.frameworkVersion] = .integer(framework.number)
+        var text = schema.sql(metadata: metadata)
         if views { text += schema.viewStatements(for: loaded.model).joined(separator: "\n") + "\n" }
         if let output {
             do {

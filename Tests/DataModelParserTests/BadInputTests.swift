@@ -29,9 +29,10 @@ import TestSupport
         #expect(error.description == "Test/contents:2:1: error: the root element is <plist>, not <model>: this is not a Core Data model")
     }
 
-    @Test func emptyFile_isReported() {
+    @Test func emptyFile_isALocatedError() {
         guard case .failure(let error) = parse([]) else { Issue.record("empty file parsed"); return }
-        #expect(error.description == "Test/contents: error: the file is empty")
+        #expect(error.reason == .malformedXML)
+        #expect(error.description == "Test/contents:1:1: error: the file is empty; a model's contents is an XML document whose root element is <model>")
     }
 
     @Test func binaryPropertyList_isNamed() {
