@@ -3,6 +3,9 @@
 
 Usage: Scripts/compile-corpus.py [CORPUS_MODELS_DIR]   (default: ../shared/corpus/models)
 
+With the default, the model version that wrote each store of ../shared/corpus/stores and
+../shared/stores-incoming is compiled too.
+
 Builds a package in .build/corpus-package with one module per model version (every other one in
 --single-file form), where the types a model names in userInfo are declared as an app would, plus
 an executable that checks each compiled definition equals the parsed model. Fails on any generator
@@ -12,6 +15,8 @@ import json, os, re, shutil, subprocess, sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 corpus = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", "shared", "corpus", "models"))
+store_folders = [] if len(sys.argv) > 1 else [os.path.join(root, "..", "shared", "corpus", "stores"),
+                                              os.path.join(root, "..", "shared", "stores-incoming")]
 work = os.path.join(root, ".build", "corpus-package")
 
 if not os.path.isdir(corpus):
@@ -31,6 +36,12 @@ def versions():
                     yield path, version[: -len(".xcdatamodel")]
         elif name.endswith(".xcdatamodel"):
             yield path, None
+    for folder in store_folders:
+        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            version_file = os.path.join(folder, name, "model-version.txt")
+            if os.path.isfile(version_file):
+                with open(version_file) as file:
+                    yield os.path.abspath(os.path.join(folder, name, file.read().strip())), None
 
 def stub(user_type):
     name = user_type["name"]

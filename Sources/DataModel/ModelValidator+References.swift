@@ -46,7 +46,7 @@ extension ModelValidator {
             findings.error("\(prefix) names transient attribute '\(reference.name)', which has no storage", at: reference.location)
         case .relationship(let relationship)? where isAnIndex && relationship.isToMany && !relationship.isTransient:
             findings.warning(
-                "\(prefix) names to-many relationship '\(reference.name)', which has no column; the store's index leaves it out and covers the other elements",
+                "\(prefix) names to-many relationship '\(reference.name)', which has no column; the store's index covers only the other elements (and is not made when there are none)",
                 at: reference.location)
         case .relationship(let relationship)? where relationship.isToMany || relationship.isTransient:
             findings.error("\(prefix) names relationship '\(reference.name)', which is not a stored to-one", at: reference.location)

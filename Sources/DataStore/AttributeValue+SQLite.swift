@@ -21,7 +21,8 @@ extension AttributeValue {
         case (.int64(let value), .double), (.int64(let value), .float): self = .double(Double(value))
         case (.double(let value), .decimal): self = .decimal(Decimal(string: String(value)) ?? Decimal(value))
         case (.int64(let value), .decimal): self = .decimal(Decimal(value))
-        case (.string(let value), .decimal): self = Decimal(string: value).map(AttributeValue.decimal) ?? .null
+        // NSDecimalNumber's not-a-number is stored as the text "NaN".
+        case (.string(let value), .decimal): self = Decimal(string: value).map(AttributeValue.decimal) ?? (value == "NaN" ? .decimal(.nan) : .null)
         case (.string(let value), .string): self = .string(value)
         case (.int64(let value), .string): self = .string(String(value))
         case (.double(let value), .string): self = .string(String(value))
@@ -80,7 +81,7 @@ extension AttributeValue {
         case .null: .null
         case .integer(let value): value.databaseValue
         case .double(let value): value.databaseValue
-        case .decimal(let value): NSDecimalNumber(decimal: value).doubleValue.databaseValue
+        case .decimal(let value): value.isNaN ? "NaN".databaseValue : NSDecimalNumber(decimal: value).doubleValue.databaseValue
         case .bool(let value): (value ? 1 : 0 as Int64).databaseValue
         case .string(let value): value.databaseValue
         case .date(let value): value.timeIntervalSinceReferenceDate.databaseValue

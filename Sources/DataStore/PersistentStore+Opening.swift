@@ -3,8 +3,21 @@ import GRDB
 import StoreSchema
 
 extension PersistentStore {
+    /// What opening found: the store's identity and the model mapped onto its tables.
+    struct Opened {
+        var identifier: String
+        var metadata: StoreMetadata
+        var schema: StoreSchema
+        /// The entities whose version hashes differ from the store's (read-only opening only).
+        var differingEntities: [String] = []
+    }
+
     /// Creates the schema in an empty database, or checks an existing store against the model.
-    static func openOrCreate(_ db: Database, model: ManagedObjectModel) throws -> (identifier: String, metadata: StoreMetadata, schema: StoreSchema) {
+    ///
+    /// A store whose version hashes differ opens only read-only, and only when it numbers the
+    /// model's entities alike and has every table and column the model needs; writing to it would
+    /// need a migration.
+    static func openOrCreate(_ db: Database, model: ManagedObjectModel) throws -> Opened {
         guard try db.tableExists("Z_METADATA") else {
             let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
             guard tableCount == 0 else { throw StoreError.notAStore(reason: "the database has tables but no Z_METADATA") }
@@ -25,9 +38,35 @@ extension PersistentStore {
             throw StoreError.notAStore(reason: "the metadata has no NSStoreModelVersionHashes")
         }
         let differing = model.versionHashes.entitiesDiffering(from: stored)
-        guard differing.isEmpty else { throw StoreError.modelMismatch(entities: differing) }
+        guard differing.isEmpty || db.configuration.readonly else { throw StoreError.modelMismatch(entities: differing) }
+        if !differing.isEmpty, try !numbersEntitiesAlike(model.schema, db) { throw StoreError.modelMismatch(entities: differing) }
+        let schema = try locatingJoinTables(of: model.schema, in: db)
+        try checkStorage(of: schema, in: db)
         if !db.configuration.readonly { try installMissingTriggers(of: model.schema, in: db) }
-        return (identifier, metadata, try locatingJoinTables(of: model.schema, in: db))
+        return Opened(identifier: identifier, metadata: metadata, schema: schema, differingEntities: differing)
+    }
+
+    /// Whether every entity of the model has the number the store gives it in `Z_PRIMARYKEY`, so
+    /// that the rows' `Z_ENT` values name the same entities.
+    private static func numbersEntitiesAlike(_ schema: StoreSchema, _ db: Database) throws -> Bool {
+        var stored: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
+            if let name: String = row["Z_NAME"], let number: Int = row["Z_ENT"] { stored[name] = number }
+        }
+        return schema.entities.allSatisfy { stored[$0.name] == $0.number }
+    }
+
+    /// Every table and column the schema names exists in the store.
+    private static func checkStorage(of schema: StoreSchema, in db: Database) throws {
+        func check(_ table: String, _ columns: [String]) throws {
+            let present = Set(try db.columns(in: table).map { $0.name.uppercased() })
+            guard !present.isEmpty else { throw StoreError.missingTable(table) }
+            if let missing = columns.first(where: { !present.contains($0.uppercased()) }) {
+                throw StoreError.missingColumn(table: table, column: missing)
+            }
+        }
+        for table in schema.tables { try check(table.name, table.columns.map(\.name)) }
+        for join in schema.joinTables { try check(join.name, join.columnNames) }
     }
 
     /// Gives a store written without them (by an earlier release) the triggers of its derived
@@ -44,7 +83,7 @@ extension PersistentStore {
         }
     }
 
-    private static func create(_ db: Database, model: ManagedObjectModel) throws -> (identifier: String, metadata: StoreMetadata, schema: StoreSchema) {
+    private static func create(_ db: Database, model: ManagedObjectModel) throws -> Opened {
         for statement in model.schema.createStatements { try db.execute(sql: statement) }
         for row in model.schema.primaryKeyRows {
             try db.execute(
@@ -56,7 +95,7 @@ extension PersistentStore {
         try db.execute(
             sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
             arguments: [identifier, Data(metadata.binaryPropertyList)])
-        return (identifier, metadata, model.schema)
+        return Opened(identifier: identifier, metadata: metadata, schema: model.schema)
     }
 
     /// The schema with each join table named as the store names it: Core Data's choice of the side

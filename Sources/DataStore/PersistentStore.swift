@@ -19,6 +19,10 @@ public final class PersistentStore: Sendable {
     public let identifier: String
     /// The metadata read at open (or written at creation).
     public let metadata: StoreMetadata
+    /// The entities whose version hashes differ from those the store was written with: empty,
+    /// except for a store opened with ``readOnly(url:model:)`` that another version of the model
+    /// wrote (every table and column the model needs is there, so its objects read).
+    public let differingEntities: [String]
     /// Every entity, by number (`entities[0]` is entity 1).
     public let entities: [EntityDescription]
     let database: any DatabaseWriter
@@ -52,6 +56,11 @@ public final class PersistentStore: Sendable {
     /// may create the `-wal` and `-shm` files of a WAL store beside it), so it is safe on a copy of
     /// an app's store or a file another program owns. Saving a context of this store fails with a
     /// database error.
+    ///
+    /// A store written by another version of the model opens too, when it numbers the entities as
+    /// the model does and has every table and column the model needs; ``differingEntities`` names
+    /// the entities whose version hashes differ. Otherwise opening throws
+    /// `StoreError.modelMismatch` (other entity numbers), `.missingTable` or `.missingColumn`.
     public static func readOnly(url: URL, model: ManagedObjectModel) throws(StoreError) -> PersistentStore {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
         let database: DatabaseQueue
@@ -96,7 +105,7 @@ public final class PersistentStore: Sendable {
         self.derivedValues = derivedValues
         self.url = url
         self.model = model
-        let opened: (identifier: String, metadata: StoreMetadata, schema: StoreSchema)
+        let opened: Opened
         do {
             opened = try database.write { db in try Self.openOrCreate(db, model: model) }
         } catch let error as StoreError {
@@ -106,6 +115,7 @@ public final class PersistentStore: Sendable {
         }
         identifier = opened.identifier
         metadata = opened.metadata
+        differingEntities = opened.differingEntities
         entities = EntityDescriptionBuilder(model: model.model, schema: opened.schema, classes: model.classes).build()
         entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         entitiesByClass = Dictionary(

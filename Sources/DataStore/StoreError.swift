@@ -10,6 +10,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case fileNotFound(path: String)
     /// SQLite reported an error.
     case database(message: String)
+    /// The store lacks a table the model keeps its objects in.
+    case missingTable(String)
+    /// A table of the store lacks a column the model reads or writes.
+    case missingColumn(table: String, column: String)
 
     public var description: String {
         switch self {
@@ -18,6 +22,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .notAStore(let reason): "not a Core Data store: \(reason)"
         case .fileNotFound(let path): "no store at \(path)"
         case .database(let message): "database error: \(message)"
+        case .missingTable(let table): "the store has no table \(table), which the model needs"
+        case .missingColumn(let table, let column): "table \(table) of the store has no column \(column), which the model needs"
+
         }
     }
 }

@@ -324,38 +324,44 @@ struct StoreSchemaBuilder {
         return Self.suffixingRepeatedColumns(of: tables)
     }
 
-    /// Join tables in entity-number order, each column name that an earlier join table already
-    /// uses taking the collision suffix (`Z_2ARTISTS` → `Z_2ARTISTS1`), as Core Data names them —
-    /// seen when two entities have a many-to-many of one name to the same entity.
+    /// The join tables with each column name that another join table already uses taking the
+    /// collision suffix (`Z_2ARTISTS` → `Z_2ARTISTS1`), as Core Data names them — seen when two
+    /// entities have a many-to-many of one name to the same entity. Names are handed out in the order
+    /// of the owning entity's name, then the relationship's: the only order that fits both stores
+    /// that show it (framework 419's `Z_2SHOWSFEATURINGARTIST`, and 1145's `Z_15USERS (…, Z_23USERS1)`
+    /// beside `Z_19USERS (…, Z_23USERS)`, where `Reaction`, numbered 19, comes before `SystemMessage`, 15).
     private static func suffixingRepeatedColumns(of tables: [JoinTable]) -> [JoinTable] {
         guard tables.count > 1 else { return tables }
         var counts: [String: Int] = [:]
         for table in tables { for column in [table.sourceColumn, table.destinationColumn] { counts[column, default: 0] += 1 } }
         guard counts.values.contains(where: { $0 > 1 }) else { return tables }
+        var tables = tables
         var taken: Set<String> = []
-        return tables.map { table in
-            var table = table
-            func unique(_ name: String) -> String {
-                var suffix = 0
-                var candidate = name
-                while taken.contains(candidate) {
-                    suffix += 1
-                    candidate = name + String(suffix)
-                }
-                taken.insert(candidate)
-                return candidate
+        func unique(_ name: String) -> String {
+            var suffix = 0
+            var candidate = name
+            while taken.contains(candidate) {
+                suffix += 1
+                candidate = name + String(suffix)
             }
-            let source = unique(table.sourceColumn), destination = unique(table.destinationColumn)
-            if source != table.sourceColumn {
-                table.sourceOrderColumn = table.sourceOrderColumn.map { _ in "Z_FOK_" + source.dropFirst(2) }
-                table.sourceColumn = source
-            }
-            if destination != table.destinationColumn {
-                table.destinationOrderColumn = table.destinationOrderColumn.map { _ in "Z_FOK_" + destination.dropFirst(2) }
-                table.destinationColumn = destination
-            }
-            return table
+            taken.insert(candidate)
+            return candidate
         }
+        let namingOrder = tables.indices.sorted {
+            (tables[$0].relationship.entity, tables[$0].relationship.relationship) < (tables[$1].relationship.entity, tables[$1].relationship.relationship)
+        }
+        for index in namingOrder {
+            let source = unique(tables[index].sourceColumn), destination = unique(tables[index].destinationColumn)
+            if source != tables[index].sourceColumn {
+                tables[index].sourceOrderColumn = tables[index].sourceOrderColumn.map { _ in "Z_FOK_" + source.dropFirst(2) }
+                tables[index].sourceColumn = source
+            }
+            if destination != tables[index].destinationColumn {
+                tables[index].destinationOrderColumn = tables[index].destinationOrderColumn.map { _ in "Z_FOK_" + destination.dropFirst(2) }
+                tables[index].destinationColumn = destination
+            }
+        }
+        return tables
     }
 }
 

@@ -32,8 +32,10 @@ struct Inspect: ParsableCommand {
             --count prints only their number. Key paths may go through to-one relationships \
             (details.closeDate) and use ANY/ALL/NONE, @count, @sum and SUBQUERY on to-many ones.
 
-            The model must be the version that wrote the store; another version is reported with \
-            the entities whose version hashes differ. To look inside an iOS app's store, copy its \
+            The model should be the version that wrote the store. Another version reads the store \
+            too when every table and column it needs is there and it numbers the entities alike, \
+            with a warning naming the entities whose version hashes differ; otherwise the error names \
+            the missing table or column. To look inside an iOS app's store, copy its \
             .sqlite file (with the -wal and -shm files beside it) and point --model at the app's \
             .xcdatamodeld.
 
@@ -122,6 +124,11 @@ struct Inspect: ParsableCommand {
         } catch {
             StandardError.write("\(store): error: \(error)")
             throw ExitCode.failure
+        }
+        if !persistentStore.differingEntities.isEmpty {
+            StandardError.write(
+                "\(store): warning: the store was written by another version of the model; every table and column this one reads is there, "
+                    + "but the version hashes of these entities differ: \(persistentStore.differingEntities.joined(separator: ", "))")
         }
         var entities = persistentStore.entities
         if let entity {

@@ -188,6 +188,13 @@ import TestSupport
                             #expect(value as? String == uuid.uuidString, "\(entity.name).\(attribute.name)")
                         case .binary, .transformable:
                             #expect(value as? String == Data.fromDatabaseValue(stored)?.base64EncodedString(), "\(entity.name).\(attribute.name)")
+                        case .double, .float, .decimal:
+                            // Decimal columns have NUMERIC affinity: integral values are stored as INTEGER.
+                            if case .string("NaN") = stored.storage {
+                                #expect(value as? String == "NaN", "\(entity.name).\(attribute.name)")  // NSDecimalNumber.notANumber
+                            } else {
+                                #expect((value as? NSNumber)?.doubleValue == Double.fromDatabaseValue(stored), "\(entity.name).\(attribute.name)")
+                            }
                         default:
                             break
                         }

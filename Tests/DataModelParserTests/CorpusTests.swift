@@ -8,12 +8,18 @@ import Testing
 /// dump agrees with counts taken independently through libxml2's XPath engine on a DOM.
 @Suite(.enabled(if: TestPaths.hasCorpus, "../shared/corpus is absent; corpus tests need it beside the repository"))
 struct CorpusTests {
-    /// Every `.xcdatamodel` version folder in the corpus (models and the stores' models), sorted.
+    /// The incoming stores beside the corpus, with their models.
+    static let incomingStores = TestPaths.corpus.deletingLastPathComponent().appendingPathComponent("stores-incoming")
+
+    /// Every `.xcdatamodel` version folder in the corpus and the incoming stores (models and the
+    /// stores' models), sorted.
     static func versionFolders() -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: TestPaths.corpus.path) else { return [] }
         var folders: [String] = []
-        for case let path as String in enumerator where path.hasSuffix(".xcdatamodel") {
-            folders.append(TestPaths.corpus.appendingPathComponent(path).path)
+        for root in [TestPaths.corpus, incomingStores] {
+            guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { continue }
+            for case let path as String in enumerator where path.hasSuffix(".xcdatamodel") {
+                folders.append(root.appendingPathComponent(path).path)
+            }
         }
         return folders.sorted()
     }
@@ -26,12 +32,24 @@ struct CorpusTests {
             .map { folder.appendingPathComponent($0).path }
     }
 
-    @Test func corpus_isThere() {
-        #expect(Self.versionFolders().count >= 58)
-        #expect(Self.topLevelModels().count >= 38)
+    /// The model folder or bundle of every store of both store folders.
+    static func storeModels() -> [String] {
+        [TestPaths.corpus.appendingPathComponent("stores"), incomingStores].flatMap { root in
+            ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted().compactMap { store -> String? in
+                let folder = root.appendingPathComponent(store)
+                guard let version = try? String(contentsOf: folder.appendingPathComponent("model-version.txt"), encoding: .utf8) else { return nil }
+                return folder.appendingPathComponent(version.trimmingCharacters(in: .whitespacesAndNewlines)).path
+            }
+        }
     }
 
-    @Test(arguments: topLevelModels())
+    @Test func corpus_isThere() {
+        #expect(Self.versionFolders().count >= 61)
+        #expect(Self.topLevelModels().count >= 38)
+        #expect(Self.storeModels().count == 11)
+    }
+
+    @Test(arguments: topLevelModels() + storeModels())
     func corpusModel_resolvesAndParsesWithoutErrors(path: String) throws {
         let loaded = try ModelLoader().load(path)
         let errors = loaded.diagnostics.filter(\.isError)

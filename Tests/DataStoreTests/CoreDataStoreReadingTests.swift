@@ -6,13 +6,19 @@ import GRDB
 import Testing
 import TestSupport
 
-/// Stores written by Apple's Core Data (`../shared/corpus/stores`), opened as copies through
-/// dynamic objects: every object reads with the values the store holds, and writing keeps Core
-/// Data's layout.
+/// Stores written by Apple's Core Data (`../shared/corpus/stores` and `../shared/stores-incoming`,
+/// frameworks 419 to 1347), opened as copies through dynamic objects: every object reads with the
+/// values the store holds, predicates count what SQL counts, and writing keeps Core Data's layout.
 @Suite(.enabled(if: CorpusStore.isAvailable, "../shared/corpus is absent; Core Data store tests need it beside the repository"))
 struct CoreDataStoreReadingTests {
     static func stores() -> [String] {
         CorpusStore.names()
+    }
+
+    /// The stores whose model is the one that wrote them, which open for writing; the Recipes
+    /// sample's was written by another edit of its model (`ModelVersionHashTests`).
+    static func writableStores() -> [String] {
+        stores().filter { $0 != "AppleSample-iPhoneCoreDataRecipes__Recipes" }
     }
 
     /// A copy of the store file and the model version that wrote it.
@@ -24,7 +30,7 @@ struct CoreDataStoreReadingTests {
     @Test(arguments: stores())
     func everyObject_readsWithTheStoresValues(store name: String) throws {
         let (url, model) = try Self.open(name)
-        let store = try PersistentStore(url: url, model: ManagedObjectModel(model: model))
+        let store = try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: model))
         let raw = try DatabaseQueue(path: url.path)
         let context = store.newContext()
         var total = 0
@@ -53,8 +59,25 @@ struct CoreDataStoreReadingTests {
                         #expect(text == String.fromDatabaseValue(stored))
                     case (.integer16, .integer(let number)), (.integer32, .integer(let number)), (.integer64, .integer(let number)):
                         #expect(number == Int64.fromDatabaseValue(stored))
+                    case (.double, .double(let number)), (.float, .double(let number)):
+                        #expect(number == Double.fromDatabaseValue(stored))
+                    case (.decimal, .decimal(let number)):
+                        // NUMERIC affinity keeps integral values as INTEGER, others as REAL; not-a-number is the text NaN.
+                        if case .string(let text) = stored.storage {
+                            #expect(text == "NaN" && number.isNaN, "\(entity.name).\(attribute.name)")
+                        } else {
+                            #expect(NSDecimalNumber(decimal: number).doubleValue == Double.fromDatabaseValue(stored), "\(entity.name).\(attribute.name)")
+                        }
+                    case (.boolean, .bool(let flag)):
+                        #expect(flag == ((Int64.fromDatabaseValue(stored) ?? 0) != 0))
+                    case (.binary, .data(let bytes)), (.transformable, .data(let bytes)):
+                        #expect(bytes == Data.fromDatabaseValue(stored))
+                    case (.uri, .url(let url)):
+                        #expect(url.absoluteString == String.fromDatabaseValue(stored))
+                    case (_, .null):
+                        break  // already checked: the store holds NULL too
                     default:
-                        break
+                        Issue.record("\(entity.name).\(attribute.name): \(value) read for a stored \(stored) of type \(attribute.type)")
                     }
                 }
                 for relationship in entity.relationships {
@@ -87,7 +110,56 @@ struct CoreDataStoreReadingTests {
         #expect(total == expected)
     }
 
+    /// Predicates over every stored attribute count what plain SQL counts: `!= nil` for every
+    /// attribute, and an order comparison with one of the stored values for numbers, dates and text.
     @Test(arguments: stores())
+    func predicates_countWhatSQLCounts(store name: String) throws {
+        let (url, model) = try Self.open(name)
+        let store = try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: model))
+        let raw = try DatabaseQueue(path: url.path)
+        let context = store.newContext()
+        var compared = 0
+        for entity in store.entities {
+            let members = entity.subtreeNumbers.map(String.init).joined(separator: ", ")
+            for attribute in entity.attributes {
+                guard let column = attribute.columnName else { continue }
+                func sqlCount(_ condition: String, _ arguments: StatementArguments = []) throws -> Int {
+                    try raw.read { db in
+                        try Int.fetchOne(db, sql: "SELECT count(*) FROM \(entity.tableName) WHERE Z_ENT IN (\(members)) AND \(condition)", arguments: arguments) ?? 0
+                    }
+                }
+                func count(_ format: String, _ arguments: [any PredicateArgument] = []) throws -> Int {
+                    try context.count(for: FetchRequest<ManagedObject>(entityName: entity.name, predicate: ObjectPredicate(format: format, arguments: arguments)))
+                }
+                #expect(try count("%K != nil", [attribute.name]) == sqlCount("\(column) IS NOT NULL"), "\(name): \(entity.name).\(attribute.name)")
+                let sample = try raw.read { db in
+                    try DatabaseValue.fetchOne(db, sql: "SELECT \(column) FROM \(entity.tableName) WHERE Z_ENT IN (\(members)) AND \(column) IS NOT NULL ORDER BY Z_PK LIMIT 1")
+                }
+                guard let sample else { continue }
+                switch attribute.type {
+                case .integer16, .integer32, .integer64:
+                    let value = try #require(Int64.fromDatabaseValue(sample))
+                    #expect(try count("%K > %@", [attribute.name, value]) == sqlCount("\(column) > ?", [value]), "\(name): \(entity.name).\(attribute.name)")
+                case .double, .float:
+                    let value = try #require(Double.fromDatabaseValue(sample))
+                    #expect(try count("%K <= %@", [attribute.name, value]) == sqlCount("\(column) <= ?", [value]), "\(name): \(entity.name).\(attribute.name)")
+                case .date:
+                    let seconds = try #require(Double.fromDatabaseValue(sample))
+                    let date = Date(timeIntervalSinceReferenceDate: seconds)
+                    #expect(try count("%K < %@", [attribute.name, date]) == sqlCount("\(column) < ?", [seconds]), "\(name): \(entity.name).\(attribute.name)")
+                case .string:
+                    let text = try #require(String.fromDatabaseValue(sample))
+                    #expect(try count("%K >= %@", [attribute.name, text]) == sqlCount("\(column) >= ?", [text]), "\(name): \(entity.name).\(attribute.name)")
+                default:
+                    continue
+                }
+                compared += 1
+            }
+        }
+        #expect(compared > 0)
+    }
+
+    @Test(arguments: writableStores())
     func writingToACopy_keepsTheLayoutAndPrimaryKeys(store name: String) throws {
         let (url, model) = try Self.open(name)
         let raw = try DatabaseQueue(path: url.path)
@@ -132,6 +204,28 @@ struct CoreDataStoreReadingTests {
         for object in inserted {
             #expect(!object.objectID.isTemporaryID)
             #expect(try store.newContext().existingObject(with: object.objectID).entity.name == object.entity.name)
+        }
+    }
+
+    /// A store written by another version of the model opens read-only, with the differing
+    /// entities named, and not for writing; a model needing what the store lacks is a typed error.
+    @Test func anotherModelVersion_readsOnlyWhatTheStoreHas() throws {
+        let (url, model) = try Self.open("AppleSample-iPhoneCoreDataRecipes__Recipes")
+        #expect(throws: StoreError.modelMismatch(entities: ["Image", "Ingredient", "Recipe"])) {
+            try PersistentStore(url: url, model: ManagedObjectModel(model: model))
+        }
+        #expect(try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: model)).differingEntities == ["Image", "Ingredient", "Recipe"])
+
+        var withNewAttribute = model
+        let recipe = try #require(model.entities.firstIndex { $0.name == "Recipe" })
+        withNewAttribute.entities[recipe].attributes.append(Attribute(name: "servings", type: .integer16, isOptional: true, location: SourceLocation(file: "test")))
+        #expect(throws: StoreError.missingColumn(table: "ZRECIPE", column: "ZSERVINGS")) {
+            try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: withNewAttribute))
+        }
+        var withNewEntity = model
+        withNewEntity.entities.append(Entity(name: "Author", location: SourceLocation(file: "test")))  // numbered 1: every entity after it moves
+        #expect(throws: StoreError.modelMismatch(entities: ["Author", "Image", "Ingredient", "Recipe"])) {
+            try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: withNewEntity))
         }
     }
 

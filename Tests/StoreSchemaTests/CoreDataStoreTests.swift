@@ -6,11 +6,14 @@ import StoreSchema
 import Testing
 import TestSupport
 
-/// The computed layout against stores written by Apple's Core Data (`../shared/corpus/stores`).
+/// The computed layout against stores written by Apple's Core Data (`../shared/corpus/stores` and
+/// `../shared/stores-incoming`), each at the framework version that wrote it (frameworks 419 to 1347).
 ///
 /// Tolerated, and why (also in the README's compatibility section):
-/// - migrated stores (`wire-ios-data-model__store2-101-0`, `CoreDataPlus__SampleModel_V2`) are not
-///   compared: migrations append columns and keep stale names, so they are not canonical;
+/// - two migrated stores (`wire-ios-data-model__store2-101-0`, `CoreDataPlus__SampleModel_V2`) are
+///   not compared: their migrations appended columns and kept stale names, so they are not
+///   canonical (`energy-legacy__ArtsyPartner_1.4`'s in-place migration left its version's layout,
+///   so it is compared);
 /// - persistent-history (`ACHANGE`, `ATRANSACTION…`) and CloudKit (`ANSCK…`) bookkeeping tables and
 ///   their `Z_PRIMARYKEY` rows (16000 and up) are out of scope.
 @Suite(.enabled(if: TestPaths.hasCorpus, "../shared/corpus is absent; store comparisons need it beside the repository"))
@@ -21,10 +24,12 @@ struct CoreDataStoreTests {
         CorpusStore.names().filter { !migrated.contains($0) }
     }
 
-    /// The store's model and a read-only queue on a copy of its file.
+    /// The layout of the store's model at the framework version that wrote it, and a queue on a
+    /// copy of its file.
     static func open(_ folderName: String) throws -> (schema: StoreSchema, database: DatabaseQueue) {
         let store = CorpusStore(folderName)
-        return (StoreSchema(model: try store.model()), try DatabaseQueue(path: store.copyOfStoreFile().path))
+        let framework = FrameworkVersion(try store.frameworkVersion())
+        return (StoreSchema(model: try store.model(), framework: framework), try DatabaseQueue(path: store.copyOfStoreFile().path))
     }
 
     static func isBookkeeping(_ table: String) -> Bool {
@@ -33,7 +38,22 @@ struct CoreDataStoreTests {
     }
 
     @Test func corpus_hasCanonicalStores() {
-        #expect(Self.canonicalStores().count == 6)
+        #expect(Self.canonicalStores().count == 9)
+    }
+
+    /// The rules that differ by framework version change the layout only where the store shows it.
+    @Test func olderFrameworks_differOnlyWhereTheirStoresDo() throws {
+        let wire = try CorpusStore("wire-ios-data-model__store1-28").model()
+        let old = StoreSchema(model: wire, framework: FrameworkVersion(641)), new = StoreSchema(model: wire)
+        #expect(old.tables.map(\.name) == new.tables.map(\.name))
+        #expect(old.joinTables == new.joinTables)
+        let message = try #require(old.tables.first { $0.name == "ZMESSAGE" }).columns.map(\.name)
+        let orderKeys = try #require(message.firstIndex(of: "Z_FOK_VISIBLEINCONVERSATION"))
+        #expect(message[(orderKeys - 1)...(orderKeys + 2)] == ["ZSYSTEMMESSAGETYPE", "Z_FOK_VISIBLEINCONVERSATION", "Z_FOK_HIDDENINCONVERSATION", "ZEXPIRATIONDATE"])
+        #expect(old.indexes.contains { $0.name == "ZUSER_ZNORMALIZEDNAME_INDEX" && $0.keys.map(\.column) == ["ZNORMALIZEDNAME"] && !$0.keys[0].isCollated })
+        #expect(new.indexes.contains { $0.name == "Z_User_normalizedName" })
+        #expect(old.indexes.contains { $0.name == "ZCONVERSATION_ZINTERNALISARCHIVED_ZLASTMODIFIEDDATE" })
+        #expect(StoreSchema(model: wire, framework: FrameworkVersion(419)).indexes.filter { $0.table.hasPrefix("Z_") }.isEmpty)
     }
 
     @Test(arguments: canonicalStores())

@@ -2,8 +2,8 @@ import DataModel
 import DataModelParser
 import Foundation
 
-/// A folder of `../shared/corpus/stores`: a store Core Data wrote, the model version that wrote it
-/// (`model-version.txt`), and dumps of its metadata.
+/// A folder of `../shared/corpus/stores` or `../shared/stores-incoming`: a store Core Data wrote,
+/// the model version that wrote it (`model-version.txt`), and dumps of its metadata.
 public struct CorpusStore: Sendable {
     /// `../shared/corpus` beside the repository.
     public static let corpus = URL(fileURLWithPath: #filePath)
@@ -12,18 +12,36 @@ public struct CorpusStore: Sendable {
 
     public static var isAvailable: Bool { FileManager.default.fileExists(atPath: corpus.path) }
 
-    /// The folder names of every store, sorted; empty without the corpus.
+    /// The folders that hold stores: the corpus's and the incoming ones beside it.
+    public static let storeFolders = [
+        corpus.appendingPathComponent("stores"), corpus.deletingLastPathComponent().appendingPathComponent("stores-incoming"),
+    ]
+
+    /// The folder names of every store of both folders, sorted; empty without the corpus.
     public static func names() -> [String] {
-        let folder = corpus.appendingPathComponent("stores")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { !$0.hasSuffix(".md") }.sorted()
+        storeFolders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasSuffix(".md") }
+        }.sorted()
     }
 
     public let name: String
-    public var folder: URL { Self.corpus.appendingPathComponent("stores/\(name)") }
+    public let folder: URL
 
     public init(_ name: String) {
         self.name = name
+        let folders = Self.storeFolders.map { $0.appendingPathComponent(name) }
+        folder = folders.first { FileManager.default.fileExists(atPath: $0.path) } ?? folders[0]
+    }
+
+    /// `NSPersistenceFrameworkVersion` as `metadata.plist` records it: the Core Data release that
+    /// wrote the store.
+    public func frameworkVersion() throws -> Int {
+        let plist = try PropertyListSerialization.propertyList(
+            from: Data(contentsOf: folder.appendingPathComponent("metadata.plist")), format: nil)
+        guard let number = (plist as? [String: Any])?["NSPersistenceFrameworkVersion"] as? Int else {
+            throw CocoaError(.propertyListReadCorrupt)
+        }
+        return number
     }
 
     /// The folder of the model version that wrote the store (`model-version.txt` names it).
