@@ -179,9 +179,9 @@ private struct DerivedTriggerMaker {
                 otherColumn: owns ? join.destinationColumn : join.sourceColumn, destinationTable: destinationTable.name)
         }
         let hidden = destinationTable.column(for: .inverselessToMany(entity: owner, relationship: relationship.name))
-        let inverse = model.inverse(of: relationship).map(\.name).flatMap { name in
-            model.declaringEntityName(ofProperty: name, inEntityNamed: relationship.inverseEntityName ?? relationship.destinationEntityName)
-                .flatMap { destinationTable.column(for: .foreignKey(entity: $0, relationship: name)) }
+        let inverse = model.inverseLocation(of: relationship).flatMap { found in
+            destinationTable.column(for: .foreignKey(
+                entity: model.entities[found.entity].name, relationship: model.entities[found.entity].relationships[found.relationship].name))
         }
         guard let column = (hidden ?? inverse)?.name else { return nil }
         let filter = { (row: String) in self.filter(destination, in: destinationTable, row) }

@@ -25,7 +25,7 @@ struct SQL: ParsableCommand {
             (an iOS app's included) with any SQL tool.
 
             --framework-version N prints the layout an older Core Data release created, N as a \
-            store's NSPersistenceFrameworkVersion gives it (datamodel-gen inspect prints it): before \
+            store's NSPersistenceFrameworkVersion gives it (a key of its Z_METADATA plist): before \
             851 (iOS 11) indexed attributes and compound indexes are named after their columns \
             (ZUSER_ZNAME_INDEX), before 754 a table's Z_FOK_ order keys follow all its integer \
             columns, and before 641 join tables have no reverse index. Without it, the layout of \

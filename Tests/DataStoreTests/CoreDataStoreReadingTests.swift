@@ -27,11 +27,15 @@ struct CoreDataStoreReadingTests {
         return (try store.copyOfStoreFile(), try store.model())
     }
 
+    /// The store opened read-only on a copy, and a plain SQLite queue on the same copy.
+    static func openReadOnly(_ name: String) throws -> (store: PersistentStore, raw: DatabaseQueue) {
+        let (url, model) = try open(name)
+        return (try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: model)), try DatabaseQueue(path: url.path))
+    }
+
     @Test(arguments: stores())
     func everyObject_readsWithTheStoresValues(store name: String) throws {
-        let (url, model) = try Self.open(name)
-        let store = try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: model))
-        let raw = try DatabaseQueue(path: url.path)
+        let (store, raw) = try Self.openReadOnly(name)
         let context = store.newContext()
         var total = 0
         for entity in store.entities {
@@ -114,9 +118,7 @@ struct CoreDataStoreReadingTests {
     /// attribute, and an order comparison with one of the stored values for numbers, dates and text.
     @Test(arguments: stores())
     func predicates_countWhatSQLCounts(store name: String) throws {
-        let (url, model) = try Self.open(name)
-        let store = try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: model))
-        let raw = try DatabaseQueue(path: url.path)
+        let (store, raw) = try Self.openReadOnly(name)
         let context = store.newContext()
         var compared = 0
         for entity in store.entities {
