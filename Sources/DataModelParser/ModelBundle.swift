@@ -95,12 +95,13 @@ struct ModelBundle {
         throw ModelLoadingError(.notAModel, "the folder has no 'contents' file, so it is not a Core Data model", at: SourceLocation(file: folder))
     }
 
-    /// Version folder names without extension, in a stable (ordinal) order.
-    private static func versionFolders(in bundle: String) -> [String] {
+    /// Version folder names without extension, oldest first: numbers in names compare as numbers,
+    /// so `Model 10` follows `Model 9`, as Xcode lists them.
+    static func versionFolders(in bundle: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: bundle)) ?? []
         return names.filter { $0.hasSuffix(versionExtension) }
             .map { String($0.dropLast(versionExtension.count)) }
-            .sorted()
+            .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
     }
 
     private static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }

@@ -39,6 +39,19 @@ public struct ModelLoader: Sendable {
             availableVersions: source.availableVersions)
     }
 
+    /// Loads every version of the bundle at `path`, oldest first (a single `.xcdatamodel` or
+    /// `contents` is one version), and tells which one is current: what migration needs to carry a
+    /// store from any earlier version to the current one.
+    public func loadVersions(_ path: String) throws(ModelLoadingError) -> (versions: [Result], current: Int) {
+        let current = try load(path)
+        guard !current.availableVersions.isEmpty else { return ([current], 0) }
+        var versions: [Result] = []
+        for name in current.availableVersions {
+            versions.append(name == current.model.versionName ? current : try load(path, version: name))
+        }
+        return (versions, current.availableVersions.firstIndex(of: current.model.versionName ?? "") ?? versions.count - 1)
+    }
+
     private static func read(_ path: String) throws(ModelLoadingError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ModelLoadingError(.unreadable, "cannot read the file", at: SourceLocation(file: path))

@@ -15,13 +15,26 @@ public final class ManagedObjectModel: Sendable {
     public let versionHashes: ModelVersionHashes
     /// `ManagedObject` subclasses, each naming its entity through `entityName`.
     public let classes: [ManagedObject.Type]
+    /// Every version of the model's bundle, oldest first, `model` among them: the versions a store
+    /// may have been written with, which opening migrates from.
+    public let versions: [Model]
 
-    /// - Parameter classes: `ManagedObject` subclasses, each naming its entity through `entityName`.
-    ///   An entity without a class uses its nearest superentity's class, else `ManagedObject`.
-    public init(model: Model, classes: [ManagedObject.Type] = []) {
+    /// - Parameters:
+    ///   - classes: `ManagedObject` subclasses, each naming its entity through `entityName`.
+    ///     An entity without a class uses its nearest superentity's class, else `ManagedObject`.
+    ///   - versions: every version of the bundle, oldest first; `model` is added at the end when
+    ///     missing, so the default is a bundle of one version.
+    public init(model: Model, classes: [ManagedObject.Type] = [], versions: [Model] = []) {
         self.model = model
         schema = StoreSchema(model: model)
         versionHashes = ModelVersionHashes(model: model)
         self.classes = classes
+        self.versions = versions.contains { $0.versionName == model.versionName && $0.path == model.path }
+            ? versions : versions + [model]
+    }
+
+    /// The position of the current version, `model`, in ``versions``.
+    public var currentVersionIndex: Int {
+        versions.lastIndex { $0.versionName == model.versionName && $0.path == model.path } ?? versions.count - 1
     }
 }
