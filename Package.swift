@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "DataModelParser", targets: ["DataModelParser"]),
         .library(name: "StoreSchema", targets: ["StoreSchema"]),
+        .library(name: "StoreMigration", targets: ["StoreMigration"]),
         .library(name: "DataStore", targets: ["DataStore"]),
         .library(name: "SwiftGenerator", targets: ["SwiftGenerator"]),
         .executable(name: "datamodel-gen", targets: ["datamodel-gen"]),
@@ -32,11 +33,12 @@ let package = Package(
         .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2"]),
         // Core Data's SQLite layout for a model: numbering, tables, columns, indexes, DDL.
         .target(name: "StoreSchema", dependencies: ["DataModel"]),
+        .target(name: "StoreMigration", dependencies: ["DataModel", "StoreSchema"]),
         // The runtime generated code compiles against: store, contexts, managed objects.
         .target(
             name: "DataStore",
             dependencies: [
-                "DataModel", "StoreSchema",
+                "DataModel", "StoreSchema", "StoreMigration",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),

@@ -27,13 +27,7 @@ extension PersistentStore {
               let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
         else { throw StoreError.notAStore(reason: "Z_METADATA or Z_PRIMARYKEY is missing or empty") }
         let identifier: String = row["Z_UUID"] ?? ""
-        let plist: Data = row["Z_PLIST"] ?? Data()
-        let metadata: StoreMetadata
-        do {
-            metadata = try StoreMetadata(binaryPropertyList: Array(plist))
-        } catch {
-            throw StoreError.notAStore(reason: "Z_METADATA.Z_PLIST: \(error)")
-        }
+        let metadata = try readMetadata(db)
         guard let stored = metadata.versionHashes else {
             throw StoreError.notAStore(reason: "the metadata has no NSStoreModelVersionHashes")
         }
@@ -44,6 +38,16 @@ extension PersistentStore {
         try checkStorage(of: schema, in: db)
         if !db.configuration.readonly { try installMissingTriggers(of: model.schema, in: db) }
         return Opened(identifier: identifier, metadata: metadata, schema: schema, differingEntities: differing)
+    }
+
+    /// The metadata of the store in `db`.
+    static func readMetadata(_ db: Database) throws -> StoreMetadata {
+        let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") ?? Data()
+        do {
+            return try StoreMetadata(binaryPropertyList: Array(plist))
+        } catch {
+            throw StoreError.notAStore(reason: "Z_METADATA.Z_PLIST: \(error)")
+        }
     }
 
     /// Whether every entity of the model has the number the store gives it in `Z_PRIMARYKEY`, so
@@ -57,7 +61,7 @@ extension PersistentStore {
     }
 
     /// Every table and column the schema names exists in the store.
-    private static func checkStorage(of schema: StoreSchema, in db: Database) throws {
+    static func checkStorage(of schema: StoreSchema, in db: Database) throws {
         func check(_ table: String, _ columns: [String]) throws {
             let present = Set(try db.columns(in: table).map { $0.name.uppercased() })
             guard !present.isEmpty else { throw StoreError.missingTable(table) }
@@ -101,7 +105,7 @@ extension PersistentStore {
     /// The schema with each join table named as the store names it: Core Data's choice of the side
     /// that names a join table is not fully known (format reference §2.5), so an existing store is
     /// searched for the table that holds both expected columns.
-    private static func locatingJoinTables(of schema: StoreSchema, in db: Database) throws -> StoreSchema {
+    static func locatingJoinTables(of schema: StoreSchema, in db: Database) throws -> StoreSchema {
         var schema = schema
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         var columnsByTable: [String: Set<String>] = [:]

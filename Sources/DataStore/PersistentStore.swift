@@ -41,13 +41,21 @@ public final class PersistentStore: Sendable {
     private let externalVersion = Locked<Int?>(nil)
 
     /// Opens the store at `url`, creating it when the file does not exist or is empty.
-    public convenience init(url: URL, model: ManagedObjectModel) throws(StoreError) {
+    ///
+    /// A store written by an earlier version of the model (one of `model.versions`) is migrated
+    /// first, as `migration` says: by default lightweight, straight to the current version, each
+    /// step in one transaction. A store of a later version is never downgraded
+    /// (`StoreError.migration(.storeIsNewer)`).
+    public convenience init(url: URL, model: ManagedObjectModel, migration: MigrationOptions = .automatic) throws(StoreError) {
         let database: DatabasePool
         let derivedValues = DerivedValueLog()
         do {
             database = try DatabasePool(path: url.path, configuration: Self.configuration(readonly: false, derivedValues))
         } catch {
             throw .database(message: "\(error)")
+        }
+        if migration.migratesAutomatically {
+            try Self.migrate(database, url: url, model: model, options: migration)
         }
         try self.init(database: database, derivedValues: derivedValues, url: url, model: model)
     }

@@ -12,6 +12,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case database(message: String)
     /// The store lacks a table the model keeps its objects in.
     case missingTable(String)
+    /// Migrating the store to the model's version failed; the store is as it was before the
+    /// failing step.
+    case migration(MigrationError)
     /// A table of the store lacks a column the model reads or writes.
     case missingColumn(table: String, column: String)
 
@@ -24,6 +27,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .database(let message): "database error: \(message)"
         case .missingTable(let table): "the store has no table \(table), which the model needs"
         case .missingColumn(let table, let column): "table \(table) of the store has no column \(column), which the model needs"
+        case .migration(let error): "\(error)"
 
         }
     }

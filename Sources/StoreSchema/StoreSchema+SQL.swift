@@ -11,25 +11,32 @@ extension StoreSchema {
 
     /// Every `CREATE TABLE`, `CREATE INDEX` and `CREATE TRIGGER` statement, in the order Core Data issues them.
     public var createStatements: [String] {
-        let entityTables = tables.map { table in
-            "CREATE TABLE \(identifier(table.name)) ( "
-                + table.columns.map { column in
-                    "\(identifier(column.name)) \(column.type.rawValue)\(column.role == .primaryKey ? " PRIMARY KEY" : "")"
-                }.joined(separator: ", ") + " );"
+        tables.map { createStatement(for: $0) } + joinTables.map { createStatement(for: $0) }
+            + indexes.map { createStatement(for: $0) } + derivedAttributes.flatMap { $0.triggers.map(\.sql) }
+            + Self.bookkeepingTables
+    }
+
+    /// `CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, … );`
+    public func createStatement(for table: EntityTable) -> String {
+        "CREATE TABLE \(identifier(table.name)) ( "
+            + table.columns.map { column in
+                "\(identifier(column.name)) \(column.type.rawValue)\(column.role == .primaryKey ? " PRIMARY KEY" : "")"
+            }.joined(separator: ", ") + " );"
+    }
+
+    /// `CREATE TABLE Z_2TAGS ( Z_2BOOKS INTEGER, Z_9TAGS INTEGER, …, PRIMARY KEY (…) );`
+    public func createStatement(for join: JoinTable) -> String {
+        "CREATE TABLE \(identifier(join.name)) ( "
+            + join.columnNames.map { "\(identifier($0)) INTEGER" }.joined(separator: ", ")
+            + ", PRIMARY KEY (\(identifier(join.sourceColumn)), \(identifier(join.destinationColumn))) );"
+    }
+
+    /// `CREATE [UNIQUE] INDEX name ON table (…);`
+    public func createStatement(for index: StoreIndex) -> String {
+        let keys = index.keys.map { key in
+            identifier(key.column) + (key.isCollated ? " COLLATE BINARY \(key.isDescending ? "DESC" : "ASC")" : "")
         }
-        let joins = joinTables.map { join in
-            "CREATE TABLE \(identifier(join.name)) ( "
-                + join.columnNames.map { "\(identifier($0)) INTEGER" }.joined(separator: ", ")
-                + ", PRIMARY KEY (\(identifier(join.sourceColumn)), \(identifier(join.destinationColumn))) );"
-        }
-        let indexStatements = indexes.map { index in
-            let keys = index.keys.map { key in
-                identifier(key.column) + (key.isCollated ? " COLLATE BINARY \(key.isDescending ? "DESC" : "ASC")" : "")
-            }
-            return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) ON \(identifier(index.table)) (\(keys.joined(separator: ", ")));"
-        }
-        let triggers = derivedAttributes.flatMap { $0.triggers.map(\.sql) }
-        return entityTables + joins + indexStatements + triggers + Self.bookkeepingTables
+        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) ON \(identifier(index.table)) (\(keys.joined(separator: ", ")));"
     }
 
     /// The rows of `Z_PRIMARYKEY` for a new store: every entity with its parent and `Z_MAX` 0.
@@ -65,21 +72,29 @@ extension StoreSchema {
         + "|| substr('89AB', 1 + (random() & 3), 1) || substr(h, 18, 3) || '-' || substr(h, 21, 12)"
 }
 
-/// An identifier as Core Data writes it (bare), quoted only when SQLite could not read it bare.
-func identifier(_ name: String) -> String {
-    let isBare = !name.isEmpty && name.utf8.allSatisfy { byte in
-        byte >= 0x80 || byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-            || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-    } && !(name.utf8.first.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false)
-    return isBare ? name : "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+/// SQL spelling shared by everything that writes statements against a store.
+public enum SQLSyntax {
+    /// A table, column or index name as Core Data writes it: bare, quoted only when SQLite could
+    /// not read it bare.
+    public static func identifier(_ name: String) -> String {
+        let isBare = !name.isEmpty && name.utf8.allSatisfy { byte in
+            byte >= 0x80 || byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+        } && !(name.utf8.first.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false)
+        return isBare ? name : "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A string as an SQL literal, quotes doubled.
+    public static func stringLiteral(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
 }
+
+func identifier(_ name: String) -> String { SQLSyntax.identifier(name) }
 
 /// An identifier always in double quotes: view and column aliases carry model names, which may be SQL keywords.
 func quoted(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
-/// A string as an SQL literal.
-func literal(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-}
+func literal(_ text: String) -> String { SQLSyntax.stringLiteral(text) }

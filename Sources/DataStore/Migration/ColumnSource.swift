@@ -1,0 +1,55 @@
+import StoreSchema
+
+/// Where the values of one destination column come from, for the rows of one source table.
+indirect enum ColumnSource: Equatable {
+    /// A source column, maybe transformed.
+    case carried(String, Transform)
+    /// An SQL literal: a default value for rows that had none.
+    case literal(String)
+    /// Different sources for different entities' rows, by source entity number.
+    case perEntity([Int: ColumnSource])
+    /// Nothing: NULL, or written later from a relationship's pair table.
+    case empty
+
+    enum Transform: Equatable {
+        case none
+        /// Keys of rows that moved into a hierarchy: shifted past its keys.
+        case shifted(Int64)
+        /// Entity numbers, mapped to the destination's.
+        case renumbered
+        /// `COALESCE(column, default)`: a value became required and has a default.
+        case defaulted(String)
+    }
+
+    /// The SQL for a row whose columns are read through `prefix` (`x.` or nothing), with entity
+    /// numbers mapped by `renumbering`.
+    func sql(_ prefix: String, renumbering: (String) -> String) -> String {
+        switch self {
+        case .carried(let column, let transform):
+            let value = prefix + identifier(column)
+            switch transform {
+            case .none: return value
+            case .shifted(let offset): return "\(value) + \(offset)"
+            case .renumbered: return renumbering(value)
+            case .defaulted(let literal): return "COALESCE(\(value), \(literal))"
+            }
+        case .literal(let literal):
+            return literal
+        case .perEntity(let sources):
+            let cases = sources.sorted { $0.key < $1.key }.map { "WHEN \($0.key) THEN \($0.value.sql(prefix, renumbering: renumbering))" }
+            return "CASE \(prefix)Z_ENT \(cases.joined(separator: " ")) END"
+        case .empty:
+            return "NULL"
+        }
+    }
+
+    /// The source column carried as it is or transformed, if that is what this is.
+    var carriedColumn: String? {
+        if case .carried(let column, _) = self { column } else { nil }
+    }
+}
+
+/// A table, column or index name in SQL.
+func identifier(_ name: String) -> String {
+    SQLSyntax.identifier(name)
+}

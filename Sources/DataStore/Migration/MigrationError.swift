@@ -1,0 +1,48 @@
+import StoreMigration
+
+/// Why a store could not be migrated. The store is left as it was.
+public enum MigrationError: Error, Equatable, CustomStringConvertible {
+    /// Changes no lightweight migration can make: every one of them, with its model location.
+    case notInferable([ModelChange])
+    /// Changes the store's data does not allow, with the number of rows in the way of each.
+    case dataPreventsMigration([Blocked])
+    /// The store was written by a version of the model later than the app's: never downgraded.
+    case storeIsNewer(storeVersion: String, modelVersion: String)
+    /// The store's version hashes match no version of the model.
+    case unknownStoreVersion
+    /// No stage leads from the store's version towards the app's.
+    case noStageFrom(version: String)
+    /// A custom stage's code threw.
+    case custom(message: String)
+    /// SQLite refused a statement (a constraint the data breaks, a full disk, a read-only file).
+    case database(message: String)
+
+    /// A change and the number of rows that prevent it.
+    public struct Blocked: Equatable, Sendable, CustomStringConvertible {
+        public var change: ModelChange
+        public var rows: Int
+
+        public var description: String {
+            "\(change.location): \(change.subject): \(change.detail): \(rows) object\(rows == 1 ? "" : "s") in the way"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notInferable(let changes):
+            "the model changes cannot be inferred:\n" + changes.map { "\($0.location): error: \($0)" }.joined(separator: "\n")
+        case .dataPreventsMigration(let blocked):
+            "the store's data does not allow the migration:\n" + blocked.map(\.description).joined(separator: "\n")
+        case .storeIsNewer(let store, let model):
+            "the store was written by model version \(store), later than the app's \(model); it is never downgraded"
+        case .unknownStoreVersion:
+            "the store's version hashes match no version of the model"
+        case .noStageFrom(let version):
+            "no migration stage starts at version \(version)"
+        case .custom(let message):
+            "a custom migration stage failed: \(message)"
+        case .database(let message):
+            "the migration failed and changed nothing: \(message)"
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import DataModel
+import StoreMigration
+import StoreSchema
+
+extension MigrationPlanner {
+    /// The plan: checks, then the steps in the order they run.
+    func plan() -> MigrationPlan {
+        var builder = StepBuilder(planner: self)
+        builder.build()
+        return MigrationPlan(
+            sourceVersion: sourceModel.versionName ?? sourceModel.path, destinationVersion: destinationModel.versionName ?? destinationModel.path,
+            difference: difference, preconditions: preconditions(), steps: builder.steps)
+    }
+
+    // MARK: Column sources
+
+    /// Where each column of the destination `table` gets its values, for the rows from `sourceTable`.
+    func columnSources(for table: EntityTable, from sourceTable: String) -> [ColumnSource] {
+        let moving = movingEntities(from: sourceTable, to: table.name)
+        let keyOffset = offset(from: sourceTable, to: table.name)
+        func combine(within entity: String, _ source: ((source: EntityLayout, destination: EntityLayout)) -> ColumnSource) -> ColumnSource {
+            guard let range = destinationLayouts[entity]?.subtreeNumbers else { return .empty }
+            var sources: [Int: ColumnSource] = [:]
+            for pair in moving where range.contains(pair.destination.number) { sources[pair.source.number] = source(pair) }
+            let distinct = Set(sources.values.map { "\($0)" })
+            if distinct.count <= 1 { return sources.values.first ?? .empty }
+            return .perEntity(sources)
+        }
+        return table.columns.map { column in
+            switch column.role {
+            case .primaryKey:
+                return .carried("Z_PK", keyOffset == 0 ? .none : .shifted(keyOffset))
+            case .entityNumber:
+                return .carried("Z_ENT", moving.allSatisfy { $0.source.number == $0.destination.number } ? .none : .renumbered)
+            case .version:
+                return .carried("Z_OPT", .none)
+            case .attribute(let entity, let attribute):
+                return combine(within: entity) { attributeSource(entity, attribute, from: $0, in: sourceTable) }
+            case .compositeMember(let entity, let attribute, let path):
+                return combine(within: entity) { pair in
+                    guard case .attribute(let old)? = mapping.sourceProperty(of: attribute, in: pair.destination.name), old.isPersistent,
+                          let declaring = sourceModel.declaringEntityName(ofProperty: old.name, inEntityNamed: pair.source.name),
+                          let column = Self.column(.compositeMember(entity: declaring, attribute: old.name, path: path), in: source, table: sourceTable)
+                    else { return .empty }
+                    return .carried(column.name, .none)
+                }
+            case .foreignKey(let entity, let relationship):
+                guard case .direct(let old, let declaring)? = relationships[RelationshipReference(entity: entity, relationship: relationship)]?.kind,
+                      let column = Self.column(.foreignKey(entity: declaring, relationship: old.name), in: source, table: sourceTable)
+                else { return .empty }
+                return .carried(column.name, shift(old.destinationEntityName, into: relationshipDestination(entity, relationship)))
+            case .foreignEntity(let entity, let relationship):
+                guard case .direct(let old, let declaring)? = relationships[RelationshipReference(entity: entity, relationship: relationship)]?.kind,
+                      let column = Self.column(.foreignEntity(entity: declaring, relationship: old.name), in: source, table: sourceTable)
+                else { return .empty }
+                return .carried(column.name, .renumbered)
+            case .orderKey(let entity, let relationship):
+                guard case .direct(let old, let declaring)? = relationships[RelationshipReference(entity: entity, relationship: relationship)]?.kind,
+                      let column = Self.column(.orderKey(entity: declaring, relationship: old.name), in: source, table: sourceTable)
+                else { return .empty }
+                return .carried(column.name, .none)
+            case .inverselessToMany(let entity, let relationship):
+                guard case .direct(let old, let declaring)? = relationships[RelationshipReference(entity: entity, relationship: relationship)]?.kind,
+                      let column = Self.column(.inverselessToMany(entity: declaring, relationship: old.name), in: source, table: sourceTable)
+                else { return .empty }
+                return .carried(column.name, shift(declaring, into: entity))
+            }
+        }
+    }
+
+    private func attributeSource(
+        _ entity: String, _ attribute: String, from pair: (source: EntityLayout, destination: EntityLayout), in sourceTable: String
+    ) -> ColumnSource {
+        let literal = defaults[entity]?[attribute]
+        let required = !(destinationModel.entity(named: entity)?.attribute(named: attribute)?.isOptional ?? true)
+        guard case .attribute(let old)? = mapping.sourceProperty(of: attribute, in: pair.destination.name), old.isPersistent,
+              let column = sourceColumn(ofAttribute: old.name, entity: pair.source.name),
+              snapshot.table(sourceTable, has: column.name)
+        else { return literal.map(ColumnSource.literal) ?? .empty }
+        if let literal, required, old.isOptional { return .carried(column.name, .defaulted(literal)) }
+        return .carried(column.name, .none)
+    }
+
+    /// The destination entity of the relationship `relationship` of `entity`.
+    private func relationshipDestination(_ entity: String, _ relationship: String) -> String {
+        destinationModel.entity(named: entity)?.relationship(named: relationship)?.destinationEntityName ?? entity
+    }
+
+    /// How keys of rows of the source entity `sourceEntity` shift when they become rows of the
+    /// destination entity `destinationEntity`.
+    private func shift(_ sourceEntity: String, into destinationEntity: String) -> ColumnSource.Transform {
+        guard let from = source.table(forEntityNamed: sourceEntity)?.name, let to = destination.table(forEntityNamed: destinationEntity)?.name
+        else { return .none }
+        let offset = offset(from: from, to: to)
+        return offset == 0 ? .none : .shifted(offset)
+    }
+
+    // MARK: Preconditions
+
+    /// Counts of the rows that stop a change the data must allow.
+    func preconditions() -> [MigrationPlan.Precondition] {
+        difference.changes.compactMap { change -> MigrationPlan.Precondition? in
+            guard case .inferredIfData = change.inference else { return nil }
+            switch change.kind {
+            case .attributeAdded, .attributeBecameStored:
+                return countSQL(rowsOf: change.entity, where: { _ in nil }).map { MigrationPlan.Precondition(change: change, countSQL: $0) }
+            case .attributeBecameRequired:
+                guard let property = change.property else { return nil }
+                return countSQL(rowsOf: change.entity) { pair in
+                    guard case .attribute(let old)? = mapping.sourceProperty(of: property, in: pair.destination.name),
+                          let column = sourceColumn(ofAttribute: old.name, entity: pair.source.name)
+                    else { return nil }
+                    return "\(identifier(column.name)) IS NULL"
+                }.map { MigrationPlan.Precondition(change: change, countSQL: $0) }
+            case .becameAbstract:
+                guard let old = mapping.sourceEntities[change.entity].flatMap({ sourceLayouts[$0] }) else { return nil }
+                return MigrationPlan.Precondition(change: change, countSQL: "SELECT count(*) FROM \(identifier(old.tableName)) WHERE Z_ENT = \(old.number)")
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// `SELECT count(*)` of the source rows that become rows of `entity` or its subentities, and
+    /// match `condition` (per source entity; `nil` means every row).
+    private func countSQL(rowsOf entity: String, where condition: ((source: EntityLayout, destination: EntityLayout)) -> String?) -> String? {
+        guard let range = destinationLayouts[entity]?.subtreeNumbers else { return nil }
+        var counts: [String] = []
+        for old in source.entities {
+            guard let new = destinationLayout(ofSourceNumber: old.number), range.contains(new.number) else { continue }
+            let filter = condition((old, new)).map { " AND \($0)" } ?? ""
+            counts.append("(SELECT count(*) FROM \(identifier(old.tableName)) WHERE Z_ENT = \(old.number)\(filter))")
+        }
+        return counts.isEmpty ? nil : "SELECT " + counts.joined(separator: " + ")
+    }
+}

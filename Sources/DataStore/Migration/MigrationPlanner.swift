@@ -1,0 +1,166 @@
+import DataModel
+import StoreMigration
+import StoreSchema
+
+/// Builds the plan that carries a store from one model version to another.
+///
+/// Every destination table gets its rows from the source tables of the entities that map into it.
+/// A table fed by one source table, whose every column is carried over, is *kept*: columns renamed,
+/// new ones appended with `ALTER TABLE … ADD COLUMN`, values changed in one `UPDATE`. Any other
+/// table is *rebuilt*: created in its destination layout and filled by `INSERT … SELECT`. Rows moved
+/// into a hierarchy that already has rows get keys past its largest, so keys stay unique per table.
+/// Relationships whose storage changes (to-one ↔ to-many, a join table that appears or goes, an
+/// ordering that appears) are read into temporary pair tables first and written back once every
+/// table has its rows.
+struct MigrationPlanner {
+    let difference: ModelDifference
+    let source: StoreSchema
+    let destination: StoreSchema
+    let snapshot: StoreSnapshot
+    /// SQL literals of the destination's default values, by entity and attribute.
+    let defaults: [String: [String: String]]
+
+    var mapping: ModelMapping { difference.mapping }
+    var sourceModel: Model { mapping.source }
+    var destinationModel: Model { mapping.destination }
+
+    let sourceLayouts: [String: EntityLayout]
+    let destinationLayouts: [String: EntityLayout]
+    /// The destination number of each mapped source entity number.
+    let numbers: [Int: Int]
+    /// The source tables feeding each destination table, first the one whose keys stay.
+    let feeds: [String: [String]]
+    /// The key offset of rows moving from a source table into a destination table.
+    let offsets: [TablePair: Int64]
+    /// What happens to each relationship that owns storage, by its declaring entity and name.
+    private(set) var relationships: [RelationshipReference: RelationshipMove] = [:]
+
+    struct TablePair: Hashable {
+        var source: String
+        var destination: String
+    }
+
+    init(difference: ModelDifference, snapshot: StoreSnapshot, defaults: [String: [String: String]]) {
+        self.difference = difference
+        self.snapshot = snapshot
+        self.defaults = defaults
+        let source = Self.locatingJoinTables(of: StoreSchema(model: difference.mapping.source, framework: snapshot.framework), in: snapshot)
+        let destination = StoreSchema(model: difference.mapping.destination)
+        self.source = source
+        self.destination = destination
+        let sourceLayouts = Dictionary(source.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.sourceLayouts = sourceLayouts
+        destinationLayouts = Dictionary(destination.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let sourceEntities = difference.mapping.sourceEntities
+        var numbers: [Int: Int] = [:]
+        var feeds: [String: [String]] = [:]
+        for layout in destination.entities {
+            guard let old = sourceEntities[layout.name].flatMap({ sourceLayouts[$0] }) else { continue }
+            numbers[old.number] = layout.number
+            if !(feeds[layout.tableName]?.contains(old.tableName) ?? false) { feeds[layout.tableName, default: []].append(old.tableName) }
+        }
+        self.numbers = numbers
+        var offsets: [TablePair: Int64] = [:]
+        for (table, sources) in feeds {
+            let rootSource = destination.entities.first { $0.tableName == table && $0.superNumber == 0 }
+                .flatMap { sourceEntities[$0.name] }.flatMap { sourceLayouts[$0]?.tableName }
+            let ordered = sources.sorted { ($0 == rootSource ? 0 : 1, $0) < ($1 == rootSource ? 0 : 1, $1) }
+            feeds[table] = ordered
+            var next: Int64 = 0
+            for sourceTable in ordered {
+                offsets[TablePair(source: sourceTable, destination: table)] = next
+                next += Self.largestKey(of: sourceTable, in: snapshot, schema: source)
+            }
+        }
+        self.feeds = feeds
+        self.offsets = offsets
+        relationships = RelationshipMove.plan(for: self)
+    }
+
+    /// The largest key a table has used: its rows' or its root's `Z_MAX`, whichever is larger.
+    private static func largestKey(of table: String, in snapshot: StoreSnapshot, schema: StoreSchema) -> Int64 {
+        let recorded = schema.entities.filter { $0.tableName == table && $0.superNumber == 0 }
+            .compactMap { root in snapshot.primaryKeys.first { $0.number == root.number }?.max }.max() ?? 0
+        return max(snapshot.largestKeys[table] ?? 0, recorded)
+    }
+
+    /// The source schema with each join table named as the store names it (found by its columns).
+    private static func locatingJoinTables(of schema: StoreSchema, in snapshot: StoreSnapshot) -> StoreSchema {
+        var schema = schema
+        for index in schema.joinTables.indices {
+            let join = schema.joinTables[index]
+            if snapshot.table(join.name, has: join.sourceColumn), snapshot.table(join.name, has: join.destinationColumn) { continue }
+            if let actual = snapshot.columns.keys.sorted().first(where: {
+                snapshot.table($0, has: join.sourceColumn) && snapshot.table($0, has: join.destinationColumn)
+            }) {
+                schema.joinTables[index].name = actual
+            }
+        }
+        return schema
+    }
+
+    // MARK: Lookups
+
+    func offset(from sourceTable: String, to destinationTable: String) -> Int64 {
+        offsets[TablePair(source: sourceTable, destination: destinationTable)] ?? 0
+    }
+
+    /// The destination layout of the source entity numbered `number`.
+    func destinationLayout(ofSourceNumber number: Int) -> EntityLayout? {
+        numbers[number].map { destination.entities[$0 - 1] }
+    }
+
+    /// The source entities whose rows move from `sourceTable` into `destinationTable`, with their
+    /// destination layouts.
+    func movingEntities(from sourceTable: String, to destinationTable: String) -> [(source: EntityLayout, destination: EntityLayout)] {
+        source.entities.filter { $0.tableName == sourceTable }.compactMap { old in
+            destinationLayout(ofSourceNumber: old.number).flatMap { $0.tableName == destinationTable ? (old, $0) : nil }
+        }
+    }
+
+    /// Whether some rows of the source entity `sourceName` or its subentities do not become rows of
+    /// the destination entity `destinationName` or its subentities: references to them must go.
+    func losesRows(from sourceName: String, into destinationName: String) -> Bool {
+        guard let old = sourceLayouts[sourceName], let new = destinationLayouts[destinationName] else { return true }
+        return source.entities.filter { old.subtreeNumbers.contains($0.number) }.contains { layout in
+            guard let mapped = numbers[layout.number] else { return true }
+            return !new.subtreeNumbers.contains(mapped)
+        }
+    }
+
+    /// `CASE <expression> WHEN old THEN new … END` over every entity number that changes, or the
+    /// expression itself when none does.
+    func renumbering(_ expression: String) -> String {
+        let changed = numbers.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
+        guard !changed.isEmpty else { return expression }
+        let unchanged = numbers.filter { $0.key == $0.value }.keys.sorted()
+        var cases = changed.map { "WHEN \($0.key) THEN \($0.value)" }
+        if !unchanged.isEmpty { cases += unchanged.map { "WHEN \($0) THEN \($0)" } }
+        return "CASE \(expression) \(cases.joined(separator: " ")) END"
+    }
+
+    /// `Z_ENT IN (…)` for the source rows of the given source layouts.
+    func entityFilter(_ prefix: String, _ layouts: [EntityLayout]) -> String {
+        let numbers = layouts.map(\.number).sorted()
+        if numbers.count == 1 { return "\(prefix)Z_ENT = \(numbers[0])" }
+        return "\(prefix)Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))"
+    }
+
+    /// `Z_ENT BETWEEN a AND b` for the destination entity `name` and its subentities.
+    func destinationRange(_ prefix: String, _ name: String) -> String {
+        guard let layout = destinationLayouts[name] else { return "0" }
+        let range = layout.subtreeNumbers
+        return range.count == 1 ? "\(prefix)Z_ENT = \(range.lowerBound)" : "\(prefix)Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
+    }
+
+    /// The source column holding `attribute` of the source entity `entity` (own or inherited).
+    func sourceColumn(ofAttribute attribute: String, entity: String) -> Column? {
+        guard let declaring = sourceModel.declaringEntityName(ofProperty: attribute, inEntityNamed: entity) else { return nil }
+        return source.column(forAttribute: attribute, ofEntity: declaring)
+    }
+
+    /// The column of `role` in a table of `schema`.
+    static func column(_ role: Column.Role, in schema: StoreSchema, table: String) -> Column? {
+        schema.tables.first { $0.name == table }?.column(for: role)
+    }
+}

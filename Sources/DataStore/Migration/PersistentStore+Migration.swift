@@ -1,0 +1,138 @@
+import DataModel
+import Foundation
+import GRDB
+import StoreSchema
+
+extension PersistentStore {
+    /// The plan that would carry the store at `url` from the version of `model` that wrote it to
+    /// `version` (the current one when nil), without changing anything; `nil` when the store is
+    /// already at that version.
+    public static func migrationPlan(at url: URL, model: ManagedObjectModel, to version: String? = nil) throws(StoreError) -> MigrationPlan? {
+        let database = try openForMigration(url)
+        return try catching {
+            try database.read { db in
+                let (source, target) = try versionPositions(of: db, model: model, target: version)
+                guard source != target else { return nil }
+                return try StoreMigrator.plan(db, from: model.versions[source], to: model.versions[target])
+            }
+        }
+    }
+
+    /// Migrates the store at `url` to `version` of `model` (the current one when nil), following
+    /// `options.stages` where they apply and migrating lightweight elsewhere. Returns the plans run.
+    @discardableResult
+    public static func migrateStore(
+        at url: URL, model: ManagedObjectModel, to version: String? = nil, options: MigrationOptions = .automatic
+    ) throws(StoreError) -> [MigrationPlan] {
+        try migrate(openForMigration(url), url: url, model: model, to: version, options: options)
+    }
+
+    private static func openForMigration(_ url: URL) throws(StoreError) -> DatabasePool {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
+        do {
+            return try DatabasePool(path: url.path)
+        } catch {
+            throw .database(message: "\(error)")
+        }
+    }
+
+    /// Migrates, one committed transaction per step, when the store was written by an earlier
+    /// version of `model`; does nothing for a store of the current version, a new file, or a store
+    /// whose version the model does not know (opening reports that).
+    @discardableResult
+    static func migrate(
+        _ database: some DatabaseWriter, url: URL, model: ManagedObjectModel, to version: String? = nil, options: MigrationOptions
+    ) throws(StoreError) -> [MigrationPlan] {
+        let found = try catching {
+            try database.read { db -> (Int, Int)? in
+                guard try db.tableExists("Z_METADATA") else { return nil }
+                return try versionPositions(of: db, model: model, target: version)
+            }
+        }
+        guard let (start, target) = found, start != target else { return [] }
+        var current = start
+        let versions = model.versions
+        var plans: [MigrationPlan] = []
+        while current != target {
+            let name = versions[current].versionLabel
+            if let stage = options.stages.first(where: { $0.sourceVersion == name }) {
+                guard let next = versions.firstIndex(where: { $0.versionLabel == stage.destinationVersion }), next > current, next <= target
+                else { throw .migration(.noStageFrom(version: name)) }
+                if let willMigrate = stage.willMigrate {
+                    try withContext(url, versions[current], model: model) { try willMigrate($0) }
+                }
+                plans.append(try lightweight(database, from: versions[current], to: versions[next], progress: options.progress))
+                if let didMigrate = stage.didMigrate {
+                    try withContext(url, versions[next], model: model) { try didMigrate($0) }
+                }
+                current = next
+            } else {
+                // Lightweight, straight to the next version a stage starts from, or to the target.
+                let stageStarts = options.stages.compactMap { stage in versions.firstIndex { $0.versionLabel == stage.sourceVersion } }
+                let next = stageStarts.filter { $0 > current && $0 < target }.min() ?? target
+                plans.append(try lightweight(database, from: versions[current], to: versions[next], progress: options.progress))
+                current = next
+            }
+        }
+        return plans
+    }
+
+    /// The positions in `model.versions` of the version that wrote the store and of the target.
+    private static func versionPositions(of db: Database, model: ManagedObjectModel, target name: String?) throws -> (source: Int, target: Int) {
+        let metadata = try readMetadata(db)
+        guard let stored = metadata.versionHashes else { throw StoreError.notAStore(reason: "the metadata has no NSStoreModelVersionHashes") }
+        let target: Int
+        if let name {
+            guard let index = model.versions.firstIndex(where: { $0.versionLabel == name }) else {
+                throw StoreError.migration(.noStageFrom(version: name))
+            }
+            target = index
+        } else {
+            target = model.currentVersionIndex
+        }
+        guard let source = model.versions.lastIndex(where: { ModelVersionHashes(model: $0).entitiesDiffering(from: stored).isEmpty }) else {
+            throw StoreError.migration(.unknownStoreVersion)
+        }
+        if source > target {
+            throw StoreError.migration(.storeIsNewer(storeVersion: model.versions[source].versionLabel, modelVersion: model.versions[target].versionLabel))
+        }
+        return (source, target)
+    }
+
+    /// One lightweight step, in one transaction.
+    private static func lightweight(
+        _ database: some DatabaseWriter, from source: Model, to destination: Model, progress: MigrationProgress?
+    ) throws(StoreError) -> MigrationPlan {
+        try catching {
+            try database.write { db in
+                let plan = try StoreMigrator.plan(db, from: source, to: destination)
+                try StoreMigrator.run(plan, destination: destination, in: db, progress: progress)
+                return plan
+            }
+        }
+    }
+
+    /// Runs `body` with a context on the store at `version`, opened for this only.
+    private static func withContext(
+        _ url: URL, _ version: Model, model: ManagedObjectModel, _ body: (ObjectContext) throws -> Void
+    ) throws(StoreError) {
+        let objectModel = version == model.model ? model : ManagedObjectModel(model: version)
+        let store = try PersistentStore(url: url, model: objectModel, migration: .disabled)
+        try catching { try body(store.newContext()) }
+    }
+
+    /// `body`, with every error typed: SQLite's become `MigrationError.database`.
+    private static func catching<T>(_ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch let error as MigrationError {
+            throw .migration(error)
+        } catch let error as DatabaseError {
+            throw .migration(.database(message: error.message ?? "\(error)"))
+        } catch {
+            throw .migration(.custom(message: "\(error)"))
+        }
+    }
+}
