@@ -8,7 +8,15 @@ extension PersistentStore {
     /// `version` (the current one when nil), without changing anything; `nil` when the store is
     /// already at that version.
     public static func migrationPlan(at url: URL, model: ManagedObjectModel, to version: String? = nil) throws(StoreError) -> MigrationPlan? {
-        let database = try openForMigration(url)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
+        var configuration = GRDB.Configuration()
+        configuration.readonly = true
+        let database: DatabaseQueue
+        do {
+            database = try DatabaseQueue(path: url.path, configuration: configuration)
+        } catch {
+            throw .database(message: "\(error)")
+        }
         return try catching {
             try database.read { db in
                 let (source, target) = try versionPositions(of: db, model: model, target: version)

@@ -1,0 +1,120 @@
+@testable import DataStore
+import DataModel
+import DataModelParser
+import Foundation
+import GRDB
+import StoreMigration
+import StoreSchema
+import Testing
+import TestSupport
+
+/// Migrations checked against what Core Data left: the corpus has a store before and after Core
+/// Data's own lightweight migration, and the bundled `Everything` model has two versions.
+@Suite struct MigrationCorpusTests {
+    typealias S = MigrationSupport
+
+    /// The CoreDataPlus store at version 1, migrated here to version 2, equals the store Core Data
+    /// migrated: the same tables and columns in the same order, the same indexes, the same
+    /// `Z_PRIMARYKEY` (the renamed entity keeps its old name) and the same rows.
+    @Test(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
+    func coreDataPlus_version1To2_leavesWhatCoreDataLeaves() throws {
+        let before = CorpusStore("CoreDataPlus__SampleModel_V1")
+        let after = CorpusStore("CoreDataPlus__SampleModel_V2")
+        let bundle = before.folder.appendingPathComponent("SampleModel.xcdatamodeld").path
+        let loaded = try ModelLoader().loadVersions(bundle)
+        let versions = loaded.versions.map(\.model)
+        let version2 = try #require(versions.first { $0.versionName == "SampleModel2" })
+        let url = try before.copyOfStoreFile()
+        let plans = try PersistentStore.migrateStore(at: url, model: ManagedObjectModel(model: version2, versions: versions))
+        #expect(plans.count == 1)
+        #expect(try S.integrity(url) == "ok")
+
+        let ours = try DatabaseQueue(path: url.path)
+        let theirs = try DatabaseQueue(path: after.copyOfStoreFile().path)
+        func layout(_ queue: DatabaseQueue) throws -> [String] {
+            try queue.read { db in
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                let columns = try tables.map { "\($0): \(try db.columns(in: $0).map { "\($0.name) \($0.type)" }.joined(separator: ", "))" }
+                let indexes = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+                return columns + indexes
+            }
+        }
+        #expect(try layout(ours) == layout(theirs))
+        func rows(_ queue: DatabaseQueue) throws -> [[DatabaseValue]] {
+            try queue.read { db in
+                try ["ZCAR", "ZPERSON", "Z_PRIMARYKEY"].flatMap { table in
+                    try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1").map { Array($0.databaseValues) }
+                }
+            }
+        }
+        #expect(try rows(ours) == rows(theirs))
+        let metadata = try ours.read { try PersistentStore.readMetadata($0) }
+        #expect(metadata.versionIdentifiers == ["2"])
+        #expect(metadata.versionHashes == ModelVersionHashes(model: version2))
+
+        let store = try PersistentStore(url: url, model: ManagedObjectModel(model: version2, versions: versions))
+        #expect(try store.newContext().count(for: FetchRequest<ManagedObject>(entityName: "Car")) == 125)
+    }
+
+    /// A plan for a corpus store and a later version of its model, printed without touching it.
+    @Test(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
+    func coreDataPlus_version2To3_plansWithoutChangingTheStore() throws {
+        let store = CorpusStore("CoreDataPlus__SampleModel_V2")
+        let versions = try ModelLoader().loadVersions(store.folder.appendingPathComponent("SampleModel.xcdatamodeld").path).versions.map(\.model)
+        let version3 = try #require(versions.first { $0.versionName == "SampleModel3" })
+        let url = try store.copyOfStoreFile()
+        let original = try Data(contentsOf: url)
+        let plan = try #require(try PersistentStore.migrationPlan(at: url, model: ManagedObjectModel(model: version3, versions: versions)))
+        let text = plan.description
+        #expect(text.contains("Migration SampleModel2 → SampleModel3"))
+        #expect(text.contains("Maker: new entity"))
+        #expect(text.contains("Car.maker: attribute removed"))
+        #expect(text.contains("CREATE TABLE ZMAKER"))
+        #expect(text.contains("entities renumbered: Person 4 → 5"))
+        #expect(try Data(contentsOf: url) == original)
+    }
+
+    /// A store written by `Everything 1` opens with `Everything 2`: Book moves under the new
+    /// abstract Item, its `name` becomes `title` (by `elementID`), Author's name becomes required
+    /// with a default, entities are renumbered, and every object and link reads back.
+    @Test func everything_version1Store_opensWithVersion2() throws {
+        let bundle = TestStores.packageRoot.appendingPathComponent("Models/Everything.xcdatamodeld").path
+        let versions = try ModelLoader().loadVersions(bundle).versions.map(\.model)
+        let url = try S.store(versions[0]) { context in
+            let ursula = try context.insertObject(entityName: "Author")
+            try ursula.setValue("Ursula K. Le Guin", forKey: "name")
+            let unknown = try context.insertObject(entityName: "Author")
+            for (title, pages, author) in [("The Dispossessed", 387, ursula), ("Lavinia", 279, ursula), ("Beowulf", 90, unknown)] {
+                let book = try context.insertObject(entityName: "Book")
+                try book.setValue(title, forKey: "name")
+                try book.setValue(pages, forKey: "pageCount")
+                try book.setValue(Date(timeIntervalSinceReferenceDate: 1000), forKey: "published")
+                try book.setValue(author, forKey: "author")
+                let chapters = try (1...3).map { number in
+                    let chapter = try context.insertObject(entityName: "Chapter")
+                    try chapter.setValue("\(title) \(number)", forKey: "title")
+                    return chapter
+                }
+                try book.setValue(Array(chapters.reversed()), forKey: "chapters")
+            }
+        }
+        let store = try S.open(url, versions[1], versions: versions)
+        #expect(try S.integrity(url) == "ok")
+        let books = try S.objects(store, "Book", by: "title")
+        #expect(books.map { $0.value(forKey: "title") as? String } == ["Beowulf", "Lavinia", "The Dispossessed"])
+        #expect(books.map { $0.value(forKey: "pageCount") as? Int64 } == [90, 279, 387])
+        #expect(books.allSatisfy { ($0.value(forKey: "published") as? Date) == Date(timeIntervalSinceReferenceDate: 1000) })
+        #expect(books.map { $0.value(forKey: "author").flatMap { ($0 as? ManagedObject)?.value(forKey: "name") as? String } }
+            == ["Anonymous", "Ursula K. Le Guin", "Ursula K. Le Guin"])
+        #expect(S.names(books[2].value(forKey: "chapters"), key: "title") == ["The Dispossessed 3", "The Dispossessed 2", "The Dispossessed 1"])
+        #expect(try S.objects(store, "Chapter", by: "title").allSatisfy { $0.value(forKey: "book") != nil })
+        #expect(try S.objects(store, "Item", by: "title").count == 3, "books are items now")
+        #expect(books.allSatisfy { $0.value(forKey: "pagesCount") as? Int64 == 3 }, "derived attribute computed for migrated rows")
+        // New objects of the new version save next to the migrated ones.
+        let context = store.newContext()
+        let ebook = try context.insertObject(entityName: "Ebook")
+        try ebook.setValue("Always Coming Home", forKey: "title")
+        try context.save()
+    }
+}
+
