@@ -60,6 +60,7 @@ let package = Package(
                 "DataModelParser",
                 "StoreSchema",
                 "DataStore",
+                "StoreMigration",
                 "SwiftGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -22,7 +22,9 @@ struct DataModelGen: ParsableCommand {
               datamodel-gen dump-context Models/Books.xcdatamodeld
               datamodel-gen sql Models/Books.xcdatamodeld --views
               datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld --format table
+              datamodel-gen diff Models/Everything.xcdatamodeld Models/Everything.xcdatamodeld --old-version "Everything 1"
+              datamodel-gen migrate Library.sqlite --model Models/Everything.xcdatamodeld --dry-run
             """,
-        subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self]
+        subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self, Diff.self, Migrate.self]
     )
 }

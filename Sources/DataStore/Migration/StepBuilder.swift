@@ -81,20 +81,21 @@ struct StepBuilder {
 
     private mutating func rebuild(_ table: EntityTable) {
         let statements = [destination.createStatement(for: table)]
-        var copies: [(String, String)] = []
+        var copies: [(old: String, current: String, sql: String)] = []
         for old in planner.feeds[table.name] ?? [] {
             guard let current = currentNames[old] else { continue }
             let moving = planner.movingEntities(from: old, to: table.name)
             let sources = planner.columnSources(for: table, from: old)
             let columns = table.columns.map { identifier($0.name) }.joined(separator: ", ")
             let values = sources.map { $0.sql("x.", renumbering: planner.renumbering) }.joined(separator: ", ")
-            copies.append((current, "INSERT INTO \(identifier(table.name)) (\(columns)) SELECT \(values) FROM \(identifier(current)) AS x "
+            copies.append((old, current, "INSERT INTO \(identifier(table.name)) (\(columns)) SELECT \(values) FROM \(identifier(current)) AS x "
                 + "WHERE \(planner.entityFilter("x.", moving.map(\.source))) AND {range};"))
         }
         let from = (planner.feeds[table.name] ?? []).joined(separator: ", ")
-        add("\(table.name): rebuilt in the new layout" + (from.isEmpty ? " (new table)" : ", rows copied from \(from)"), statements)
-        for (current, copy) in copies {
-            steps.append(MigrationPlan.Step(summary: "\(table.name): rows copied from \(current)", statements: [MigrationPlan.Statement(sql: copy, copiedTable: current)]))
+        add("\(table.name): " + (from.isEmpty ? "created (new table)" : "rebuilt in the new layout from \(from)"), statements)
+        for copy in copies {
+            steps.append(MigrationPlan.Step(
+                summary: "\(table.name): rows copied from \(copy.old)", statements: [MigrationPlan.Statement(sql: copy.sql, copiedTable: copy.current)]))
         }
     }
 

@@ -1,0 +1,63 @@
+import DataModelParser
+import DataStore
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+/// `datamodel-gen diff` and `migrate`, run as a user runs them.
+@Suite struct MigrateCommandTests {
+    static let everything = "Models/Everything.xcdatamodeld"
+
+    @Test func diff_printsChanges_andExitsWithFailureOnBlockingOnes() throws {
+        let inferable = try CLITests.run("diff", Self.everything, Self.everything, "--old-version", "Everything 1")
+        #expect(inferable.status == 0)
+        #expect(inferable.standardOutput.hasPrefix("Everything 1 → Everything 2: 36 changes, all inferable\n"))
+        #expect(inferable.standardOutput.contains("  Book.title: renamed from name\n"))
+        let json = try CLITests.run("diff", Self.everything, Self.everything, "--old-version", "Everything 1", "--format", "json")
+        let report = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        #expect(report?["inferable"] as? Bool == true)
+        #expect((report?["changes"] as? [[String: Any]])?.contains { $0["kind"] as? String == "entityAdded" && $0["entity"] as? String == "Item" } == true)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        func model(_ type: String) throws -> String {
+            let path = directory.appendingPathComponent("\(type).xml").path
+            try """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                    <entity name="Item">
+                        <attribute name="count" optional="YES" attributeType="\(type)"/>
+                    </entity>
+                </model>
+                """.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let old = try model("String")
+        let new = try model("Integer 64")
+        let blocking = try CLITests.run("diff", old, new)
+        #expect(blocking.status == 1)
+        #expect(blocking.standardOutput.contains("\(new):4:9: error: Item.count: type String → Integer 64: a lightweight migration does not convert values"))
+    }
+
+    @Test(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
+    func migrate_dryRunChangesNothing_thenMigratesWithABackup() throws {
+        let corpus = CorpusStore("CoreDataPlus__SampleModel_V2")
+        let bundle = corpus.folder.appendingPathComponent("SampleModel.xcdatamodeld").path
+        let url = try corpus.copyOfStoreFile()
+        let original = try Data(contentsOf: url)
+        let dryRun = try CLITests.run("migrate", url.path, "--model", bundle, "--to", "SampleModel3", "--dry-run")
+        #expect(dryRun.status == 0)
+        #expect(dryRun.standardOutput.hasPrefix("Migration SampleModel2 → SampleModel3\n"))
+        #expect(try Data(contentsOf: url) == original)
+
+        let run = try CLITests.run("migrate", url.path, "--model", bundle, "--to", "SampleModel3", "--keep-backup")
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("(125 of 125 rows)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: url.path + ".backup")) == original)
+        #expect(try DatabaseQueue(path: url.path).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        let inspect = try CLITests.run("inspect", url.path, "--model", bundle, "--model-version", "SampleModel3", "--entity", "Car", "--count")
+        #expect(inspect.standardOutput == "125\n")
+        let again = try CLITests.run("migrate", url.path, "--model", bundle, "--to", "SampleModel3")
+        #expect(again.standardOutput.contains("already at version SampleModel3"))
+    }
+}
