@@ -8,8 +8,10 @@ With the default, the model version that wrote each store of ../shared/corpus/st
 
 Builds a package in .build/corpus-package with one module per model version (every other one in
 --single-file form), where the types a model names in userInfo are declared as an app would, plus
-an executable that checks each compiled definition equals the parsed model. Fails on any generator
-error, any compiler error or warning in generated code, or any definition that differs.
+an executable that checks each compiled definition equals the parsed model. A module generated for
+a version of a bundle of several carries every version of the bundle, that one as current: the
+check compares each with its parsed version too. Fails on any generator error, any compiler error
+or warning in generated code, or any definition that differs.
 """
 import json, os, re, shutil, subprocess, sys
 
@@ -81,22 +83,32 @@ for index, (path, version) in enumerate(versions()):
 check = os.path.join(work, "Sources", "corpus-check")
 os.makedirs(check)
 with open(os.path.join(check, "main.swift"), "w") as file:
-    file.write("import DataModel\nimport DataModelParser\nimport Foundation\n")
+    file.write("import DataModel\nimport DataModelParser\nimport DataStore\nimport Foundation\n")
     file.write("".join(f"import {m}\n" for m, _, _, _ in modules))
-    file.write("\nlet compiled: [(path: String, version: String?, definition: Model)] = [\n")
+    file.write("\nlet compiled: [(path: String, version: String?, model: ManagedObjectModel)] = [\n")
     for module, type_name, path, version in modules:
-        file.write(f"    ({json.dumps(path)}, {json.dumps(version) if version else 'nil'}, {module}.{type_name}.definition),\n")
+        file.write(f"    ({json.dumps(path)}, {json.dumps(version) if version else 'nil'}, {module}.{type_name}.model),\n")
     file.write("""]
 
 var differing = 0
-for model in compiled {
-    let parsed = try ModelLoader().load(model.path, version: model.version).model.withoutSourceDetails
-    if parsed != model.definition {
+for entry in compiled {
+    let loaded = try ModelLoader().load(entry.path, version: entry.version)
+    let parsed = loaded.model.withoutSourceDetails
+    // Every version of the bundle, oldest first, the one generated among them as current.
+    let versions = try loaded.availableVersions.map {
+        try ModelLoader().load(entry.path, version: $0).model.withoutSourceDetails
+    }
+    let name = "\\(entry.path) \\(entry.version ?? "")"
+    if parsed != entry.model.model {
         differing += 1
-        print("corpus-check: the compiled definition of \\(model.path) \\(model.version ?? "") differs from the parsed model")
+        print("corpus-check: the compiled definition of \\(name) differs from the parsed model")
+    } else if entry.model.versions != (versions.isEmpty ? [parsed] : versions)
+        || entry.model.versions[entry.model.currentVersionIndex] != parsed {
+        differing += 1
+        print("corpus-check: the compiled versions of \\(name) differ from the parsed versions")
     }
 }
-print("corpus-check: \\(compiled.count - differing) of \\(compiled.count) compiled definitions equal their parsed models")
+print("corpus-check: \\(compiled.count - differing) of \\(compiled.count) compiled models equal their parsed versions")
 exit(differing == 0 ? 0 : 1)
 """)
 
@@ -117,6 +129,7 @@ let package = Package(
             dependencies: [
                 .product(name: "DataModel", package: "DataModelKit"),
                 .product(name: "DataModelParser", package: "DataModelKit"),
+                .product(name: "DataStore", package: "DataModelKit"),
 {''.join(f'                "{m}",{chr(10)}' for m, _, _, _ in modules)}            ]
         ),
     ],

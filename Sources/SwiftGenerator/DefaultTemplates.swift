@@ -207,11 +207,34 @@ import {{.}}
 {{#entities}}
             {{className}}.self,
 {{/entities}}
-        ]
+        ]{{#versions}},{{/versions}}
+{{#versions}}
+        versions: {{propertyName}}
+{{/versions}}
     )
 
     /// The model exactly as `{{sourceFileName}}` defines it, compiled into Swift values.
+{{#versions}}
+    /// This is its current version, `{{currentName}}`; `{{propertyName}}` holds every version.
+{{/versions}}
     {{access}}static let definition = {{definition}}
+{{#versions}}
+
+    /// Every version of `{{sourceFileName}}`, oldest first, `definition` among them: the models a
+    /// store may have been written with, which opening it with `model` migrates from.
+    {{access}}static let {{propertyName}}: [DataModel.Model] = {{list}}
+
+    /// The versions of `{{sourceFileName}}` other than the current one, compiled into Swift values.
+    {{access}}enum {{enumName}} {
+{{#others}}
+{{^first()}}
+
+{{/first()}}
+        /// Version `{{name}}`: the model exactly as `{{fileName}}` defines it.
+        {{access}}static let {{identifier}} = {{definition}}
+{{/others}}
+    }
+{{/versions}}
 {{#hasFetchRequests}}
 
     /// Typed builders for the model's fetch request templates: each returns a request to adjust and fetch.

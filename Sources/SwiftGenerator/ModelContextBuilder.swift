@@ -5,6 +5,10 @@ import DataStore
 /// fetch request builders — and a diagnostic for everything it had to rename or leave out.
 struct ModelContextBuilder {
     let model: Model
+    /// Every version of the model's bundle, oldest first, `model` among them.
+    let versions: [Model]
+    /// The position of `model` in `versions`.
+    let currentVersionIndex: Int
     let modelName: String
     let options: GeneratorOptions
     private(set) var diagnostics: [Diagnostic] = []
@@ -14,8 +18,17 @@ struct ModelContextBuilder {
     private var compositeNames: [String: String] = [:]
     private var userTypes: [String: UserTypeContext] = [:]
 
-    init(model: Model, modelName: String, options: GeneratorOptions) {
+    /// - Parameter versions: every version of the model's bundle, oldest first; `model` is found
+    ///   among them by version name and path, as `ManagedObjectModel` finds it, or added at the end.
+    init(model: Model, versions: [Model] = [], modelName: String, options: GeneratorOptions) {
         self.model = model
+        if let index = versions.lastIndex(where: { $0.versionName == model.versionName && $0.path == model.path }) {
+            self.versions = versions
+            currentVersionIndex = index
+        } else {
+            self.versions = versions + [model]
+            currentVersionIndex = versions.count
+        }
         self.modelName = modelName
         self.options = options
     }
@@ -25,6 +38,7 @@ struct ModelContextBuilder {
         let definition = BackgroundValue { [model] in
             ModelLiteral.expression(for: model.withoutSourceDetails).lines(indent: 4, lead: 36).joined(separator: "\n")
         }
+        let otherVersions = otherVersionContexts()
         assignClassNames()
         assignCompositeNames()
         let typeName = namespaceName()
@@ -37,6 +51,7 @@ struct ModelContextBuilder {
             imports: imports, modelImports: imports.contains("DataModel") ? [] : ["DataModel"],
             entities: entities, composites: composites, hasComposites: !composites.isEmpty,
             definition: definition.value,
+            versions: versionsContext(others: otherVersions, typeName: typeName),
             fetchRequests: fetchRequests, hasFetchRequests: !fetchRequests.isEmpty,
             userTypes: userTypes.values.sorted { $0.name < $1.name })
     }
@@ -90,6 +105,65 @@ struct ModelContextBuilder {
     private func namespaceName() -> String {
         let name = SwiftIdentifier.typeName(for: modelName)
         return Set(classNames.values).union(compositeNames.values).contains(name) ? name + "Model" : name
+    }
+
+    // MARK: Versions
+
+    /// The versions other than the current one, their definitions written on other cores meanwhile.
+    private func otherVersionContexts() -> [(context: ModelVersionContext, definition: BackgroundValue<String>)] {
+        guard versions.count > 1 else { return [] }
+        var taken: Set<String> = []
+        return versions.enumerated().compactMap { offset, version in
+            guard offset != currentVersionIndex else { return nil }
+            let name = version.versionName ?? "Version \(offset + 1)"
+            let identifier = SwiftIdentifier.versionMemberName(for: name, avoiding: taken)
+            taken.insert(identifier)
+            // The first line follows `public static let <identifier> = ` inside the namespace's enum.
+            let lead = 8 + "public static let ".count + identifier.count + " = ".count
+            let definition = BackgroundValue {
+                ModelLiteral.expression(for: version.withoutSourceDetails).lines(indent: 8, lead: lead).joined(separator: "\n")
+            }
+            let context = ModelVersionContext(name: name, fileName: name + ".xcdatamodel", identifier: identifier, definition: "")
+            return (context, definition)
+        }
+    }
+
+    /// The `versions` array and the enum of the other versions, named apart from every type the
+    /// namespace refers to (an entity class `Versions` keeps its name; the enum becomes `Versions_`).
+    private mutating func versionsContext(
+        others: [(context: ModelVersionContext, definition: BackgroundValue<String>)], typeName: String
+    ) -> VersionsContext? {
+        guard !others.isEmpty else { return nil }
+        // The namespace's own members, and the types its code names unqualified.
+        var taken: Set<String> = ["model", "definition", "FetchRequests", typeName]
+        taken.formUnion(classNames.values)
+        taken.formUnion(compositeNames.values)
+        taken.formUnion(userTypes.keys)
+        func name(_ wanted: String, holding what: String) -> String {
+            var name = wanted
+            while taken.contains(name) { name += "_" }
+            if name != wanted {
+                diagnostics.append(.note(
+                    "\(what) are generated in '\(name)': a type of the model is named '\(wanted)'", at: model.location))
+            }
+            return name
+        }
+        let propertyName = name("versions", holding: "the model's versions")
+        let enumName = name("Versions", holding: "the model's versions other than the current one")
+        // `others` is `versions` without the current one, in the same order.
+        var references = others.map { SwiftExpression.raw(enumName + "." + $0.context.identifier) }
+        references.insert(.raw("definition"), at: currentVersionIndex)
+        // The first line follows `public static let <property>: [DataModel.Model] = ` in the namespace.
+        let lead = 4 + "public static let ".count + propertyName.count + ": [DataModel.Model] = ".count
+        return VersionsContext(
+            propertyName: propertyName, enumName: enumName,
+            currentName: model.versionName ?? modelName,
+            list: SwiftExpression.array(references).lines(indent: 4, lead: lead).joined(separator: "\n"),
+            others: others.map { other in
+                var context = other.context
+                context.definition = other.definition.value
+                return context
+            })
     }
 
     // MARK: Composites

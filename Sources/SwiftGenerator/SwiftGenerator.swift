@@ -13,6 +13,13 @@ import Foundation
 ///
 ///     let result = try SwiftGenerator().generate(model)
 ///     for file in result.files { print(file.name) }
+///
+/// For a bundle of several versions, pass them all: the model file then carries each version's
+/// definition, which migration needs to open stores that earlier versions wrote.
+///
+///     let loaded = try ModelLoader().loadVersions("Models/Library.xcdatamodeld")
+///     let result = try SwiftGenerator().generate(
+///         loaded.versions[loaded.current].model, versions: loaded.versions.map(\.model))
 public struct SwiftGenerator: Sendable {
     public var options: GeneratorOptions
     public var templates: TemplateSet
@@ -33,16 +40,24 @@ public struct SwiftGenerator: Sendable {
     }
 
     /// The template context of `model`, as the templates see it.
-    public func context(for model: Model) -> (context: ModelContext, diagnostics: [Diagnostic]) {
-        var builder = ModelContextBuilder(model: model, modelName: Self.modelName(of: model), options: options)
+    ///
+    /// - Parameter versions: every version of the model's bundle, oldest first, `model` among them
+    ///   (found by version name and path; added at the end when missing). Empty, or `model` alone,
+    ///   for a model of one version.
+    public func context(for model: Model, versions: [Model] = []) -> (context: ModelContext, diagnostics: [Diagnostic]) {
+        var builder = ModelContextBuilder(model: model, versions: versions, modelName: Self.modelName(of: model), options: options)
         let context = builder.build()
         return (context, builder.diagnostics)
     }
 
     /// The files for `model`; no files when the model has errors (`model`'s own diagnostics are the
     /// caller's: validate before generating).
-    public func generate(_ model: Model) -> Result {
-        let (context, diagnostics) = context(for: model)
+    ///
+    /// - Parameter versions: every version of the model's bundle, oldest first, `model` among them,
+    ///   as `ModelLoader.loadVersions` reads them. With more than one, the model file defines each
+    ///   version and passes them all to `ManagedObjectModel`; `model` stays `definition`.
+    public func generate(_ model: Model, versions: [Model] = []) -> Result {
+        let (context, diagnostics) = context(for: model, versions: versions)
         guard !diagnostics.containsErrors else { return Result(files: [], diagnostics: diagnostics) }
         return Result(files: files(for: context), diagnostics: diagnostics)
     }

@@ -45,6 +45,39 @@ enum SwiftIdentifier {
         return result
     }
 
+    /// A static member name for the model version `name`, in lower camel case (`Everything 1` →
+    /// `everything1`, `Model 2.1` → `model2_1`, `CDE Model` → `cdeModel`): sanitised, with `_`
+    /// appended while it is a keyword, a name with a meaning after a dot (`self`, `Type`) or one of
+    /// `taken`, so it reads without backticks.
+    static func versionMemberName(for name: String, avoiding taken: Set<String>) -> String {
+        let words = name.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+        var result = ""
+        for word in words {
+            if result.isEmpty {
+                result = lowercasingInitialCapitals(word)
+            } else {
+                // `2.1` stays apart as `2_1`; other words join capitalised.
+                if result.last!.isNumber, word.first!.isNumber { result += "_" }
+                result += word.prefix(1).uppercased() + word.dropFirst()
+            }
+        }
+        result = sanitized(result)
+        while ReservedNames.swiftKeywords.contains(result) || ReservedNames.objectMembers.contains(result)
+            || taken.contains(result) {
+            result += "_"
+        }
+        return result
+    }
+
+    /// `word` with its leading capitals in lower case, but for the one that starts the next word:
+    /// `Everything` → `everything`, `CDEModel` → `cdeModel`, `URL` → `url`.
+    private static func lowercasingInitialCapitals(_ word: String) -> String {
+        let characters = Array(word)
+        var count = characters.prefix { $0.isUppercase }.count
+        if count > 1, count < characters.count, characters[count].isLowercase { count -= 1 }
+        return String(characters[..<count]).lowercased() + String(characters[count...])
+    }
+
     /// Names generated classes declare themselves.
     static let generatedMembers: Set<String> = ["entityName", "Attributes", "Relationships", "FetchedProperties"]
 }

@@ -32,8 +32,21 @@ extension ModelContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
         "modelName": \.modelName, "sourceFileName": \.sourceFileName, "typeName": \.typeName, "access": \.access,
         "imports": \.imports, "modelImports": \.modelImports, "entities": \.entities, "composites": \.composites,
-        "hasComposites": \.hasComposites, "definition": \.definition,
+        "hasComposites": \.hasComposites, "definition": \.definition, "versions": \.versions,
         "fetchRequests": \.fetchRequests, "hasFetchRequests": \.hasFetchRequests, "userTypes": \.userTypes,
+    ]
+}
+
+extension VersionsContext: TemplateFields {
+    static let fields: [String: PartialKeyPath<Self> & Sendable] = [
+        "propertyName": \.propertyName, "enumName": \.enumName, "currentName": \.currentName, "list": \.list,
+        "others": \.others,
+    ]
+}
+
+extension ModelVersionContext: TemplateFields {
+    static let fields: [String: PartialKeyPath<Self> & Sendable] = [
+        "name": \.name, "fileName": \.fileName, "identifier": \.identifier, "definition": \.definition,
     ]
 }
 
@@ -130,8 +143,11 @@ package func templateFieldMismatches() -> [String] {
         storedAttributes: [], hasStoredAttributes: false, hasRelationshipNames: false, hasFetchedPropertyNames: false)
     let model = ModelContext(
         modelName: "", sourceFileName: "", typeName: "", access: "", imports: [], modelImports: [], entities: [],
-        composites: [], hasComposites: false, definition: "", fetchRequests: [], hasFetchRequests: false, userTypes: [])
+        composites: [], hasComposites: false, definition: "", versions: nil, fetchRequests: [], hasFetchRequests: false,
+        userTypes: [])
     return check(model) + check(entity) + check(EntityTemplateContext(model: model, entity: entity))
+        + check(VersionsContext(propertyName: "", enumName: "", currentName: "", list: "", others: []))
+        + check(ModelVersionContext(name: "", fileName: "", identifier: "", definition: ""))
         + check(UserTypeContext(name: "", attributeType: "", isTransformable: false))
         + check(NameConstant(identifier: "", name: ""))
         + check(AttributeContext(name: "", identifier: "", swiftType: "", keyType: "", slot: 0, isReadOnly: false, documentation: []))

@@ -21,11 +21,43 @@ public struct ModelContext: Sendable, Encodable {
     public var composites: [CompositeContext]
     public var hasComposites: Bool
     /// The model compiled into Swift values (`Model(…)`), its lines indented for the model file.
+    /// For a bundle of several versions, this is the current one.
     public var definition: String
+    /// The bundle's versions when it has more than one; absent for a single version.
+    public var versions: VersionsContext?
     public var fetchRequests: [FetchRequestContext]
     public var hasFetchRequests: Bool
     /// Types the generated code names that the app declares (from userInfo), sorted by name.
     public var userTypes: [UserTypeContext]
+}
+
+/// The versions of a bundle of several: the array of every version the runtime migrates from,
+/// and an enum with the definition of each version other than the current one.
+public struct VersionsContext: Sendable, Encodable {
+    /// The property holding every version: `versions`.
+    public var propertyName: String
+    /// The enum holding the versions other than the current one: `Versions` (`Versions_` when a
+    /// type of the model, such as an entity class, has that name).
+    public var enumName: String
+    /// The current version's name (`Everything 2`): the one `definition` holds.
+    public var currentName: String
+    /// Every version, oldest first, as Swift: `[Versions.everything1, definition]`, its lines
+    /// indented for the model file.
+    public var list: String
+    /// The versions other than the current one, oldest first.
+    public var others: [ModelVersionContext]
+}
+
+/// A version of the bundle other than the current one, compiled into Swift values.
+public struct ModelVersionContext: Sendable, Encodable {
+    /// The version's name: `Everything 1`.
+    public var name: String
+    /// Its folder in the bundle: `Everything 1.xcdatamodel`.
+    public var fileName: String
+    /// Its member of the versions enum: `everything1`.
+    public var identifier: String
+    /// The version compiled into Swift values (`Model(…)`), its lines indented for the enum.
+    public var definition: String
 }
 
 /// A type named in userInfo that the app must declare: `AttributeStorable` for a stored

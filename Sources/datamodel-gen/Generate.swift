@@ -1,5 +1,6 @@
 import ArgumentParser
 import DataModel
+import DataModelParser
 import Foundation
 import SwiftGenerator
 
@@ -11,7 +12,9 @@ struct Generate: ParsableCommand {
             Writes one file per entity (its class: typed properties, keys for typed predicates, \
             relationship mutators that keep inverses, fetched properties as requests, name constants) \
             and one model file named after the model (the model compiled into Swift values, so the \
-            runtime never reads XML, and a typed builder per fetch request template). Files are \
+            runtime never reads XML, and a typed builder per fetch request template). For an \
+            .xcdatamodeld of several versions, the model file also compiles every other version, \
+            which migration needs to open stores that they wrote. Files are \
             written only when their contents change, so builds stay incremental; files of entities \
             that no longer exist are left alone — use a folder of its own.
 
@@ -48,14 +51,39 @@ struct Generate: ParsableCommand {
     var warningsAsErrors = false
 
     func run() throws {
-        let loaded = try model.load()
+        let (versions, current) = try loadVersions()
+        let loaded = versions[current]
         let generator = try generation.generator()
-        let result = generator.generate(loaded.model)
-        let diagnostics = loaded.diagnostics + result.diagnostics
+        let result = generator.generate(loaded.model, versions: versions.map(\.model))
+        // The other versions are the bundle's history: only an error in one matters, as the
+        // generated code carries their definitions for migration.
+        let otherErrors = versions.indices.filter { $0 != current }.flatMap { versions[$0].diagnostics.filter(\.isError) }
+        let diagnostics = loaded.diagnostics + otherErrors + result.diagnostics
         diagnostics.sortedByLocation().forEach(StandardError.print)
         if diagnostics.containsErrors || (warningsAsErrors && diagnostics.contains { $0.severity == .warning }) {
             throw ExitCode.failure
         }
         try GeneratedFileWriter(directory: outputDirectory, dryRun: dryRun).write(result.files)
+    }
+
+    /// Every version of the model, oldest first, and the position of the one generated: the
+    /// bundle's current version, or the one `--model-version` names, taken as current.
+    private func loadVersions() throws -> (versions: [ModelLoader.Result], current: Int) {
+        guard model.modelVersion != nil else {
+            do {
+                return try ModelLoader().loadVersions(model.model)
+            } catch {
+                StandardError.print(error.diagnostic)
+                throw ExitCode.failure
+            }
+        }
+        // Loaded apart: a bundle without `.xccurrentversion` has no current version to start from.
+        let chosen = try model.load()
+        guard let current = chosen.availableVersions.firstIndex(of: chosen.model.versionName ?? "") else { return ([chosen], 0) }
+        var versions: [ModelLoader.Result] = []
+        for name in chosen.availableVersions {
+            versions.append(name == chosen.model.versionName ? chosen : try ModelOptions.load(model.model, version: name))
+        }
+        return (versions, current)
     }
 }

@@ -18,6 +18,31 @@ import Testing
         "HostileNames": HostileNamesModel.definition,
     ]
 
+    static let compiledModels: [String: ManagedObjectModel] = [
+        "Books": Books.model, "Events": Events.model, "Everything": Everything.model,
+        "FailedBanks": FailedBanks.model, "Products": ProductsModel.model, "HostileNames": HostileNamesModel.model,
+    ]
+
+    @Test(arguments: SampleModel.all)
+    func compiledVersions_equalTheParsedVersions(_ sample: SampleModel) throws {
+        let parsed = try sample.loadVersions()
+        let compiled = try #require(Self.compiledModels[sample.folder])
+        #expect(compiled.versions == parsed.versions.map(\.withoutSourceDetails))
+        #expect(compiled.versions[compiled.currentVersionIndex] == compiled.model)
+        #expect(compiled.model == parsed.current.withoutSourceDetails)
+        for (compiledVersion, parsedVersion) in zip(compiled.versions, parsed.versions) {
+            #expect(ModelVersionHashes(model: compiledVersion) == ModelVersionHashes(model: parsedVersion))
+            #expect(StoreSchema(model: compiledVersion).sql(metadata: nil) == StoreSchema(model: parsedVersion).sql(metadata: nil))
+        }
+    }
+
+    @Test func everything_carriesBothVersions_theSecondCurrent() {
+        let model = Everything.model
+        #expect(model.versions.map(\.versionName) == ["Everything 1", "Everything 2"])
+        #expect(model.currentVersionIndex == 1)
+        #expect(Everything.versions == [Everything.Versions.everything1, Everything.definition])
+    }
+
     @Test(arguments: SampleModel.all)
     func compiledDefinition_equalsTheParsedModel(_ sample: SampleModel) throws {
         let parsed = try sample.load().model

@@ -10,7 +10,8 @@ import TestSupport
 @Suite struct GeneratedGoldenTests {
     @Test(arguments: SampleModel.all)
     func sampleModel_generatesTheCompiledGolden(_ sample: SampleModel) throws {
-        let result = try SwiftGenerator().generate(sample.load().model)
+        let loaded = try sample.loadVersions()
+        let result = try SwiftGenerator().generate(loaded.current, versions: loaded.versions)
         #expect(!result.diagnostics.containsErrors)
         let folder = SampleModel.generated.appendingPathComponent(sample.folder)
         let existing = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
@@ -29,7 +30,8 @@ import TestSupport
     func optionVariation_matchesItsGolden(_ folder: String, _ variation: Int) throws {
         let sample = try #require(SampleModel.all.first { $0.folder == folder })
         let (name, options) = Self.variations[variation]
-        let result = try SwiftGenerator(options: options).generate(sample.load().model)
+        let loaded = try sample.loadVersions()
+        let result = try SwiftGenerator(options: options).generate(loaded.current, versions: loaded.versions)
         for file in result.files {
             try expectGolden(file.contents, "\(folder)-\(name)/\(file.name)", in: SampleModel.goldens)
         }
@@ -37,12 +39,42 @@ import TestSupport
     }
 
     @Test func output_doesNotDependOnWhereTheModelLies() throws {
-        let absolute = try SampleModel.all[2].load().model
-        var relative = absolute
-        relative.path = "Models/Everything.xcdatamodeld/Everything 2.xcdatamodel/contents"
+        let absolute = try SampleModel.all[2].loadVersions()
+        let relativeVersions = absolute.versions.map { version in
+            var relative = version
+            relative.path = "Models/Everything.xcdatamodeld/\(version.versionName ?? "").xcdatamodel/contents"
+            return relative
+        }
+        let relative = try #require(relativeVersions.last)
+        #expect(relative.versionName == absolute.current.versionName)
         let generator = try SwiftGenerator()
-        #expect(generator.generate(relative).files == generator.generate(absolute).files)
-        #expect(generator.fileNames(for: absolute) == generator.generate(absolute).files.map(\.name))
+        let absoluteFiles = generator.generate(absolute.current, versions: absolute.versions).files
+        #expect(generator.generate(relative, versions: relativeVersions).files == absoluteFiles)
+        #expect(generator.fileNames(for: absolute.current) == absoluteFiles.map(\.name))
+    }
+
+    @Test func versions_areNamedApartFromTheModelsTypes_andSpelledWithoutBackticks() throws {
+        let entity = DataModel.Entity("Versions", className: "Versions")
+        let versions = ["Model 1.2", "default", "self", "2"].map { (name: String) in
+            DataModel.Model("Shop.xcdatamodeld/\(name).xcdatamodel", versionName: name, entities: [entity])
+        }
+        let result = try SwiftGenerator().generate(versions[1], versions: versions)
+        let text = try #require(result.files.first { $0.name == "Shop.swift" }).contents
+        #expect(text.contains("    public static let versions: [DataModel.Model] = [Versions_.model1_2, definition, Versions_.self_, Versions_._2]\n"))
+        #expect(text.contains("    public enum Versions_ {\n"))
+        #expect(text.contains("        public static let self_ = DataModel.Model(\n            \"self.xcdatamodel\",\n"))
+        #expect(text.contains("            Versions.self,\n"), "the class list still names the entity class")
+        #expect(result.diagnostics.map(\.message) == [
+            "the model's versions other than the current one are generated in 'Versions_': a type of the model is named 'Versions'",
+        ])
+    }
+
+    @Test func singleVersion_generatesNoVersions() throws {
+        let model = DataModel.Model("Model.xcdatamodel", versionName: "Model", entities: [DataModel.Entity("Item")])
+        let generator = try SwiftGenerator()
+        let files = generator.generate(model).files
+        #expect(generator.generate(model, versions: [model]).files == files)
+        #expect(!files.contains { $0.contents.contains("versions") })
     }
 
     @Test func hostileNames_areRenamedWithADiagnosticEach() throws {

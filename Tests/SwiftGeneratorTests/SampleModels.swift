@@ -33,4 +33,12 @@ struct SampleModel: CustomTestStringConvertible, Sendable {
         try #require(!result.diagnostics.containsErrors)
         return result
     }
+
+    /// Every version of the model as the parser reads it, oldest first, and the current one: what
+    /// `datamodel-gen generate` generates from.
+    func loadVersions() throws -> (versions: [Model], current: Model) {
+        let loaded = try ModelLoader().loadVersions(Self.packageRoot.appendingPathComponent(path).path)
+        for version in loaded.versions { try #require(!version.diagnostics.containsErrors) }
+        return (loaded.versions.map(\.model), loaded.versions[loaded.current].model)
+    }
 }

@@ -20,10 +20,12 @@ package enum Everything {
             Reader.self,
             Shelf.self,
             Tag.self,
-        ]
+        ],
+        versions: versions
     )
 
     /// The model exactly as `Everything.xcdatamodeld` defines it, compiled into Swift values.
+    /// This is its current version, `Everything 2`; `versions` holds every version.
     package static let definition = DataModel.Model(
         "Everything 2.xcdatamodel",
         versionName: "Everything 2",
@@ -401,6 +403,114 @@ package enum Everything {
             DataModel.Configuration("Local", entities: ["Reader", "Shelf"]),
         ]
     )
+
+    /// Every version of `Everything.xcdatamodeld`, oldest first, `definition` among them: the models a
+    /// store may have been written with, which opening it with `model` migrates from.
+    package static let versions: [DataModel.Model] = [Versions.everything1, definition]
+
+    /// The versions of `Everything.xcdatamodeld` other than the current one, compiled into Swift values.
+    package enum Versions {
+        /// Version `Everything 1`: the model exactly as `Everything 1.xcdatamodel` defines it.
+        package static let everything1 = DataModel.Model(
+            "Everything 1.xcdatamodel",
+            versionName: "Everything 1",
+            header: DataModel.ModelHeader(
+                type: "com.apple.IDECoreDataModeler.DataModel",
+                documentVersion: "1.0",
+                lastSavedToolsVersion: "14490.99",
+                systemVersion: "18F132",
+                minimumToolsVersion: "Xcode 7.3",
+                sourceLanguage: "Swift",
+                userDefinedModelVersionIdentifier: "1"
+            ),
+            entities: [
+                DataModel.Entity(
+                    "Author",
+                    className: "Author",
+                    isSyncable: true,
+                    attributes: [
+                        DataModel.Attribute("name", .string, isOptional: true, isIndexed: true, isSyncable: true),
+                    ],
+                    relationships: [
+                        DataModel.Relationship(
+                            "books",
+                            destination: "Book",
+                            inverseName: "author",
+                            inverseEntityName: "Book",
+                            isToMany: true,
+                            isOptional: true,
+                            isSyncable: true
+                        ),
+                    ]
+                ),
+                DataModel.Entity(
+                    "Book",
+                    className: "Book",
+                    isSyncable: true,
+                    attributes: [
+                        DataModel.Attribute(
+                            "pageCount",
+                            .integer16,
+                            isOptional: true,
+                            isSyncable: true,
+                            defaultValue: "0",
+                            usesScalarValueType: true
+                        ),
+                        DataModel.Attribute(
+                            "published",
+                            .date,
+                            isOptional: true,
+                            isSyncable: true,
+                            usesScalarValueType: false
+                        ),
+                        DataModel.Attribute("name", .string, isOptional: true, isSyncable: true),
+                    ],
+                    relationships: [
+                        DataModel.Relationship(
+                            "author",
+                            destination: "Author",
+                            inverseName: "books",
+                            inverseEntityName: "Author",
+                            minCount: 1,
+                            maxCount: 1,
+                            isOptional: true,
+                            isSyncable: true
+                        ),
+                        DataModel.Relationship(
+                            "chapters",
+                            destination: "Chapter",
+                            inverseName: "book",
+                            inverseEntityName: "Chapter",
+                            isToMany: true,
+                            isOrdered: true,
+                            deleteRule: .cascade,
+                            isOptional: true,
+                            isSyncable: true
+                        ),
+                    ],
+                    compoundIndexes: [DataModel.CompoundIndex(["name", "author"])]
+                ),
+                DataModel.Entity(
+                    "Chapter",
+                    className: "Chapter",
+                    isSyncable: true,
+                    attributes: [DataModel.Attribute("title", .string, isOptional: true, isSyncable: true)],
+                    relationships: [
+                        DataModel.Relationship(
+                            "book",
+                            destination: "Book",
+                            inverseName: "chapters",
+                            inverseEntityName: "Book",
+                            minCount: 1,
+                            maxCount: 1,
+                            isOptional: true,
+                            isSyncable: true
+                        ),
+                    ]
+                ),
+            ]
+        )
+    }
 
     /// Typed builders for the model's fetch request templates: each returns a request to adjust and fetch.
     package enum FetchRequests {
