@@ -55,7 +55,11 @@ public final class PersistentStore: Sendable {
             throw .database(message: "\(error)")
         }
         if migration.migratesAutomatically {
-            try Self.migrate(database, url: url, model: model, options: migration)
+            do {
+                try Self.migrate(database, url: url, model: model, options: migration)
+            } catch .migration(.unknownStoreVersion) {
+                // Written by no version of the model: opening names the entities that differ.
+            }
         }
         try self.init(database: database, derivedValues: derivedValues, url: url, model: model)
     }

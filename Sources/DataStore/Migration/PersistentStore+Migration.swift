@@ -45,8 +45,8 @@ extension PersistentStore {
     }
 
     /// Migrates, one committed transaction per step, when the store was written by an earlier
-    /// version of `model`; does nothing for a store of the current version, a new file, or a store
-    /// whose version the model does not know (opening reports that).
+    /// version of `model`; does nothing for a store of the current version or a new file, and
+    /// throws `.unknownStoreVersion` for a store no version of the model wrote.
     @discardableResult
     static func migrate(
         _ database: some DatabaseWriter, url: URL, model: ManagedObjectModel, to version: String? = nil, options: MigrationOptions
