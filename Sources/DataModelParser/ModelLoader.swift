@@ -40,16 +40,16 @@ public struct ModelLoader: Sendable {
     }
 
     /// Loads every version of the bundle at `path`, oldest first (a single `.xcdatamodel` or
-    /// `contents` is one version), and tells which one is current: what migration needs to carry a
-    /// store from any earlier version to the current one.
-    public func loadVersions(_ path: String) throws(ModelLoadingError) -> (versions: [Result], current: Int) {
-        let current = try load(path)
-        guard !current.availableVersions.isEmpty else { return ([current], 0) }
+    /// `contents` is one version), and tells which one is current: the bundle's, or `version` when
+    /// given. What migration needs to carry a store from any earlier version to the current one.
+    public func loadVersions(_ path: String, current version: String? = nil) throws(ModelLoadingError) -> (versions: [Result], current: Int) {
+        let current = try load(path, version: version)
+        guard let position = current.availableVersions.firstIndex(of: current.model.versionName ?? "") else { return ([current], 0) }
         var versions: [Result] = []
-        for name in current.availableVersions {
-            versions.append(name == current.model.versionName ? current : try load(path, version: name))
+        for (offset, name) in current.availableVersions.enumerated() {
+            versions.append(offset == position ? current : try load(path, version: name))
         }
-        return (versions, current.availableVersions.firstIndex(of: current.model.versionName ?? "") ?? versions.count - 1)
+        return (versions, position)
     }
 
     private static func read(_ path: String) throws(ModelLoadingError) -> [UInt8] {

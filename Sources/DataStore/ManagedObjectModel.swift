@@ -18,6 +18,8 @@ public final class ManagedObjectModel: Sendable {
     /// Every version of the model's bundle, oldest first, `model` among them: the versions a store
     /// may have been written with, which opening migrates from.
     public let versions: [Model]
+    /// The position of the current version, `model`, in ``versions``.
+    public let currentVersionIndex: Int
 
     /// - Parameters:
     ///   - classes: `ManagedObject` subclasses, each naming its entity through `entityName`.
@@ -29,12 +31,6 @@ public final class ManagedObjectModel: Sendable {
         schema = StoreSchema(model: model)
         versionHashes = ModelVersionHashes(model: model)
         self.classes = classes
-        self.versions = versions.contains { $0.versionName == model.versionName && $0.path == model.path }
-            ? versions : versions + [model]
-    }
-
-    /// The position of the current version, `model`, in ``versions``.
-    public var currentVersionIndex: Int {
-        versions.lastIndex { $0.versionName == model.versionName && $0.path == model.path } ?? versions.count - 1
+        (self.versions, currentVersionIndex) = Model.bundle(versions, current: model)
     }
 }

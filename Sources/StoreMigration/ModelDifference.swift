@@ -245,13 +245,8 @@ private struct ChangeFinder {
         let oldInverse = old.inverseName.flatMap { _ in source.inverse(of: old) }
         let newInverse = destination.inverse(of: relationship)
         let oldInverseName = oldInverse.map { inverse in
-            mapping.destinationEntities(of: old.destinationEntityName).first.flatMap { entity in
-                destination.entity(named: entity).flatMap { destinationEntity in
-                    destination.allProperties(of: destinationEntity).first {
-                        mapping.sourceProperty(of: $0.name, in: destinationEntity.name)?.name == inverse.name
-                    }?.name
-                }
-            } ?? inverse.name
+            mappedName(ofSourceEntity: old.destinationEntityName)
+                .flatMap { mapping.destinationName(ofSourceProperty: inverse.name, in: $0) } ?? inverse.name
         }
         if oldInverseName != newInverse?.name {
             add(.relationshipInverseChanged, name, relationship.name,
@@ -280,12 +275,8 @@ private struct ChangeFinder {
 
     /// Maps a source property name to its destination name in `entity` (identity when nil).
     private func renamer(_ entity: String?) -> (String) -> String {
-        guard let entity, let destinationEntity = destination.entity(named: entity) else { return { $0 } }
-        var names: [String: String] = [:]
-        for property in destination.allProperties(of: destinationEntity) {
-            if let source = mapping.sourceProperty(of: property.name, in: entity) { names[source.name] = property.name }
-        }
-        return { names[$0] ?? "(\($0))" }
+        guard let entity else { return { $0 } }
+        return { mapping.destinationName(ofSourceProperty: $0, in: entity) ?? "(\($0))" }
     }
 }
 

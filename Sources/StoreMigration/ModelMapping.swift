@@ -59,7 +59,13 @@ public struct ModelMapping: Sendable {
 
     /// Whether some property of the destination entity `entity` comes from the source property `name`.
     public func isMapped(sourceProperty name: String, to entity: String) -> Bool {
-        sourceProperties[entity]?.values.contains(name) ?? false
+        destinationName(ofSourceProperty: name, in: entity) != nil
+    }
+
+    /// The name of the property of the destination entity `entity` that comes from the source
+    /// property `name`.
+    public func destinationName(ofSourceProperty name: String, in entity: String) -> String? {
+        sourceProperties[entity]?.first { $0.value == name }?.key
     }
 
     /// The renaming identifier Core Data matches entities by.

@@ -22,13 +22,7 @@ struct ModelContextBuilder {
     ///   among them by version name and path, as `ManagedObjectModel` finds it, or added at the end.
     init(model: Model, versions: [Model] = [], modelName: String, options: GeneratorOptions) {
         self.model = model
-        if let index = versions.lastIndex(where: { $0.versionName == model.versionName && $0.path == model.path }) {
-            self.versions = versions
-            currentVersionIndex = index
-        } else {
-            self.versions = versions + [model]
-            currentVersionIndex = versions.count
-        }
+        (self.versions, currentVersionIndex) = Model.bundle(versions, current: model)
         self.modelName = modelName
         self.options = options
     }

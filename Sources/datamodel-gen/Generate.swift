@@ -69,21 +69,11 @@ struct Generate: ParsableCommand {
     /// Every version of the model, oldest first, and the position of the one generated: the
     /// bundle's current version, or the one `--model-version` names, taken as current.
     private func loadVersions() throws -> (versions: [ModelLoader.Result], current: Int) {
-        guard model.modelVersion != nil else {
-            do {
-                return try ModelLoader().loadVersions(model.model)
-            } catch {
-                StandardError.print(error.diagnostic)
-                throw ExitCode.failure
-            }
+        do {
+            return try ModelLoader().loadVersions(model.model, current: model.modelVersion)
+        } catch {
+            StandardError.print(error.diagnostic)
+            throw ExitCode.failure
         }
-        // Loaded apart: a bundle without `.xccurrentversion` has no current version to start from.
-        let chosen = try model.load()
-        guard let current = chosen.availableVersions.firstIndex(of: chosen.model.versionName ?? "") else { return ([chosen], 0) }
-        var versions: [ModelLoader.Result] = []
-        for name in chosen.availableVersions {
-            versions.append(name == chosen.model.versionName ? chosen : try ModelOptions.load(model.model, version: name))
-        }
-        return (versions, current)
     }
 }

@@ -13,8 +13,6 @@ indirect enum ColumnSource: Equatable {
 
     enum Transform: Equatable {
         case none
-        /// Keys of rows that moved into a hierarchy: shifted past its keys.
-        case shifted(Int64)
         /// Entity numbers, mapped to the destination's.
         case renumbered
         /// `COALESCE(column, default)`: a value became required and has a default.
@@ -29,7 +27,6 @@ indirect enum ColumnSource: Equatable {
             let value = prefix + identifier(column)
             switch transform {
             case .none: return value
-            case .shifted(let offset): return "\(value) + \(offset)"
             case .renumbered: return renumbering(value)
             case .defaulted(let literal): return "COALESCE(\(value), \(literal))"
             }

@@ -17,7 +17,6 @@ extension MigrationPlanner {
     /// Where each column of the destination `table` gets its values, for the rows from `sourceTable`.
     func columnSources(for table: EntityTable, from sourceTable: String) -> [ColumnSource] {
         let moving = movingEntities(from: sourceTable, to: table.name)
-        let keyOffset = offset(from: sourceTable, to: table.name)
         func combine(within entity: String, _ source: ((source: EntityLayout, destination: EntityLayout)) -> ColumnSource) -> ColumnSource {
             guard let range = destinationLayouts[entity]?.subtreeNumbers else { return .empty }
             var sources: [Int: ColumnSource] = [:]
@@ -29,7 +28,7 @@ extension MigrationPlanner {
         return table.columns.map { column in
             switch column.role {
             case .primaryKey:
-                return .carried("Z_PK", keyOffset == 0 ? .none : .shifted(keyOffset))
+                return .carried("Z_PK", .none)
             case .entityNumber:
                 return .carried("Z_ENT", moving.allSatisfy { $0.source.number == $0.destination.number } ? .none : .renumbered)
             case .version:
@@ -48,7 +47,7 @@ extension MigrationPlanner {
                 guard case .direct(let old, let declaring)? = relationships[RelationshipReference(entity: entity, relationship: relationship)]?.kind,
                       let column = Self.column(.foreignKey(entity: declaring, relationship: old.name), in: source, table: sourceTable)
                 else { return .empty }
-                return .carried(column.name, shift(old.destinationEntityName, into: relationshipDestination(entity, relationship)))
+                return .carried(column.name, .none)
             case .foreignEntity(let entity, let relationship):
                 guard case .direct(let old, let declaring)? = relationships[RelationshipReference(entity: entity, relationship: relationship)]?.kind,
                       let column = Self.column(.foreignEntity(entity: declaring, relationship: old.name), in: source, table: sourceTable)
@@ -63,7 +62,7 @@ extension MigrationPlanner {
                 guard case .direct(let old, let declaring)? = relationships[RelationshipReference(entity: entity, relationship: relationship)]?.kind,
                       let column = Self.column(.inverselessToMany(entity: declaring, relationship: old.name), in: source, table: sourceTable)
                 else { return .empty }
-                return .carried(column.name, shift(declaring, into: entity))
+                return .carried(column.name, .none)
             }
         }
     }
@@ -79,20 +78,6 @@ extension MigrationPlanner {
         else { return literal.map(ColumnSource.literal) ?? .empty }
         if let literal, required, old.isOptional { return .carried(column.name, .defaulted(literal)) }
         return .carried(column.name, .none)
-    }
-
-    /// The destination entity of the relationship `relationship` of `entity`.
-    private func relationshipDestination(_ entity: String, _ relationship: String) -> String {
-        destinationModel.entity(named: entity)?.relationship(named: relationship)?.destinationEntityName ?? entity
-    }
-
-    /// How keys of rows of the source entity `sourceEntity` shift when they become rows of the
-    /// destination entity `destinationEntity`.
-    private func shift(_ sourceEntity: String, into destinationEntity: String) -> ColumnSource.Transform {
-        guard let from = source.table(forEntityNamed: sourceEntity)?.name, let to = destination.table(forEntityNamed: destinationEntity)?.name
-        else { return .none }
-        let offset = offset(from: from, to: to)
-        return offset == 0 ? .none : .shifted(offset)
     }
 
     // MARK: Preconditions

@@ -7,8 +7,9 @@ import StoreSchema
 /// Every destination table gets its rows from the source tables of the entities that map into it.
 /// A table fed by one source table, whose every column is carried over, is *kept*: columns renamed,
 /// new ones appended with `ALTER TABLE … ADD COLUMN`, values changed in one `UPDATE`. Any other
-/// table is *rebuilt*: created in its destination layout and filled by `INSERT … SELECT`. Rows moved
-/// into a hierarchy that already has rows get keys past its largest, so keys stay unique per table.
+/// table is *rebuilt*: created in its destination layout and filled by `INSERT … SELECT`. Rows keep
+/// their keys: a destination hierarchy never takes rows from two source hierarchies (a lightweight
+/// migration does not merge hierarchies), so keys stay unique per table.
 /// Relationships whose storage changes (to-one ↔ to-many, a join table that appears or goes, an
 /// ordering that appears) are read into temporary pair tables first and written back once every
 /// table has its rows.
@@ -28,17 +29,10 @@ struct MigrationPlanner {
     let destinationLayouts: [String: EntityLayout]
     /// The destination number of each mapped source entity number.
     let numbers: [Int: Int]
-    /// The source tables feeding each destination table, first the one whose keys stay.
-    let feeds: [String: [String]]
-    /// The key offset of rows moving from a source table into a destination table.
-    let offsets: [TablePair: Int64]
+    /// The source table whose rows fill each destination table (only one: hierarchies never merge).
+    let feeds: [String: String]
     /// What happens to each relationship that owns storage, by its declaring entity and name.
     private(set) var relationships: [RelationshipReference: RelationshipMove] = [:]
-
-    struct TablePair: Hashable {
-        var source: String
-        var destination: String
-    }
 
     init(difference: ModelDifference, snapshot: StoreSnapshot, defaults: [String: [String: String]]) {
         self.difference = difference
@@ -53,35 +47,15 @@ struct MigrationPlanner {
         destinationLayouts = Dictionary(destination.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let sourceEntities = difference.mapping.sourceEntities
         var numbers: [Int: Int] = [:]
-        var feeds: [String: [String]] = [:]
+        var feeds: [String: String] = [:]
         for layout in destination.entities {
             guard let old = sourceEntities[layout.name].flatMap({ sourceLayouts[$0] }) else { continue }
             numbers[old.number] = layout.number
-            if !(feeds[layout.tableName]?.contains(old.tableName) ?? false) { feeds[layout.tableName, default: []].append(old.tableName) }
+            feeds[layout.tableName] = feeds[layout.tableName] ?? old.tableName
         }
         self.numbers = numbers
-        var offsets: [TablePair: Int64] = [:]
-        for (table, sources) in feeds {
-            let rootSource = destination.entities.first { $0.tableName == table && $0.superNumber == 0 }
-                .flatMap { sourceEntities[$0.name] }.flatMap { sourceLayouts[$0]?.tableName }
-            let ordered = sources.sorted { ($0 == rootSource ? 0 : 1, $0) < ($1 == rootSource ? 0 : 1, $1) }
-            feeds[table] = ordered
-            var next: Int64 = 0
-            for sourceTable in ordered {
-                offsets[TablePair(source: sourceTable, destination: table)] = next
-                next += Self.largestKey(of: sourceTable, in: snapshot, schema: source)
-            }
-        }
         self.feeds = feeds
-        self.offsets = offsets
         relationships = RelationshipMove.plan(for: self)
-    }
-
-    /// The largest key a table has used: its rows' or its root's `Z_MAX`, whichever is larger.
-    private static func largestKey(of table: String, in snapshot: StoreSnapshot, schema: StoreSchema) -> Int64 {
-        let recorded = schema.entities.filter { $0.tableName == table && $0.superNumber == 0 }
-            .compactMap { root in snapshot.primaryKeys.first { $0.number == root.number }?.max }.max() ?? 0
-        return max(snapshot.largestKeys[table] ?? 0, recorded)
     }
 
     /// The source schema with each join table named as the store names it (found by its columns).
@@ -100,10 +74,6 @@ struct MigrationPlanner {
     }
 
     // MARK: Lookups
-
-    func offset(from sourceTable: String, to destinationTable: String) -> Int64 {
-        offsets[TablePair(source: sourceTable, destination: destinationTable)] ?? 0
-    }
 
     /// The destination layout of the source entity numbered `number`.
     func destinationLayout(ofSourceNumber number: Int) -> EntityLayout? {
@@ -128,15 +98,12 @@ struct MigrationPlanner {
         }
     }
 
-    /// `CASE <expression> WHEN old THEN new … END` over every entity number that changes, or the
-    /// expression itself when none does.
+    /// `CASE <expression> WHEN old THEN new … ELSE <expression> END` over the entity numbers that
+    /// change, or the expression itself when none does.
     func renumbering(_ expression: String) -> String {
         let changed = numbers.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
         guard !changed.isEmpty else { return expression }
-        let unchanged = numbers.filter { $0.key == $0.value }.keys.sorted()
-        var cases = changed.map { "WHEN \($0.key) THEN \($0.value)" }
-        if !unchanged.isEmpty { cases += unchanged.map { "WHEN \($0) THEN \($0)" } }
-        return "CASE \(expression) \(cases.joined(separator: " ")) END"
+        return "CASE \(expression) \(changed.map { "WHEN \($0.key) THEN \($0.value)" }.joined(separator: " ")) ELSE \(expression) END"
     }
 
     /// `Z_ENT IN (…)` for the source rows of the given source layouts.

@@ -79,15 +79,14 @@ struct RelationshipMove {
         }
         pairTables += 1
         let pairs = "temp.Z_MIGRATION_PAIRS\(pairTables)"
-        guard let select = pairSelection(of: origin.relationship, declaredBy: origin.entity, flipped: origin.flipped,
-                                         into: (entity.name, relationship.destinationEntityName), planner: planner)
+        guard let select = pairSelection(of: origin.relationship, declaredBy: origin.entity, flipped: origin.flipped, planner: planner)
         else { return move }
         move.kind = .converted(pairs: pairs, extraction: "INSERT INTO \(pairs) (s, d, os, od) \(select);")
         return move
     }
 
     /// Whether the destination keeps the source's storage as it is: the same kind of storage, in the
-    /// same place, with keys that do not move.
+    /// same place.
     private static func isDirect(
         _ relationship: Relationship, of entity: Entity, from old: Relationship, declaredBy oldEntity: String, planner: MigrationPlanner
     ) -> Bool {
@@ -113,51 +112,37 @@ struct RelationshipMove {
             return oldInverse == nil
         }
         guard let oldInverse, oldInverse.isToMany, newInverse.isToMany,
-              oldInverse.isOrdered == newInverse.isOrdered, old.isOrdered == relationship.isOrdered,
-              let sourceTable = planner.source.table(forEntityNamed: oldEntity)?.name,
-              let destinationTable = planner.destination.table(forEntityNamed: entity.name)?.name,
-              let oldDestination = planner.source.table(forEntityNamed: old.destinationEntityName)?.name,
-              let newDestination = planner.destination.table(forEntityNamed: relationship.destinationEntityName)?.name,
-              planner.offset(from: sourceTable, to: destinationTable) == 0,
-              planner.offset(from: oldDestination, to: newDestination) == 0
+              oldInverse.isOrdered == newInverse.isOrdered, old.isOrdered == relationship.isOrdered
         else { return false }
         return planner.source.joinTable(forRelationship: old.name, ofEntity: oldEntity) != nil
     }
 
     /// `SELECT s, d, os, od …` reading the links of `old` (declared by `entity` in the source) from the
-    /// store as it is, with keys as they will be: `s` rows of the destination relationship's entity,
-    /// `d` rows of its destination, `os` the position of `d` among `s`'s links, `od` the position of
+    /// store as it is: `s` rows of the destination relationship's entity, `d` rows of its
+    /// destination, `os` the position of `d` among `s`'s links, `od` the position of
     /// `s` among `d`'s. `flipped` reads the inverse's links the other way round.
     private static func pairSelection(
-        of old: Relationship, declaredBy entity: String, flipped: Bool, into destination: (entity: String, target: String),
-        planner: MigrationPlanner
+        of old: Relationship, declaredBy entity: String, flipped: Bool, planner: MigrationPlanner
     ) -> String? {
         let schema = planner.source
         guard let ownTable = schema.table(forEntityNamed: entity)?.name,
               let targetTable = schema.table(forEntityNamed: old.destinationEntityName)?.name
         else { return nil }
-        // Offsets of the rows on each end of `old`: its entity's, and its destination's.
-        let (ownEnd, targetEnd) = flipped ? (destination.target, destination.entity) : (destination.entity, destination.target)
-        let ownOffset = planner.destination.table(forEntityNamed: ownEnd).map { planner.offset(from: ownTable, to: $0.name) } ?? 0
-        let targetOffset = planner.destination.table(forEntityNamed: targetEnd).map { planner.offset(from: targetTable, to: $0.name) } ?? 0
-        func shifted(_ column: String, _ offset: Int64) -> String {
-            offset == 0 ? column : "\(column) + \(offset)"
-        }
         // Columns in `old`'s orientation: own row, target row, target's position, own position.
-        var columns: (own: String, target: String, targetOrder: String, ownOrder: String)
+        let columns: (own: String, target: String, targetOrder: String, ownOrder: String)
         let from: String
         let oldInverse = planner.sourceModel.inverse(of: old)
         let inverseEntity = oldInverse.flatMap { planner.sourceModel.declaringEntityName(ofProperty: $0.name, inEntityNamed: old.destinationEntityName) }
         if old.isToOne {
             guard let key = MigrationPlanner.column(.foreignKey(entity: entity, relationship: old.name), in: schema, table: ownTable) else { return nil }
             let order = MigrationPlanner.column(.orderKey(entity: entity, relationship: old.name), in: schema, table: ownTable)
-            columns = (shifted("x.Z_PK", ownOffset), shifted("x.\(identifier(key.name))", targetOffset), "NULL", order.map { "x.\(identifier($0.name))" } ?? "NULL")
+            columns = ("x.Z_PK", "x.\(identifier(key.name))", "NULL", order.map { "x.\(identifier($0.name))" } ?? "NULL")
             from = "FROM \(identifier(ownTable)) AS x WHERE x.\(identifier(key.name)) IS NOT NULL"
         } else if let oldInverse, let inverseEntity, oldInverse.isToOne {
             guard let key = MigrationPlanner.column(.foreignKey(entity: inverseEntity, relationship: oldInverse.name), in: schema, table: targetTable)
             else { return nil }
             let order = MigrationPlanner.column(.orderKey(entity: inverseEntity, relationship: oldInverse.name), in: schema, table: targetTable)
-            columns = (shifted("x.\(identifier(key.name))", ownOffset), shifted("x.Z_PK", targetOffset), order.map { "x.\(identifier($0.name))" } ?? "NULL", "NULL")
+            columns = ("x.\(identifier(key.name))", "x.Z_PK", order.map { "x.\(identifier($0.name))" } ?? "NULL", "NULL")
             from = "FROM \(identifier(targetTable)) AS x WHERE x.\(identifier(key.name)) IS NOT NULL"
         } else if oldInverse != nil {
             guard let join = schema.joinTable(forRelationship: old.name, ofEntity: entity) else { return nil }
@@ -166,13 +151,13 @@ struct RelationshipMove {
             let target = named ? join.destinationColumn : join.sourceColumn
             let targetOrder = named ? join.destinationOrderColumn : join.sourceOrderColumn
             let ownOrder = named ? join.sourceOrderColumn : join.destinationOrderColumn
-            columns = (shifted("x.\(identifier(own))", ownOffset), shifted("x.\(identifier(target))", targetOffset),
+            columns = ("x.\(identifier(own))", "x.\(identifier(target))",
                        targetOrder.map { "x.\(identifier($0))" } ?? "NULL", ownOrder.map { "x.\(identifier($0))" } ?? "NULL")
             from = "FROM \(identifier(join.name)) AS x"
         } else {
             guard let key = MigrationPlanner.column(.inverselessToMany(entity: entity, relationship: old.name), in: schema, table: targetTable)
             else { return nil }
-            columns = (shifted("x.\(identifier(key.name))", ownOffset), shifted("x.Z_PK", targetOffset), "NULL", "NULL")
+            columns = ("x.\(identifier(key.name))", "x.Z_PK", "NULL", "NULL")
             from = "FROM \(identifier(targetTable)) AS x WHERE x.\(identifier(key.name)) IS NOT NULL"
         }
         let ordered = flipped

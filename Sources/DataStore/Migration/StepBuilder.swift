@@ -47,12 +47,12 @@ struct StepBuilder {
 
     // MARK: Entity tables
 
-    /// A destination table is kept when one source table feeds it, its keys do not move, and every
-    /// column of the source table is carried into it.
+    /// A destination table is kept when every column of the source table that feeds it is carried
+    /// into it (and no other destination table keeps that source table).
     private mutating func chooseKeptTables() {
         var claimed: Set<String> = []
         for table in destination.tables {
-            guard let feeds = planner.feeds[table.name], feeds.count == 1, let old = feeds.first, !claimed.contains(old),
+            guard let old = planner.feeds[table.name], !claimed.contains(old),
                   let present = snapshot.columns[old]
             else { continue }
             let carried = planner.columnSources(for: table, from: old).compactMap(\.carriedColumn).map { $0.uppercased() }
@@ -82,7 +82,7 @@ struct StepBuilder {
     private mutating func rebuild(_ table: EntityTable) {
         let statements = [destination.createStatement(for: table)]
         var copies: [(old: String, current: String, sql: String)] = []
-        for old in planner.feeds[table.name] ?? [] {
+        for old in [planner.feeds[table.name]].compactMap({ $0 }) {
             guard let current = currentNames[old] else { continue }
             let moving = planner.movingEntities(from: old, to: table.name)
             let sources = planner.columnSources(for: table, from: old)
@@ -91,7 +91,7 @@ struct StepBuilder {
             copies.append((old, current, "INSERT INTO \(identifier(table.name)) (\(columns)) SELECT \(values) FROM \(identifier(current)) AS x "
                 + "WHERE \(planner.entityFilter("x.", moving.map(\.source))) AND {range};"))
         }
-        let from = (planner.feeds[table.name] ?? []).joined(separator: ", ")
+        let from = planner.feeds[table.name] ?? ""
         add("\(table.name): " + (from.isEmpty ? "created (new table)" : "rebuilt in the new layout from \(from)"), statements)
         for copy in copies {
             steps.append(MigrationPlan.Step(

@@ -2,8 +2,7 @@ import GRDB
 import StoreSchema
 
 /// What a store holds before a migration: its tables and columns as they are (a store Core Data
-/// migrated before may differ from a fresh layout), its indexes and triggers, `Z_PRIMARYKEY`, and
-/// the largest key of each table.
+/// migrated before may differ from a fresh layout), its indexes and triggers, and `Z_PRIMARYKEY`.
 struct StoreSnapshot: Sendable {
     struct PrimaryKeyRow: Sendable {
         var number: Int
@@ -23,23 +22,15 @@ struct StoreSnapshot: Sendable {
     var indexes: [Index]
     var triggers: [String]
     var primaryKeys: [PrimaryKeyRow]
-    /// `max(Z_PK)` of each entity table, or 0 when it is empty.
-    var largestKeys: [String: Int64]
     var framework: FrameworkVersion
 
     init(_ db: Database, framework: FrameworkVersion) throws {
         self.framework = framework
         var columns: [String: [String]] = [:]
-        var largestKeys: [String: Int64] = [:]
         for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
-            let names = try db.columns(in: table).map(\.name)
-            columns[table] = names
-            if names.contains("Z_PK") {
-                largestKeys[table] = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(SQLSyntax.identifier(table))") ?? 0
-            }
+            columns[table] = try db.columns(in: table).map(\.name)
         }
         self.columns = columns
-        self.largestKeys = largestKeys
         indexes = try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
             .map { Index(name: $0[0], table: $0[1], sql: $0[2]) }
         triggers = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")
