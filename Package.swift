@@ -116,7 +116,7 @@ let package = Package(
             ],
             exclude: ["Fixtures", "Goldens"]
         ),
-        // Saves in a loop until killed; the durability test's child process.
+        // The durability tests' child process: saves in a loop, or migrates, until killed.
         .executableTarget(name: "durability-writer", dependencies: ["DataModelParser", "DataStore"], path: "Tests/DurabilityWriter"),
         .testTarget(
             name: "DataStoreTests",

@@ -52,7 +52,7 @@ public final class PersistentStore: Sendable {
         do {
             database = try DatabasePool(path: url.path, configuration: Self.configuration(readonly: false, derivedValues))
         } catch {
-            throw .database(message: "\(error)")
+            throw Self.openingError(error, url: url)
         }
         if migration.migratesAutomatically {
             do {
@@ -97,6 +97,13 @@ public final class PersistentStore: Sendable {
         } catch {
             throw .database(message: "\(error)")
         }
+    }
+
+    /// Why opening the file at `url` for writing failed: a file or folder that cannot be written is
+    /// told apart from other SQLite errors.
+    static func openingError(_ error: any Error, url: URL) -> StoreError {
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_READONLY { return .readOnlyFile(path: url.path) }
+        return .database(message: "\(error)")
     }
 
     /// Every connection gets the functions predicates and derived-attribute triggers call; a new

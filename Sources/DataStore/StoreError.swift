@@ -8,6 +8,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case notAStore(reason: String)
     /// There is no file at the path of a store opened read-only.
     case fileNotFound(path: String)
+    /// The store's file (or its folder) cannot be written; ``PersistentStore/readOnly(url:model:)``
+    /// opens it for reading.
+    case readOnlyFile(path: String)
     /// SQLite reported an error.
     case database(message: String)
     /// The store lacks a table the model keeps its objects in.
@@ -24,11 +27,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "the store was written with a different model; entities that differ: \(entities.joined(separator: ", "))"
         case .notAStore(let reason): "not a Core Data store: \(reason)"
         case .fileNotFound(let path): "no store at \(path)"
+        case .readOnlyFile(let path): "the store at \(path) cannot be written; open it with PersistentStore.readOnly(url:model:) to read it"
         case .database(let message): "database error: \(message)"
         case .missingTable(let table): "the store has no table \(table), which the model needs"
         case .missingColumn(let table, let column): "table \(table) of the store has no column \(column), which the model needs"
         case .migration(let error): "\(error)"
-
         }
     }
 }

@@ -45,8 +45,10 @@ struct DumpContext: ParsableCommand {
             return
         }
         guard let model else { return }
-        let loaded = try ModelOptions.load(model, version: modelVersion)
-        let (context, diagnostics) = try generation.generator().context(for: loaded.model)
+        // Every version, as `generate` reads them: the context lists them for the model template.
+        let (versions, current) = try ModelOptions.loadVersions(model, current: modelVersion)
+        let loaded = versions[current]
+        let (context, diagnostics) = try generation.generator().context(for: loaded.model, versions: versions.map(\.model))
         (loaded.diagnostics + diagnostics).sortedByLocation().forEach(StandardError.print)
         if loaded.diagnostics.containsErrors { throw ExitCode.failure }
         let encoder = JSONEncoder()

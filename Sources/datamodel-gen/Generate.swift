@@ -51,7 +51,7 @@ struct Generate: ParsableCommand {
     var warningsAsErrors = false
 
     func run() throws {
-        let (versions, current) = try loadVersions()
+        let (versions, current) = try ModelOptions.loadVersions(model.model, current: model.modelVersion)
         let loaded = versions[current]
         let generator = try generation.generator()
         let result = generator.generate(loaded.model, versions: versions.map(\.model))
@@ -64,16 +64,5 @@ struct Generate: ParsableCommand {
             throw ExitCode.failure
         }
         try GeneratedFileWriter(directory: outputDirectory, dryRun: dryRun).write(result.files)
-    }
-
-    /// Every version of the model, oldest first, and the position of the one generated: the
-    /// bundle's current version, or the one `--model-version` names, taken as current.
-    private func loadVersions() throws -> (versions: [ModelLoader.Result], current: Int) {
-        do {
-            return try ModelLoader().loadVersions(model.model, current: model.modelVersion)
-        } catch {
-            StandardError.print(error.diagnostic)
-            throw ExitCode.failure
-        }
     }
 }

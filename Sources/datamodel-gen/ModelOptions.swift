@@ -27,4 +27,16 @@ struct ModelOptions: ParsableArguments {
             throw ExitCode.failure
         }
     }
+
+    /// Every version of the bundle at `path`, oldest first, and the position of the one to
+    /// generate: the bundle's current version, or `version` taken as current. A bundle that cannot
+    /// be read is reported and ends the command.
+    static func loadVersions(_ path: String, current version: String?) throws -> (versions: [ModelLoader.Result], current: Int) {
+        do {
+            return try ModelLoader().loadVersions(path, current: version)
+        } catch {
+            StandardError.print(error.diagnostic)
+            throw ExitCode.failure
+        }
+    }
 }

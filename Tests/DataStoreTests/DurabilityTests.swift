@@ -22,7 +22,7 @@ import Testing
         for kill in 1...Self.kills {
             let process = Process()
             process.executableURL = Self.writer
-            process.arguments = [url.path, model]
+            process.arguments = ["save", url.path, model]
             let output = Pipe(), errors = Pipe()
             process.standardOutput = output
             process.standardError = errors

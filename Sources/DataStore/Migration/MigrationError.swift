@@ -14,7 +14,10 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     case noStageFrom(version: String)
     /// A custom stage's code threw.
     case custom(message: String)
-    /// SQLite refused a statement (a constraint the data breaks, a full disk, a read-only file).
+    /// The disk, or a limit on the size of files, left no room for the migration, which writes
+    /// every page it changes once more before it commits (about the size of the tables it rebuilds).
+    case storageFull
+    /// SQLite refused a statement for another reason, an I/O error among them.
     case database(message: String)
 
     /// A change and the number of rows that prevent it.
@@ -41,6 +44,8 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
             "no migration stage starts at version \(version)"
         case .custom(let message):
             "a custom migration stage failed: \(message)"
+        case .storageFull:
+            "the disk has no room for the migration, which needs about the size of the tables it rebuilds; nothing changed"
         case .database(let message):
             "the migration failed and changed nothing: \(message)"
         }

@@ -40,7 +40,7 @@ extension PersistentStore {
         do {
             return try DatabasePool(path: url.path)
         } catch {
-            throw .database(message: "\(error)")
+            throw openingError(error, url: url)
         }
     }
 
@@ -112,10 +112,19 @@ extension PersistentStore {
         _ database: some DatabaseWriter, from source: Model, to destination: Model, progress: MigrationProgress?
     ) throws(StoreError) -> MigrationPlan {
         try catching {
-            try database.write { db in
-                let plan = try StoreMigrator.plan(db, from: source, to: destination)
-                try StoreMigrator.run(plan, destination: destination, in: db, progress: progress)
-                return plan
+            // The transaction is the closure's own, so that a full disk at commit is seen with its cause.
+            try database.writeWithoutTransaction { db in
+                do {
+                    var plan: MigrationPlan?
+                    try db.inTransaction {
+                        plan = try StoreMigrator.plan(db, from: source, to: destination)
+                        try StoreMigrator.run(plan!, destination: destination, in: db, progress: progress)
+                        return .commit
+                    }
+                    return plan!
+                } catch let error as DatabaseError where error.isStorageFull {
+                    throw MigrationError.storageFull
+                }
             }
         }
     }
