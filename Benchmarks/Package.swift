@@ -57,6 +57,16 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Migrations of 1,000,000 rows against the floor, interleaved: compare-migration [ROUNDS]
+        .executableTarget(
+            name: "compare-migration",
+            dependencies: [
+                "StoreFixtures",
+                .product(name: "DataStore", package: "DataModelKit"),
+                .product(name: "StoreSchema", package: "DataModelKit"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
         // Heap bytes per materialised object: measure-object-memory (Linux).
         .executableTarget(
             name: "measure-object-memory",

@@ -36,12 +36,12 @@ public enum RawSQLite {
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    /// Inserts `StoreFixtures.objectCount` rows with the bookkeeping Core Data's layout needs.
-    public static func insertAll(_ db: OpaquePointer) {
+    /// Inserts `count` rows with the bookkeeping Core Data's layout needs.
+    public static func insertAll(_ db: OpaquePointer, count: Int = StoreFixtures.objectCount) {
         execute(db, "BEGIN IMMEDIATE")
         var statement: OpaquePointer?
         sqlite3_prepare_v2(db, "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZISACTIVE, ZQUANTITY, ZADDED, ZPRICE, ZNAME) VALUES (?, 1, 1, ?, ?, ?, ?, ?)", -1, &statement, nil)
-        for index in 0..<StoreFixtures.objectCount {
+        for index in 0..<count {
             sqlite3_bind_int64(statement, 1, Int64(index + 1))
             sqlite3_bind_int64(statement, 2, index % 2 == 0 ? 1 : 0)
             sqlite3_bind_int64(statement, 3, Int64(index))
@@ -52,7 +52,7 @@ public enum RawSQLite {
             sqlite3_reset(statement)
         }
         sqlite3_finalize(statement)
-        execute(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = \(StoreFixtures.objectCount) WHERE Z_ENT = 1")
+        execute(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = \(count) WHERE Z_ENT = 1")
         execute(db, "COMMIT")
     }
 

@@ -1,0 +1,122 @@
+// Migration of a 1,000,000-row store against the floor, interleaved round by round: adding an
+// optional attribute (DataStore's migration against the bare `ALTER TABLE`) and removing one,
+// which rebuilds the table (against the same rebuild written by hand: the table renamed, created
+// anew, filled by one `INSERT INTO … SELECT`, the old one dropped). Every contender opens the
+// store, migrates it in one transaction and closes it (the close checkpoints the log into the
+// file); each works on its own fresh copy of the store, made outside the timing. Peak resident
+// memory is measured per contender by resetting the process's high-water mark before each.
+//
+//     swift run -c release compare-migration [ROUNDS]     (default 10)
+import DataStore
+import Foundation
+import GRDBSQLite
+import StoreFixtures
+import StoreSchema
+
+let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10
+
+/// Each contender's rounds: duration, and the process's peak resident memory while it ran.
+var results: [String: [(duration: Duration, peakMB: Double)]] = [:]
+
+/// Runs `body` and records its duration and the peak resident memory while it ran.
+@MainActor func measure(_ name: String, _ body: () throws -> Void) rethrows {
+    Memory.resetPeak()
+    let clock = ContinuousClock()
+    let start = clock.now
+    try body()
+    let duration = clock.now - start
+    results[name, default: []].append((duration, Memory.peakMegabytes()))
+}
+
+@MainActor func median(_ name: String) -> (milliseconds: Double, peakMB: Double) {
+    let rows = results[name] ?? []
+    func middle<T: Comparable>(_ values: [T]) -> T { values.sorted()[values.count / 2] }
+    let components = middle(rows.map(\.duration)).components
+    return (Double(components.seconds) * 1_000 + Double(components.attoseconds) / 1e15, middle(rows.map(\.peakMB)))
+}
+
+@MainActor func report(_ title: String, floor: String, _ contender: String) {
+    print(title)
+    for name in [floor, contender] {
+        let (time, peak) = median(name)
+        let figures = String(format: "%8.1f ms  %5.2f×   peak resident %5.1f MB", time, time / median(floor).milliseconds, peak)
+        print("  \(name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(figures)")
+    }
+}
+
+/// The process's peak resident memory (`VmHWM`, everything included), which Linux resets on request.
+enum Memory {
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    static func peakMegabytes() -> Double {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
+    }
+}
+
+func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
+}
+
+let original = try MigrationFixture.storeURL()
+let addsAttribute = MigrationFixture.model(upTo: MigrationFixture.version2)
+let rebuilds = MigrationFixture.model(upTo: MigrationFixture.version3)
+// The rebuilt table's definition, as the destination version declares it.
+let schema = StoreSchema(model: MigrationFixture.version3)
+let table = schema.table(forEntityNamed: "Item")!
+let columns = table.columns.map(\.name).joined(separator: ", ")
+
+/// Runs `body` on a fresh copy of the version 1 store, removed afterwards.
+func onCopy(_ body: (URL) throws -> Void) throws {
+    let copy = try MigrationFixture.copy(of: original)
+    defer { MigrationFixture.remove(copy) }
+    try body(copy)
+}
+
+for _ in 0..<rounds {
+    try onCopy { copy in
+        measure("add attribute: C API") {
+            let db = RawSQLite.open(copy)
+            RawSQLite.execute(db, "BEGIN IMMEDIATE; ALTER TABLE ZITEM ADD COLUMN ZNOTE VARCHAR; COMMIT")
+            sqlite3_close(db)
+        }
+    }
+    try onCopy { copy in
+        try measure("add attribute: DataStore") {
+            let plans = try PersistentStore.migrateStore(at: copy, model: addsAttribute)
+            expect(plans.count == 1, "no migration")
+        }
+        _ = try PersistentStore(url: copy, model: addsAttribute, migration: .disabled)
+    }
+    try onCopy { copy in
+        measure("rebuild: C API") {
+            let db = RawSQLite.open(copy)
+            RawSQLite.execute(db, """
+                BEGIN IMMEDIATE;
+                ALTER TABLE ZITEM RENAME TO ZITEM_OLD;
+                \(schema.createStatement(for: table));
+                INSERT INTO ZITEM (\(columns)) SELECT \(columns) FROM ZITEM_OLD;
+                DROP TABLE ZITEM_OLD;
+                COMMIT
+                """)
+            sqlite3_close(db)
+        }
+        expect(MigrationFixture.rowCount(of: "ZITEM", at: copy) == MigrationFixture.rowCount, "the floor lost rows")
+    }
+    try onCopy { copy in
+        try measure("rebuild: DataStore") {
+            let plans = try PersistentStore.migrateStore(at: copy, model: rebuilds)
+            expect(plans.count == 1 && plans[0].description.contains("rebuil"), "no rebuild: \(plans)")
+        }
+        _ = try PersistentStore(url: copy, model: rebuilds, migration: .disabled)
+        expect(MigrationFixture.rowCount(of: "ZITEM", at: copy) == MigrationFixture.rowCount, "the migration lost rows")
+    }
+}
+
+MigrationFixture.remove(original)
+print("Medians of \(rounds) interleaved rounds on \(MigrationFixture.rowCount) rows; ratios to the floor")
+report("Add an optional attribute", floor: "add attribute: C API", "add attribute: DataStore")
+report("Remove an attribute (table rebuilt)", floor: "rebuild: C API", "rebuild: DataStore")
