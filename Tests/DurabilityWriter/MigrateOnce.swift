@@ -5,9 +5,9 @@ import Foundation
 /// Opens the store with the current version of the bundle, which migrates it as an app's first
 /// launch after an update does; prints `ready` just before and `migrated` once the store is open.
 ///
-/// `fileSizeLimit` makes every file write past that size fail, as a full disk does;
-/// `unprivileged` drops root's rights first, so a file without write permission is read-only
-/// for this process too. A failed migration prints `failed: `, the error's case and message, and exits with 1.
+/// `fileSizeLimit` makes every file write past that size fail, as a quota does; `unprivileged`
+/// drops root's rights first, so a file without write permission is read-only for this process
+/// too. A failed migration prints `failed: `, the error's case and message, and exits with 1.
 func migrateOnce(store path: String, bundle: String, fileSizeLimit: Int?, unprivileged: Bool) throws -> Never {
     let versions = try ModelLoader().loadVersions(bundle).versions.map(\.model)
     let model = ManagedObjectModel(model: versions[versions.count - 1], versions: versions)
@@ -27,7 +27,6 @@ func migrateOnce(store path: String, bundle: String, fileSizeLimit: Int?, unpriv
     } catch {
         // The error's case first, for the tests to match, then its message.
         let kind = switch error {
-        case .migration(.storageFull): "storageFull"
         case .readOnlyFile: "readOnlyFile"
         case .migration(.database): "database"
         default: "other"
