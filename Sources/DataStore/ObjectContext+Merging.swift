@@ -42,6 +42,14 @@ extension ObjectContext {
         notifyObservers(notification)
     }
 
+    /// Merges transactions read from the store's persistent history (`PersistentStore
+    /// .fetchHistory(after:)`), each as ``mergeChanges(from:)`` merges a save: only the objects
+    /// they name are read again (Core Data's `mergeChanges(fromContextDidSave:)` of a transaction's
+    /// `objectIDNotification()`).
+    public func mergeChanges(fromHistory transactions: [HistoryTransaction]) {
+        for transaction in transactions { mergeChanges(from: transaction.changeSet) }
+    }
+
     /// Reads every loaded, unchanged object again; those whose row is gone are forgotten.
     private func mergeExternalWrite() {
         var notification = takePendingChanges()

@@ -28,6 +28,8 @@ extension ObjectContext {
             case .validation(let failures): throw .validation(failures)
             }
         } catch {
+            // The commit failed after the history was written: its transaction number is free again.
+            if let number = writer.historyTransaction { store.forgetOwnHistoryTransaction(number) }
             throw .database(message: "\(error)")
         }
         var changes = didSave(writer, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)

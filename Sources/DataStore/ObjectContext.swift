@@ -15,6 +15,11 @@ import GRDB
 ///     try context.save()
 public final class ObjectContext {
     public let store: PersistentStore
+    /// The context's name, recorded with each save in the store's persistent history.
+    public var name: String?
+    /// Who saves, recorded with each save in the store's persistent history, so that a reader can
+    /// tell its own changes from others' (`"app"`, `"widget"`, `"sync"`).
+    public var transactionAuthor: String?
 
     // The registry and change sets are used on the context's isolation only, never across an
     // overlapping access, and touched for every fetched row and every property set: no per-access

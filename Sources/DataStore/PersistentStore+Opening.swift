@@ -10,6 +10,9 @@ extension PersistentStore {
         var schema: StoreSchema
         /// The entities whose version hashes differ from the store's (read-only opening only).
         var differingEntities: [String] = []
+        var tracksHistory = false
+        /// The number of the store's latest history transaction (0 without).
+        var lastHistoryTransaction: Int64 = 0
     }
 
     /// Creates the schema in an empty database, or checks an existing store against the model.
@@ -17,11 +20,13 @@ extension PersistentStore {
     /// A store whose version hashes differ opens only read-only, and only when it numbers the
     /// model's entities alike and has every table and column the model needs; writing to it would
     /// need a migration.
-    static func openOrCreate(_ db: Database, model: ManagedObjectModel) throws -> Opened {
+    static func openOrCreate(_ db: Database, model: ManagedObjectModel, history: HistoryTracking) throws -> Opened {
         guard try db.tableExists("Z_METADATA") else {
             let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
             guard tableCount == 0 else { throw StoreError.notAStore(reason: "the database has tables but no Z_METADATA") }
-            return try create(db, model: model)
+            var opened = try create(db, model: model)
+            opened.tracksHistory = try HistoryTables.prepare(db, history)
+            return opened
         }
         guard try db.tableExists("Z_PRIMARYKEY"),
               let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
@@ -37,7 +42,10 @@ extension PersistentStore {
         let schema = try locatingJoinTables(of: model.schema, in: db)
         try checkStorage(of: schema, in: db)
         if !db.configuration.readonly { try installMissingTriggers(of: model.schema, in: db) }
-        return Opened(identifier: identifier, metadata: metadata, schema: schema, differingEntities: differing)
+        let tracksHistory = try HistoryTables.prepare(db, db.configuration.readonly ? .automatic : history)
+        return Opened(
+            identifier: identifier, metadata: metadata, schema: schema, differingEntities: differing, tracksHistory: tracksHistory,
+            lastHistoryTransaction: tracksHistory ? try Int64.fetchOne(db, sql: "SELECT ifnull(max(Z_PK), 0) FROM ATRANSACTION") ?? 0 : 0)
     }
 
     /// The metadata of the store in `db`.

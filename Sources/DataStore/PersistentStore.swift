@@ -23,6 +23,10 @@ public final class PersistentStore: Sendable {
     /// except for a store opened with ``readOnly(url:model:)`` that another version of the model
     /// wrote (every table and column the model needs is there, so its objects read).
     public let differingEntities: [String]
+    /// Whether saves are recorded as persistent history (``HistoryTracking``).
+    public let tracksHistory: Bool
+    /// Each entity's bits in the history's `ZCOLUMNS`, by number (empty without history).
+    private let historyColumns: [HistoryColumns]
     /// Every entity, by number (`entities[0]` is entity 1).
     public let entities: [EntityDescription]
     let database: any DatabaseWriter
@@ -39,6 +43,8 @@ public final class PersistentStore: Sendable {
     /// The writer connection's `PRAGMA data_version` at the last check: SQLite changes it when
     /// another connection commits, never for the connection's own writes.
     private let externalVersion = Locked<Int?>(nil)
+    /// The last history transaction delivered, and this store's own since.
+    let historyCursor: Locked<HistoryCursor>
 
     /// Opens the store at `url`, creating it when the file does not exist or is empty.
     ///
@@ -46,7 +52,12 @@ public final class PersistentStore: Sendable {
     /// first, as `migration` says: by default lightweight, straight to the current version, each
     /// step in one transaction. A store of a later version is never downgraded
     /// (`StoreError.migration(.storeIsNewer)`).
-    public convenience init(url: URL, model: ManagedObjectModel, migration: MigrationOptions = .automatic) throws(StoreError) {
+    ///
+    /// `history` says whether saves are recorded as persistent history: by default, when the store
+    /// already records it.
+    public convenience init(
+        url: URL, model: ManagedObjectModel, migration: MigrationOptions = .automatic, history: HistoryTracking = .automatic
+    ) throws(StoreError) {
         let database: DatabasePool
         let derivedValues = DerivedValueLog()
         do {
@@ -61,7 +72,7 @@ public final class PersistentStore: Sendable {
                 // Written by no version of the model: opening names the entities that differ.
             }
         }
-        try self.init(database: database, derivedValues: derivedValues, url: url, model: model)
+        try self.init(database: database, derivedValues: derivedValues, url: url, model: model, history: history)
     }
 
     /// Opens the existing store at `url` for reading only: the store file is never written (SQLite
@@ -82,16 +93,16 @@ public final class PersistentStore: Sendable {
         } catch {
             throw .database(message: "\(error)")
         }
-        return try PersistentStore(database: database, derivedValues: derivedValues, url: url, model: model)
+        return try PersistentStore(database: database, derivedValues: derivedValues, url: url, model: model, history: .automatic)
     }
 
     /// A new, empty store in memory, gone when the last reference goes.
-    public static func inMemory(model: ManagedObjectModel) throws(StoreError) -> PersistentStore {
+    public static func inMemory(model: ManagedObjectModel, history: HistoryTracking = .automatic) throws(StoreError) -> PersistentStore {
         let derivedValues = DerivedValueLog()
         do {
             return try PersistentStore(
                 database: DatabaseQueue(configuration: configuration(readonly: false, derivedValues)), derivedValues: derivedValues,
-                url: nil, model: model)
+                url: nil, model: model, history: history)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -119,14 +130,16 @@ public final class PersistentStore: Sendable {
         return configuration
     }
 
-    private init(database: any DatabaseWriter, derivedValues: DerivedValueLog, url: URL?, model: ManagedObjectModel) throws(StoreError) {
+    private init(
+        database: any DatabaseWriter, derivedValues: DerivedValueLog, url: URL?, model: ManagedObjectModel, history: HistoryTracking
+    ) throws(StoreError) {
         self.database = database
         self.derivedValues = derivedValues
         self.url = url
         self.model = model
         let opened: Opened
         do {
-            opened = try database.write { db in try Self.openOrCreate(db, model: model) }
+            opened = try database.write { db in try Self.openOrCreate(db, model: model, history: history) }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -135,6 +148,8 @@ public final class PersistentStore: Sendable {
         identifier = opened.identifier
         metadata = opened.metadata
         differingEntities = opened.differingEntities
+        tracksHistory = opened.tracksHistory
+        historyCursor = Locked(HistoryCursor(lastTransaction: opened.lastHistoryTransaction))
         entities = EntityDescriptionBuilder(model: model.model, schema: opened.schema, classes: model.classes).build()
         entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         entitiesByClass = Dictionary(
@@ -143,6 +158,7 @@ public final class PersistentStore: Sendable {
         idScopes = entities.map { [identifier] entity in
             ObjectID.Scope(storeIdentifier: identifier, entityName: entity.name, entityNumber: entity.number, entity: entity)
         }
+        historyColumns = tracksHistory ? entities.map(HistoryColumns.init) : []
         _ = try? checkForExternalChanges()
     }
 
@@ -156,6 +172,11 @@ public final class PersistentStore: Sendable {
     func idScope(entityNumber: Int) -> ObjectID.Scope {
         idScopes.indices.contains(entityNumber - 1) ? idScopes[entityNumber - 1]
             : ObjectID.Scope(storeIdentifier: identifier, entityName: "", entityNumber: entityNumber, entity: entities[0])
+    }
+
+    /// The bits of `entity`'s properties in the history's `ZCOLUMNS`.
+    func historyColumns(of entity: EntityDescription) -> HistoryColumns {
+        historyColumns.indices.contains(entity.number - 1) ? historyColumns[entity.number - 1] : HistoryColumns(entity)
     }
 
     /// The entity named `name`.
@@ -208,22 +229,34 @@ public final class PersistentStore: Sendable {
     }
 
     /// Whether another connection or process committed to the store file since the last check
-    /// (or since the store was opened). If so, observers get a `ChangeSet` whose `isExternalWrite`
-    /// is set; contexts merging it read their objects again and results controllers look again.
+    /// (or since the store was opened). If so, observers get the changes: with persistent history,
+    /// one `ChangeSet` per transaction naming exactly the objects it inserted, updated and deleted;
+    /// without, one whose `isExternalWrite` is set, after which contexts merging it read their
+    /// objects again and results controllers look again.
     @discardableResult
     public func checkForExternalChanges() throws(StoreError) -> Bool {
-        let version: Int
+        let found: (changed: Bool, transactions: [HistoryTransaction])
         do {
-            version = try database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+            // On the writer's queue: no save of this store is between its commit and its note of
+            // the history transaction it wrote.
+            found = try database.writeWithoutTransaction { db in
+                let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+                let changed = externalVersion.withLock { last in
+                    defer { last = version }
+                    return last != nil && last != version
+                }
+                return (changed, changed && tracksHistory ? try externalTransactions(db) : [])
+            }
         } catch {
             throw .database(message: "\(error)")
         }
-        let changed = externalVersion.withLock { last in
-            defer { last = version }
-            return last != nil && last != version
+        guard found.changed else { return false }
+        if tracksHistory {
+            for transaction in found.transactions { publish(transaction.changeSet) }
+        } else {
+            publish(ChangeSet(isExternalWrite: true))
         }
-        if changed { publish(ChangeSet(isExternalWrite: true)) }
-        return changed
+        return true
     }
 
     /// Calls `checkForExternalChanges()` every `interval` until the returned task is cancelled:

@@ -11,6 +11,8 @@ struct SaveWriter {
     private(set) var permanentIDs = PermanentIDs()
     /// The values the store's derived-attribute triggers computed, in the order they did.
     private(set) var derivedValues: [DerivedValueLog.Report] = []
+    /// The number of the history transaction the save wrote.
+    private(set) var historyTransaction: Int64?
 
     /// Rolls the transaction back with the reason.
     enum Abort: Error {
@@ -61,6 +63,26 @@ struct SaveWriter {
         if !conflicts.isEmpty { throw Abort.conflicts(conflicts) }
         if !failures.isEmpty { throw Abort.validation(failures) }
         derivedValues = store.derivedValues.take()
+        if store.tracksHistory { try writeHistory(db) }
+    }
+
+    /// Records the save's inserts, updates (with the changed properties) and deletes as one
+    /// transaction of the store's history.
+    private mutating func writeHistory(_ db: Database) throws {
+        var history = HistoryRecorder()
+        for (object, id) in zip(toInsert, permanentIDs.ids) {
+            history.record(.insert, entityNumber: object.entity.number, key: id.primaryKey ?? 0)
+        }
+        for object in toUpdate {
+            let columns = store.historyColumns(of: object.entity).data(for: context.changedKeys(of: object))
+            history.record(.update, entityNumber: object.entity.number, key: key(of: object), columns: columns)
+        }
+        for object in toDelete {
+            history.record(.delete, entityNumber: object.entity.number, key: key(of: object))
+        }
+        let number = try history.write(author: context.transactionAuthor, contextName: context.name, in: db)
+        historyTransaction = number
+        store.noteOwnHistoryTransaction(number)
     }
 
     // MARK: Primary keys

@@ -18,6 +18,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// Migrating the store to the model's version failed; the store is as it was before the
     /// failing step.
     case migration(MigrationError)
+    /// The store's persistent history could not be read or deleted.
+    case history(HistoryError)
     /// A table of the store lacks a column the model reads or writes.
     case missingColumn(table: String, column: String)
 
@@ -32,6 +34,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .missingTable(let table): "the store has no table \(table), which the model needs"
         case .missingColumn(let table, let column): "table \(table) of the store has no column \(column), which the model needs"
         case .migration(let error): "\(error)"
+        case .history(let error): "\(error)"
         }
     }
 }
