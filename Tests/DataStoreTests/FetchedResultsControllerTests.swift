@@ -302,6 +302,39 @@ import Testing
         #expect(try !store.checkForExternalChanges())
     }
 
+    /// With persistent history, another connection's save arrives as its exact changes: the list
+    /// moves, updates and deletes those rows alone, as for a save in this process.
+    @Test func writesByAnotherConnection_withHistory_arriveAsTheirChanges() throws {
+        let url = TestStores.newStoreURL()
+        let store = try PersistentStore(url: url, model: TestStores.books, history: .enabled)
+        let setup = store.newContext()
+        for (title, price) in Self.shelf {
+            let book = Book(context: setup)
+            book.title = title
+            book.price = price
+        }
+        try setup.save()
+        let context = store.newContext()
+        let controller = FetchedResultsController(fetchRequest: FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.price)]), context: context)
+        let delegate = RecordingDelegate<Book>()
+        controller.delegate = delegate
+        try controller.performFetch()
+        let other = try PersistentStore(url: url, model: TestStores.books).newContext()
+        let books = try other.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.price)]))
+        books[0].title = "Emma (annotated)"
+        books[4].price = 1
+        other.delete(books[2])
+        try other.save()
+        let delivered = ChangeSetCollector()
+        store.addObserver { delivered.append($0) }
+        #expect(try store.checkForExternalChanges())
+        let changes = delivered.all
+        #expect(changes.count == 1 && !changes[0].isExternalWrite)
+        context.mergeChanges(from: changes[0])
+        #expect(Self.titles(controller) == ["Ulysses", "Emma (annotated)", "Persuasion", "Middlemarch"])
+        #expect(delegate.lastChanges.sorted() == ["delete [0, 2]", "move [0, 4] -> [0, 0]", "update [0, 0]"])
+    }
+
     @Test func sectionCache_skipsTheGroupByWhileTheStoreIsUnchanged() throws {
         FetchedResultsCache.directory = FileManager.default.temporaryDirectory.appendingPathComponent("DataStoreCaches-\(UUID().uuidString)")
         let store = try TestStores.newStore(TestStores.failedBanks)
