@@ -32,6 +32,14 @@ struct Inspect: ParsableCommand {
             --count prints only their number. Key paths may go through to-one relationships \
             (details.closeDate) and use ANY/ALL/NONE, @count, @sum and SUBQUERY on to-many ones.
 
+            --history prints the store's persistent history instead (a store Core Data wrote with \
+            NSPersistentHistoryTrackingKey, or one opened here with history on): each transaction \
+            with its token, time, author and context name, and its changes — insert, update (with \
+            the properties changed) or delete, and the object. --after TOKEN starts after a \
+            transaction; --entity keeps the changes of one entity and its subentities. JSON is \
+            {"transactions": [{"token", "timestamp", "author", "contextName", "changes": \
+            [{"changeType", "entity", "objectID", "updatedProperties"}]}]}.
+
             The model should be the version that wrote the store. Another version reads the store \
             too when every table and column it needs is there and it numbers the entities alike, \
             with a warning naming the entities whose version hashes differ; otherwise the error names \
@@ -46,6 +54,7 @@ struct Inspect: ParsableCommand {
               datamodel-gen inspect Banks.sqlite --model Models/FailedBanks.xcdatamodeld --entity FailedBankInfo \\
                 --predicate "state IN {'CA', 'NY'} AND name CONTAINS[cd] 'first'" --sort details.closeDate:desc --limit 10
               datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld --entity Book --predicate "price < 10" --count
+              datamodel-gen inspect App.sqlite --model App/Model.xcdatamodeld --history --after 41 --format table
             """
     )
 
@@ -81,6 +90,12 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print only the number of matching objects.")
     var count = false
 
+    @Flag(help: "Print the store's persistent history (transactions and their changes) instead of its objects.")
+    var history = false
+
+    @Option(help: ArgumentHelp("With --history: only the transactions after this token (a transaction number).", valueName: "token"))
+    var after: Int64?
+
     /// Whether any query option is given: then `--entity` is queried as one fetch request.
     private var isQuery: Bool { predicate != nil || !sort.isEmpty || limit != nil || offset != nil || count }
 
@@ -88,6 +103,8 @@ struct Inspect: ParsableCommand {
         if isQuery && entity == nil {
             throw ValidationError("--predicate, --sort, --limit, --offset and --count query one entity: add --entity NAME")
         }
+        if history && isQuery { throw ValidationError("--history lists transactions: --predicate, --sort, --limit, --offset and --count query objects") }
+        if after != nil && !history { throw ValidationError("--after reads the history: add --history") }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
         if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
     }
@@ -139,6 +156,7 @@ struct Inspect: ParsableCommand {
             }
             entities = entities.filter { $0.isKind(of: selected) }
         }
+        if history { return try printHistory(of: persistentStore) }
         let inspection: StoreInspection
         do {
             if let entity, isQuery {
@@ -160,6 +178,21 @@ struct Inspect: ParsableCommand {
         switch format {
         case .json: print(inspection.json())
         case .table: print(inspection.tables(), terminator: "")
+        }
+    }
+
+    private func printHistory(of persistentStore: PersistentStore) throws {
+        let token = after.map { HistoryToken(storeIdentifier: persistentStore.identifier, transactionNumber: $0) }
+        let report: HistoryReport
+        do {
+            report = HistoryReport(try persistentStore.fetchHistory(after: token, entityNames: entity.map { [$0] }))
+        } catch {
+            StandardError.write("\(store): error: \(error)")
+            throw ExitCode.failure
+        }
+        switch format {
+        case .json: print(try report.json())
+        case .table: print(report.text(), terminator: "")
         }
     }
 }

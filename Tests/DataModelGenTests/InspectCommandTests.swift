@@ -209,4 +209,54 @@ import TestSupport
             }
         }
     }
+
+    /// `--history` on a store with history written here: every transaction with its changes, the
+    /// updated properties named, `--after` and `--entity` narrowing it.
+    @Test func history_listsTransactionsAndChanges() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString).sqlite")
+        let model = "Models/FailedBanks.xcdatamodeld"
+        let loaded = try ModelLoader().load(model).model
+        let store = try PersistentStore(url: url, model: ManagedObjectModel(model: loaded), history: .enabled)
+        let context = store.newContext()
+        context.transactionAuthor = "importer"
+        let bank = try context.insertObject(entityName: "FailedBankInfo")
+        try bank.setValue("First", forKey: "name")
+        try context.save()
+        context.transactionAuthor = nil
+        try bank.setValue("First Federal", forKey: "name")
+        try bank.setValue("TX", forKey: "state")
+        try context.save()
+
+        let run = try CLITests.run("inspect", url.path, "--model", model, "--history")
+        #expect(run.status == 0, "\(run.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: [[String: Any]]])
+        let transactions = try #require(json["transactions"])
+        #expect(transactions.map { $0["token"] as? Int } == [1, 2])
+        #expect(transactions.map { $0["author"] as? String } == ["importer", nil])
+        #expect(transactions.allSatisfy { $0.keys.sorted() == ["author", "changes", "contextName", "timestamp", "token"] })
+        let update = try #require((transactions[1]["changes"] as? [[String: Any]])?.first)
+        #expect(update["changeType"] as? String == "update")
+        #expect(update["entity"] as? String == "FailedBankInfo")
+        #expect(update["objectID"] as? String == bank.objectID.description)
+        #expect(update["updatedProperties"] as? [String] == ["name", "state"])
+
+        let table = try CLITests.run("inspect", url.path, "--model", model, "--history", "--after", "1", "--format", "table")
+        #expect(table.standardOutput.hasPrefix("Transaction 2  "))
+        #expect(table.standardOutput.hasSuffix("  update  \(bank.objectID): name, state\n"))
+        let details = try CLITests.run("inspect", url.path, "--model", model, "--history", "--entity", "FailedBankDetails", "--format", "table")
+        #expect(details.standardOutput == "No transactions.\n")
+        let mixed = try CLITests.run("inspect", url.path, "--model", model, "--history", "--predicate", "name != nil")
+        #expect(mixed.status != 0 && mixed.standardError.contains("--history lists transactions"))
+    }
+
+    /// Core Data's own history reads too.
+    @Test(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
+    func history_ofACoreDataStore() throws {
+        let corpus = CorpusStore("passepartout__Profiles")
+        let run = try CLITests.run("inspect", try corpus.copyOfStoreFile().path, "--model", try corpus.modelURL().path, "--history", "--format", "table")
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix("Transaction 1  2024-10-01T10:18:30.214Z  author NSCloudKitMirroringDelegate.import\n  insert  x-coredata://"))
+        #expect(run.standardOutput.components(separatedBy: "  insert  ").count == 19)
+        #expect(run.standardOutput.hasSuffix("lightweight migration from model with digest { U45qPQ5y09uxMikQEDrm1yJI710Di5MwNSKn37pG3AN858y1204y57YB65xUTh4bTLyC/MrQuD50F23urRdcGQ== }\n  (no changes)\n"))
+    }
 }
