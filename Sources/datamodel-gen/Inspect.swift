@@ -100,10 +100,10 @@ struct Inspect: ParsableCommand {
     private var isQuery: Bool { predicate != nil || !sort.isEmpty || limit != nil || offset != nil || count }
 
     func validate() throws {
+        if history && isQuery { throw ValidationError("--history lists transactions: --predicate, --sort, --limit, --offset and --count query objects") }
         if isQuery && entity == nil {
             throw ValidationError("--predicate, --sort, --limit, --offset and --count query one entity: add --entity NAME")
         }
-        if history && isQuery { throw ValidationError("--history lists transactions: --predicate, --sort, --limit, --offset and --count query objects") }
         if after != nil && !history { throw ValidationError("--after reads the history: add --history") }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
         if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
