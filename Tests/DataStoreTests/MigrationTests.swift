@@ -47,6 +47,35 @@ import Testing
         S.version("V2", [person, pet] + more)
     }
 
+    /// A store with persistent history keeps it: changes name their entities by the new numbers,
+    /// an update's properties by their new names, and changes of a removed entity go.
+    @Test func historyOfTheStore_followsTheMigration() throws {
+        let url = TestStores.newStoreURL()
+        do {
+            let store = try PersistentStore(url: url, model: ManagedObjectModel(model: Self.v1), history: .enabled)
+            let context = store.newContext()
+            try Self.seed(context)
+            try context.save()
+            let ann = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")).first { $0.value(forKey: "name") as? String == "Ann" })
+            try ann.setValue("Ann Smith", forKey: "name")
+            try ann.setValue(41, forKey: "age")
+            try context.save()
+        }
+        var person = Self.personV1
+        person.attributes[0] = Attribute("fullName", .string, isOptional: true, elementID: "name")
+        person.relationships = []
+        let v2 = S.version("V2", [Entity("Aardvark", attributes: [Attribute("name", .string, isOptional: true)]), person])
+        let store = try S.open(url, v2, versions: [Self.v1, v2])
+        #expect(store.tracksHistory)
+        let history = try store.fetchHistory(after: nil)
+        #expect(history.map(\.transactionNumber) == [1, 2])
+        #expect(history[0].changes.map(\.changedObjectID.entityName) == ["Person", "Person"], "the pets' changes are gone with Pet")
+        #expect(history[0].changes.map(\.changedObjectID.entityNumber) == [2, 2])
+        #expect(history[1].changes.map(\.updatedProperties) == [["fullName", "age"]])
+        let ann = try store.newContext().existingObject(with: history[1].changes[0].changedObjectID)
+        #expect(ann.value(forKey: "fullName") as? String == "Ann Smith")
+    }
+
     @Test func addingAnOptionalAttribute_isAnAlterTable_andKeepsEveryValue() throws {
         var person = Self.personV1
         person.attributes.append(Attribute("email", .string, isOptional: true))

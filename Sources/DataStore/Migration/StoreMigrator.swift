@@ -39,6 +39,7 @@ enum StoreMigrator {
                 }
             }
         }
+        try HistoryMigration.run(plan.difference.mapping, in: db)
         try writeMetadata(of: destination, in: db)
         let schema = try PersistentStore.locatingJoinTables(of: StoreSchema(model: destination), in: db)
         try PersistentStore.checkStorage(of: schema, in: db)
