@@ -269,30 +269,39 @@ import Testing
         #expect(Self.titles(controller) == ["Emma", "Dracula", "Persuasion", "Beloved", "Middlemarch", "Ulysses"])
     }
 
-    @Test func writesByAnotherConnection_areSeenAfterACheck() throws {
+    /// The shelf in a store, listed by price by a controller, and then changed through another
+    /// store on the same file (standing for another process): a title edited, a price lowered so
+    /// the book moves, a book deleted.
+    static func shelfChangedByAnotherConnection(history: HistoryTracking) throws
+        -> (PersistentStore, ObjectContext, FetchedResultsController<Book>, RecordingDelegate<Book>)
+    {
         let url = TestStores.newStoreURL()
-        let store = try PersistentStore(url: url, model: TestStores.books)
+        let store = try PersistentStore(url: url, model: TestStores.books, history: history)
         let setup = store.newContext()
-        for (title, price) in Self.shelf {
+        for (title, price) in shelf {
             let book = Book(context: setup)
             book.title = title
             book.price = price
         }
         try setup.save()
         let context = store.newContext()
-        let controller = FetchedResultsController(fetchRequest: FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.price)]), context: context)
+        let byPrice = FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.price)])
+        let controller = FetchedResultsController(fetchRequest: byPrice, context: context)
         let delegate = RecordingDelegate<Book>()
         controller.delegate = delegate
         try controller.performFetch()
         _ = controller.object(at: ResultsIndexPath(item: 0, section: 0))
-        // Another store on the same file stands for another process.
-        let otherStore = try PersistentStore(url: url, model: TestStores.books)
-        let other = otherStore.newContext()
-        let books = try other.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.price)]))
+        let other = try PersistentStore(url: url, model: TestStores.books).newContext()
+        let books = try other.fetch(byPrice)
         books[0].title = "Emma (annotated)"
         books[4].price = 1
         other.delete(books[2])
         try other.save()
+        return (store, context, controller, delegate)
+    }
+
+    @Test func writesByAnotherConnection_areSeenAfterACheck() throws {
+        let (store, context, controller, delegate) = try Self.shelfChangedByAnotherConnection(history: .automatic)
         store.addObserver { _ in }
         #expect(try store.checkForExternalChanges())
         context.mergeChanges(from: ChangeSet(isExternalWrite: true))
@@ -305,26 +314,7 @@ import Testing
     /// With persistent history, another connection's save arrives as its exact changes: the list
     /// moves, updates and deletes those rows alone, as for a save in this process.
     @Test func writesByAnotherConnection_withHistory_arriveAsTheirChanges() throws {
-        let url = TestStores.newStoreURL()
-        let store = try PersistentStore(url: url, model: TestStores.books, history: .enabled)
-        let setup = store.newContext()
-        for (title, price) in Self.shelf {
-            let book = Book(context: setup)
-            book.title = title
-            book.price = price
-        }
-        try setup.save()
-        let context = store.newContext()
-        let controller = FetchedResultsController(fetchRequest: FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.price)]), context: context)
-        let delegate = RecordingDelegate<Book>()
-        controller.delegate = delegate
-        try controller.performFetch()
-        let other = try PersistentStore(url: url, model: TestStores.books).newContext()
-        let books = try other.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.price)]))
-        books[0].title = "Emma (annotated)"
-        books[4].price = 1
-        other.delete(books[2])
-        try other.save()
+        let (store, context, controller, delegate) = try Self.shelfChangedByAnotherConnection(history: .enabled)
         let delivered = ChangeSetCollector()
         store.addObserver { delivered.append($0) }
         #expect(try store.checkForExternalChanges())
