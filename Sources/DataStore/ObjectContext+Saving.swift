@@ -44,8 +44,8 @@ extension ObjectContext {
     private func didSave(_ writer: SaveWriter, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) -> ChangeSet {
         // One pass over each list: a save of many objects is bound by touching each object's memory.
         var changes = ChangeSet(insertedIDs: writer.permanentIDs.ids)
-        for object in toUpdate {
-            changes.updated[object.objectID] = changedKeys(of: object)
+        for (index, object) in toUpdate.enumerated() {
+            changes.updated[object.objectID] = writer.updatedKeys?[index] ?? changedKeys(of: object)
             object.version += 1
             object.keepValuesAsSaved()
         }

@@ -13,6 +13,8 @@ struct SaveWriter {
     private(set) var derivedValues: [DerivedValueLog.Report] = []
     /// The number of the history transaction the save wrote.
     private(set) var historyTransaction: Int64?
+    /// The changed properties of each object of `toUpdate`, when the history needed them first.
+    private(set) var updatedKeys: [Set<String>]?
 
     /// Rolls the transaction back with the reason.
     enum Abort: Error {
@@ -73,10 +75,12 @@ struct SaveWriter {
         for (object, id) in zip(toInsert, permanentIDs.ids) {
             history.record(.insert, entityNumber: object.entity.number, key: id.primaryKey ?? 0)
         }
-        for object in toUpdate {
-            let columns = store.historyColumns(of: object.entity).data(for: context.changedKeys(of: object))
+        let updatedKeys = toUpdate.map(context.changedKeys(of:))
+        for (object, keys) in zip(toUpdate, updatedKeys) {
+            let columns = store.historyColumns(of: object.entity).data(for: keys)
             history.record(.update, entityNumber: object.entity.number, key: key(of: object), columns: columns)
         }
+        self.updatedKeys = updatedKeys
         for object in toDelete {
             history.record(.delete, entityNumber: object.entity.number, key: key(of: object))
         }

@@ -13,13 +13,13 @@ enum HistoryMigration {
     static func run(_ mapping: ModelMapping, in db: Database) throws {
         guard try db.tableExists(HistorySchema.changeTable) else { return }
         let source = entities(of: mapping.source), destination = entities(of: mapping.destination)
-        // Each source entity number with its entity and the destination entity it became.
-        var moves: [Int: (source: EntityDescription, destination: EntityDescription)] = [:]
+        // Each source entity number with the destination entity it became, and both bit layouts.
+        var moves: [Int: (destination: EntityDescription, sourceBits: HistoryColumns, destinationBits: HistoryColumns)] = [:]
         for entity in destination {
             guard let sourceName = mapping.sourceEntities[entity.name], let old = source.first(where: { $0.name == sourceName }),
                   moves[old.number] == nil
             else { continue }
-            moves[old.number] = (old, entity)
+            moves[old.number] = (entity, HistoryColumns(old), HistoryColumns(entity))
         }
         let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, ZENTITY, ZCHANGETYPE, ZCOLUMNS FROM ACHANGE")
         let update = try db.makeStatement(sql: "UPDATE ACHANGE SET ZENTITY = ?, ZCOLUMNS = ? WHERE Z_PK = ?")
@@ -32,9 +32,9 @@ enum HistoryMigration {
             }
             var migrated = columns
             if type == HistorySchema.ChangeType.update.rawValue, let columns {
-                let names = HistoryColumns(move.source).properties(in: columns) ?? []
+                let names = move.sourceBits.properties(in: columns) ?? []
                 let renamed = Set(names.compactMap { mapping.destinationName(ofSourceProperty: $0, in: move.destination.name) })
-                migrated = HistoryColumns(move.destination).data(for: renamed)
+                migrated = move.destinationBits.data(for: renamed)
             }
             if move.destination.number != number || migrated != columns {
                 try update.execute(arguments: [move.destination.number, migrated, key])

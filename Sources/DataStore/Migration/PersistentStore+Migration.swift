@@ -115,13 +115,15 @@ extension PersistentStore {
             // The transaction is the closure's own, so that a full disk at commit is seen with its cause.
             try database.writeWithoutTransaction { db in
                 do {
-                    var plan: MigrationPlan?
+                    var ran: MigrationPlan?
                     try db.inTransaction {
-                        plan = try StoreMigrator.plan(db, from: source, to: destination)
-                        try StoreMigrator.run(plan!, destination: destination, in: db, progress: progress)
+                        let plan = try StoreMigrator.plan(db, from: source, to: destination)
+                        try StoreMigrator.run(plan, destination: destination, in: db, progress: progress)
+                        ran = plan
                         return .commit
                     }
-                    return plan!
+                    guard let ran else { throw MigrationError.database(message: "the migration did not commit") }
+                    return ran
                 } catch let error as DatabaseError where error.isStorageFull {
                     throw MigrationError.storageFull
                 }
