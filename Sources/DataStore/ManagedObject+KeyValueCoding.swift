@@ -35,8 +35,8 @@ extension ManagedObject {
     }
 
     /// Sets the property `key`: an attribute from a Swift value of a compatible type (a composite
-    /// from a `[String: Any]` of its members), a to-one from a `ManagedObject` or `nil`, a to-many
-    /// from a sequence of `ManagedObject`s. Throws — never traps — for an unknown key or a value the
+    /// from a `[String: Any]` of its members; `nil` or `NSNull` for no value), a to-one from a
+    /// `ManagedObject` or `nil`, a to-many from a sequence of `ManagedObject`s. Throws — never traps — for an unknown key or a value the
     /// property cannot hold.
     public func setValue(_ value: Any?, forKey key: String) throws(ContextError) {
         if entity.attribute(named: key) != nil {
@@ -66,7 +66,7 @@ extension ManagedObject {
 
     private static func attributeValue(from value: Any?) -> AttributeValue? {
         switch value {
-        case nil: .null
+        case nil, is NSNull: .null
         case let value as AttributeValue: value
         case let value as Bool: .bool(value)
         case let value as Int: .integer(Int64(value))

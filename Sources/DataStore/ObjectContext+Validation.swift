@@ -30,7 +30,7 @@ extension ObjectContext {
         return failures
     }
 
-    private func validate(_ value: AttributeValue, of attribute: borrowing AttributeDescription, in id: ObjectID) -> [ValidationFailure] {
+    func validate(_ value: AttributeValue, of attribute: borrowing AttributeDescription, in id: ObjectID) -> [ValidationFailure] {
         // A derived value is the store's to compute, after validation.
         if attribute.isDerived { return [] }
         if value.isNull {

@@ -83,6 +83,12 @@ public final class ObjectContext {
         misuses.append(failure)
     }
 
+    /// The misuses recorded so far, forgetting them.
+    func takeMisuses() -> [ValidationFailure] {
+        defer { misuses.removeAll() }
+        return misuses
+    }
+
     // MARK: Inserting and deleting
 
     /// Inserts a new object of the entity named `name`, of the entity's class.

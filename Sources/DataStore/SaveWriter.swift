@@ -134,27 +134,9 @@ struct SaveWriter {
     // MARK: Rows
 
     private mutating func insert(_ object: ManagedObject, key: Int64, _ db: Database) throws {
-        let entity = object.entity
-        let layout = entity.rowLayout
-        var row = ParameterBinder(try insertStatement(of: entity, db), logging: logsSQL)
-        row.bind(key.databaseValue)
-        row.bind(entity.number.databaseValue)
-        row.bind(1.databaseValue)
-        for slot in layout.storedAttributeSlots {
-            // The row layout knows which slots are composites without copying their descriptions:
-            // this loop runs for every attribute of every inserted row.
-            if layout.attributes[slot].isComposite, let composite = layout.composites[slot] {
-                composite.forEachStoredColumn(of: object.primitiveValue(atSlot: slot)) { _, stored in row.bind(stored.databaseValue) }
-            } else {
-                row.bind(object.primitiveValue(atSlot: slot).databaseValue)
-            }
-        }
-        for read in layout.toOnes {
-            let target: ObjectID? = if case .toOne(let id) = object.relationshipValues[read.slot] { resolved(id) } else { nil }
-            row.bind(target?.primaryKey?.databaseValue ?? .null)
-            if read.entityColumn != nil { row.bind(target?.entityNumber.databaseValue ?? .null) }
-        }
-        if let values = row.logged { store.log(entity.insertStatement, values) }
+        var row = ParameterBinder(try insertStatement(of: object.entity, db), logging: logsSQL)
+        row.bindRow(of: object, key: key, destinationKey: resolved)
+        if let values = row.logged { store.log(object.entity.insertStatement, values) }
         try row.execute()
     }
 
@@ -281,30 +263,6 @@ struct SaveWriter {
     /// For an object whose write broke a unique index: each constraint it breaks, with the object
     /// that already has the values.
     private func uniquenessFailures(of object: ManagedObject, _ db: Database) throws -> [ValidationFailure] {
-        let entity = object.entity
-        var failures: [ValidationFailure] = []
-        for constraint in entity.uniquenessConstraints {
-            var conditions: [String] = []
-            var values: [DatabaseValue] = []
-            for name in constraint {
-                if let attribute = entity.attribute(named: name), let index = attribute.columnIndex {
-                    conditions.append("\(entity.tableColumns[index]) = ?")
-                    values.append(object.primitiveValue(atSlot: attribute.slot).databaseValue)
-                } else if let relationship = entity.relationship(named: name),
-                          case .foreignKey(let column, _, _) = relationship.storage,
-                          case .toOne(let id) = object.relationshipValues[relationship.slot] {
-                    conditions.append("\(entity.tableColumns[column]) = ?")
-                    values.append(resolved(id)?.primaryKey?.databaseValue ?? .null)
-                }
-            }
-            guard conditions.count == constraint.count, !values.contains(.null) else { continue }
-            values.append(key(of: object).databaseValue)
-            let sql = "SELECT Z_PK, Z_ENT FROM \(entity.tableName) WHERE \(conditions.joined(separator: " AND ")) AND Z_PK != ? LIMIT 1"
-            if let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(values)) {
-                failures.append(.uniquenessViolated(
-                    object.objectID, constraint: constraint, conflictingObject: context.objectID(key: row[0], entityNumber: row[1])))
-            }
-        }
-        return failures
+        try UniquenessConflicts.failures(of: object, key: key(of: object), context: context, destinationKey: resolved, db)
     }
 }

@@ -75,7 +75,7 @@ struct PredicateLexer {
             }
             throw error("unknown format specifier '%\(peek().map(String.init) ?? "")'", at: start)
         default:
-            for symbol in ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "(", ")", "{", "}", "[", "]", ",", ".", "=", "<", ">", "!"]
+            for symbol in ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "(", ")", "{", "}", "[", "]", ",", ".", "=", "<", ">", "!", "+", "-", "*", "/"]
             where matches(symbol) {
                 index += symbol.count
                 return token(.symbol(symbol))

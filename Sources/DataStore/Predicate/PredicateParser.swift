@@ -149,6 +149,75 @@ struct PredicateParser {
         return options
     }
 
+    // MARK: Arithmetic
+
+    /// Parses the whole format as an arithmetic expression (``ObjectExpression``).
+    mutating func parseArithmetic() throws(PredicateSyntaxError) -> ObjectExpression {
+        let expression = try sum()
+        guard current.kind == .end else { throw unexpected() }
+        guard argumentIndex == arguments.count else {
+            throw PredicateSyntaxError(
+                message: "\(arguments.count) arguments given, the format uses \(argumentIndex)",
+                column: format.count + 1, format: format)
+        }
+        return expression
+    }
+
+    private mutating func sum() throws(PredicateSyntaxError) -> ObjectExpression {
+        var expression = try product()
+        while true {
+            if take(symbol: "+") {
+                expression = .arithmetic(.add, expression, try product())
+            } else if take(symbol: "-") {
+                expression = .arithmetic(.subtract, expression, try product())
+            } else if case .number(let value) = current.kind, Self.isNegative(value) {
+                // `price -1`: the lexer read the minus sign as part of the number.
+                position += 1
+                expression = .arithmetic(.add, expression, .constant(value))
+            } else {
+                return expression
+            }
+        }
+    }
+
+    private mutating func product() throws(PredicateSyntaxError) -> ObjectExpression {
+        var expression = try operand()
+        while true {
+            if take(symbol: "*") {
+                expression = .arithmetic(.multiply, expression, try operand())
+            } else if take(symbol: "/") {
+                expression = .arithmetic(.divide, expression, try operand())
+            } else {
+                return expression
+            }
+        }
+    }
+
+    private static func isNegative(_ number: AttributeValue) -> Bool {
+        switch number {
+        case .integer(let value): value < 0
+        case .double(let value): value.sign == .minus
+        default: false
+        }
+    }
+
+    /// A key, a constant, a format argument, `-operand` or `(sum)`.
+    private mutating func operand() throws(PredicateSyntaxError) -> ObjectExpression {
+        let open = current
+        if take(symbol: "-") { return .arithmetic(.subtract, .constant(.integer(0)), try operand()) }
+        if take(symbol: "(") {
+            let expression = try sum()
+            if current.kind == .end { throw error("expected ')'", at: open) }
+            try expect(symbol: ")")
+            return expression
+        }
+        switch try expression() {
+        case .constant(.attribute(let value)): return .constant(value)
+        case .keyPath(.evaluatedObject, let path): return .key(path.joined(separator: "."))
+        default: throw error("expected a key, a number or a value", at: open)
+        }
+    }
+
     // MARK: Expressions
 
     private mutating func expression() throws(PredicateSyntaxError) -> PredicateExpression {

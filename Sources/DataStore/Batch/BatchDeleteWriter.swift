@@ -1,0 +1,226 @@
+import GRDB
+
+/// The statements of a batch delete. The rows to delete are noted first (``BatchKeys``), with
+/// those their Cascade rules reach; Deny rules and required inverses are checked before anything
+/// changes; then the remaining objects' references are cleared, their versions moved on, and the
+/// rows deleted.
+struct BatchDeleteWriter {
+    let context: ObjectContext
+    private let targets: Targets
+
+    private enum Targets {
+        case matching(FetchPlan, limit: Int, offset: Int)
+        case objectIDs([ObjectID])
+    }
+
+    private var store: PersistentStore { context.store }
+
+    init(context: ObjectContext, target: BatchDeleteRequest.Target) throws(BatchError) {
+        self.context = context
+        switch target {
+        case .matching(let entityName, let predicate, let sortDescriptors, let fetchLimit, let fetchOffset, let includesSubentities):
+            var fetch = FetchRequest<ManagedObject>(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors)
+            fetch.includesSubentities = includesSubentities
+            do {
+                targets = .matching(try FetchPlan(fetch, store: context.store), limit: fetchLimit, offset: fetchOffset)
+            } catch {
+                throw .invalidRequest(error)
+            }
+        case .objectIDs(let ids):
+            // Only the permanent IDs of this store name rows.
+            if let foreign = ids.first(where: { $0.primaryKey == nil || $0.scope.storeIdentifier != context.store.identifier || context.store.entity(number: $0.entityNumber) == nil }) {
+                throw .invalidRequest(.objectNotFound(foreign))
+            }
+            targets = .objectIDs(ids)
+        }
+    }
+
+    func write(_ db: Database) throws -> BatchChanges {
+        let keys = BatchKeys(db)
+        try keys.clear()
+        switch targets {
+        case .matching(let plan, let limit, let offset):
+            try keys.insert(plan.select("\(plan.entity.rootNumber), t0.Z_PK, t0.Z_ENT", limit: limit, offset: offset, ordered: limit > 0 || offset > 0), log: store)
+        case .objectIDs(let ids):
+            for id in ids {
+                guard let entity = store.entity(number: id.entityNumber), let key = id.primaryKey else { continue }
+                try keys.insert(SQLFragment(
+                    sql: "SELECT \(entity.rootNumber), Z_PK, Z_ENT FROM \(entity.tableName) WHERE Z_PK = ? AND Z_ENT = ?",
+                    arguments: [key.databaseValue, id.entityNumber.databaseValue]), log: store)
+            }
+        }
+        try cascade(keys)
+        let entities = try keys.entityNumbers().compactMap(store.entity(number:))
+        try check(entities, db)
+        var touched = TouchedRows()
+        for entity in entities {
+            for relationship in entity.relationships where !relationship.isTransient {
+                try clearReferences(to: entity, through: relationship, &touched, db)
+            }
+        }
+        for (row, _) in touched.rows {
+            guard let table = store.entity(number: row.entityNumber)?.tableName else { continue }
+            try execute("UPDATE \(table) SET Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", [row.key.databaseValue], db)
+        }
+        let deleted = try keys.rows()
+        for root in Set(deleted.map(\.root)).sorted() {
+            guard let table = store.entity(number: root)?.tableName else { continue }
+            try execute("DELETE FROM \(table) WHERE Z_PK IN (\(BatchKeys.keys(root: root)))", [], db)
+        }
+        var changes = BatchChanges()
+        changes.deleted = deleted.map { store.objectID(key: .permanent($0.key), entityNumber: $0.entityNumber) }
+        changes.updated = touched.rows.map { row, properties in
+            (store.objectID(key: .permanent(row.key), entityNumber: row.entityNumber), properties)
+        }
+        return changes
+    }
+
+    // MARK: Delete rules
+
+    /// Adds the destinations of Cascade relationships of the noted rows, until none is new.
+    private func cascade(_ keys: BatchKeys) throws {
+        let cascading = store.entities.flatMap { entity in
+            entity.relationships.filter { $0.deleteRule == .cascade && !$0.isTransient }.map { (entity, $0) }
+        }
+        guard !cascading.isEmpty else { return }
+        var added = 1
+        while added > 0 {
+            added = 0
+            for (entity, relationship) in cascading {
+                guard let destination = store.entity(named: relationship.destinationEntityName) else { continue }
+                let pairs = destinationPairs(of: entity, relationship)
+                added += try keys.insert(SQLFragment(sql: """
+                    SELECT \(destination.rootNumber), d.Z_PK, d.Z_ENT FROM \(destination.tableName) d WHERE d.Z_PK IN (SELECT dest FROM (\(pairs)))
+                    """), log: store)
+            }
+        }
+    }
+
+    /// Refuses the delete when a Deny relationship of a deleted object still has destinations that
+    /// remain, or when a remaining object would lose a required to-one (a Nullify relationship
+    /// whose inverse is required).
+    private func check(_ entities: [EntityDescription], _ db: Database) throws {
+        var failures: [ValidationFailure] = []
+        for entity in entities {
+            for relationship in entity.relationships where !relationship.isTransient {
+                guard let destination = store.entity(named: relationship.destinationEntityName) else { continue }
+                let remaining = "SELECT owner, dest FROM (\(destinationPairs(of: entity, relationship))) WHERE dest NOT IN (\(BatchKeys.keys(root: destination.rootNumber)))"
+                switch relationship.deleteRule {
+                case .deny:
+                    for owner in try Int64.fetchAll(db, sql: "SELECT DISTINCT owner FROM (\(remaining)) ORDER BY owner") {
+                        let id = store.objectID(key: .permanent(owner), entityNumber: entity.number)
+                        failures.append(.deleteDenied(id, relationship: relationship.name))
+                    }
+                case .nullify:
+                    guard let inverse = inverse(of: relationship), inverse.isToOne, !inverse.isOptional else { continue }
+                    for row in try remainingDestinations(of: entity, relationship, db) {
+                        let id = store.objectID(key: .permanent(row.key), entityNumber: row.entityNumber)
+                        failures.append(.missingValue(id, property: inverse.name))
+                    }
+                case .cascade, .noAction:
+                    break
+                }
+            }
+        }
+        if !failures.isEmpty { throw BatchError.validation(failures) }
+    }
+
+    // MARK: References
+
+    /// The rows that remain and whose relationships change, with the properties that change.
+    private struct TouchedRows {
+        private(set) var rows: [(row: BatchKeys.Row, properties: Set<String>)] = []
+        private var positions: [BatchKeys.Row: Int] = [:]
+
+        mutating func add(_ row: BatchKeys.Row, property: String) {
+            if let position = positions[row] {
+                rows[position].properties.insert(property)
+            } else {
+                positions[row] = rows.count
+                rows.append((row, [property]))
+            }
+        }
+    }
+
+    /// Clears what remaining rows hold of the deleted rows of `entity` through `relationship`, as
+    /// its delete rule says, and notes the remaining objects whose relationships change. Join-table
+    /// rows and hidden inverse columns go whatever the rule, as when a context deletes.
+    private func clearReferences(
+        to entity: EntityDescription, through relationship: RelationshipDescription, _ touched: inout TouchedRows, _ db: Database
+    ) throws {
+        let inverse = inverse(of: relationship)
+        let deletedKeys = BatchKeys.keys(root: entity.rootNumber, entity: entity.number)
+        switch relationship.storage {
+        case .foreignKey:
+            // The destination's to-many reads this row's column: it changes with the row gone.
+            if let inverse, inverse.isToMany {
+                for row in try remainingDestinations(of: entity, relationship, db) { touched.add(row, property: inverse.name) }
+            } else if let inverse, relationship.deleteRule == .nullify, case .foreignKey = inverse.storage {
+                try nullify(inverse, pointingAt: deletedKeys, &touched, db)
+            }
+        case .inverseForeignKey:
+            if let inverse, relationship.deleteRule == .nullify { try nullify(inverse, pointingAt: deletedKeys, &touched, db) }
+        case .joinTable(let table, let ownColumn, _, _, _):
+            if let inverse {
+                for row in try remainingDestinations(of: entity, relationship, db) { touched.add(row, property: inverse.name) }
+            }
+            try execute("DELETE FROM \(table) WHERE \(ownColumn) IN (\(deletedKeys))", [], db)
+        case .hiddenColumn(let table, let column):
+            try execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(deletedKeys))", [], db)
+        case .none:
+            break
+        }
+    }
+
+    /// Sets the to-one `inverse` to nil in the remaining rows whose value is one of `deletedKeys`.
+    private func nullify(_ inverse: RelationshipDescription, pointingAt deletedKeys: String, _ touched: inout TouchedRows, _ db: Database) throws {
+        guard case .foreignKey(let column, let entityColumn, let orderColumn) = inverse.storage,
+              let owner = store.entity(named: inverse.entityName) else { return }
+        let columns = [column] + [entityColumn, orderColumn].compactMap { $0 }
+        let condition = "\(owner.tableColumns[column]) IN (\(deletedKeys)) AND Z_PK NOT IN (\(BatchKeys.keys(root: owner.rootNumber)))"
+        let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(owner.tableName) WHERE \(condition)")
+        guard !rows.isEmpty else { return }
+        for row in rows { touched.add(BatchKeys.Row(root: owner.rootNumber, key: row[0], entityNumber: row[1]), property: inverse.name) }
+        let assignments = columns.map { "\(owner.tableColumns[$0]) = NULL" }.joined(separator: ", ")
+        try execute("UPDATE \(owner.tableName) SET \(assignments) WHERE \(condition)", [], db)
+    }
+
+    // MARK: Destinations
+
+    /// `SELECT owner, dest`: each deleted row of `entity` (`owner`) with the key of each of its
+    /// destinations through `relationship` (`dest`).
+    private func destinationPairs(of entity: EntityDescription, _ relationship: RelationshipDescription) -> String {
+        let owners = BatchKeys.keys(root: entity.rootNumber, entity: entity.number)
+        switch relationship.storage {
+        case .foreignKey(let column, _, _):
+            let column = entity.tableColumns[column]
+            return "SELECT s.Z_PK AS owner, s.\(column) AS dest FROM \(entity.tableName) s WHERE s.Z_PK IN (\(owners)) AND s.\(column) IS NOT NULL"
+        case .inverseForeignKey(let table, let column, _), .hiddenColumn(let table, let column):
+            return "SELECT d.\(column) AS owner, d.Z_PK AS dest FROM \(table) d WHERE d.\(column) IN (\(owners))"
+        case .joinTable(let table, let ownColumn, let otherColumn, _, _):
+            return "SELECT j.\(ownColumn) AS owner, j.\(otherColumn) AS dest FROM \(table) j WHERE j.\(ownColumn) IN (\(owners))"
+        case .none:
+            return "SELECT NULL AS owner, NULL AS dest WHERE 0"
+        }
+    }
+
+    /// The destinations through `relationship` of the deleted rows of `entity` that are not deleted.
+    private func remainingDestinations(of entity: EntityDescription, _ relationship: RelationshipDescription, _ db: Database) throws -> [BatchKeys.Row] {
+        guard let destination = store.entity(named: relationship.destinationEntityName) else { return [] }
+        let root = destination.rootNumber
+        let sql = """
+            SELECT Z_PK, Z_ENT FROM \(destination.tableName) WHERE Z_PK IN (SELECT dest FROM (\(destinationPairs(of: entity, relationship))))
+            AND Z_PK NOT IN (\(BatchKeys.keys(root: root))) ORDER BY Z_PK
+            """
+        return try Row.fetchAll(db, sql: sql).map { BatchKeys.Row(root: root, key: $0[0], entityNumber: $0[1]) }
+    }
+
+    private func inverse(of relationship: RelationshipDescription) -> RelationshipDescription? {
+        relationship.inverseName.flatMap { store.entity(named: relationship.destinationEntityName)?.relationship(named: $0) }
+    }
+
+    private func execute(_ sql: String, _ arguments: [DatabaseValue], _ db: Database) throws {
+        store.log(sql, arguments)
+        try db.execute(sql: sql, arguments: StatementArguments(arguments))
+    }
+}

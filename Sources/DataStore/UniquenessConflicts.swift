@@ -1,0 +1,37 @@
+import GRDB
+
+/// The uniqueness constraints an object's row breaks, found after SQLite refused the row's write
+/// with a unique-index error: for each constraint, the row that already has the values.
+enum UniquenessConflicts {
+    /// The failures of `object`, written as the row `key`; `destinationKey` gives the permanent
+    /// ID of a to-one's destination.
+    static func failures(
+        of object: ManagedObject, key: Int64, context: ObjectContext, destinationKey: (ObjectID?) -> ObjectID?, _ db: Database
+    ) throws -> [ValidationFailure] {
+        let entity = object.entity
+        var failures: [ValidationFailure] = []
+        for constraint in entity.uniquenessConstraints {
+            var conditions: [String] = []
+            var values: [DatabaseValue] = []
+            for name in constraint {
+                if let attribute = entity.attribute(named: name), let index = attribute.columnIndex {
+                    conditions.append("\(entity.tableColumns[index]) = ?")
+                    values.append(object.primitiveValue(atSlot: attribute.slot).databaseValue)
+                } else if let relationship = entity.relationship(named: name),
+                          case .foreignKey(let column, _, _) = relationship.storage,
+                          case .toOne(let id) = object.relationshipValues[relationship.slot] {
+                    conditions.append("\(entity.tableColumns[column]) = ?")
+                    values.append(destinationKey(id)?.primaryKey?.databaseValue ?? .null)
+                }
+            }
+            guard conditions.count == constraint.count, !values.contains(.null) else { continue }
+            values.append(key.databaseValue)
+            let sql = "SELECT Z_PK, Z_ENT FROM \(entity.tableName) WHERE \(conditions.joined(separator: " AND ")) AND Z_PK != ? LIMIT 1"
+            if let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(values)) {
+                failures.append(.uniquenessViolated(
+                    object.objectID, constraint: constraint, conflictingObject: context.objectID(key: row[0], entityNumber: row[1])))
+            }
+        }
+        return failures
+    }
+}
