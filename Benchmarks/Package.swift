@@ -67,6 +67,15 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Batch requests and persistent history against the floor, interleaved: compare-batch [ROUNDS]
+        .executableTarget(
+            name: "compare-batch",
+            dependencies: [
+                "StoreFixtures",
+                .product(name: "DataStore", package: "DataModelKit"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
         // Heap bytes per materialised object: measure-object-memory (Linux).
         .executableTarget(
             name: "measure-object-memory",

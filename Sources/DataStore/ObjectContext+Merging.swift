@@ -12,9 +12,9 @@ extension ObjectContext {
     public func mergeChanges(from changes: ChangeSet) {
         prefetchedRows.removeAll()
         if changes.isExternalWrite { return mergeExternalWrite() }
-        for id in changes.deleted {
-            guard let object = registeredObject(for: id), !inserted.contains(object) else { continue }
-            if updated.contains(object) || deleted.contains(object) { continue }
+        changes.forEachDeleted { id in
+            guard let object = registeredObject(for: id), !inserted.contains(object) else { return }
+            if updated.contains(object) || deleted.contains(object) { return }
             reregisterDeleted(object)
         }
         for id in changes.updated.keys {

@@ -66,10 +66,12 @@ extension ObjectContext {
             }
         }
         relationshipsChanged = false
+        var deletedIDs: [ObjectID] = []
         for object in deleted.objects {
-            if !inserted.contains(object) { changes.deleted.insert(object.objectID) }
+            if !inserted.contains(object) { deletedIDs.append(object.objectID) }
             reregisterDeleted(object)
         }
+        changes.setDeleted(deletedIDs)
         clearChanges()
         return changes
     }

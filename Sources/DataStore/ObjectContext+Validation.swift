@@ -4,30 +4,33 @@ import Foundation
 extension ObjectContext {
     func validate(_ objects: [ManagedObject]) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
-        for object in objects {
-            let entity = object.entity
-            for rule in entity.attributeRules {
-                if object.primitiveValue(atSlot: rule.slot).isNull {
-                    if rule.isRequired { failures.append(.missingValue(object.objectID, property: entity.attributes[rule.slot].name)) }
-                } else if rule.hasValueRules {
-                    failures += validate(object.primitiveValue(atSlot: rule.slot), of: entity.attributes[rule.slot], in: object.objectID)
-                }
-            }
-            for slot in entity.validatedRelationshipSlots {
-                let relationship = entity.relationships[slot]
-                if relationship.isToOne {
-                    if destinationID(of: object, slot: slot) == nil {
-                        failures.append(.missingValue(object.objectID, property: relationship.name))
-                    }
-                    continue
-                }
-                let count = destinationIDs(of: object, slot: slot).count
-                if count < relationship.minimumCount || relationship.maxCount.map({ count > $0 }) == true {
-                    failures.append(.countOutOfRange(object.objectID, property: relationship.name, count: count))
-                }
+        for object in objects { validate(object, into: &failures) }
+        return failures
+    }
+
+    /// Appends the rules `object` breaks to `failures`.
+    func validate(_ object: ManagedObject, into failures: inout [ValidationFailure]) {
+        let entity = object.entity
+        for rule in entity.attributeRules {
+            if object.primitiveValue(atSlot: rule.slot).isNull {
+                if rule.isRequired { failures.append(.missingValue(object.objectID, property: entity.attributes[rule.slot].name)) }
+            } else if rule.hasValueRules {
+                failures += validate(object.primitiveValue(atSlot: rule.slot), of: entity.attributes[rule.slot], in: object.objectID)
             }
         }
-        return failures
+        for slot in entity.validatedRelationshipSlots {
+            let relationship = entity.relationships[slot]
+            if relationship.isToOne {
+                if destinationID(of: object, slot: slot) == nil {
+                    failures.append(.missingValue(object.objectID, property: relationship.name))
+                }
+                continue
+            }
+            let count = destinationIDs(of: object, slot: slot).count
+            if count < relationship.minimumCount || relationship.maxCount.map({ count > $0 }) == true {
+                failures.append(.countOutOfRange(object.objectID, property: relationship.name, count: count))
+            }
+        }
     }
 
     func validate(_ value: AttributeValue, of attribute: borrowing AttributeDescription, in id: ObjectID) -> [ValidationFailure] {

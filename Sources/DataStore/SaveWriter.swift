@@ -76,9 +76,14 @@ struct SaveWriter {
             history.record(.insert, entityNumber: object.entity.number, key: id.primaryKey ?? 0)
         }
         let updatedKeys = toUpdate.map(context.changedKeys(of:))
+        // Objects of a save tend to change the same properties: each entity's blob for a set of
+        // them is made once.
+        var columnsByKeys: [Int: [Set<String>: Data?]] = [:]
         for (object, keys) in zip(toUpdate, updatedKeys) {
-            let columns = store.historyColumns(of: object.entity).data(for: keys)
-            history.record(.update, entityNumber: object.entity.number, key: key(of: object), columns: columns)
+            let entity = object.entity
+            let columns = columnsByKeys[entity.number, default: [:]][keys, default: store.historyColumns(of: entity).data(for: keys)]
+            columnsByKeys[entity.number, default: [:]][keys] = columns
+            history.record(.update, entityNumber: entity.number, key: key(of: object), columns: columns)
         }
         self.updatedKeys = updatedKeys
         for object in toDelete {

@@ -6,8 +6,8 @@ import Testing
 
 /// Random edits in random batches — inserts, deletes, edits of section keys, sort keys, the
 /// predicate's attribute and of related objects behind the sort's key path, saved, processed
-/// unsaved, rolled back, or saved by another context and merged (by change set, or as a write by
-/// another process that names no objects) — under every kind of list: with
+/// unsaved, rolled back, saved by another context and merged (by change set, or as a write by
+/// another process that names no objects), or made by batch requests — under every kind of list: with
 /// and without sections, offset and limit. After every batch, applying the reported changes to
 /// the previous list with a table view's batch-update rules gives exactly a fresh fetch, and a
 /// snapshot-preferring delegate sees the same list and the same updated objects.
@@ -80,13 +80,22 @@ import Testing
             // Another context's save, merged: on a fresh context after this one saved, as two
             // contexts editing the same objects would rightly conflict.
             let elsewhere = Int.random(in: 0..<6, using: &world.random) == 0
-            if elsewhere { try context.save() }
+            // A batch request on this context, after a save (a batch request writes the store,
+            // not the context's unsaved changes): its changes arrive with no merge code.
+            let batch = !elsewhere && Int.random(in: 0..<6, using: &world.random) == 0
+            if elsewhere || batch { try context.save() }
             let other = store.newContext()
             let target = elsewhere ? other : context
-            for _ in 0..<operations { world.change(target) }
             table.updated = []
             snapshotDelegate.reloaded = []
+            if batch {
+                try world.batch(context)
+            } else {
+                for _ in 0..<operations { world.change(target) }
+            }
             switch Int.random(in: 0..<10, using: &world.random) {
+            case _ where batch:
+                break
             case _ where target === other:
                 try other.save()
                 // Half the time as a write by another process: no IDs, the list looks again.
@@ -210,6 +219,34 @@ struct RandomBanks {
             let details = FailedBankDetails(context: context)
             details.closeDate = date()
             bank.details = details
+        }
+    }
+
+    /// A random batch update, delete or insert of banks or their details.
+    mutating func batch(_ context: ObjectContext) throws {
+        let city = try ObjectPredicate(format: "city == %@", "City \(Int.random(in: 0..<3, using: &random))")
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0:
+            var request = BatchUpdateRequest<FailedBankInfo>(predicate: city)
+            request.propertiesToUpdate = ["state": .value(Self.states.randomElement(using: &random)!.map(AttributeValue.string) ?? .null)]
+            try context.execute(request)
+        case 1:
+            var request = BatchUpdateRequest<FailedBankDetails>(predicate: try ObjectPredicate(format: "zip < %@", Int.random(in: 0..<100, using: &random)))
+            request.propertiesToUpdate = ["closeDate": .value(date().map(AttributeValue.date) ?? .null), "zip": .expression(try ObjectExpression(format: "zip + 7"))]
+            try context.execute(request)
+        case 2:
+            let name = try ObjectPredicate(format: "name == %@", "Bank \(Int.random(in: 0..<20, using: &random))")
+            try context.execute(BatchDeleteRequest(FetchRequest<FailedBankInfo>(predicate: name)))
+        case 3:
+            try context.execute(BatchDeleteRequest(FetchRequest<FailedBankDetails>(predicate: try ObjectPredicate(format: "zip < 20"))))
+        default:
+            let names = (0..<Int.random(in: 1...4, using: &random)).map { _ in "Bank \(Int.random(in: 0..<20, using: &random))" }
+            let states = names.map { _ in Self.states.randomElement(using: &random)! }
+            try context.execute(BatchInsertRequest<FailedBankInfo>(count: names.count) { bank, index in
+                bank.name = names[index]
+                bank.city = "City \(index % 3)"
+                bank.state = states[index]
+            })
         }
     }
 

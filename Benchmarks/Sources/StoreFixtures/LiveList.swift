@@ -8,8 +8,12 @@ public final class LiveList {
     public let controller: FetchedResultsController<Item>
     public let delegate = CountingDelegate()
 
-    public init(url: URL) throws {
-        context = try PersistentStore(url: url, model: StoreFixtures.model).newContext()
+    public convenience init(url: URL) throws {
+        try self.init(context: PersistentStore(url: url, model: StoreFixtures.model).newContext())
+    }
+
+    public init(context: ObjectContext) throws {
+        self.context = context
         controller = FetchedResultsController(fetchRequest: ListFixture.request(sections: false), context: context)
         controller.delegate = delegate
         try controller.performFetch()

@@ -39,9 +39,8 @@ struct BatchChanges {
     }
 
     var changeSet: ChangeSet {
-        var changes = ChangeSet(insertedIDs: inserted)
+        var changes = ChangeSet(insertedIDs: inserted, deletedIDs: deleted)
         changes.updated = Dictionary(updated.map { ($0.id, $0.properties) }, uniquingKeysWith: { first, second in first.union(second) })
-        changes.deleted = Set(deleted)
         return changes
     }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// The statements of a batch delete. The rows to delete are noted first (``BatchKeys``), with
 /// those their Cascade rules reach; Deny rules and required inverses are checked before anything
@@ -36,6 +37,10 @@ struct BatchDeleteWriter {
     }
 
     func write(_ db: Database) throws -> BatchChanges {
+        if case .matching(let plan, 0, 0) = targets, plan.isLocal,
+           plan.entities.allSatisfy({ $0.relationships.allSatisfy(\.isTransient) }) {
+            return try deleteDirectly(plan, db)
+        }
         let keys = BatchKeys(db)
         try keys.clear()
         switch targets {
@@ -72,6 +77,24 @@ struct BatchDeleteWriter {
         changes.updated = touched.rows.map { row, properties in
             (store.objectID(key: .permanent(row.key), entityNumber: row.entityNumber), properties)
         }
+        return changes
+    }
+
+    /// Deletes the rows of a plan that reads only their own columns, of entities without
+    /// relationships: nothing else refers to them, so their keys are read and the same condition
+    /// deletes them (in the same transaction, so the same rows; cheaper than `RETURNING`, which
+    /// buffers every row it returns).
+    private func deleteDirectly(_ plan: FetchPlan, _ db: Database) throws -> BatchChanges {
+        let select = plan.select("t0.Z_PK, t0.Z_ENT", ordered: false)
+        store.log(select.sql, select.arguments)
+        var changes = BatchChanges()
+        try db.cachedStatement(sql: select.sql).forEachRow(arguments: select.arguments) { row in
+            changes.deleted.append(store.objectID(key: .permanent(sqlite3_column_int64(row, 0)), entityNumber: Int(sqlite3_column_int64(row, 1))))
+        }
+        var delete = SQLFragment(sql: "DELETE FROM \(plan.entity.tableName) AS t0")
+        if let condition = plan.condition { delete = delete + " WHERE " + condition }
+        store.log(delete.sql, delete.arguments)
+        try db.execute(sql: delete.sql, arguments: StatementArguments(delete.arguments))
         return changes
     }
 

@@ -29,7 +29,8 @@ struct BatchInsertWriter<Object: ManagedObject> {
             object.setCurrentAttributeValues(defaults)
             guard try fill(object, index) else { break }
             defer { index += 1 }
-            let invalid = scratch.takeMisuses() + scratch.validate([object])
+            var invalid = scratch.takeMisuses()
+            scratch.validate(object, into: &invalid)
             guard invalid.isEmpty else {
                 failures += invalid.map { BatchInsertFailure(index: index, failure: $0) }
                 continue

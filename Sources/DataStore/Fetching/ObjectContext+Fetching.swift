@@ -114,25 +114,8 @@ extension ObjectContext {
     /// Runs `sql` in a read and calls `body` with the statement on each row in turn, logging the
     /// number of rows.
     func forEachRow(_ sql: SQLFragment, _ body: (SQLiteStatement) -> Void) throws(ContextError) {
-        _ = try read(sql) { db, statement in
-            // GRDB binds (and checks) the arguments; the rows are stepped through SQLite's C API,
-            // as a cursor's per-row bookkeeping would cost a tenth of a large fetch.
-            try statement.setArguments(StatementArguments(sql.arguments))
-            let handle = statement.sqliteStatement
-            defer { sqlite3_reset(handle) }
-            var count = 0
-            while true {
-                let code = sqlite3_step(handle)
-                if code == SQLITE_DONE { return count }
-                guard code == SQLITE_ROW else {
-                    let connection = sqlite3_db_handle(handle)
-                    throw DatabaseError(
-                        resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
-                        message: String(cString: sqlite3_errmsg(connection)), sql: sql.sql)
-                }
-                body(handle)
-                count += 1
-            }
+        _ = try read(sql) { _, statement in
+            try statement.forEachRow(arguments: sql.arguments, body)
         } rows: { $0 }
     }
 

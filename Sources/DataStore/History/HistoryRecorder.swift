@@ -34,10 +34,18 @@ struct HistoryRecorder {
         let insert = try db.cachedStatement(sql: """
             INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
+        // Bound through SQLite's C API: building GRDB's arguments for each change would cost as
+        // much as writing it.
         for change in changes {
-            try insert.execute(arguments: [
-                key, HistorySchema.changeEntity, change.type.rawValue, change.entityNumber, change.key, transaction, change.columns,
-            ])
+            var row = ParameterBinder(insert, logging: false)
+            row.bind(key.databaseValue)
+            row.bind(HistorySchema.changeEntity.databaseValue)
+            row.bind(Int64(change.type.rawValue).databaseValue)
+            row.bind(change.entityNumber.databaseValue)
+            row.bind(change.key.databaseValue)
+            row.bind(transaction.databaseValue)
+            row.bind(change.columns?.databaseValue ?? .null)
+            try row.execute()
             key += 1
         }
         return transaction
