@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Persistent history in Core Data's layout: what a save records, reading it after a token,
-/// deleting it, expired tokens, and another connection's changes delivered exactly.
+/// deleting it, expired tokens, and another connection's or process's changes delivered exactly.
 @Suite struct HistoryTests {
     static func newStore(_ url: URL = TestStores.newStoreURL(), history: HistoryTracking = .enabled) throws -> PersistentStore {
         try PersistentStore(url: url, model: TestStores.failedBanks, history: history)
@@ -218,5 +218,50 @@ import Testing
         try remote.save()
         context.mergeChanges(fromHistory: try here.fetchHistory(after: token))
         #expect(bank.value(forKey: "name") as? String == "After")
+    }
+
+    /// Another process saves and runs a batch request; this one receives each transaction as its
+    /// exact changes, and a results controller merging them shows the other process's list.
+    @Test func anotherProcess_savesAndBatchRequests_arriveAsTheirChanges() throws {
+        let url = TestStores.newStoreURL()
+        let store = try Self.newStore(url)
+        let context = store.newContext()
+        let byName = FetchRequest<ManagedObject>(entityName: "FailedBankInfo", sortDescriptors: [ObjectSortDescriptor("name")])
+        let controller = FetchedResultsController(fetchRequest: byName, context: context)
+        let delegate = RecordingDelegate<ManagedObject>()
+        controller.delegate = delegate
+        try controller.performFetch()
+        let token = try store.currentHistoryToken()
+        let delivered = ChangeSetCollector()
+        store.addObserver { delivered.append($0) }
+
+        let writer = Process()
+        writer.executableURL = DurabilityTests.writer
+        writer.arguments = ["history", url.path, TestStores.packageRoot.appendingPathComponent("Models/FailedBanks.xcdatamodeld").path]
+        let errors = Pipe()
+        writer.standardError = errors
+        writer.standardOutput = Pipe()
+        try writer.run()
+        writer.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try #require(writer.terminationStatus == 0, "the writer failed: \(message)")
+
+        #expect(try store.checkForExternalChanges())
+        let changes = delivered.all
+        try #require(changes.count == 4, "three saves and a batch update")
+        #expect(changes.allSatisfy { !$0.isExternalWrite })
+        #expect(changes[0].inserted.count == 6 && changes[0].updated.isEmpty)
+        #expect(Array(changes[1].updated.values) == [["state"]])
+        #expect(changes[2].deleted.count == 2, "a bank and the details its Cascade rule deleted")
+        #expect(changes[3].updated.count == 2 && changes[3].updated.values.allSatisfy { $0 == ["city"] })
+        for changeSet in changes { context.mergeChanges(from: changeSet) }
+        let shown = controller.fetchedObjects?.map { bank in
+            ["name", "state", "city"].map { bank.value(forKey: $0) as? String ?? "-" }.joined(separator: " ")
+        }
+        #expect(shown == ["Bank 0 TX Springfield", "Bank 1 CA Springfield"])
+
+        let transactions = try store.fetchHistory(after: token)
+        #expect(transactions.map(\.author) == Array(repeating: "writer", count: 4))
+        #expect(transactions.allSatisfy { $0.processID == "durability-writer" })
     }
 }

@@ -1,11 +1,14 @@
-// The durability tests' child process, killed at random moments while it writes.
+// The durability and history tests' child process: killed at random moments while it writes, or
+// writing a known sequence that the parent reads through the store's history.
 //
 //     durability-writer save STORE MODEL
+//     durability-writer history STORE MODEL
 //     durability-writer migrate STORE BUNDLE [--file-size-limit BYTES] [--unprivileged]
 import Foundation
 
 let usage = """
     usage: durability-writer save STORE MODEL
+           durability-writer history STORE MODEL
            durability-writer migrate STORE BUNDLE [--file-size-limit BYTES] [--unprivileged]
 
     """
@@ -15,6 +18,8 @@ do {
     switch arguments.first {
     case "save" where arguments.count == 3:
         try saveUntilKilled(store: arguments[1], model: arguments[2])
+    case "history" where arguments.count == 3:
+        try writeHistory(store: arguments[1], model: arguments[2])
     case "migrate" where arguments.count >= 3:
         let unprivileged = arguments.contains("--unprivileged")
         arguments.removeAll { $0 == "--unprivileged" }
