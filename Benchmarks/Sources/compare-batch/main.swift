@@ -18,26 +18,12 @@ import Synchronization
 
 let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10
 
-/// The durations of each contender's rounds, by name.
-var durations: [String: [Duration]] = [:]
-
-@MainActor func measure(_ name: String, _ body: () throws -> Void) rethrows {
-    let clock = ContinuousClock()
-    let start = clock.now
-    try body()
-    durations[name, default: []].append(clock.now - start)
-}
-
-@MainActor func median(_ name: String) -> Double {
-    let sorted = (durations[name] ?? []).sorted()
-    let components = sorted[sorted.count / 2].components
-    return Double(components.seconds) * 1_000 + Double(components.attoseconds) / 1e15
-}
+let timings = RoundTimings()
 
 @MainActor func report(_ title: String, floor: String, _ contenders: String...) {
     print(title)
     for name in [floor] + contenders {
-        let figures = String(format: "%9.2f ms  %5.2f×", median(name), median(name) / median(floor))
+        let figures = String(format: "%9.2f ms  %5.2f×", timings.median(name), timings.median(name) / timings.median(floor))
         print("  \(name.padding(toLength: 40, withPad: " ", startingAt: 0)) \(figures)")
     }
 }
@@ -141,11 +127,11 @@ let withoutHistory = try ExternalChange(url: listWithoutHistory)
 
 for round in 0..<rounds {
     let raw = RawSQLite.open(try StoreFixtures.emptyStoreURL())
-    measure("insert: C API") { RawSQLite.insertAll(raw) }
+    timings.measure("insert: C API") { RawSQLite.insertAll(raw) }
     sqlite3_close(raw)
     let insertStore = try PersistentStore(url: try StoreFixtures.emptyStoreURL(), model: StoreFixtures.model)
     let inserter = insertStore.newContext()
-    try measure("insert: DataStore batch request") {
+    try timings.measure("insert: DataStore batch request") {
         let result = try inserter.execute(BatchInsertRequest<Item>(count: count) { item, index in
             item.isActive = index % 2 == 0
             item.quantity = Int64(index)
@@ -158,7 +144,7 @@ for round in 0..<rounds {
 
     let plainCopy = try copy(of: twiceFilled)
     let plain = RawSQLite.open(plainCopy)
-    measure("delete: plain DELETE") {
+    timings.measure("delete: plain DELETE") {
         RawSQLite.execute(plain, "DELETE FROM ZITEM WHERE ZISACTIVE = 1")
         expect(sqlite3_changes(plain) == Int32(count), "\(sqlite3_changes(plain)) deleted")
     }
@@ -166,7 +152,7 @@ for round in 0..<rounds {
     remove(plainCopy)
     let batchCopy = try copy(of: twiceFilled)
     let deleter = try PersistentStore(url: batchCopy, model: StoreFixtures.model).newContext()
-    try measure("delete: DataStore batch request") {
+    try timings.measure("delete: DataStore batch request") {
         let result = try deleter.execute(BatchDeleteRequest(FetchRequest<Item>(predicate: active)))
         expect(result.count == count, "\(result.count) deleted")
     }
@@ -179,7 +165,7 @@ for round in 0..<rounds {
         request.fetchLimit = 1_000
         let items = try context.fetch(request)
         for item in items { item.price += 1 }
-        try measure(name) {
+        try timings.measure(name) {
             try context.save()
         }
         expect(!context.hasChanges, "saved")
@@ -188,14 +174,14 @@ for round in 0..<rounds {
 
     let historyCopy = try copy(of: filledWithHistory)
     let historyRows = RawSQLite.open(historyCopy)
-    measure("history rows alone: C API") { writeHistoryRows(historyRows) }
+    timings.measure("history rows alone: C API") { writeHistoryRows(historyRows) }
     sqlite3_close(historyRows)
     remove(historyCopy)
 
     for (name, change) in [("external change: re-read (no history)", withoutHistory), ("external change: exact (history)", withHistory)] {
         try change.changeElsewhere(round)
         let before = change.list.delegate.changes
-        try measure(name) {
+        try timings.measure(name) {
             expect(try change.store.checkForExternalChanges(), "a change arrived")
             for changes in change.inbox.take() { change.list.context.mergeChanges(from: changes) }
         }

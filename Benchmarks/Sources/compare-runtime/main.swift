@@ -13,34 +13,19 @@ import StoreFixtures
 
 let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 30
 
-/// The durations of each contender's rounds, by name.
-var durations: [String: [Duration]] = [:]
-
-/// Runs `body` and records its duration under `name`.
-@MainActor func measure(_ name: String, _ body: () throws -> Void) rethrows {
-    let clock = ContinuousClock()
-    let start = clock.now
-    try body()
-    durations[name, default: []].append(clock.now - start)
-}
+let timings = RoundTimings()
 
 /// Checks that a fetch read every object.
 func expectAll(_ count: Int) {
     precondition(count == StoreFixtures.objectCount, "\(count) objects fetched")
 }
 
-@MainActor func median(_ name: String) -> Double {
-    let sorted = (durations[name] ?? []).sorted()
-    let components = sorted[sorted.count / 2].components
-    return Double(components.seconds) * 1_000 + Double(components.attoseconds) / 1e15
-}
-
 /// One line per contender of a comparison: its median and its ratio to the floor.
 @MainActor func report(_ title: String, floor: String, _ contenders: [String]) {
     print(title)
     for name in [floor] + contenders {
-        let ratio = median(name) / median(floor)
-        print("  \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(String(format: "%7.1f ms  %5.2f×", median(name), ratio))")
+        let ratio = timings.median(name) / timings.median(floor)
+        print("  \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(String(format: "%7.1f ms  %5.2f×", timings.median(name), ratio))")
     }
 }
 
@@ -54,32 +39,32 @@ let predicateRequest = try PredicateFixture.request()
 
 for _ in 0..<rounds {
     // Each closure lets its objects go before it returns, so releasing them is timed too.
-    measure("fetch: C API structs") { expectAll(RawSQLite.fetchAll(db).count) }
-    measure("fetch: C API class instances") { expectAll(RawSQLite.fetchAllObjects(db).count) }
-    try measure("fetch: GRDB records") {
+    timings.measure("fetch: C API structs") { expectAll(RawSQLite.fetchAll(db).count) }
+    timings.measure("fetch: C API class instances") { expectAll(RawSQLite.fetchAllObjects(db).count) }
+    try timings.measure("fetch: GRDB records") {
         expectAll(try pool.read { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }.count)
     }
-    try measure("fetch: DataStore objects") { expectAll(try store.newContext().fetch(FetchRequest<Item>()).count) }
+    try timings.measure("fetch: DataStore objects") { expectAll(try store.newContext().fetch(FetchRequest<Item>()).count) }
 
-    measure("predicate: C API structs") { expectAll(PredicateFixture.rawFetch(db).count) }
-    try measure("predicate: GRDB records") { expectAll(try PredicateFixture.grdbFetch(predicatePool).count) }
-    try measure("predicate: DataStore objects") { expectAll(try store.newContext().fetch(predicateRequest).count) }
+    timings.measure("predicate: C API structs") { expectAll(PredicateFixture.rawFetch(db).count) }
+    try timings.measure("predicate: GRDB records") { expectAll(try PredicateFixture.grdbFetch(predicatePool).count) }
+    try timings.measure("predicate: DataStore objects") { expectAll(try store.newContext().fetch(predicateRequest).count) }
 }
 
 // Inserts need an empty store each: fewer rounds, each with new files made outside the timing.
 let insertRounds = max(3, rounds / 3)
 for _ in 0..<insertRounds {
     let raw = RawSQLite.open(try StoreFixtures.emptyStoreURL())
-    measure("insert: C API") { RawSQLite.insertAll(raw) }
+    timings.measure("insert: C API") { RawSQLite.insertAll(raw) }
     sqlite3_close(raw)
     let records = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
-    try measure("insert: GRDB records") { try ItemRecord.insertAll(records) }
+    try timings.measure("insert: GRDB records") { try ItemRecord.insertAll(records) }
     let context = try PersistentStore(url: try StoreFixtures.emptyStoreURL(), model: StoreFixtures.model).newContext()
-    try measure("insert: DataStore objects") { try StoreFixtures.insertAll(into: context) }
+    try timings.measure("insert: DataStore objects") { try StoreFixtures.insertAll(into: context) }
 }
 
 print("Medians of \(rounds) interleaved rounds (inserts: \(insertRounds)); ratios to the floor")
 report("Fetch 100k", floor: "fetch: C API structs", ["fetch: C API class instances", "fetch: GRDB records", "fetch: DataStore objects"])
 report("Predicate fetch 100k", floor: "predicate: C API structs", ["predicate: GRDB records", "predicate: DataStore objects"])
 report("Insert 100k", floor: "insert: C API", ["insert: GRDB records", "insert: DataStore objects"])
-print(String(format: "DataStore fetch ÷ GRDB fetch: %.2f×", median("fetch: DataStore objects") / median("fetch: GRDB records")))
+print(String(format: "DataStore fetch ÷ GRDB fetch: %.2f×", timings.median("fetch: DataStore objects") / timings.median("fetch: GRDB records")))
