@@ -36,8 +36,8 @@ extension ManagedObject {
 
     /// Sets the property `key`: an attribute from a Swift value of a compatible type (a composite
     /// from a `[String: Any]` of its members; `nil` or `NSNull` for no value), a to-one from a
-    /// `ManagedObject` or `nil`, a to-many from a sequence of `ManagedObject`s. Throws — never traps — for an unknown key or a value the
-    /// property cannot hold.
+    /// `ManagedObject` or `nil`, a to-many from a sequence of `ManagedObject`s. Throws — never
+    /// traps — for an unknown key or a value the property cannot hold.
     public func setValue(_ value: Any?, forKey key: String) throws(ContextError) {
         if entity.attribute(named: key) != nil {
             guard let attributeValue = Self.attributeValue(from: value) else {

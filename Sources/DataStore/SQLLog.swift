@@ -43,6 +43,17 @@ extension PersistentStore {
         settings.handler(line)
     }
 
+    /// Runs `statement` in a write in progress, logging it first. `cached` keeps the prepared
+    /// statement for the next run: for statements a write runs once per object.
+    func execute(_ statement: SQLFragment, cached: Bool = false, in db: Database) throws {
+        log(statement.sql, statement.arguments)
+        if cached {
+            try db.cachedStatement(sql: statement.sql).execute(binding: statement.arguments)
+        } else {
+            try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
+        }
+    }
+
     /// Runs a fetch of `sql`, logging the statement first and then its time and row count.
     func logged<T>(_ sql: SQLFragment, _ fetch: () throws -> T, rows: (T) -> Int) rethrows -> T {
         let settings = sqlLog.settings.withLock { $0 }

@@ -76,14 +76,8 @@ struct SaveWriter {
             history.record(.insert, entityNumber: object.entity.number, key: id.primaryKey ?? 0)
         }
         let updatedKeys = toUpdate.map(context.changedKeys(of:))
-        // Objects of a save tend to change the same properties: each entity's blob for a set of
-        // them is made once.
-        var columnsByKeys: [Int: [Set<String>: Data?]] = [:]
         for (object, keys) in zip(toUpdate, updatedKeys) {
-            let entity = object.entity
-            let columns = columnsByKeys[entity.number, default: [:]][keys, default: store.historyColumns(of: entity).data(for: keys)]
-            columnsByKeys[entity.number, default: [:]][keys] = columns
-            history.record(.update, entityNumber: entity.number, key: key(of: object), columns: columns)
+            history.recordUpdate(of: object.entity, key: key(of: object), properties: keys, layout: store.historyColumns(of: object.entity))
         }
         self.updatedKeys = updatedKeys
         for object in toDelete {
@@ -259,8 +253,7 @@ struct SaveWriter {
 
     /// Runs one statement through the statement cache, logging it.
     private func execute(_ db: Database, _ sql: String, _ arguments: [any DatabaseValueConvertible]) throws {
-        store.log(sql, arguments)
-        try db.cachedStatement(sql: sql).execute(binding: arguments.map(\.databaseValue))
+        try store.execute(SQLFragment(sql: sql, arguments: arguments.map(\.databaseValue)), cached: true, in: db)
     }
 
     // MARK: Uniqueness

@@ -31,8 +31,7 @@ struct BatchChanges {
         var history = HistoryRecorder()
         for id in inserted { history.record(.insert, entityNumber: id.entityNumber, key: id.primaryKey ?? 0) }
         for (id, properties) in updated {
-            let columns = store.historyColumns(of: id.scope.entity).data(for: properties)
-            history.record(.update, entityNumber: id.entityNumber, key: id.primaryKey ?? 0, columns: columns)
+            history.recordUpdate(of: id.scope.entity, key: id.primaryKey ?? 0, properties: properties, layout: store.historyColumns(of: id.scope.entity))
         }
         for id in deleted { history.record(.delete, entityNumber: id.entityNumber, key: id.primaryKey ?? 0) }
         return try history.write(author: author, contextName: contextName, in: db)

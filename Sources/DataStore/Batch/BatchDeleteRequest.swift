@@ -6,7 +6,7 @@
 /// fails — writing nothing — when a Deny relationship still has destinations or when an object
 /// that remains would lose a required to-one.
 ///
-///     let request = BatchDeleteRequest(Book.fetchRequest(predicate: try ObjectPredicate(format: "price == 0")))
+///     let request = BatchDeleteRequest(FetchRequest<Book>(predicate: try ObjectPredicate(format: "price == 0")))
 ///     let result = try context.execute(request)   // result.count, result.objectIDs
 public struct BatchDeleteRequest: Sendable {
     enum Target: Sendable {

@@ -65,12 +65,12 @@ struct BatchDeleteWriter {
         }
         for (row, _) in touched.rows {
             guard let table = store.entity(number: row.entityNumber)?.tableName else { continue }
-            try execute("UPDATE \(table) SET Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", [row.key.databaseValue], db)
+            try store.execute(SQLFragment(sql: "UPDATE \(table) SET Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", arguments: [row.key.databaseValue]), cached: true, in: db)
         }
         let deleted = try keys.rows()
         for root in Set(deleted.map(\.root)).sorted() {
             guard let table = store.entity(number: root)?.tableName else { continue }
-            try execute("DELETE FROM \(table) WHERE Z_PK IN (\(BatchKeys.keys(root: root)))", [], db)
+            try store.execute(SQLFragment(sql: "DELETE FROM \(table) WHERE Z_PK IN (\(BatchKeys.keys(root: root)))"), in: db)
         }
         var changes = BatchChanges()
         changes.deleted = deleted.map { store.objectID(key: .permanent($0.key), entityNumber: $0.entityNumber) }
@@ -93,8 +93,7 @@ struct BatchDeleteWriter {
         }
         var delete = SQLFragment(sql: "DELETE FROM \(plan.entity.tableName) AS t0")
         if let condition = plan.condition { delete = delete + " WHERE " + condition }
-        store.log(delete.sql, delete.arguments)
-        try db.execute(sql: delete.sql, arguments: StatementArguments(delete.arguments))
+        try store.execute(delete, in: db)
         return changes
     }
 
@@ -126,10 +125,10 @@ struct BatchDeleteWriter {
         var failures: [ValidationFailure] = []
         for entity in entities {
             for relationship in entity.relationships where !relationship.isTransient {
-                guard let destination = store.entity(named: relationship.destinationEntityName) else { continue }
-                let remaining = "SELECT owner, dest FROM (\(destinationPairs(of: entity, relationship))) WHERE dest NOT IN (\(BatchKeys.keys(root: destination.rootNumber)))"
                 switch relationship.deleteRule {
                 case .deny:
+                    guard let destination = store.entity(named: relationship.destinationEntityName) else { continue }
+                    let remaining = "SELECT owner, dest FROM (\(destinationPairs(of: entity, relationship))) WHERE dest NOT IN (\(BatchKeys.keys(root: destination.rootNumber)))"
                     for owner in try Int64.fetchAll(db, sql: "SELECT DISTINCT owner FROM (\(remaining)) ORDER BY owner") {
                         let id = store.objectID(key: .permanent(owner), entityNumber: entity.number)
                         failures.append(.deleteDenied(id, relationship: relationship.name))
@@ -187,9 +186,9 @@ struct BatchDeleteWriter {
             if let inverse {
                 for row in try remainingDestinations(of: entity, relationship, db) { touched.add(row, property: inverse.name) }
             }
-            try execute("DELETE FROM \(table) WHERE \(ownColumn) IN (\(deletedKeys))", [], db)
+            try store.execute(SQLFragment(sql: "DELETE FROM \(table) WHERE \(ownColumn) IN (\(deletedKeys))"), in: db)
         case .hiddenColumn(let table, let column):
-            try execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(deletedKeys))", [], db)
+            try store.execute(SQLFragment(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(deletedKeys))"), in: db)
         case .none:
             break
         }
@@ -205,7 +204,7 @@ struct BatchDeleteWriter {
         guard !rows.isEmpty else { return }
         for row in rows { touched.add(BatchKeys.Row(root: owner.rootNumber, key: row[0], entityNumber: row[1]), property: inverse.name) }
         let assignments = columns.map { "\(owner.tableColumns[$0]) = NULL" }.joined(separator: ", ")
-        try execute("UPDATE \(owner.tableName) SET \(assignments) WHERE \(condition)", [], db)
+        try store.execute(SQLFragment(sql: "UPDATE \(owner.tableName) SET \(assignments) WHERE \(condition)"), in: db)
     }
 
     // MARK: Destinations
@@ -240,10 +239,5 @@ struct BatchDeleteWriter {
 
     private func inverse(of relationship: RelationshipDescription) -> RelationshipDescription? {
         relationship.inverseName.flatMap { store.entity(named: relationship.destinationEntityName)?.relationship(named: $0) }
-    }
-
-    private func execute(_ sql: String, _ arguments: [DatabaseValue], _ db: Database) throws {
-        store.log(sql, arguments)
-        try db.execute(sql: sql, arguments: StatementArguments(arguments))
     }
 }

@@ -22,8 +22,8 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A rule of the model that the object at `index` of a batch insert breaks. The failure names the
-/// object by the ID it would have had.
+/// A rule of the model that the object at `index` of a batch insert breaks. The failure's object
+/// ID is a temporary one, the same for every object of the request: `index` tells them apart.
 public struct BatchInsertFailure: Equatable, Sendable, CustomStringConvertible {
     public let index: Int
     public let failure: ValidationFailure

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// The rows a batch request changes, noted in a temporary table of the writer connection —
 /// `(Z_ROOT, Z_PK, Z_ENT)`, keyed by the root entity's number and the row's key — so that each
@@ -31,9 +32,7 @@ struct BatchKeys {
     /// number added.
     @discardableResult
     func insert(_ select: SQLFragment, log store: PersistentStore) throws -> Int {
-        let sql = "INSERT OR IGNORE INTO temp.\(Self.table) (Z_ROOT, Z_PK, Z_ENT) " + select.sql
-        store.log(sql, select.arguments)
-        try db.execute(sql: sql, arguments: StatementArguments(select.arguments))
+        try store.execute("INSERT OR IGNORE INTO temp.\(Self.table) (Z_ROOT, Z_PK, Z_ENT) " + select, in: db)
         return db.changesCount
     }
 
@@ -46,8 +45,10 @@ struct BatchKeys {
     func rows(root: Int? = nil) throws -> [Row] {
         let condition = root.map { " WHERE Z_ROOT = \($0)" } ?? ""
         var rows: [Row] = []
-        let cursor = try GRDB.Row.fetchCursor(db, sql: "SELECT Z_ROOT, Z_PK, Z_ENT FROM temp.\(Self.table)\(condition) ORDER BY Z_ROOT, Z_PK")
-        while let row = try cursor.next() { rows.append(Row(root: row[0], key: row[1], entityNumber: row[2])) }
+        let select = try db.makeStatement(sql: "SELECT Z_ROOT, Z_PK, Z_ENT FROM temp.\(Self.table)\(condition) ORDER BY Z_ROOT, Z_PK")
+        try select.forEachRow(arguments: []) { row in
+            rows.append(Row(root: Int(sqlite3_column_int64(row, 0)), key: sqlite3_column_int64(row, 1), entityNumber: Int(sqlite3_column_int64(row, 2))))
+        }
         return rows
     }
 

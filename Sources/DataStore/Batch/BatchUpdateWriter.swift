@@ -61,15 +61,16 @@ struct BatchUpdateWriter {
     }
 
     func write(_ db: Database) throws -> BatchChanges {
+        guard !assignments.isEmpty else { return BatchChanges() }
         let keys = BatchKeys(db)
         try keys.clear()
         try keys.insert(plan.select("\(entity.rootNumber), t0.Z_PK, t0.Z_ENT", ordered: false), log: store)
         let rows = try keys.rows(root: entity.rootNumber)
-        guard !rows.isEmpty, !assignments.isEmpty else { return BatchChanges() }
+        guard !rows.isEmpty else { return BatchChanges() }
         let set = SQLFragment.joined(assignments.map { "\($0.column) = " + $0.value }, separator: ", ")
         let update = "UPDATE \(entity.tableName) SET " + set + ", Z_OPT = Z_OPT + 1"
         do {
-            try execute(update + " WHERE Z_PK IN (" + BatchKeys.keys(root: entity.rootNumber) + ")", db)
+            try store.execute(update + " WHERE Z_PK IN (" + BatchKeys.keys(root: entity.rootNumber) + ")", in: db)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw BatchError.validation(try uniquenessFailures(rows, update: update, db))
         }
@@ -110,7 +111,7 @@ struct BatchUpdateWriter {
         var failures: [ValidationFailure] = []
         for row in rows {
             do {
-                try execute(update + " WHERE Z_PK = " + .bound(row.key.databaseValue), db)
+                try store.execute(update + " WHERE Z_PK = " + .bound(row.key.databaseValue), cached: true, in: db)
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 let id = store.objectID(key: .permanent(row.key), entityNumber: row.entityNumber)
                 failures += try conflicts(of: id, db)
@@ -144,11 +145,6 @@ struct BatchUpdateWriter {
             }
         }
         return failures
-    }
-
-    private func execute(_ statement: SQLFragment, _ db: Database) throws {
-        store.log(statement.sql, statement.arguments)
-        try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
     }
 
     // MARK: Expressions

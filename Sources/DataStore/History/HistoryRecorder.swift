@@ -14,9 +14,25 @@ struct HistoryRecorder {
     }
 
     private(set) var changes: [Change] = []
+    /// The bits of each set of changed properties, by entity number, made once: the objects of a
+    /// save or a batch update tend to change the same properties.
+    private var columnsByProperties: [Int: [Set<String>: Data?]] = [:]
 
     mutating func record(_ type: HistorySchema.ChangeType, entityNumber: Int, key: Int64, columns: Data? = nil) {
         changes.append(Change(type: type, entityNumber: entityNumber, key: key, columns: columns))
+    }
+
+    /// Records an update of the row `key` of `entity` that changed `properties`, whose bits
+    /// `layout` gives.
+    mutating func recordUpdate(of entity: EntityDescription, key: Int64, properties: Set<String>, layout: @autoclosure () -> HistoryColumns) {
+        let columns: Data?
+        if let known = columnsByProperties[entity.number]?[properties] {
+            columns = known
+        } else {
+            columns = layout().data(for: properties)
+            columnsByProperties[entity.number, default: [:]][properties] = columns
+        }
+        record(.update, entityNumber: entity.number, key: key, columns: columns)
     }
 
     /// Writes the transaction and its changes, and returns the transaction's number.
