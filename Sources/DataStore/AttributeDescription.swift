@@ -30,6 +30,9 @@ public struct AttributeDescription: Sendable {
     public internal(set) var memberPath: [String] = []
     /// A composite's leaf members at every depth, in column order.
     var leaves: [AttributeDescription] = []
+    /// Whether a delete keeps the value in its history change, the tombstone
+    /// (`preserveAfterDeletion`; stored attributes with a column only).
+    public internal(set) var preservesValueInHistoryOnDeletion = false
 
     /// Whether the store computes the value when saving (it cannot be set).
     public var isDerived: Bool { derivationExpression != nil }

@@ -110,13 +110,15 @@ struct EntityDescriptionBuilder {
         } else {
             AttributeDescription.value(fromModelText: attribute.defaultValue, type: attribute.type)
         }
-        return AttributeDescription(
+        var description = AttributeDescription(
             name: name, slot: slot, type: attribute.type, isOptional: attribute.isOptional,
             isTransient: attribute.isTransient, defaultValue: defaultValue, columnIndex: columnIndex,
             columnName: columnIndex.map { table.columns[$0].name },
             minimum: bound(attribute.minValue, attribute.minDateTimeInterval, attribute.type),
             maximum: bound(attribute.maxValue, attribute.maxDateTimeInterval, attribute.type),
             regularExpression: attribute.regularExpression, entityName: owner, derivationExpression: derivationExpression)
+        description.preservesValueInHistoryOnDeletion = columnIndex != nil && HistorySchema.isPreserved(attribute)
+        return description
     }
 
     /// A min/max bound: a date for dates, a length for strings and data, else a number.

@@ -11,6 +11,8 @@ extension PersistentStore {
         /// The entities whose version hashes differ from the store's (read-only opening only).
         var differingEntities: [String] = []
         var tracksHistory = false
+        /// The `ZTOMBSTONE0…` columns of the store's history (0 without).
+        var tombstoneColumns = 0
         /// The number of the store's latest history transaction (0 without).
         var lastHistoryTransaction: Int64 = 0
     }
@@ -25,7 +27,8 @@ extension PersistentStore {
             let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
             guard tableCount == 0 else { throw StoreError.notAStore(reason: "the database has tables but no Z_METADATA") }
             var opened = try create(db, model: model)
-            opened.tracksHistory = try HistoryTables.prepare(db, history)
+            opened.tracksHistory = try HistoryTables.prepare(db, history, tombstoneColumns: HistorySchema.tombstoneColumnCount(of: model.model))
+            opened.tombstoneColumns = opened.tracksHistory ? try HistoryTables.tombstoneColumnCount(db) : 0
             return opened
         }
         guard try db.tableExists("Z_PRIMARYKEY"),
@@ -42,9 +45,11 @@ extension PersistentStore {
         let schema = try locatingJoinTables(of: model.schema, in: db)
         try checkStorage(of: schema, in: db)
         if !db.configuration.readonly { try installMissingTriggers(of: model.schema, in: db) }
-        let tracksHistory = try HistoryTables.prepare(db, db.configuration.readonly ? .automatic : history)
+        let tracksHistory = try HistoryTables.prepare(
+            db, db.configuration.readonly ? .automatic : history, tombstoneColumns: HistorySchema.tombstoneColumnCount(of: model.model))
         return Opened(
             identifier: identifier, metadata: metadata, schema: schema, differingEntities: differing, tracksHistory: tracksHistory,
+            tombstoneColumns: tracksHistory ? try HistoryTables.tombstoneColumnCount(db) : 0,
             lastHistoryTransaction: tracksHistory ? try Int64.fetchOne(db, sql: "SELECT ifnull(max(Z_PK), 0) FROM ATRANSACTION") ?? 0 : 0)
     }
 

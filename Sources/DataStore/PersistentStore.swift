@@ -25,8 +25,11 @@ public final class PersistentStore: Sendable {
     public let differingEntities: [String]
     /// Whether saves are recorded as persistent history (``HistoryTracking``).
     public let tracksHistory: Bool
-    /// Each entity's bits in the history's `ZCOLUMNS`, by number (empty without history).
-    private let historyColumns: [HistoryColumns]
+    /// Each entity's bits in the history's `ZCOLUMNS` and its tombstone, by number (empty without
+    /// history).
+    private let historyLayouts: [(columns: HistoryColumns, tombstones: HistoryTombstones)]
+    /// The number of `ZTOMBSTONE0…` columns of the history's changes.
+    let tombstoneColumns: Int
     /// Every entity, by number (`entities[0]` is entity 1).
     public let entities: [EntityDescription]
     let database: any DatabaseWriter
@@ -158,7 +161,8 @@ public final class PersistentStore: Sendable {
         idScopes = entities.map { [identifier] entity in
             ObjectID.Scope(storeIdentifier: identifier, entityName: entity.name, entityNumber: entity.number, entity: entity)
         }
-        historyColumns = tracksHistory ? entities.map(HistoryColumns.init) : []
+        historyLayouts = tracksHistory ? entities.map { (HistoryColumns($0), HistoryTombstones($0)) } : []
+        tombstoneColumns = opened.tombstoneColumns
         _ = try? checkForExternalChanges()
     }
 
@@ -176,7 +180,12 @@ public final class PersistentStore: Sendable {
 
     /// The bits of `entity`'s properties in the history's `ZCOLUMNS`.
     func historyColumns(of entity: EntityDescription) -> HistoryColumns {
-        historyColumns.indices.contains(entity.number - 1) ? historyColumns[entity.number - 1] : HistoryColumns(entity)
+        historyLayouts.indices.contains(entity.number - 1) ? historyLayouts[entity.number - 1].columns : HistoryColumns(entity)
+    }
+
+    /// The attributes whose values `entity`'s deletes keep in the history.
+    func historyTombstones(of entity: EntityDescription) -> HistoryTombstones {
+        historyLayouts.indices.contains(entity.number - 1) ? historyLayouts[entity.number - 1].tombstones : HistoryTombstones(entity)
     }
 
     /// The entity named `name`.

@@ -15,6 +15,8 @@ struct SaveWriter {
     private(set) var historyTransaction: Int64?
     /// The changed properties of each object of `toUpdate`, when the history needed them first.
     private(set) var updatedKeys: [Set<String>]?
+    /// The values the history keeps of deleted objects, read before their rows go.
+    private var tombstones: [ObjectID: [DatabaseValue]] = [:]
 
     /// Rolls the transaction back with the reason.
     enum Abort: Error {
@@ -57,6 +59,7 @@ struct SaveWriter {
                 failures += try uniquenessFailures(of: object, db)
             }
         }
+        if store.tracksHistory { try readTombstones(db) }
         for object in toDelete where try !delete(object, db) {
             conflicts.append(try conflict(for: object, db))
         }
@@ -81,11 +84,24 @@ struct SaveWriter {
         }
         self.updatedKeys = updatedKeys
         for object in toDelete {
-            history.record(.delete, entityNumber: object.entity.number, key: key(of: object))
+            history.record(.delete, entityNumber: object.entity.number, key: key(of: object), tombstone: tombstones[object.objectID] ?? [])
         }
-        let number = try history.write(author: context.transactionAuthor, contextName: context.name, in: db)
+        let number = try history.write(
+            author: context.transactionAuthor, contextName: context.name, tombstoneColumns: store.tombstoneColumns, in: db)
         historyTransaction = number
         store.noteOwnHistoryTransaction(number)
+    }
+
+    /// Reads the values that the deleted objects of entities with preserved attributes leave in
+    /// the history.
+    private mutating func readTombstones(_ db: Database) throws {
+        for object in toDelete {
+            let layout = store.historyTombstones(of: object.entity)
+            guard !layout.isEmpty else { continue }
+            let key = key(of: object)
+            let row = SQLFragment(sql: "Z_PK = ?", arguments: [key.databaseValue])
+            tombstones[object.objectID] = try layout.values(ofRowsIn: object.entity.tableName, where: row, store: store, db)[key]
+        }
     }
 
     // MARK: Primary keys

@@ -1,3 +1,5 @@
+import DataModel
+
 /// The tables of persistent history tracking, as Core Data writes them: one row per saved
 /// transaction (`ATRANSACTION`), one per changed object (`ACHANGE`), and the transactions' author,
 /// context, bundle and process names stored once each (`ATRANSACTIONSTRING`). They are numbered
@@ -19,9 +21,15 @@ public enum HistorySchema {
         case delete = 2
     }
 
-    /// The tables and indexes, in Core Data's text and order.
-    public static let createStatements = [
-        "CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB );",
+    /// The tables and indexes, in Core Data's text and order, with `tombstoneColumns` columns for
+    /// deleted objects' preserved values.
+    public static func createStatements(tombstoneColumns: Int) -> [String] {
+        let tombstones = (0..<tombstoneColumns).map { ", \(tombstoneColumn($0)) BLOB" }.joined()
+        return ["CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB\(tombstones) );"]
+            + otherStatements
+    }
+
+    private static let otherStatements = [
         "CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB );",
         "CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );",
         "CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID);",
@@ -33,6 +41,23 @@ public enum HistorySchema {
         "CREATE INDEX Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP COLLATE BINARY ASC);",
         "CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC);",
     ]
+
+    /// The `ACHANGE` column of a deleted object's `index`th preserved value (its tombstone).
+    public static func tombstoneColumn(_ index: Int) -> String {
+        "ZTOMBSTONE\(index)"
+    }
+
+    /// Whether a delete keeps `attribute`'s value in its change (`preserveAfterDeletion`): only
+    /// attributes with a column of their own have one to keep.
+    public static func isPreserved(_ attribute: Attribute) -> Bool {
+        attribute.preservesValueInHistoryOnDeletion && attribute.isPersistent && attribute.type != .composite
+    }
+
+    /// The tombstone columns `model` needs: one per preserved attribute of the entity that
+    /// preserves most, as `ACHANGE` holds the changes of every entity.
+    public static func tombstoneColumnCount(of model: Model) -> Int {
+        model.entities.map { entity in model.allAttributes(of: entity).count(where: isPreserved) }.max() ?? 0
+    }
 
     /// The tables' rows of `Z_PRIMARYKEY` for a store that starts tracking.
     public static let primaryKeyRows: [(number: Int, name: String, superNumber: Int)] = [

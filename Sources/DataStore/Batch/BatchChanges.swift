@@ -7,6 +7,8 @@ struct BatchChanges {
     /// Updated objects with the properties that changed, each object once.
     var updated: [(id: ObjectID, properties: Set<String>)] = []
     var deleted: [ObjectID] = []
+    /// The values the history keeps of deleted objects, read before their rows went.
+    var tombstones: [ObjectID: [DatabaseValue]] = [:]
 
     /// Adds the objects whose derived attributes the store's triggers recomputed.
     mutating func add(derived reports: [DerivedValueLog.Report], store: PersistentStore) {
@@ -33,8 +35,8 @@ struct BatchChanges {
         for (id, properties) in updated {
             history.recordUpdate(of: id.scope.entity, key: id.primaryKey ?? 0, properties: properties, layout: store.historyColumns(of: id.scope.entity))
         }
-        for id in deleted { history.record(.delete, entityNumber: id.entityNumber, key: id.primaryKey ?? 0) }
-        return try history.write(author: author, contextName: contextName, in: db)
+        for id in deleted { history.record(.delete, entityNumber: id.entityNumber, key: id.primaryKey ?? 0, tombstone: tombstones[id] ?? []) }
+        return try history.write(author: author, contextName: contextName, tombstoneColumns: store.tombstoneColumns, in: db)
     }
 
     var changeSet: ChangeSet {

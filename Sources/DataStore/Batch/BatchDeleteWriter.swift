@@ -38,7 +38,7 @@ struct BatchDeleteWriter {
 
     func write(_ db: Database) throws -> BatchChanges {
         if case .matching(let plan, 0, 0) = targets, plan.isLocal,
-           plan.entities.allSatisfy({ $0.relationships.allSatisfy(\.isTransient) }) {
+           plan.entities.allSatisfy({ $0.relationships.allSatisfy(\.isTransient) && !keepsTombstones($0) }) {
             return try deleteDirectly(plan, db)
         }
         let keys = BatchKeys(db)
@@ -67,6 +67,13 @@ struct BatchDeleteWriter {
             guard let table = store.entity(number: row.entityNumber)?.tableName else { continue }
             try store.execute(SQLFragment(sql: "UPDATE \(table) SET Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", arguments: [row.key.databaseValue]), cached: true, in: db)
         }
+        var tombstones: [ObjectID: [DatabaseValue]] = [:]
+        for entity in entities where keepsTombstones(entity) {
+            let rows = SQLFragment(sql: "Z_PK IN (\(BatchKeys.keys(root: entity.rootNumber, entity: entity.number)))")
+            for (key, values) in try store.historyTombstones(of: entity).values(ofRowsIn: entity.tableName, where: rows, store: store, db) {
+                tombstones[store.objectID(key: .permanent(key), entityNumber: entity.number)] = values
+            }
+        }
         let deleted = try keys.rows()
         for root in Set(deleted.map(\.root)).sorted() {
             guard let table = store.entity(number: root)?.tableName else { continue }
@@ -74,6 +81,7 @@ struct BatchDeleteWriter {
         }
         var changes = BatchChanges()
         changes.deleted = deleted.map { store.objectID(key: .permanent($0.key), entityNumber: $0.entityNumber) }
+        changes.tombstones = tombstones
         changes.updated = touched.rows.map { row, properties in
             (store.objectID(key: .permanent(row.key), entityNumber: row.entityNumber), properties)
         }
@@ -95,6 +103,11 @@ struct BatchDeleteWriter {
         if let condition = plan.condition { delete = delete + " WHERE " + condition }
         try store.execute(delete, in: db)
         return changes
+    }
+
+    /// Whether the history keeps values of `entity`'s deleted objects, read before the rows go.
+    private func keepsTombstones(_ entity: EntityDescription) -> Bool {
+        store.tracksHistory && !store.historyTombstones(of: entity).isEmpty
     }
 
     // MARK: Delete rules

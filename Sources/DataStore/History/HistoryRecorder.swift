@@ -11,6 +11,8 @@ struct HistoryRecorder {
         var key: Int64
         /// For an update, the changed properties' bits (``HistoryColumns``).
         var columns: Data?
+        /// For a delete, the preserved values (``HistoryTombstones``).
+        var tombstone: [DatabaseValue] = []
     }
 
     private(set) var changes: [Change] = []
@@ -18,8 +20,8 @@ struct HistoryRecorder {
     /// save or a batch update tend to change the same properties.
     private var columnsByProperties: [Int: [Set<String>: Data?]] = [:]
 
-    mutating func record(_ type: HistorySchema.ChangeType, entityNumber: Int, key: Int64, columns: Data? = nil) {
-        changes.append(Change(type: type, entityNumber: entityNumber, key: key, columns: columns))
+    mutating func record(_ type: HistorySchema.ChangeType, entityNumber: Int, key: Int64, columns: Data? = nil, tombstone: [DatabaseValue] = []) {
+        changes.append(Change(type: type, entityNumber: entityNumber, key: key, columns: columns, tombstone: tombstone))
     }
 
     /// Records an update of the row `key` of `entity` that changed `properties`, whose bits
@@ -36,7 +38,7 @@ struct HistoryRecorder {
     }
 
     /// Writes the transaction and its changes, and returns the transaction's number.
-    func write(author: String?, contextName: String?, in db: Database) throws -> Int64 {
+    func write(author: String?, contextName: String?, tombstoneColumns: Int, in db: Database) throws -> Int64 {
         let transaction = try Self.allocateKeys(1, of: HistorySchema.transactionEntity, table: HistorySchema.transactionTable, db)
         try db.cachedStatement(sql: """
             INSERT INTO ATRANSACTION (Z_PK, Z_ENT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
@@ -47,8 +49,10 @@ struct HistoryRecorder {
             ])
         guard !changes.isEmpty else { return transaction }
         var key = try Self.allocateKeys(Int64(changes.count), of: HistorySchema.changeEntity, table: HistorySchema.changeTable, db)
+        let tombstones = (0..<tombstoneColumns).map { ", " + HistorySchema.tombstoneColumn($0) }.joined()
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstones)) \
+            VALUES (?, ?, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneColumns)))
             """)
         // Bound through SQLite's C API: building GRDB's arguments for each change would cost as
         // much as writing it.
@@ -61,6 +65,9 @@ struct HistoryRecorder {
             row.bind(change.key.databaseValue)
             row.bind(transaction.databaseValue)
             row.bind(change.columns?.databaseValue ?? .null)
+            for index in 0..<tombstoneColumns {
+                row.bind(index < change.tombstone.count ? change.tombstone[index] : .null)
+            }
             try row.execute()
             key += 1
         }

@@ -44,4 +44,19 @@ public struct HistoryChange: Sendable, Equatable {
     public var changedObjectID: ObjectID
     /// For an update, the properties whose values changed; `nil` for inserts and deletes.
     public var updatedProperties: Set<String>?
+    /// For a delete, the values of the entity's attributes marked "Preserve After Deletion"
+    /// (`preserveAfterDeletion`) as the store held them, by name, those without a value left out;
+    /// `nil` for inserts, updates, and entities that preserve none.
+    public var tombstone: [String: AttributeValue]?
+
+    public init(
+        changeID: Int64, changeType: ChangeType, changedObjectID: ObjectID, updatedProperties: Set<String>? = nil,
+        tombstone: [String: AttributeValue]? = nil
+    ) {
+        self.changeID = changeID
+        self.changeType = changeType
+        self.changedObjectID = changedObjectID
+        self.updatedProperties = updatedProperties
+        self.tombstone = tombstone
+    }
 }

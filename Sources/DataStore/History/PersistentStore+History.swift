@@ -128,20 +128,30 @@ extension PersistentStore {
                 timestamp: Date(timeIntervalSinceReferenceDate: row[1] ?? 0), author: transactionAuthor, contextName: row[3],
                 bundleID: row[4], processID: row[5], changes: []))
         }
+        let tombstones = (0..<tombstoneColumns).map { ", " + HistorySchema.tombstoneColumn($0) }.joined()
         let changes = try Row.fetchCursor(db, sql: """
-            SELECT ZTRANSACTIONID, Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID > ? ORDER BY ZTRANSACTIONID, Z_PK
+            SELECT ZTRANSACTIONID, Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS\(tombstones) FROM ACHANGE
+            WHERE ZTRANSACTIONID > ? ORDER BY ZTRANSACTIONID, Z_PK
             """, arguments: [after])
         while let row = try changes.next() {
             guard let position = positions[row[0]], let type = HistorySchema.ChangeType(rawValue: row[2]) else { continue }
             let entityNumber: Int = row[3]
             if let entityNumbers, !entityNumbers.contains(entityNumber) { continue }
-            let columns: Data? = row[5]
-            let properties = type == .update ? entity(number: entityNumber).flatMap { entity in
-                columns.flatMap { historyColumns(of: entity).properties(in: $0) }
-            } : nil
-            let change = HistoryChange(
+            var change = HistoryChange(
                 changeID: row[1], changeType: type, changedObjectID: objectID(key: .permanent(row[4]), entityNumber: entityNumber),
-                updatedProperties: properties)
+                updatedProperties: nil)
+            if let entity = entity(number: entityNumber) {
+                switch type {
+                case .update:
+                    let columns: Data? = row[5]
+                    change.updatedProperties = columns.flatMap { historyColumns(of: entity).properties(in: $0) }
+                case .delete:
+                    let layout = historyTombstones(of: entity)
+                    if !layout.isEmpty { change.tombstone = layout.tombstone((0..<min(layout.attributes.count, tombstoneColumns)).map { row[6 + $0] }) }
+                case .insert:
+                    break
+                }
+            }
             if let isIncluded, !isIncluded(change) { continue }
             transactions[position].changes.append(change)
         }
