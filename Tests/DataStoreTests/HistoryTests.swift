@@ -117,6 +117,49 @@ import Testing
         #expect(try store.fetchHistory(after: Date.distantPast).count == 3)
     }
 
+    /// Predicates on changes keep what they name: change types, objects, entities, changed
+    /// properties and the transaction's author and time; an unknown key is a typed error.
+    @Test func predicates_keepTheChangesTheyMatch() throws {
+        let store = try Self.newStore()
+        let context = store.newContext()
+        context.transactionAuthor = "import"
+        let first = try Self.bank(context, "First")
+        let second = try Self.bank(context, "Second")
+        try context.save()
+        context.transactionAuthor = "app"
+        try first.setValue("First Federal", forKey: "name")
+        try first.setValue("Austin", forKey: "city")
+        try context.save()
+        context.delete(second)
+        try context.save()
+
+        func kept(_ format: String, _ arguments: any PredicateArgument...) throws -> [String] {
+            try store.fetchHistory(after: nil, matching: ObjectPredicate(format: format, arguments: arguments)).flatMap { transaction in
+                transaction.changes.map { "\(transaction.transactionNumber) \($0.changeType) \($0.changedObjectID.primaryKey ?? 0)" }
+            }
+        }
+        #expect(try kept("changeType == 2") == ["3 delete 2"])
+        #expect(try kept("changeType == %d", HistoryChange.ChangeType.insert.rawValue) == ["1 insert 1", "1 insert 2"])
+        #expect(try kept("transaction.author == 'import'") == ["1 insert 1", "1 insert 2"])
+        #expect(try kept("transaction.author BEGINSWITH[c] 'AP'") == ["2 update 1", "3 delete 2"])
+        #expect(try kept("changedObjectID == %@", first) == ["1 insert 1", "2 update 1"])
+        #expect(try kept("changedObjectID IN %@", [second.objectID]) == ["1 insert 2", "3 delete 2"])
+        #expect(try kept("'city' IN updatedProperties") == ["2 update 1"])
+        #expect(try kept("updatedProperties CONTAINS 'name'") == ["2 update 1"])
+        #expect(try kept("ANY updatedProperties BEGINSWITH[c] 'CI'") == ["2 update 1"])
+        #expect(try kept("'state' IN updatedProperties").isEmpty)
+        #expect(try kept("entityName == 'FailedBankInfo' AND NOT changeType == 1") == ["1 insert 1", "1 insert 2", "3 delete 2"])
+        #expect(try kept("transaction.timestamp <= %@ AND transaction.transactionNumber > 2", Date()) == ["3 delete 2"])
+        #expect(try kept("transaction.timestamp < %@", Date.distantPast).isEmpty)
+        #expect(try store.fetchHistory(after: nil, matching: ObjectPredicate(format: "changeType == 1"), where: { _ in false }).isEmpty)
+
+        for invalid in ["name == 'First'", "ANY transaction.author == 'app'", "changedObjectID.name == 'First'"] {
+            #expect(performing: { try store.fetchHistory(after: nil, matching: ObjectPredicate(format: invalid)) }, throws: { error in
+                if case StoreError.history(.invalidPredicate) = error { true } else { false }
+            })
+        }
+    }
+
     @Test func deletingHistory_keepsTheTokenGiven_andExpiresOlderOnes() throws {
         let store = try Self.newStore()
         let context = store.newContext()

@@ -62,6 +62,8 @@ import Testing
         #expect(tombstones[ideas] == ["title": .string("Ideas")], "values the object lacks are left out")
         #expect(tombstones[tag] == ["label": .string("home")])
         #expect(try store.fetchHistory(after: nil)[0].changes.allSatisfy { $0.tombstone == nil }, "inserts have none")
+        let found = try store.fetchHistory(after: nil, matching: ObjectPredicate(format: "tombstone.title BEGINSWITH 'Gro' OR tombstone.label == 'home'"))
+        #expect(found.flatMap(\.changes).map(\.changedObjectID) == [groceries, tag])
 
         // Core Data's columns: the preserved attributes by name, each value stored as its column stores it.
         let stored = try DatabaseQueue(path: url.path).read { db in

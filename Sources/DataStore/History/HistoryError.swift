@@ -8,12 +8,15 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     case expired(HistoryToken)
     /// The token belongs to another store.
     case tokenOfAnotherStore(HistoryToken)
+    /// A predicate on changes names a key a change does not have, or compares what it cannot.
+    case invalidPredicate(String)
 
     public var description: String {
         switch self {
         case .notTracked: "the store does not record persistent history"
         case .expired(let token): "history after \(token) was deleted; the token has expired"
         case .tokenOfAnotherStore(let token): "the history token \(token) belongs to another store"
+        case .invalidPredicate(let reason): "invalid predicate on history changes: \(reason)"
         }
     }
 }

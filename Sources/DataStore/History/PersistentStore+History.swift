@@ -14,18 +14,25 @@ extension PersistentStore {
 
     /// The transactions after `token` (every kept one when `nil`), oldest first, with their changes.
     ///
+    ///     let deletes = try store.fetchHistory(after: token, matching: ObjectPredicate(format: "changeType == 2"))
+    ///
     /// - Parameters:
     ///   - entityNames: keep only changes of these entities and their subentities.
     ///   - author: keep only transactions of this `transactionAuthor`.
+    ///   - predicate: keep only the changes it matches, in the predicate language; its keys are
+    ///     those of a change (`changeType`, `changedObjectID`, `entityName`, `updatedProperties`,
+    ///     `tombstone.NAME`) and of its transaction (`transaction.author`, `transaction.timestamp`…).
+    ///     Another key throws `HistoryError.invalidPredicate`.
     ///   - isIncluded: keep only the changes it accepts.
     ///
     /// Transactions left without changes by the filters are left out. A token whose transaction
     /// was deleted throws `HistoryError.expired`: the history since then is incomplete.
     public func fetchHistory(
-        after token: HistoryToken?, entityNames: Set<String>? = nil, author: String? = nil,
+        after token: HistoryToken?, entityNames: Set<String>? = nil, author: String? = nil, matching predicate: ObjectPredicate? = nil,
         where isIncluded: ((HistoryChange) -> Bool)? = nil
     ) throws(StoreError) -> [HistoryTransaction] {
-        try readingHistory { db in
+        let filter = try Self.changeFilter(predicate)
+        return try readingHistory { db in
             var after: Int64 = 0
             if let token {
                 guard token.storeIdentifier == identifier else { throw HistoryError.tokenOfAnotherStore(token) }
@@ -33,18 +40,30 @@ extension PersistentStore {
                 if token.transactionNumber > 0, kept != true { throw HistoryError.expired(token) }
                 after = token.transactionNumber
             }
-            return try readTransactions(after: after, entityNames: entityNames, author: author, isIncluded: isIncluded, db)
+            return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, db)
         }
     }
 
-    /// The transactions saved after `date`, oldest first; filtered as by ``fetchHistory(after:entityNames:author:where:)``.
+    /// The transactions saved after `date`, oldest first; filtered as by
+    /// ``fetchHistory(after:entityNames:author:matching:where:)``.
     public func fetchHistory(
-        after date: Date, entityNames: Set<String>? = nil, author: String? = nil, where isIncluded: ((HistoryChange) -> Bool)? = nil
+        after date: Date, entityNames: Set<String>? = nil, author: String? = nil, matching predicate: ObjectPredicate? = nil,
+        where isIncluded: ((HistoryChange) -> Bool)? = nil
     ) throws(StoreError) -> [HistoryTransaction] {
-        try readingHistory { db in
+        let filter = try Self.changeFilter(predicate)
+        return try readingHistory { db in
             let after = try Int64.fetchOne(
                 db, sql: "SELECT ifnull(max(Z_PK), 0) FROM ATRANSACTION WHERE ZTIMESTAMP <= ?", arguments: [date.timeIntervalSinceReferenceDate]) ?? 0
-            return try readTransactions(after: after, entityNames: entityNames, author: author, isIncluded: isIncluded, db)
+            return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, db)
+        }
+    }
+
+    private static func changeFilter(_ predicate: ObjectPredicate?) throws(StoreError) -> HistoryChangeFilter? {
+        guard let predicate else { return nil }
+        do {
+            return try HistoryChangeFilter(predicate)
+        } catch {
+            throw .history(error)
         }
     }
 
@@ -92,7 +111,7 @@ extension PersistentStore {
     /// The transactions other connections committed since the last delivered one, on the writer.
     func externalTransactions(_ db: Database) throws -> [HistoryTransaction] {
         let after = historyCursor.withLock { $0.lastTransaction }
-        let transactions = try readTransactions(after: after, entityNames: nil, author: nil, isIncluded: nil, db)
+        let transactions = try readTransactions(after: after, entityNames: nil, author: nil, filter: nil, isIncluded: nil, db)
         return historyCursor.withLock { cursor in
             let external = transactions.filter { !cursor.own.contains($0.transactionNumber) }
             cursor.lastTransaction = max(cursor.lastTransaction, transactions.last?.transactionNumber ?? 0)
@@ -103,7 +122,8 @@ extension PersistentStore {
 
     /// Transactions numbered above `after` with their changes, filtered.
     private func readTransactions(
-        after: Int64, entityNames: Set<String>?, author: String?, isIncluded: ((HistoryChange) -> Bool)?, _ db: Database
+        after: Int64, entityNames: Set<String>?, author: String?, filter: HistoryChangeFilter?, isIncluded: ((HistoryChange) -> Bool)?,
+        _ db: Database
     ) throws -> [HistoryTransaction] {
         let entityNumbers = entityNames.map { names in
             Set(names.compactMap { entity(named: $0)?.subtreeNumbers }.joined())
@@ -152,10 +172,11 @@ extension PersistentStore {
                     break
                 }
             }
+            if let filter, !filter.matches(change, of: transactions[position]) { continue }
             if let isIncluded, !isIncluded(change) { continue }
             transactions[position].changes.append(change)
         }
-        if entityNames != nil || isIncluded != nil { transactions.removeAll { $0.changes.isEmpty } }
+        if entityNames != nil || filter != nil || isIncluded != nil { transactions.removeAll { $0.changes.isEmpty } }
         return transactions
     }
 

@@ -6,12 +6,7 @@ import GRDB
 struct PredicateEvaluator {
     let context: ObjectContext
 
-    /// What an expression yields for one object.
-    private enum Value {
-        case stored(DatabaseValue)
-        case object(ObjectID?)
-        case list([Value])
-    }
+    private typealias Value = EvaluatedValue
 
     func evaluate(_ predicate: ResolvedPredicate, on object: ManagedObject) -> Bool {
         evaluate(predicate, scopes: [object])
@@ -31,7 +26,7 @@ struct PredicateEvaluator {
         case .or(let terms): return terms.contains { evaluate($0, scopes: scopes) }
         case .compare(let lhs, let comparisonOperator, let rhs, let options):
             let patternIsFolded = if case .value = rhs { true } else { false }
-            return compare(value(lhs, scopes), comparisonOperator, value(rhs, scopes), options: options, patternIsFolded: patternIsFolded)
+            return Value.compare(value(lhs, scopes), comparisonOperator, value(rhs, scopes), options: options, patternIsFolded: patternIsFolded)
         case .quantified(let quantifier, let collection, let predicate):
             let elements = self.elements(of: collection, scopes)
             let matches = { (element: ManagedObject) in evaluate(predicate, scopes: Self.entering(collection, element, scopes)) }
@@ -41,56 +36,6 @@ struct PredicateEvaluator {
             case .none: return !elements.contains(where: matches)
             }
         }
-    }
-
-    // MARK: Comparing
-
-    private func compare(_ lhs: Value, _ comparisonOperator: ComparisonOperator, _ rhs: Value, options: StringOptions, patternIsFolded: Bool) -> Bool {
-        switch comparisonOperator {
-        case .equal: return equal(lhs, rhs, options)
-        case .notEqual: return !equal(lhs, rhs, options)
-        case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard let order = order(lhs, rhs, options) else { return false }
-            switch comparisonOperator {
-            case .less: return order < 0
-            case .lessOrEqual: return order <= 0
-            case .greater: return order > 0
-            default: return order >= 0
-            }
-        case .beginsWith, .endsWith, .contains, .like, .matches:
-            guard case .stored(let value) = lhs, case .stored(let pattern) = rhs,
-                  case .string(let text) = value.storage, case .string(let patternText) = pattern.storage else { return false }
-            return TextMatching.matches(text, comparisonOperator, patternText, options: options, patternIsFolded: patternIsFolded)
-        case .in:
-            guard case .list(let elements) = rhs else { return false }
-            return elements.contains { equal(lhs, $0, options) }
-        case .between:
-            guard case .list(let bounds) = rhs, bounds.count == 2,
-                  let low = order(lhs, bounds[0], options), let high = order(lhs, bounds[1], options) else { return false }
-            return low >= 0 && high <= 0
-        }
-    }
-
-    /// `IS` semantics: `nil` equals `nil` only.
-    private func equal(_ lhs: Value, _ rhs: Value, _ options: StringOptions) -> Bool {
-        switch (lhs, rhs) {
-        case (.object(let left), .object(let right)): return left == right
-        case (.stored(let left), .stored(let right)):
-            if left.isNull || right.isNull { return left.isNull && right.isNull }
-            return StoredValueOrder.compare(Self.folded(left, options), Self.folded(right, options)) == 0
-        default: return false
-        }
-    }
-
-    /// The order of two non-null stored values; `nil` when either is `nil` (SQL's `NULL`).
-    private func order(_ lhs: Value, _ rhs: Value, _ options: StringOptions) -> Int? {
-        guard case .stored(let left) = lhs, case .stored(let right) = rhs, !left.isNull, !right.isNull else { return nil }
-        return StoredValueOrder.compare(Self.folded(left, options), Self.folded(right, options))
-    }
-
-    private static func folded(_ value: DatabaseValue, _ options: StringOptions) -> DatabaseValue {
-        guard !options.isEmpty, case .string(let text) = value.storage else { return value }
-        return TextMatching.fold(text, options).databaseValue
     }
 
     // MARK: Values
