@@ -7,8 +7,9 @@ import Testing
 /// Random edits in random batches — inserts, deletes, edits of section keys, sort keys, the
 /// predicate's attribute and of related objects behind the sort's key path, saved, processed
 /// unsaved, rolled back, saved by another context and merged (by change set, or as a write by
-/// another process that names no objects), or made by batch requests — under every kind of list: with
-/// and without sections, offset and limit. After every batch, applying the reported changes to
+/// another process that names no objects), made by batch requests, or saved and batch-written
+/// through another connection to the file and delivered by the store's persistent history —
+/// under every kind of list: with and without sections, offset and limit. After every batch, applying the reported changes to
 /// the previous list with a table view's batch-update rules gives exactly a fresh fetch, and a
 /// snapshot-preferring delegate sees the same list and the same updated objects.
 ///
@@ -42,7 +43,10 @@ import Testing
     func randomChanges_reportsRebuildTheList(_ configurationIndex: Int) throws {
         let configuration = Self.configurations[configurationIndex]
         var random = SplitMix64(seed: Self.seed &+ UInt64(configurationIndex))
-        let store = try PersistentStore.inMemory(model: TestStores.failedBanks)
+        let url = TestStores.newStoreURL()
+        let store = try PersistentStore(url: url, model: TestStores.failedBanks, history: .enabled)
+        // Another connection to the file: its commits are another process's to `store`.
+        let there = try PersistentStore(url: url, model: TestStores.failedBanks, history: .enabled)
         let context = store.newContext()
         var world = RandomBanks(random: random)
         for _ in 0..<30 { world.insertBank(context) }
@@ -73,7 +77,7 @@ import Testing
 
         let merged = ChangeSetCollector()
         store.addObserver { merged.append($0) }
-        var reported = 0
+        var reported = 0, delivered = 0
         for round in 0..<Self.rounds / Self.configurations.count {
             let label = "round \(round), seed \(Self.seed), \(configuration)"
             let operations = Int.random(in: 1...4, using: &world.random)
@@ -83,18 +87,36 @@ import Testing
             // A batch request on this context, after a save (a batch request writes the store,
             // not the context's unsaved changes): its changes arrive with no merge code.
             let batch = !elsewhere && Int.random(in: 0..<6, using: &world.random) == 0
-            if elsewhere || batch { try context.save() }
+            // Saves or a batch request through the other connection, found by
+            // `checkForExternalChanges()` and delivered as the history's exact changes.
+            let external = !elsewhere && !batch && Int.random(in: 0..<6, using: &world.random) == 0
+            if elsewhere || batch || external { try context.save() }
             let other = store.newContext()
             let target = elsewhere ? other : context
             table.updated = []
             snapshotDelegate.reloaded = []
             if batch {
                 try world.batch(context)
+            } else if external {
+                let remote = there.newContext()
+                if Bool.random(using: &world.random) {
+                    try world.batch(remote)
+                } else {
+                    for _ in 0..<operations { world.change(remote) }
+                    try remote.save()
+                }
+                let before = merged.all.count
+                _ = try store.checkForExternalChanges()
+                for changes in merged.all.dropFirst(before) {
+                    try #require(!changes.isExternalWrite, "\(label): the history names the changes")
+                    context.mergeChanges(from: changes)
+                    delivered += 1
+                }
             } else {
                 for _ in 0..<operations { world.change(target) }
             }
             switch Int.random(in: 0..<10, using: &world.random) {
-            case _ where batch:
+            case _ where batch || external:
                 break
             case _ where target === other:
                 try other.save()
@@ -124,6 +146,7 @@ import Testing
             table.reports = 0
         }
         #expect(reported > Self.rounds / Self.configurations.count / 5, "many rounds change the visible list")
+        #expect(delivered > Self.rounds / Self.configurations.count / 20, "many rounds deliver the other connection's changes")
     }
 
     static func sections(_ banks: [FailedBankInfo], sectioned: Bool) -> [TableModel.Section] {
