@@ -32,9 +32,11 @@ struct HistoryReport: Encodable {
         var objectID: String
         /// Sorted; `null` for inserts and deletes.
         var updatedProperties: [String]?
+        /// A delete's preserved values, by attribute name; left out when it kept none.
+        var tombstone: [String: StoreInspection.Value]?
 
         private enum CodingKeys: String, CodingKey {
-            case changeType, entity, objectID, updatedProperties
+            case changeType, entity, objectID, updatedProperties, tombstone
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -43,6 +45,7 @@ struct HistoryReport: Encodable {
             try container.encode(entity, forKey: .entity)
             try container.encode(objectID, forKey: .objectID)
             try container.encode(updatedProperties, forKey: .updatedProperties)
+            try container.encodeIfPresent(tombstone, forKey: .tombstone)
         }
     }
 
@@ -57,7 +60,8 @@ struct HistoryReport: Encodable {
                 changes: transaction.changes.map { change in
                     Change(
                         changeType: "\(change.changeType)", entity: change.changedObjectID.entityName,
-                        objectID: change.changedObjectID.description, updatedProperties: change.updatedProperties?.sorted())
+                        objectID: change.changedObjectID.description, updatedProperties: change.updatedProperties?.sorted(),
+                        tombstone: change.tombstone.flatMap { $0.isEmpty ? nil : $0.mapValues(StoreInspection.value(of:)) })
                 })
         }
     }
@@ -77,6 +81,7 @@ struct HistoryReport: Encodable {
             let changes = transaction.changes.map { change in
                 "  \(change.changeType.padding(toLength: 6, withPad: " ", startingAt: 0))  \(change.objectID)"
                     + (change.updatedProperties.map { ": " + $0.joined(separator: ", ") } ?? "")
+                    + (change.tombstone.map { "  kept " + StoreInspection.text(of: .object($0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })) } ?? "")
             }
             return ([heading] + (changes.isEmpty ? ["  (no changes)"] : changes)).joined(separator: "\n") + "\n"
         }.joined(separator: "\n")

@@ -35,10 +35,14 @@ struct Inspect: ParsableCommand {
             --history prints the store's persistent history instead (a store Core Data wrote with \
             NSPersistentHistoryTrackingKey, or one opened here with history on): each transaction \
             with its token, time, author and context name, and its changes — insert, update (with \
-            the properties changed) or delete, and the object. --after TOKEN starts after a \
-            transaction; --entity keeps the changes of one entity and its subentities. JSON is \
-            {"transactions": [{"token", "timestamp", "author", "contextName", "changes": \
-            [{"changeType", "entity", "objectID", "updatedProperties"}]}]}.
+            the properties changed) or delete (with the values of attributes marked Preserve After \
+            Deletion), and the object. --after TOKEN starts after a transaction; --entity keeps the \
+            changes of one entity and its subentities; --predicate keeps the changes it matches, \
+            with the keys changeType (0 insert, 1 update, 2 delete), changedObjectID, entityName, \
+            updatedProperties, tombstone.NAME and transaction.author, .contextName, .timestamp. \
+            JSON is {"transactions": [{"token", "timestamp", "author", "contextName", "changes": \
+            [{"changeType", "entity", "objectID", "updatedProperties"}]}]}, a delete's change with \
+            "tombstone": {NAME: value} when it kept values.
 
             The model should be the version that wrote the store. Another version reads the store \
             too when every table and column it needs is there and it numbers the entities alike, \
@@ -55,6 +59,7 @@ struct Inspect: ParsableCommand {
                 --predicate "state IN {'CA', 'NY'} AND name CONTAINS[cd] 'first'" --sort details.closeDate:desc --limit 10
               datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld --entity Book --predicate "price < 10" --count
               datamodel-gen inspect App.sqlite --model App/Model.xcdatamodeld --history --after 41 --format table
+              datamodel-gen inspect App.sqlite --model App/Model.xcdatamodeld --history --predicate "changeType == 2"
             """
     )
 
@@ -75,7 +80,9 @@ struct Inspect: ParsableCommand {
     @Option(help: "Output format: 'json' (for tools) or 'table' (for people).")
     var format: Format = .json
 
-    @Option(help: ArgumentHelp("Only the objects of --entity that match this predicate, e.g. \"price < 10 AND title BEGINSWITH[c] 'the'\".", valueName: "format"))
+    @Option(help: ArgumentHelp(
+        "Only the objects of --entity that match this predicate, e.g. \"price < 10 AND title BEGINSWITH[c] 'the'\"; with --history, only the changes it matches, e.g. \"changeType == 2\".",
+        valueName: "format"))
     var predicate: String?
 
     @Option(help: ArgumentHelp("Order by this key path (through to-ones), ascending, or descending with ':desc'; repeatable.", valueName: "keypath[:desc]"))
@@ -97,11 +104,13 @@ struct Inspect: ParsableCommand {
     var after: Int64?
 
     /// Whether any query option is given: then `--entity` is queried as one fetch request.
-    private var isQuery: Bool { predicate != nil || !sort.isEmpty || limit != nil || offset != nil || count }
+    private var isQuery: Bool { predicate != nil || isObjectQuery }
+    /// Whether an option that only objects have is given.
+    private var isObjectQuery: Bool { !sort.isEmpty || limit != nil || offset != nil || count }
 
     func validate() throws {
-        if history && isQuery { throw ValidationError("--history lists transactions: --predicate, --sort, --limit, --offset and --count query objects") }
-        if isQuery && entity == nil {
+        if history && isObjectQuery { throw ValidationError("--history lists transactions: --sort, --limit, --offset and --count query objects") }
+        if isQuery && entity == nil && !history {
             throw ValidationError("--predicate, --sort, --limit, --offset and --count query one entity: add --entity NAME")
         }
         if after != nil && !history { throw ValidationError("--after reads the history: add --history") }
@@ -112,14 +121,7 @@ struct Inspect: ParsableCommand {
     /// The fetch request the query options describe.
     private func request(for entity: String) throws -> FetchRequest<ManagedObject> {
         var request = FetchRequest<ManagedObject>(entityName: entity)
-        if let predicate {
-            do {
-                request.predicate = try ObjectPredicate(format: predicate)
-            } catch {
-                StandardError.write("error: --predicate: \(error)")
-                throw ExitCode.failure
-            }
-        }
+        request.predicate = try parsedPredicate()
         request.sortDescriptors = sort.map { key in
             if key.hasSuffix(":desc") { return ObjectSortDescriptor(String(key.dropLast(5)), ascending: false) }
             return ObjectSortDescriptor(key.hasSuffix(":asc") ? String(key.dropLast(4)) : key)
@@ -127,6 +129,17 @@ struct Inspect: ParsableCommand {
         request.fetchLimit = limit ?? 0
         request.fetchOffset = offset ?? 0
         return request
+    }
+
+    /// `--predicate`, parsed.
+    private func parsedPredicate() throws -> ObjectPredicate? {
+        guard let predicate else { return nil }
+        do {
+            return try ObjectPredicate(format: predicate)
+        } catch {
+            StandardError.write("error: --predicate: \(error)")
+            throw ExitCode.failure
+        }
     }
 
     func run() throws {
@@ -183,9 +196,10 @@ struct Inspect: ParsableCommand {
 
     private func printHistory(of persistentStore: PersistentStore) throws {
         let token = after.map { HistoryToken(storeIdentifier: persistentStore.identifier, transactionNumber: $0) }
+        let changes = try parsedPredicate()
         let report: HistoryReport
         do {
-            report = HistoryReport(try persistentStore.fetchHistory(after: token, entityNames: entity.map { [$0] }))
+            report = HistoryReport(try persistentStore.fetchHistory(after: token, entityNames: entity.map { [$0] }, matching: changes))
         } catch {
             StandardError.write("\(store): error: \(error)")
             throw ExitCode.failure

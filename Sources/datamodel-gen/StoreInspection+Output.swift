@@ -81,7 +81,7 @@ extension StoreInspection {
         return flat.count <= maximumWidth ? flat : flat.prefix(maximumWidth - 1) + "…"
     }
 
-    private static func text(of value: Value) -> String {
+    static func text(of value: Value) -> String {
         switch value {
         case .null: "nil"
         case .number(let text): text
@@ -96,5 +96,21 @@ extension StoreInspection {
     private static func shortObjectID(_ text: String) -> String? {
         guard text.hasPrefix("x-coredata://") else { return nil }
         return text.split(separator: "/").suffix(2).joined(separator: "/")
+    }
+}
+
+/// Values in JSON written by `JSONEncoder` (`inspect --history`), as ``StoreInspection/json()`` writes them.
+extension StoreInspection.Value: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .number(let text):
+            if let integer = Int64(text) { try container.encode(integer) } else { try container.encode(Double(text) ?? 0) }
+        case .bool(let value): try container.encode(value)
+        case .text(let text): try container.encode(text)
+        case .list(let items): try container.encode(items)
+        case .object(let members): try container.encode(Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+        }
     }
 }

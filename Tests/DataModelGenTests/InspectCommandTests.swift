@@ -245,8 +245,50 @@ import TestSupport
         #expect(table.standardOutput.hasSuffix("  update  \(bank.objectID): name, state\n"))
         let details = try CLITests.run("inspect", url.path, "--model", model, "--history", "--entity", "FailedBankDetails", "--format", "table")
         #expect(details.standardOutput == "No transactions.\n")
-        let mixed = try CLITests.run("inspect", url.path, "--model", model, "--history", "--predicate", "name != nil")
+        let updates = try CLITests.run("inspect", url.path, "--model", model, "--history", "--predicate", "changeType == 1", "--format", "table")
+        #expect(updates.standardOutput.hasPrefix("Transaction 2  ") && !updates.standardOutput.contains("insert"))
+        let unknownKey = try CLITests.run("inspect", url.path, "--model", model, "--history", "--predicate", "name != nil")
+        #expect(unknownKey.status != 0 && unknownKey.standardError.contains("'name' is not a key of a history change"))
+        let mixed = try CLITests.run("inspect", url.path, "--model", model, "--history", "--count")
         #expect(mixed.status != 0 && mixed.standardError.contains("--history lists transactions"))
+    }
+
+    /// A delete's preserved values print with its change, in JSON and in the table.
+    @Test func history_showsTombstones() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tombstones-\(UUID().uuidString)")
+        let model = directory.appendingPathComponent("Notes.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
+                <entity name="Note" representedClassName="Note" syncable="YES">
+                    <attribute name="body" optional="YES" attributeType="String"/>
+                    <attribute name="rank" optional="YES" attributeType="Integer 64" usesScalarValueType="YES" preserveAfterDeletion="YES"/>
+                    <attribute name="title" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
+                </entity>
+            </model>
+            """.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let url = directory.appendingPathComponent("Notes.sqlite")
+        let store = try PersistentStore(url: url, model: ManagedObjectModel(model: try ModelLoader().load(model.path).model), history: .enabled)
+        let context = store.newContext()
+        let note = try context.insertObject(entityName: "Note")
+        try note.setValue("Groceries", forKey: "title")
+        try note.setValue(2, forKey: "rank")
+        try note.setValue("milk", forKey: "body")
+        try context.save()
+        context.delete(note)
+        try context.save()
+
+        let run = try CLITests.run("inspect", url.path, "--model", model.path, "--history", "--predicate", "changeType == 2")
+        #expect(run.status == 0, "\(run.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: [[String: Any]]])
+        let delete = try #require((json["transactions"]?.first?["changes"] as? [[String: Any]])?.first)
+        #expect(delete["changeType"] as? String == "delete")
+        let tombstone = try #require(delete["tombstone"] as? [String: Any])
+        #expect(tombstone.keys.sorted() == ["rank", "title"] && tombstone["title"] as? String == "Groceries" && tombstone["rank"] as? Int == 2)
+        let table = try CLITests.run("inspect", url.path, "--model", model.path, "--history", "--format", "table")
+        #expect(table.standardOutput.hasSuffix("  delete  \(note.objectID)  kept {rank: 2, title: Groceries}\n"))
+        #expect(!table.standardOutput.contains("insert  \(note.objectID)  kept"), "inserts keep nothing")
     }
 
     /// Core Data's own history reads too.
