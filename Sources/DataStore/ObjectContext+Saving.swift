@@ -53,6 +53,7 @@ extension ObjectContext {
             let old = object.objectID
             object.objectID = permanent
             reregister(object, from: old)
+            noteSaved(old, as: permanent)
             object.version = 1
             object.keepValuesAsSaved()
         }

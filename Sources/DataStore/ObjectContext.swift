@@ -34,6 +34,10 @@ public final class ObjectContext {
     /// Problems found while changing objects (a stale generated key), reported by the next save.
     private(set) var misuses: [ValidationFailure] = []
     @exclusivity(unchecked) private var nextTemporaryKey: UInt64 = 0
+    /// The `Z_PK` each saved insert got, by its temporary key (0 for keys not saved): a temporary
+    /// ID handed out before a save — in a change report, say — still finds its object after it.
+    /// Temporary keys count up from 1, so an array holds them in 8 bytes each.
+    @exclusivity(unchecked) private var savedTemporaryKeys: [Int64] = []
     /// Whether a relationship was set since the last save, and may hold a temporary ID that the
     /// save must replace with a permanent one.
     var relationshipsChanged = false
@@ -146,6 +150,7 @@ public final class ObjectContext {
     /// fault whose row does not exist gives unset values, and saving it fails with a conflict.
     public func object(with id: ObjectID) -> ManagedObject {
         if let object = registry[id.row] { return object }
+        if let saved = permanentID(ofSaved: id) { return object(with: saved) }
         // The store's own ID, whose scope holds this store's description of the entity.
         let id = store.objectID(key: id.key, entityNumber: id.entityNumber)
         let object = id.scope.entity.objectClass.init(ObjectCreation(objectID: id, context: self))
@@ -169,7 +174,22 @@ public final class ObjectContext {
 
     /// The registered object for `id`, if the context has one.
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
-        registry[id.row]
+        registry[id.row] ?? permanentID(ofSaved: id).flatMap { registry[$0.row] }
+    }
+
+    /// The permanent ID of the object that had the temporary ID `id` until a save of this context.
+    func permanentID(ofSaved id: ObjectID) -> ObjectID? {
+        guard case .temporary(let key) = id.key, key < savedTemporaryKeys.count, savedTemporaryKeys[Int(key)] > 0 else { return nil }
+        return store.objectID(key: .permanent(savedTemporaryKeys[Int(key)]), entityNumber: id.entityNumber)
+    }
+
+    /// Notes that the object with the temporary ID `temporary` was saved as `permanent`.
+    func noteSaved(_ temporary: ObjectID, as permanent: ObjectID) {
+        guard case .temporary(let key) = temporary.key, let saved = permanent.primaryKey else { return }
+        if Int(key) >= savedTemporaryKeys.count {
+            savedTemporaryKeys.append(contentsOf: repeatElement(0, count: Int(key) + 1 - savedTemporaryKeys.count))
+        }
+        savedTemporaryKeys[Int(key)] = saved
     }
 
     func register(_ object: ManagedObject) {

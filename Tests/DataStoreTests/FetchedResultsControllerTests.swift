@@ -47,6 +47,23 @@ import Testing
         #expect(Self.titles(controller) == ["Dracula", "Emma", "Beloved", "Middlemarch", "Orlando", "Ulysses"])
     }
 
+    /// An insert reported by `save()` names the object by the temporary ID it had then (the
+    /// report comes before the write); after the save that ID still finds the saved object.
+    @Test func insertReportedBySave_findsItsObjectAfterTheSave() throws {
+        let (context, controller, delegate) = try Self.bookList(Self.shelf)
+        let book = Book(context: context)
+        book.title = "Dracula"
+        book.price = 5
+        try context.save()
+        let insert = try #require(delegate.changes.first { $0.type == .insert })
+        #expect(insert.objectID.isTemporaryID && !book.objectID.isTemporaryID)
+        #expect(try context.existingObject(with: insert.objectID) === book)
+        #expect(context.object(with: insert.objectID) === book)
+        #expect(context.registeredObject(for: insert.objectID) === book)
+        #expect(try context.existingObject(with: insert.objectID).value(forKey: "title") as? String == "Dracula")
+        #expect(controller.indexPath(forObject: book) == insert.newIndexPath)
+    }
+
     @Test func bookList_priceChange_isAMoveWhenTheOrderChangesAndAnUpdateWhenNot() throws {
         let (context, controller, delegate) = try Self.bookList(Self.shelf)
         let emma = controller.object(at: ResultsIndexPath(item: 0, section: 0))

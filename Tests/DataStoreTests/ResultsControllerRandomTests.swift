@@ -170,7 +170,7 @@ extension TableModel.Section {
 
 /// Applies every report to a table model as it arrives, as a table view would.
 final class ApplyingDelegate: FetchedResultsControllerDelegate {
-    typealias Result = FailedBankInfo
+    typealias Object = FailedBankInfo
     var model = TableModel(FetchedResultsSnapshot.empty)
     /// Why the last report could not be applied.
     var failure: String?
@@ -207,7 +207,7 @@ final class ApplyingDelegate: FetchedResultsControllerDelegate {
 
 /// Keeps the latest snapshot of a snapshot-preferring delegate.
 final class SnapshotDelegate: FetchedResultsControllerDelegate {
-    typealias Result = FailedBankInfo
+    typealias Object = FailedBankInfo
     var latest: FetchedResultsSnapshot?
     var reloaded: [ObjectID] = []
     var prefersSnapshots: Bool { true }

@@ -2,7 +2,7 @@ import DataStore
 import Testing
 
 /// Records what a results controller reports, one line per callback.
-final class RecordingDelegate<Result: ManagedObject>: FetchedResultsControllerDelegate {
+final class RecordingDelegate<Object: ManagedObject>: FetchedResultsControllerDelegate {
     var events: [String] = []
     /// The changes of the last report.
     var sectionChanges: [FetchedResultsSectionChange] = []
@@ -10,28 +10,28 @@ final class RecordingDelegate<Result: ManagedObject>: FetchedResultsControllerDe
     var reports = 0
     var titles: [String: String] = [:]
 
-    func controllerWillChangeContent(_ controller: FetchedResultsController<Result>) {
+    func controllerWillChangeContent(_ controller: FetchedResultsController<Object>) {
         events.append("will change")
         sectionChanges = []
         changes = []
     }
 
-    func controller(_ controller: FetchedResultsController<Result>, didChange section: FetchedResultsSectionChange) {
+    func controller(_ controller: FetchedResultsController<Object>, didChange section: FetchedResultsSectionChange) {
         events.append(section.description)
         sectionChanges.append(section)
     }
 
-    func controller(_ controller: FetchedResultsController<Result>, didChange change: FetchedResultsChange) {
+    func controller(_ controller: FetchedResultsController<Object>, didChange change: FetchedResultsChange) {
         events.append(change.description)
         changes.append(change)
     }
 
-    func controllerDidChangeContent(_ controller: FetchedResultsController<Result>) {
+    func controllerDidChangeContent(_ controller: FetchedResultsController<Object>) {
         events.append("did change")
         reports += 1
     }
 
-    func controller(_ controller: FetchedResultsController<Result>, sectionIndexTitleForSectionName name: String) -> String? {
+    func controller(_ controller: FetchedResultsController<Object>, sectionIndexTitleForSectionName name: String) -> String? {
         titles[name]
     }
 

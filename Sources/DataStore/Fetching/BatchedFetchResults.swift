@@ -14,24 +14,24 @@ import GRDBSQLite
 /// Confined to its context's isolation, like the context's objects. When the context has unsaved
 /// changes the request includes, the objects are fetched at once instead (they must be judged in
 /// memory).
-public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessCollection {
+public final class BatchedFetchResults<Object: ManagedObject>: RandomAccessCollection {
     public let startIndex = 0
     public let endIndex: Int
     private let context: ObjectContext
     private let storage: Storage
     /// Loaded batches by batch number, the most recently read last.
-    private var batches: [(number: Int, objects: [Result])] = []
+    private var batches: [(number: Int, objects: [Object])] = []
 
     private enum Storage {
         case keys(keys: [Int64], entityNumbers: [Int32]?, batchSize: Int, plan: FetchPlan)
-        case objects([Result])
+        case objects([Object])
     }
 
-    init(context: ObjectContext, request: FetchRequest<Result>) throws(ContextError) {
+    init(context: ObjectContext, request: FetchRequest<Object>) throws(ContextError) {
         self.context = context
         let plan = try FetchPlan(request, store: context.store)
         guard request.fetchBatchSize > 0, !(request.includesPendingChanges && context.hasChanges) else {
-            let objects = try context.matchingObjects(plan, request).objects(of: Result.self, entities: plan.entities)
+            let objects = try context.matchingObjects(plan, request).objects(of: Object.self, entities: plan.entities)
             try context.prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
             storage = .objects(objects)
             endIndex = objects.count
@@ -43,7 +43,7 @@ public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessColle
         endIndex = keys.count
     }
 
-    public subscript(position: Int) -> Result {
+    public subscript(position: Int) -> Object {
         precondition(indices.contains(position), "index \(position) out of range 0..<\(endIndex)")
         switch storage {
         case .objects(let objects):
@@ -57,17 +57,17 @@ public final class BatchedFetchResults<Result: ManagedObject>: RandomAccessColle
 
     /// Reads batch `number` in one query (`WHERE t0.Z_PK IN (…)` in the fetch's order), keeping it
     /// and the batch read before it.
-    private func load(batch number: Int) -> [Result] {
+    private func load(batch number: Int) -> [Object] {
         guard case .keys(let keys, let entityNumbers, let batchSize, let plan) = storage else { return [] }
         let range = number * batchSize..<Swift.min(keys.count, (number + 1) * batchSize)
         let batchKeys = Array(keys[range])
         // A row deleted since the keys were read gives an object that reads as unset values.
         let fetched = (try? context.fetchRows(plan.selectBatch(batchKeys), of: plan.entity, asFaults: plan.returnsObjectsAsFaults)) ?? []
         let byKey = Dictionary(fetched.compactMap { object in object.objectID.primaryKey.map { ($0, object) } }, uniquingKeysWith: { first, _ in first })
-        let objects = range.map { index -> Result? in
+        let objects = range.map { index -> Object? in
             let entityNumber = entityNumbers.map { Int($0[index]) } ?? plan.entity.number
             let object = byKey[keys[index]] ?? context.object(with: context.objectID(key: keys[index], entityNumber: entityNumber))
-            return object as? Result
+            return object as? Object
         }.compactMap { $0 }
         // Prefetching failures leave the relationships to load on use, like any fault.
         try? context.prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
@@ -93,7 +93,7 @@ extension ObjectContext {
 
     /// The objects that match `request` as a collection that loads them in batches of
     /// `request.fetchBatchSize` when read (all at once when the batch size is 0).
-    public func fetchBatched<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> BatchedFetchResults<Result> {
+    public func fetchBatched<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> BatchedFetchResults<Object> {
         try BatchedFetchResults(context: self, request: request)
     }
 }

@@ -35,8 +35,8 @@ struct DictionaryShape {
     /// For each sort key, its position in `keys` (grouped and distinct fetches only).
     var sortKeyPositions: [Int]
 
-    init<Result>(
-        _ request: FetchRequest<Result>, entity: EntityDescription, sortKeys: [FetchPlan.SortKey],
+    init<Object>(
+        _ request: FetchRequest<Object>, entity: EntityDescription, sortKeys: [FetchPlan.SortKey],
         resolver: PredicateResolver, compiler: inout PredicateSQLCompiler
     ) throws(ContextError) {
         func column(_ property: PropertyToFetch) throws(ContextError) -> Column {

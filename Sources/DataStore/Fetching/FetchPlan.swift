@@ -38,10 +38,10 @@ struct FetchPlan {
         var descriptor: ObjectSortDescriptor
     }
 
-    init<Result>(_ request: FetchRequest<Result>, store: PersistentStore, forDictionaries: Bool = false) throws(ContextError) {
+    init<Object>(_ request: FetchRequest<Object>, store: PersistentStore, forDictionaries: Bool = false) throws(ContextError) {
         guard let entity = store.entity(named: request.entityName) else { throw .unknownEntity(request.entityName) }
-        guard entity.objectClass is Result.Type || Result.self == ManagedObject.self else {
-            throw .classMismatch(entity: entity.name, type: "\(Result.self)")
+        guard entity.objectClass is Object.Type || Object.self == ManagedObject.self else {
+            throw .classMismatch(entity: entity.name, type: "\(Object.self)")
         }
         self.entity = entity
         entityNumbers = request.includesSubentities ? entity.subtreeNumbers : entity.number...entity.number

@@ -10,7 +10,7 @@
 /// Core Data's `resultType` is the method you call: `fetch` (objects), `fetchObjectIDs`,
 /// `count(for:)`, `fetchDictionaries` (values and aggregates), and `fetchBatched` for results
 /// loaded in batches.
-public struct FetchRequest<Result: ManagedObject>: Sendable {
+public struct FetchRequest<Object: ManagedObject>: Sendable {
     public var entityName: String
     /// Which objects match; `nil` for all.
     public var predicate: ObjectPredicate?
@@ -52,12 +52,12 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Whether `fetchDictionaries` returns each distinct dictionary once (default `false`).
     public var returnsDistinctResults = false
 
-    /// A request for the entity of `Result` (`Book.entityName`).
+    /// A request for the entity of `Object` (`Book.entityName`).
     public init() {
-        entityName = Result.entityName
+        entityName = Object.entityName
     }
 
-    /// A request for the entity named `entityName`, whose objects are of class `Result`, with an
+    /// A request for the entity named `entityName`, whose objects are of class `Object`, with an
     /// optional predicate and sort descriptors.
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortDescriptors: [ObjectSortDescriptor] = []) {
         self.entityName = entityName
@@ -65,7 +65,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         self.sortDescriptors = sortDescriptors
     }
 
-    /// A request for the entity of `Result` with a predicate and sort descriptors.
+    /// A request for the entity of `Object` with a predicate and sort descriptors.
     public init(predicate: ObjectPredicate?, sortDescriptors: [ObjectSortDescriptor] = []) {
         self.init()
         self.predicate = predicate

@@ -19,7 +19,7 @@ extension ObjectContext {
     /// Sort descriptors order the results; in a grouped or distinct fetch they must name grouped or
     /// fetched key paths, and results equal under them come in the order of their key values.
     /// Limit and offset count results, not objects.
-    public func fetchDictionaries<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> [[String: PredicateValue]] {
+    public func fetchDictionaries<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [[String: PredicateValue]] {
         let plan = try FetchPlan(request, store: store, forDictionaries: true)
         guard let shape = plan.dictionary else { return [] }
         let rows = request.includesPendingChanges && hasChanges
@@ -81,7 +81,7 @@ extension ObjectContext {
         }
     }
 
-    private func rowsInSQL<Result>(_ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Result>) throws(ContextError) -> [[DictionaryCell]] {
+    private func rowsInSQL<Object>(_ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Object>) throws(ContextError) -> [[DictionaryCell]] {
         let keyTerms = shape.keys.map(\.orderingTerm)
         let sql = plan.select(
             shape.columns.flatMap(\.selected).joined(separator: ", "), distinct: shape.isDistinct,
@@ -109,7 +109,7 @@ extension ObjectContext {
     }
 
     /// The same rows as `rowsInSQL`, from the matching objects with their unsaved changes.
-    private func rowsInMemory<Result>(_ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Result>) throws(ContextError) -> [[DictionaryCell]] {
+    private func rowsInMemory<Object>(_ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Object>) throws(ContextError) -> [[DictionaryCell]] {
         let evaluator = PredicateEvaluator(context: self)
         func cell(_ column: DictionaryShape.Column, _ object: ManagedObject) -> DictionaryCell {
             switch column.source {

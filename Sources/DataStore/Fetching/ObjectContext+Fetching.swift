@@ -7,17 +7,17 @@ extension ObjectContext {
     /// as they are (uniquing); with `includesPendingChanges` (the default), unsaved objects match by
     /// their current values and deleted ones never. With a `fetchBatchSize`, the keys are read
     /// first and the rows in batches, as Core Data does; `fetchBatched` keeps memory bounded too.
-    public func fetch<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> [Result] {
+    public func fetch<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [Object] {
         if request.fetchBatchSize > 0 { return Array(try fetchBatched(request)) }
         let plan = try FetchPlan(request, store: store)
         let objects = try matchingObjects(plan, request)
         try prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
-        return objects.objects(of: Result.self, entities: plan.entities)
+        return objects.objects(of: Object.self, entities: plan.entities)
     }
 
     /// The number of objects `fetch(request)` would return, counted in SQL when the context has no
     /// unsaved changes.
-    public func count<Result>(for request: FetchRequest<Result>) throws(ContextError) -> Int {
+    public func count<Object>(for request: FetchRequest<Object>) throws(ContextError) -> Int {
         let plan = try FetchPlan(request, store: store)
         guard !(request.includesPendingChanges && hasChanges) else { return try matchingObjects(plan, request).count }
         let sql = plan.select("COUNT(*)", ordered: false)
@@ -30,7 +30,7 @@ extension ObjectContext {
 
     /// The IDs of the objects `fetch(request)` would return, without making objects when the
     /// context has no unsaved changes.
-    public func fetchObjectIDs<Result>(_ request: FetchRequest<Result>) throws(ContextError) -> [ObjectID] {
+    public func fetchObjectIDs<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [ObjectID] {
         let plan = try FetchPlan(request, store: store)
         guard !(request.includesPendingChanges && hasChanges) else { return try matchingObjects(plan, request).map(\.objectID) }
         return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset), of: plan.entity)
@@ -50,7 +50,7 @@ extension ObjectContext {
 
     /// The objects that match, merged with unsaved changes when the request includes them, sorted,
     /// offset and limited.
-    func matchingObjects<Result>(_ plan: FetchPlan, _ request: FetchRequest<Result>) throws(ContextError) -> [ManagedObject] {
+    func matchingObjects<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) throws(ContextError) -> [ManagedObject] {
         let columns = plan.entity.selectColumns
         guard request.includesPendingChanges, hasChanges else {
             guard request.includesPropertyValues else {

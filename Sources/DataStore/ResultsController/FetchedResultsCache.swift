@@ -96,7 +96,7 @@ struct SectionCache {
     }
 
     /// The cache of `controller` under `name`, or `nil` when its store is in memory.
-    init?<Result>(name: String, controller: FetchedResultsController<Result>) {
+    init?<Object>(name: String, controller: FetchedResultsController<Object>) {
         guard let url = controller.context.store.url, let plan = controller.plan, let state = Self.state(of: url) else { return nil }
         let request = controller.fetchRequest
         file = FetchedResultsCache.file(named: name)

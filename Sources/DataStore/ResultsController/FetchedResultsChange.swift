@@ -6,8 +6,17 @@ public enum FetchedResultsChangeType: String, Sendable {
 /// One object's change, with index paths as a table view's batch updates take them: `indexPath`
 /// in the layout before the change (deletes, moves, updates), `newIndexPath` in the layout after
 /// it (inserts, moves).
+///
+/// An object whose sort key changed but whose index path did not is reported as an `.update` at
+/// that index path, where Core Data reports a `.move` to the same index path: both are documented
+/// behaviours, and an update is what a table view needs then — the row's content changed, its
+/// place did not — while a move onto itself is an operation some list views reject.
 public struct FetchedResultsChange: Hashable, Sendable, CustomStringConvertible {
     public var type: FetchedResultsChangeType
+    /// The object's ID when the change was reported. An insert reported by `save()` comes before
+    /// the write and carries the object's temporary ID; after the save that ID still finds the
+    /// saved object in its context (`object(with:)`, `existingObject(with:)`), as Core Data's
+    /// delegate hands the object itself.
     public var objectID: ObjectID
     public var indexPath: ResultsIndexPath?
     public var newIndexPath: ResultsIndexPath?

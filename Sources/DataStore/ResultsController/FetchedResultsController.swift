@@ -24,16 +24,16 @@ import GRDB
 ///
 /// The section key path must be the first sort key; when the sort does not mention it, it is
 /// prepended (ascending). Confined to its context's isolation, like the context.
-public final class FetchedResultsController<Result: ManagedObject> {
+public final class FetchedResultsController<Object: ManagedObject> {
     /// The request, with the section key prepended to the sort when it was missing.
-    public let fetchRequest: FetchRequest<Result>
+    public let fetchRequest: FetchRequest<Object>
     public let context: ObjectContext
     public let sectionNameKeyPath: String?
     /// The name of the on-disk cache of section information, or `nil` for none.
     public let cacheName: String?
     /// Told about changes; without a delegate (and without snapshot sequences) the list stays as
     /// `performFetch()` left it, as Core Data's does.
-    public weak var delegate: (any FetchedResultsControllerDelegate<Result>)?
+    public weak var delegate: (any FetchedResultsControllerDelegate<Object>)?
     /// Why following the last change failed (a database error); the list is as before that change.
     public internal(set) var trackingError: FetchedResultsError?
 
@@ -42,14 +42,14 @@ public final class FetchedResultsController<Result: ManagedObject> {
     private(set) var dependencies: ListDependencies?
     var list = ResultsList()
     var layout = SectionLayout.empty
-    var loaded: LoadedRows<Result>
+    var loaded: LoadedRows<Object>
     var sortValues = SortValueCache()
     /// The length of the list's key chunks; small in tests, so that a short list has many.
     var keyChunkCapacity = ChunkedArray<Int64>.defaultChunkCapacity
     private var observer: ObjectContext.ObserverToken?
     let streams = SnapshotStreams()
 
-    public init(fetchRequest: FetchRequest<Result>, context: ObjectContext, sectionNameKeyPath: String? = nil, cacheName: String? = nil) {
+    public init(fetchRequest: FetchRequest<Object>, context: ObjectContext, sectionNameKeyPath: String? = nil, cacheName: String? = nil) {
         var request = fetchRequest
         var error: FetchedResultsError?
         if let sectionNameKeyPath {
@@ -201,13 +201,13 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// The visible objects in order (those inside the request's offset and limit), loading in
     /// batches as they are read; `nil` before `performFetch()`. A value: it keeps the list as it
     /// was when read.
-    public var fetchedObjects: FetchedObjects<Result>? {
+    public var fetchedObjects: FetchedObjects<Object>? {
         plan == nil ? nil : FetchedObjects(controller: self, keys: list.keys.elements(in: layout.window), entityNumbers: list.entityNumbers.map { $0.elements(in: layout.window) })
     }
 
     /// The sections in order; `nil` before `performFetch()`. Without a section key path there is
     /// one section, named `""`.
-    public var sections: [FetchedResultsSection<Result>]? {
+    public var sections: [FetchedResultsSection<Object>]? {
         guard plan != nil else { return nil }
         return layout.sections.map { section in
             FetchedResultsSection(name: section.name, indexTitle: section.indexTitle, numberOfObjects: section.count, controller: self, range: section.start..<section.start + section.count)
@@ -215,7 +215,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     }
 
     /// The object at `indexPath`, which must be in the list.
-    public func object(at indexPath: ResultsIndexPath) -> Result {
+    public func object(at indexPath: ResultsIndexPath) -> Object {
         guard let index = layout.visibleIndex(of: indexPath) else {
             preconditionFailure("index path \(indexPath) is not in the results (\(layout.sections.map(\.count)) objects per section)")
         }
@@ -223,7 +223,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     }
 
     /// Where `object` is, or `nil` when the list does not have it.
-    public func indexPath(forObject object: Result) -> ResultsIndexPath? {
+    public func indexPath(forObject object: Object) -> ResultsIndexPath? {
         let key = ResultsList.key(of: object.objectID)
         guard let index = list.keys.position(of: key, in: layout.window) else { return nil }
         return layout.indexPath(ofVisible: index - layout.window.lowerBound)
@@ -292,7 +292,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
         list.entityNumbers?[index] ?? fetchedEntityNumber
     }
 
-    func object(atVisible index: Int) -> Result {
+    func object(atVisible index: Int) -> Object {
         let listIndex = layout.window.lowerBound + index
         return object(at: listIndex, keys: list.keys, entityNumbers: list.entityNumbers)
     }
@@ -301,7 +301,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// not loaded yet.
     func object<Keys: RandomAccessCollection<Int64>, Entities: RandomAccessCollection<Int32>>(
         at index: Int, keys: Keys, entityNumbers: Entities?
-    ) -> Result where Keys.Index == Int, Entities.Index == Int {
+    ) -> Object where Keys.Index == Int, Entities.Index == Int {
         if let object = loaded[keys[index]] { return object }
         let batchSize = fetchRequest.fetchBatchSize > 0 ? min(fetchRequest.fetchBatchSize, 10_000) : 1_000
         let start = index / batchSize * batchSize
@@ -316,7 +316,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
             let id = objectID(key: key, entityNumber: entityNumbers?[position] ?? fetchedEntityNumber)
             // A row gone since the keys were read gives an object that reads as unset values.
             let object = fetched[key] ?? context.object(with: id)
-            return (key, unsafeDowncast(object, to: Result.self))
+            return (key, unsafeDowncast(object, to: Object.self))
         }
         loaded.add(batch)
         return batch[index - start].1
@@ -324,30 +324,30 @@ public final class FetchedResultsController<Result: ManagedObject> {
 }
 
 /// The visible objects of a results controller as a collection, loaded in batches when read.
-public struct FetchedObjects<Result: ManagedObject>: RandomAccessCollection {
-    let controller: FetchedResultsController<Result>
+public struct FetchedObjects<Object: ManagedObject>: RandomAccessCollection {
+    let controller: FetchedResultsController<Object>
     let keys: [Int64]
     let entityNumbers: [Int32]?
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { keys.count }
 
-    public subscript(position: Int) -> Result {
+    public subscript(position: Int) -> Object {
         controller.object(at: position, keys: keys, entityNumbers: entityNumbers)
     }
 }
 
 /// A section of a results controller: its name, index title and objects.
-public struct FetchedResultsSection<Result: ManagedObject> {
+public struct FetchedResultsSection<Object: ManagedObject> {
     public let name: String
     public let indexTitle: String?
     public let numberOfObjects: Int
-    let controller: FetchedResultsController<Result>
+    let controller: FetchedResultsController<Object>
     /// The section's visible indices.
     let range: Range<Int>
 
     /// The section's objects, loaded in batches.
-    public var objects: [Result] {
+    public var objects: [Object] {
         range.map { controller.object(atVisible: $0) }
     }
 }

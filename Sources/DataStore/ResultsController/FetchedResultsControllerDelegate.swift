@@ -4,29 +4,29 @@
 /// changes (deletes, then inserts), then the object changes (deletes, inserts, moves, updates).
 /// Applied to the previous list with a table view's batch-update rules, they give the new list.
 /// Every method has a default that does nothing.
-public protocol FetchedResultsControllerDelegate<Result>: AnyObject {
-    associatedtype Result: ManagedObject
+public protocol FetchedResultsControllerDelegate<Object>: AnyObject {
+    associatedtype Object: ManagedObject
 
-    func controllerWillChangeContent(_ controller: FetchedResultsController<Result>)
-    func controller(_ controller: FetchedResultsController<Result>, didChange section: FetchedResultsSectionChange)
-    func controller(_ controller: FetchedResultsController<Result>, didChange change: FetchedResultsChange)
-    func controllerDidChangeContent(_ controller: FetchedResultsController<Result>)
+    func controllerWillChangeContent(_ controller: FetchedResultsController<Object>)
+    func controller(_ controller: FetchedResultsController<Object>, didChange section: FetchedResultsSectionChange)
+    func controller(_ controller: FetchedResultsController<Object>, didChange change: FetchedResultsChange)
+    func controllerDidChangeContent(_ controller: FetchedResultsController<Object>)
 
     /// Whether to receive the list as a snapshot (`controller(_:didChangeContentWith:)`) instead
     /// of the per-change callbacks. Default `false`.
     var prefersSnapshots: Bool { get }
-    func controller(_ controller: FetchedResultsController<Result>, didChangeContentWith snapshot: FetchedResultsSnapshot)
+    func controller(_ controller: FetchedResultsController<Object>, didChangeContentWith snapshot: FetchedResultsSnapshot)
 
     /// The index title of a section; `nil` (the default) for the capitalised first letter of its name.
-    func controller(_ controller: FetchedResultsController<Result>, sectionIndexTitleForSectionName name: String) -> String?
+    func controller(_ controller: FetchedResultsController<Object>, sectionIndexTitleForSectionName name: String) -> String?
 }
 
 extension FetchedResultsControllerDelegate {
-    public func controllerWillChangeContent(_ controller: FetchedResultsController<Result>) {}
-    public func controller(_ controller: FetchedResultsController<Result>, didChange section: FetchedResultsSectionChange) {}
-    public func controller(_ controller: FetchedResultsController<Result>, didChange change: FetchedResultsChange) {}
-    public func controllerDidChangeContent(_ controller: FetchedResultsController<Result>) {}
+    public func controllerWillChangeContent(_ controller: FetchedResultsController<Object>) {}
+    public func controller(_ controller: FetchedResultsController<Object>, didChange section: FetchedResultsSectionChange) {}
+    public func controller(_ controller: FetchedResultsController<Object>, didChange change: FetchedResultsChange) {}
+    public func controllerDidChangeContent(_ controller: FetchedResultsController<Object>) {}
     public var prefersSnapshots: Bool { false }
-    public func controller(_ controller: FetchedResultsController<Result>, didChangeContentWith snapshot: FetchedResultsSnapshot) {}
-    public func controller(_ controller: FetchedResultsController<Result>, sectionIndexTitleForSectionName name: String) -> String? { nil }
+    public func controller(_ controller: FetchedResultsController<Object>, didChangeContentWith snapshot: FetchedResultsSnapshot) {}
+    public func controller(_ controller: FetchedResultsController<Object>, sectionIndexTitleForSectionName name: String) -> String? { nil }
 }

@@ -1,8 +1,8 @@
 /// The objects of a results list read so far, by key: a few batches, the oldest dropped first,
 /// so memory follows the batch size, not the list's length. Keyed rather than positioned, so
 /// that rows stay loaded when the list changes around them.
-struct LoadedRows<Result: ManagedObject> {
-    private var objects: [Int64: Result] = [:]
+struct LoadedRows<Object: ManagedObject> {
+    private var objects: [Int64: Object] = [:]
     private var batches: [[Int64]] = []
     /// Batches kept; 0 keeps every batch (a request without a batch size loads everything).
     let batchLimit: Int
@@ -11,9 +11,9 @@ struct LoadedRows<Result: ManagedObject> {
         self.batchLimit = batchLimit
     }
 
-    subscript(key: Int64) -> Result? { objects[key] }
+    subscript(key: Int64) -> Object? { objects[key] }
 
-    mutating func add(_ batch: [(key: Int64, object: Result)]) {
+    mutating func add(_ batch: [(key: Int64, object: Object)]) {
         for (key, object) in batch { objects[key] = object }
         batches.append(batch.map(\.key))
         guard batchLimit > 0, batches.count > batchLimit else { return }

@@ -2,7 +2,7 @@ import DataStore
 
 /// Prints every delegate callback on one line: the change type and its index paths.
 final class ChangePrinter: FetchedResultsControllerDelegate {
-    typealias Result = FailedBankInfo
+    typealias Object = FailedBankInfo
 
     func controllerWillChangeContent(_ controller: FetchedResultsController<FailedBankInfo>) {
         print("delegate: will change content")
