@@ -163,6 +163,29 @@ import Testing
         #expect(try context.fetch(request).map(\.title) == ["Emma"])
     }
 
+    /// The SQL log as values: each statement with its bound values (level 2), then the fetch's
+    /// time and row count; printed, the lines `logSQL` writes.
+    @Test func sqlLog_asValues() throws {
+        let (store, context) = try Self.books([("Emma", 9), ("Ulysses", 30)])
+        let log = store.recordSQL(level: 2)
+        _ = try context.fetch(FetchRequest<Book>(predicate: try ObjectPredicate(format: "price < %@", 10)))
+        let entries = log.entries
+        try #require(entries.count == 2, "\(entries)")
+        guard case .statement(let sql, let bound) = entries[0], case .fetched(let seconds, let rows) = entries[1] else {
+            Issue.record("\(entries)")
+            return
+        }
+        #expect(sql.hasPrefix("SELECT ") && sql.contains("FROM ZBOOK t0 WHERE"))
+        #expect(bound == ["10.0"], "a Double attribute compares with a REAL")
+        #expect(rows == 1 && seconds >= 0)
+        #expect(log.statements == [sql])
+        #expect(entries[0].description == "DataStore: sql: \(sql)  -- bound: 10.0")
+        #expect(entries[1].description.hasPrefix("DataStore: annotation: fetch time: ") && entries[1].description.hasSuffix("s for 1 rows"))
+        log.removeAll()
+        _ = try store.newContext().count(for: FetchRequest<Book>())
+        #expect(log.statements.count == 1)
+    }
+
     @Test func hostileStrings_neverChangeTheSQL() throws {
         let (store, context) = try Self.books([("Emma", 9), ("'; DROP TABLE ZBOOK; --", 1)])
         let lines = LineCollector()

@@ -378,6 +378,39 @@ import Testing
         #expect(afterDelete)
     }
 
+    /// A cache name reused for another request: the sections are computed again, and the store
+    /// warns once per name, through its log.
+    @Test func sectionCache_underAChangedRequest_warnsOnce() throws {
+        FetchedResultsCache.directory = FileManager.default.temporaryDirectory.appendingPathComponent("DataStoreCaches-\(UUID().uuidString)")
+        let name = "Banks-\(UUID().uuidString)"
+        let store = try TestStores.newStore(TestStores.failedBanks)
+        try Self.banks(20, store: store)
+        let log = store.recordSQL(level: 1)
+        func open(_ predicate: String?) throws -> [String] {
+            var request = Self.bankRequest()
+            request.predicate = try predicate.map { try ObjectPredicate(format: $0) }
+            let controller = FetchedResultsController(fetchRequest: request, context: store.newContext(), sectionNameKeyPath: "state", cacheName: name)
+            try controller.performFetch()
+            return log.entries.compactMap { if case .warning(let message) = $0 { message } else { nil } }
+        }
+        #expect(try open(nil).isEmpty)
+        #expect(try open(nil).isEmpty, "the same request uses its cache")
+        let warnings = try open("city != 'City 1'")
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("the section cache '\(name)' was made for another fetch request"))
+        #expect(try open(nil).count == 1, "once per name")
+        #expect(log.entries.contains { $0.description.hasPrefix("DataStore: warning: the section cache") })
+    }
+
+    /// Without a section key path the list has one section, named "", even when nothing matches.
+    @Test func listWithoutSections_hasOneSection_evenWhenEmpty() throws {
+        let (context, _, _) = try Self.bookList([])
+        let empty = FetchedResultsController(fetchRequest: FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.price)]), context: context)
+        try empty.performFetch()
+        #expect(empty.sections?.map(\.name) == [""])
+        #expect(empty.sections?.map(\.numberOfObjects) == [0])
+        #expect(empty.snapshot.sections.map(\.name) == [""])
+    }
+
     @Test func snapshots_asAnAsyncSequence() async throws {
         let (context, controller, _) = try Self.bookList(Self.shelf)
         controller.delegate = nil

@@ -8,6 +8,11 @@ import GRDB
 /// query — while the entity, its version hash, the predicate, the sort, the section key path and
 /// the store file are all unchanged (the store file's state is its size and modification time,
 /// WAL included: any write invalidates). In-memory stores are never cached.
+///
+/// A cache name stands for one request: a controller whose request differs from the one its
+/// cache was made for (another predicate, sort, section key or entity) recomputes the sections
+/// and replaces the cache, and the store logs a warning, once per name — Core Data logs an error
+/// in that case. Give each request its own name, or delete the cache when a request changes.
 public enum FetchedResultsCache {
     private static let storage = Locked<URL>(
         (FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first ?? FileManager.default.temporaryDirectory)
@@ -44,9 +49,13 @@ extension FetchedResultsController {
 
 /// One controller's section cache file.
 struct SectionCache {
+    let name: String
     let file: URL
     /// Everything the cached sections depend on; a cache made under another key is ignored.
     let key: Key
+    let store: PersistentStore
+    /// The names whose cache was found made for another request, warned of once each.
+    private static let warnedNames = Locked<Set<String>>([])
 
     struct Key: Codable, Equatable {
         var entity: String
@@ -56,6 +65,13 @@ struct SectionCache {
         var sortDescriptors: [String]
         var sectionKeyPath: String
         var storeState: String
+
+        /// What the controller asked for: the key without the store's state.
+        var request: Key {
+            var key = self
+            key.storeState = ""
+            return key
+        }
     }
 
     private struct Contents: Codable {
@@ -99,6 +115,8 @@ struct SectionCache {
     init?<Object>(name: String, controller: FetchedResultsController<Object>) {
         guard let url = controller.context.store.url, let plan = controller.plan, let state = Self.state(of: url) else { return nil }
         let request = controller.fetchRequest
+        self.name = name
+        store = controller.context.store
         file = FetchedResultsCache.file(named: name)
         key = Key(
             entity: plan.entity.name,
@@ -124,9 +142,12 @@ struct SectionCache {
 
     /// The cached runs, when the cache was made under the same key for `count` rows.
     func runs(count: Int) -> [ResultsList.SectionRun]? {
-        guard let data = try? Data(contentsOf: file),
-              let contents = try? JSONDecoder().decode(Contents.self, from: data),
-              contents.key == key, contents.rowCount == count else { return nil }
+        guard let data = try? Data(contentsOf: file), let contents = try? JSONDecoder().decode(Contents.self, from: data) else { return nil }
+        if contents.key.request != key.request, Self.warnedNames.withLock({ $0.insert(name).inserted }) {
+            store.warn("the section cache '\(name)' was made for another fetch request (entity, predicate, sort or section key); "
+                + "its sections are computed again and the cache replaced. Use one cache name per request, or delete the cache when the request changes.")
+        }
+        guard contents.key == key, contents.rowCount == count else { return nil }
         return contents.sections.map { ResultsList.SectionRun(value: $0.value.databaseValue, name: $0.name, count: $0.count) }
     }
 

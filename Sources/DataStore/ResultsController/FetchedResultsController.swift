@@ -29,7 +29,10 @@ public final class FetchedResultsController<Object: ManagedObject> {
     public let fetchRequest: FetchRequest<Object>
     public let context: ObjectContext
     public let sectionNameKeyPath: String?
-    /// The name of the on-disk cache of section information, or `nil` for none.
+    /// The name of the on-disk cache of section information, or `nil` for none. Caches live in
+    /// ``FetchedResultsCache/directory`` — by default `DataStore/` in the user's caches folder —
+    /// and a name stands for one request: under a changed request the sections are recomputed and
+    /// the store logs a warning once (``FetchedResultsCache``).
     public let cacheName: String?
     /// Told about changes; without a delegate (and without snapshot sequences) the list stays as
     /// `performFetch()` left it, as Core Data's does.
@@ -206,7 +209,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
     }
 
     /// The sections in order; `nil` before `performFetch()`. Without a section key path there is
-    /// one section, named `""`.
+    /// one section, named `""`, even when nothing matches (an empty section, as in Core Data).
     public var sections: [FetchedResultsSection<Object>]? {
         guard plan != nil else { return nil }
         return layout.sections.map { section in
