@@ -22,6 +22,8 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
     /// The request asks for something that has no meaning, such as a dictionary property that
     /// is neither grouped nor aggregated.
     case invalidFetch(String)
+    /// A dictionary result could not be decoded into the type asked for.
+    case resultDecoding(type: String, reason: String)
 
     public var description: String {
         switch self {
@@ -35,6 +37,7 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
         case .unknownKeyPath(let entity, let keyPath): "entity '\(entity)' has no key path '\(keyPath)'"
         case .invalidPredicate(let reason): "invalid predicate: \(reason)"
         case .invalidFetch(let reason): "invalid fetch request: \(reason)"
+        case .resultDecoding(let type, let reason): "a dictionary result does not decode as \(type): \(reason)"
         case .unboundVariable(let name): "variable $\(name) has no value; substitute it with withSubstitutionVariables"
         }
     }

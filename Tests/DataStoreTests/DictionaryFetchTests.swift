@@ -47,6 +47,42 @@ import Testing
         #expect(lines.all.contains("DataStore: sql: SELECT t0.ZTITLE, t1.ZNAME, t1.Z_PK, t1.Z_ENT FROM ZITEM t0 LEFT OUTER JOIN ZAUTHOR t1 ON t0.ZAUTHOR = t1.Z_PK WHERE t0.Z_ENT BETWEEN 4 AND 6 ORDER BY t0.ZTITLE, t0.Z_PK"))
     }
 
+    /// Rows read with typed accessors, and decoded into a `Decodable` struct by coding keys.
+    @Test func rows_readTyped_andDecode() throws {
+        let (_, context, _) = try Self.library()
+        let request = Self.request(
+            ["author.name", "author", .count("title", as: "books"), .sum("pageCount", as: "pages"), .average("weight", as: "weight")],
+            groupBy: ["author.name", "author"], sortedBy: ["author.name"])
+        let rows = try context.fetchDictionaries(request)
+        #expect(rows.map { $0.string("author.name") } == [nil, "Austen", "Eliot"])
+        #expect(rows.map { $0["pages", as: Int.self] } == [120, 723, 880])
+        #expect(rows.map { $0["weight", as: Double.self] } == [nil, 1.0, 2.0])
+        #expect(rows[1]["pages", as: Double.self] == 723, "an integer reads as a Double")
+        #expect(rows[1]["author.name", as: Int.self] == nil, "a string is no Int")
+        #expect(rows[0].objectID("author") == nil && rows[1].objectID("author")?.entityName == "Author")
+
+        struct AuthorTotals: Decodable, Equatable {
+            var author: String?
+            var books: Int
+            var pages: Int64
+            var weight: Double?
+            enum CodingKeys: String, CodingKey {
+                case author = "author.name", books, pages, weight
+            }
+        }
+        let totals = try context.fetchDictionaries(request, as: AuthorTotals.self)
+        #expect(totals.map(\.author) == [nil, "Austen", "Eliot"])
+        #expect(totals.map(\.books) == [1, 2, 1] && totals.map(\.pages) == [120, 723, 880] && totals.map(\.weight) == [nil, 1.0, 2.0])
+
+        struct Missing: Decodable {
+            var weight: Double
+        }
+        #expect(performing: { try context.fetchDictionaries(request, as: Missing.self) }, throws: { error in
+            guard case ContextError.resultDecoding(let type, let reason) = error else { return false }
+            return type == "Missing" && reason.contains("weight")
+        })
+    }
+
     @Test func distinctResults_inTheOrderOfTheirValues() throws {
         let (_, context, _) = try Self.library()
         var request = Self.request(["author.name"])
