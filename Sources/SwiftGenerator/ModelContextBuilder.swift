@@ -95,10 +95,18 @@ struct ModelContextBuilder {
     }
 
     /// The model's namespace: its name, with `Model` appended when an entity class or composite
-    /// struct already has it.
-    private func namespaceName() -> String {
+    /// struct already has it — said in a warning at that entity or composite, as the name to
+    /// write (`ProductsModel.model`) is then not the one a reader guesses.
+    private mutating func namespaceName() -> String {
         let name = SwiftIdentifier.typeName(for: modelName)
-        return Set(classNames.values).union(compositeNames.values).contains(name) ? name + "Model" : name
+        let entity = model.entities.first { classNames[$0.name] == name }
+        let composite = model.composites.first { compositeNames[$0.name] == name }
+        guard let location = entity?.location ?? composite?.location else { return name }
+        let owner = entity.map { "entity '\($0.name)'" } ?? composite.map { "composite '\($0.name)'" } ?? ""
+        diagnostics.append(.warning(
+            "\(owner) generates the type '\(name)', the model's own name; the model's namespace is generated as '\(name)Model' "
+                + "(open stores with '\(name)Model.model')", at: location))
+        return name + "Model"
     }
 
     // MARK: Versions

@@ -77,6 +77,20 @@ import TestSupport
         #expect(!files.contains { $0.contents.contains("versions") })
     }
 
+    /// An entity with the model's own name keeps it; the namespace becomes `<Name>Model`, and a
+    /// warning at the entity says so.
+    @Test func entityWithTheModelsName_renamesTheNamespace_withAWarning() throws {
+        let model = DataModel.Model("Products.xcdatamodel", entities: [DataModel.Entity("Products"), DataModel.Entity("Item")])
+        let result = try SwiftGenerator().generate(model)
+        #expect(result.diagnostics.map(\.message) == [
+            "entity 'Products' generates the type 'Products', the model's own name; the model's namespace is generated as 'ProductsModel' "
+                + "(open stores with 'ProductsModel.model')",
+        ])
+        #expect(result.diagnostics.map(\.severity) == [.warning])
+        #expect(result.files.contains { $0.contents.contains("public enum ProductsModel {") })
+        #expect(try SwiftGenerator().generate(DataModel.Model("Shop.xcdatamodel", entities: [DataModel.Entity("Products")])).diagnostics.isEmpty)
+    }
+
     @Test func hostileNames_areRenamedWithADiagnosticEach() throws {
         let sample = try #require(SampleModel.all.first { $0.folder == "HostileNames" })
         let messages = try SwiftGenerator().generate(sample.load().model).diagnostics.map(\.description)
