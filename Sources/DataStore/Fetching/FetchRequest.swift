@@ -7,9 +7,14 @@
 ///     request.sortDescriptors = [ObjectSortDescriptor("title")]
 ///     let books = try context.fetch(request)
 ///
-/// Core Data's `resultType` is the method you call: `fetch` (objects), `fetchObjectIDs`,
-/// `count(for:)`, `fetchDictionaries` (values and aggregates), and `fetchBatched` for results
-/// loaded in batches.
+/// Core Data's `resultType` is the method you call:
+///
+/// | `NSFetchRequest.resultType` | ``ObjectContext`` method |
+/// |---|---|
+/// | `.managedObjectResultType` | `fetch(_:)` → `[Object]`; `fetchBatched(_:)` loads them in batches |
+/// | `.managedObjectIDResultType` | `fetchObjectIDs(_:)` → `[ObjectID]` |
+/// | `.countResultType` | `count(for:)` → `Int` |
+/// | `.dictionaryResultType` | `fetchDictionaries(_:)` → `[[String: PredicateValue]]` (typed reading: `row.string("name")`, `row["total", as: Double.self]`), or `fetchDictionaries(_:as:)` → `[Row]` for a `Decodable` row type |
 public struct FetchRequest<Object: ManagedObject>: Sendable {
     public var entityName: String
     /// Which objects match; `nil` for all.

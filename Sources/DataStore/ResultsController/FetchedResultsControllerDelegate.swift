@@ -3,7 +3,10 @@
 /// Between `controllerWillChangeContent` and `controllerDidChangeContent` come the section
 /// changes (deletes, then inserts), then the object changes (deletes, inserts, moves, updates).
 /// Applied to the previous list with a table view's batch-update rules, they give the new list.
-/// Every method has a default that does nothing.
+/// An object whose sort key changed but whose index path did not is an `.update`, where Core Data
+/// reports a `.move` to the same index path (``FetchedResultsChange`` says why); an insert that
+/// `save()` reports names the object by a temporary ID that still finds it after the save. Every
+/// method has a default that does nothing.
 public protocol FetchedResultsControllerDelegate<Object>: AnyObject {
     associatedtype Object: ManagedObject
 
