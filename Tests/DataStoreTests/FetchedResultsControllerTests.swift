@@ -401,6 +401,16 @@ import Testing
         #expect(log.entries.contains { $0.description.hasPrefix("DataStore: warning: the section cache") })
     }
 
+    @Test func genericDelegate_keepsSwiftsResult() throws {
+        let (context, controller, _) = try Self.bookList(Self.shelf)
+        let delegate = OutcomeDelegate<Book>()
+        controller.delegate = delegate
+        context.delete(controller.object(at: ResultsIndexPath(item: 0, section: 0)))
+        try context.save()
+        #expect(delegate.outcomes.count == 1)
+        if case .success(let id)? = delegate.outcomes.first { #expect(id.entityName == "Book") } else { Issue.record("no outcome") }
+    }
+
     /// Without a section key path the list has one section, named "", even when nothing matches.
     @Test func listWithoutSections_hasOneSection_evenWhenEmpty() throws {
         let (context, _, _) = try Self.bookList([])
@@ -430,3 +440,13 @@ import Testing
     }
 }
 
+
+/// A generic delegate: the protocol's associated type is `Object`, so `Result` here is still
+/// Swift's (it would not compile were the associated type called `Result`).
+final class OutcomeDelegate<Object: ManagedObject>: FetchedResultsControllerDelegate {
+    var outcomes: [Result<ObjectID, any Error>] = []
+
+    func controller(_ controller: FetchedResultsController<Object>, didChange change: FetchedResultsChange) {
+        outcomes.append(.success(change.objectID))
+    }
+}
