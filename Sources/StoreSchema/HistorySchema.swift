@@ -47,6 +47,12 @@ public enum HistorySchema {
         "ZTOMBSTONE\(index)"
     }
 
+    /// The first `count` tombstone columns, each after a comma (`, ZTOMBSTONE0, ZTOMBSTONE1`): the
+    /// tail of `ACHANGE`'s column list in a `SELECT` or `INSERT`.
+    public static func tombstoneColumnList(_ count: Int) -> String {
+        (0..<count).map { ", " + tombstoneColumn($0) }.joined()
+    }
+
     /// Whether a delete keeps `attribute`'s value in its change (`preserveAfterDeletion`): only
     /// attributes with a column of their own have one to keep.
     public static func isPreserved(_ attribute: Attribute) -> Bool {

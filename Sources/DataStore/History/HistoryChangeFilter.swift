@@ -15,16 +15,15 @@ import GRDB
 /// | `tombstone.NAME` | a deleted object's preserved value of `NAME` |
 /// | `transaction.author`, `.contextName`, `.bundleID`, `.processID`, `.timestamp`, `.transactionNumber` | its transaction's |
 struct HistoryChangeFilter {
-    private let predicate: ObjectPredicate
+    private let condition: Condition
 
-    /// Checks every key and operand of `predicate` before any change is read.
+    /// Resolves every key and operand of `predicate` once, before any change is read.
     init(_ predicate: ObjectPredicate) throws(HistoryError) {
-        try Self.check(predicate)
-        self.predicate = predicate
+        condition = try Self.resolve(predicate)
     }
 
     func matches(_ change: HistoryChange, of transaction: HistoryTransaction) -> Bool {
-        Self.evaluate(predicate, change, transaction)
+        condition.holds(for: change, transaction)
     }
 
     // MARK: Keys
@@ -71,83 +70,100 @@ struct HistoryChangeFilter {
         }
     }
 
-    // MARK: Checking
+    // MARK: Resolving
 
-    private static func check(_ predicate: ObjectPredicate) throws(HistoryError) {
-        switch predicate {
-        case .constant:
-            break
-        case .not(let inner):
-            try check(inner)
-        case .and(let terms), .or(let terms):
-            for term in terms { try check(term) }
-        case .comparison(let comparison):
-            try check(comparison.lhs, in: comparison)
-            try check(comparison.rhs, in: comparison)
-            if comparison.quantifier != .direct, !isList(comparison.lhs) {
-                throw .invalidPredicate("\(comparison.quantifier.rawValue) applies to updatedProperties only: '\(ObjectPredicate.comparison(comparison))'")
+    /// The predicate with its keys resolved.
+    private indirect enum Condition {
+        case constant(Bool)
+        case not(Condition)
+        case and([Condition])
+        case or([Condition])
+        case compare(Operand, ComparisonOperator, Operand, options: StringOptions, quantifier: Quantifier)
+
+        func holds(for change: HistoryChange, _ transaction: HistoryTransaction) -> Bool {
+            switch self {
+            case .constant(let value): return value
+            case .not(let inner): return !inner.holds(for: change, transaction)
+            case .and(let terms): return terms.allSatisfy { $0.holds(for: change, transaction) }
+            case .or(let terms): return terms.contains { $0.holds(for: change, transaction) }
+            case .compare(let left, let comparisonOperator, let right, let options, let quantifier):
+                let lhs = left.value(change, transaction), rhs = right.value(change, transaction)
+                func holds(_ element: EvaluatedValue) -> Bool {
+                    EvaluatedValue.compare(element, comparisonOperator, rhs, options: options, patternIsFolded: false)
+                }
+                guard case .list(let elements) = lhs else { return holds(lhs) }
+                switch quantifier {
+                case .any: return elements.contains(where: holds)
+                case .all: return elements.allSatisfy(holds)
+                case .none: return !elements.contains(where: holds)
+                case .direct:
+                    // `updatedProperties CONTAINS 'price'`: membership, as for a collection in Core Data.
+                    guard comparisonOperator == .contains else { return holds(lhs) }
+                    return EvaluatedValue.compare(rhs, .in, lhs, options: options, patternIsFolded: false)
+                }
             }
         }
     }
 
-    private static func check(_ expression: PredicateExpression, in comparison: PredicateComparison) throws(HistoryError) {
+    /// A side of a comparison: a key of the change, a constant, or a list of them.
+    private indirect enum Operand {
+        case key(Key)
+        case value(EvaluatedValue)
+        case list([Operand])
+
+        /// Whether this is the one key a quantifier applies to.
+        var isUpdatedProperties: Bool {
+            if case .key(.updatedProperties) = self { true } else { false }
+        }
+
+        func value(_ change: HistoryChange, _ transaction: HistoryTransaction) -> EvaluatedValue {
+            switch self {
+            case .key(let key): key.value(change, transaction)
+            case .value(let value): value
+            case .list(let elements): .list(elements.map { $0.value(change, transaction) })
+            }
+        }
+    }
+
+    private static func resolve(_ predicate: ObjectPredicate) throws(HistoryError) -> Condition {
+        switch predicate {
+        case .constant(let value):
+            return .constant(value)
+        case .not(let inner):
+            return .not(try resolve(inner))
+        case .and(let terms):
+            return .and(try terms.map { term throws(HistoryError) in try resolve(term) })
+        case .or(let terms):
+            return .or(try terms.map { term throws(HistoryError) in try resolve(term) })
+        case .comparison(let comparison):
+            let lhs = try operand(comparison.lhs, in: comparison), rhs = try operand(comparison.rhs, in: comparison)
+            if comparison.quantifier != .direct, !lhs.isUpdatedProperties {
+                throw .invalidPredicate("\(comparison.quantifier.rawValue) applies to updatedProperties only: '\(ObjectPredicate.comparison(comparison))'")
+            }
+            return .compare(lhs, comparison.operator, rhs, options: comparison.options, quantifier: comparison.quantifier)
+        }
+    }
+
+    private static func operand(_ expression: PredicateExpression, in comparison: PredicateComparison) throws(HistoryError) -> Operand {
         switch expression {
-        case .constant:
-            return
+        case .constant(let value):
+            return constant(value)
         case .collection(let elements):
-            for element in elements { try check(element, in: comparison) }
-        case .keyPath(.evaluatedObject, let path) where Key(path) != nil:
-            return
+            return .list(try elements.map { element throws(HistoryError) in try operand(element, in: comparison) })
         case .keyPath(.evaluatedObject, let path):
-            throw .invalidPredicate("'\(path.joined(separator: "."))' is not a key of a history change, in '\(ObjectPredicate.comparison(comparison))'")
+            guard let key = Key(path) else {
+                throw .invalidPredicate("'\(path.joined(separator: "."))' is not a key of a history change, in '\(ObjectPredicate.comparison(comparison))'")
+            }
+            return .key(key)
         default:
             throw .invalidPredicate("only keys of the change and constants can be compared: '\(ObjectPredicate.comparison(comparison))'")
         }
     }
 
-    private static func isList(_ expression: PredicateExpression) -> Bool {
-        if case .keyPath(.evaluatedObject, ["updatedProperties"]) = expression { true } else { false }
-    }
-
-    // MARK: Evaluating
-
-    private static func evaluate(_ predicate: ObjectPredicate, _ change: HistoryChange, _ transaction: HistoryTransaction) -> Bool {
-        switch predicate {
-        case .constant(let value): return value
-        case .not(let inner): return !evaluate(inner, change, transaction)
-        case .and(let terms): return terms.allSatisfy { evaluate($0, change, transaction) }
-        case .or(let terms): return terms.contains { evaluate($0, change, transaction) }
-        case .comparison(let comparison):
-            let lhs = value(comparison.lhs, change, transaction), rhs = value(comparison.rhs, change, transaction)
-            func holds(_ element: EvaluatedValue) -> Bool {
-                EvaluatedValue.compare(element, comparison.operator, rhs, options: comparison.options, patternIsFolded: false)
-            }
-            guard case .list(let elements) = lhs else { return holds(lhs) }
-            switch comparison.quantifier {
-            case .any: return elements.contains(where: holds)
-            case .all: return elements.allSatisfy(holds)
-            case .none: return !elements.contains(where: holds)
-            case .direct:
-                // `updatedProperties CONTAINS 'price'`: membership, as for a collection in Core Data.
-                guard comparison.operator == .contains else { return holds(lhs) }
-                return EvaluatedValue.compare(rhs, .in, lhs, options: comparison.options, patternIsFolded: false)
-            }
-        }
-    }
-
-    private static func value(_ expression: PredicateExpression, _ change: HistoryChange, _ transaction: HistoryTransaction) -> EvaluatedValue {
-        switch expression {
-        case .constant(let value): constant(value)
-        case .collection(let elements): .list(elements.map { Self.value($0, change, transaction) })
-        case .keyPath(.evaluatedObject, let path): Key(path)?.value(change, transaction) ?? .stored(.null)
-        default: .stored(.null)
-        }
-    }
-
-    private static func constant(_ value: PredicateValue) -> EvaluatedValue {
+    private static func constant(_ value: PredicateValue) -> Operand {
         switch value {
-        case .attribute(let attribute): .stored(attribute.databaseValue)
-        case .object(let id): .object(id)
+        case .attribute(let attribute): .value(.stored(attribute.databaseValue))
+        case .object(let id): .value(.object(id))
         case .collection(let elements): .list(elements.map(constant))
         }
     }

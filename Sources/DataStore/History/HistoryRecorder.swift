@@ -49,7 +49,7 @@ struct HistoryRecorder {
             ])
         guard !changes.isEmpty else { return transaction }
         var key = try Self.allocateKeys(Int64(changes.count), of: HistorySchema.changeEntity, table: HistorySchema.changeTable, db)
-        let tombstones = (0..<tombstoneColumns).map { ", " + HistorySchema.tombstoneColumn($0) }.joined()
+        let tombstones = HistorySchema.tombstoneColumnList(tombstoneColumns)
         let insert = try db.cachedStatement(sql: """
             INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstones)) \
             VALUES (?, ?, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneColumns)))

@@ -148,7 +148,7 @@ extension PersistentStore {
                 timestamp: Date(timeIntervalSinceReferenceDate: row[1] ?? 0), author: transactionAuthor, contextName: row[3],
                 bundleID: row[4], processID: row[5], changes: []))
         }
-        let tombstones = (0..<tombstoneColumns).map { ", " + HistorySchema.tombstoneColumn($0) }.joined()
+        let tombstones = HistorySchema.tombstoneColumnList(tombstoneColumns)
         let changes = try Row.fetchCursor(db, sql: """
             SELECT ZTRANSACTIONID, Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS\(tombstones) FROM ACHANGE
             WHERE ZTRANSACTIONID > ? ORDER BY ZTRANSACTIONID, Z_PK

@@ -40,7 +40,7 @@ enum HistoryMigration {
                 tombstoneSources: tombstoneSources,
                 keepsTombstones: tombstoneSources == tombstoneSources.indices.map { $0 } && oldTombstones.count == tombstoneSources.count)
         }
-        let tombstones = (0..<sourceTombstoneColumns).map { ", " + HistorySchema.tombstoneColumn($0) }.joined()
+        let tombstones = HistorySchema.tombstoneColumnList(sourceTombstoneColumns)
         let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, ZENTITY, ZCHANGETYPE, ZCOLUMNS\(tombstones) FROM ACHANGE")
         let update = try db.makeStatement(sql: "UPDATE ACHANGE SET ZENTITY = ?, ZCOLUMNS = ? WHERE Z_PK = ?")
         let delete = try db.makeStatement(sql: "DELETE FROM ACHANGE WHERE Z_PK = ?")
