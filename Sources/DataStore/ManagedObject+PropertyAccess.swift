@@ -22,11 +22,12 @@ extension ManagedObject {
     }
 
     /// Whether a generated setter may write the property of the attribute in `slot` itself, after
-    /// loading a fault's row: the values are in stored properties and the store does not compute
-    /// the attribute (a derived one, whose misuse `self[key] = value` reports).
+    /// loading a fault's row: the values are in stored properties, the store does not compute
+    /// the attribute (a derived one, whose misuse `self[key] = value` reports) and no undo manager
+    /// records the change (which `self[key] = value` does).
     public func canSetPropertyValue(atSlot slot: Int) -> Bool {
         fulfillIfNeeded()
-        return valueStorage == .properties && !entity.attributes[slot].isDerived
+        return valueStorage == .properties && !entity.attributes[slot].isDerived && context?.undoManager == nil
     }
 
     /// Keeps the saved values apart before a generated setter changes its property, as the first

@@ -146,6 +146,9 @@ extension ManagedObject {
             context?.recordMisuse(.derivedValueSet(objectID, property: entity.attributes[slot].name))
             return
         }
+        if let context, let undoManager = context.undoManager {
+            undoManager.recordChange(of: self, attributeSlot: slot, from: primitiveValue(atSlot: slot), in: context)
+        }
         changeAttributeValue(value, atSlot: slot)
         context?.didChange(self)
     }

@@ -7,6 +7,7 @@ extension ObjectContext {
     /// Loads `object`'s row. When the store has no row (deleted elsewhere), the object reads as
     /// unset values and a later save of it reports a conflict.
     func fulfillFault(_ object: ManagedObject) {
+        if parent != nil, fillFromParent(object) { return }
         if let row = prefetchedRows[object.objectID] { return row.fill(object) }
         let found = (try? loadRow(of: object)) ?? false
         if !found { fillMissing(object) }
@@ -57,7 +58,8 @@ extension ObjectContext {
         case .toMany(let list): return list
         case .toOne: return ObjectIDList()
         case .unloaded:
-            let list = (try? loadDestinations(of: object, relationship: object.entity.relationships[slot])) ?? ObjectIDList()
+            let list = destinationsFromParent(of: object, slot: slot)
+                ?? (try? loadDestinations(of: object, relationship: object.entity.relationships[slot])) ?? ObjectIDList()
             object.setReadRelationshipValue(.toMany(list), atSlot: slot)
             return list
         }

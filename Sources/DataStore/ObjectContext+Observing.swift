@@ -21,7 +21,9 @@ extension ObjectContext {
     }
 
     /// Tells observers about the objects inserted, changed and deleted since they were last told.
+    /// Also ends the current undo event: the changes since the last call are one undo step.
     public func processPendingChanges() {
+        undoManager?.endEvent()
         notifyObservers(takePendingChanges())
     }
 

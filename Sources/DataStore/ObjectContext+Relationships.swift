@@ -88,15 +88,18 @@ extension ObjectContext {
 
     private func setToOne(_ object: ManagedObject, slot: Int, to id: ObjectID?) {
         object.fulfillIfNeeded()
-        guard slot < object.relationshipValues.count else { return }
-        object.changeRelationshipValue(.toOne(id), atSlot: slot)
-        relationshipsChanged = true
-        didChange(object)
+        setRelationshipValue(.toOne(id), of: object, slot: slot)
     }
 
     private func setToMany(_ object: ManagedObject, slot: Int, to list: ObjectIDList) {
+        setRelationshipValue(.toMany(list), of: object, slot: slot)
+    }
+
+    /// Sets one side of a relationship, as a change to save (and to undo).
+    func setRelationshipValue(_ value: RelationshipValue, of object: ManagedObject, slot: Int) {
         guard slot < object.relationshipValues.count else { return }
-        object.changeRelationshipValue(.toMany(list), atSlot: slot)
+        undoManager?.recordChange(of: object, relationshipSlot: slot, from: object.relationshipValues[slot], in: self)
+        object.changeRelationshipValue(value, atSlot: slot)
         relationshipsChanged = true
         didChange(object)
     }

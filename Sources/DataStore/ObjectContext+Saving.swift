@@ -4,10 +4,10 @@ import GRDB
 /// Saving: delete rules, validation, then one write transaction — primary keys from
 /// `Z_PRIMARYKEY.Z_MAX`, rows inserted, changed rows updated only when their `Z_OPT` is the one this
 /// context read (optimistic locking), join-table and order-key rows kept — and a `ChangeSet`
-/// published to every context.
+/// published to every context. A child context saves into its parent instead.
 extension ObjectContext {
-    /// Saves every change in one transaction. On error nothing is written and the changes stay in
-    /// the context.
+    /// Saves every change in one transaction — or, in a child context, moves them into the parent.
+    /// On error nothing is written and the changes stay in the context.
     public func save() throws(SaveError) {
         guard hasChanges || !misuses.isEmpty else { return }
         prefetchedRows.removeAll()
@@ -18,6 +18,7 @@ extension ObjectContext {
         let toDelete = deleted.objects.filter { !inserted.contains($0) }
         failures += validate(toInsert) + validate(toUpdate)
         guard failures.isEmpty else { throw .validation(failures) }
+        if let parent { return try save(into: parent, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete) }
 
         var writer = SaveWriter(context: self, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
         do {
@@ -36,6 +37,9 @@ extension ObjectContext {
         let derived = applyDerivedValues(writer.derivedValues, to: &changes)
         if !changeObservers.isEmpty {
             notifyObservers(ObjectsDidChange(updated: derived, permanentIDs: writer.permanentIDs.dictionary))
+        }
+        if !writer.permanentIDs.isEmpty {
+            for child in children { child.context?.adoptPermanentIDs(writer.permanentIDs) }
         }
         if !changes.isEmpty { store.publish(changes) }
     }
@@ -62,8 +66,8 @@ extension ObjectContext {
         if !writer.permanentIDs.isEmpty && relationshipsChanged {
             forEachRegisteredObject { object in
                 guard object.isLoaded && !object.relationshipValues.isEmpty else { return }
-                remap(&object.relationshipValues, writer.permanentIDs)
-                if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, writer.permanentIDs) }
+                remap(&object.relationshipValues, writer.permanentIDs, keepingUnsaved: false)
+                if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, writer.permanentIDs, keepingUnsaved: false) }
             }
         }
         relationshipsChanged = false
@@ -108,14 +112,16 @@ extension ObjectContext {
         return keys
     }
 
-    private func remap(_ values: inout [RelationshipValue], _ permanentIDs: PermanentIDs) {
+    /// Replaces temporary IDs in `values` with their permanent ones; those without one are dropped
+    /// (objects the save forgot), or kept when `keepingUnsaved` (a child's objects not saved yet).
+    func remap(_ values: inout [RelationshipValue], _ permanentIDs: PermanentIDs, keepingUnsaved: Bool) {
         for index in values.indices {
             switch values[index] {
             case .toOne(let id?) where id.isTemporaryID:
-                values[index] = .toOne(permanentIDs[id])
+                values[index] = .toOne(permanentIDs[id] ?? (keepingUnsaved ? id : nil))
             case .toMany(var list) where list.contains(where: \.isTemporaryID):
                 for id in list.ids where id.isTemporaryID {
-                    if let permanent = permanentIDs[id] { list.replace(id, with: permanent) } else { list.remove(id) }
+                    if let permanent = permanentIDs[id] { list.replace(id, with: permanent) } else if !keepingUnsaved { list.remove(id) }
                 }
                 values[index] = .toMany(list)
             default:

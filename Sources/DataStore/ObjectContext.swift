@@ -13,8 +13,20 @@ import GRDB
 ///     let book = Book(context: context)
 ///     book.title = "Persuasion"
 ///     try context.save()
+///
+/// A child context (`newChildContext()`) works on top of its parent: it reads the parent's unsaved
+/// changes, and its `save()` moves its own into the parent, not the store — an editing screen's
+/// scratchpad, discarded to cancel.
 public final class ObjectContext {
     public let store: PersistentStore
+    /// The context a `save()` moves changes into; `nil` when saves go to the store.
+    public let parent: ObjectContext?
+    /// The context at the top of the parent chain, when it is not this one: it hands out the
+    /// temporary keys of the whole tree, so that an object keeps its ID when a child's save moves it
+    /// into the parent.
+    private let root: ObjectContext?
+    /// Child contexts, not retained: a root's save gives their objects their permanent IDs.
+    var children: [WeakContext] = []
     /// The context's name, recorded with each save in the store's persistent history.
     public var name: String?
     /// Who saves, recorded with each save in the store's persistent history, so that a reader can
@@ -50,8 +62,29 @@ public final class ObjectContext {
     @exclusivity(unchecked) var changeObservers: [UInt64: (ObjectsDidChange) -> Void] = [:]
     var nextChangeObserver: UInt64 = 0
 
+    /// Records every change for `undo()`, when set (Core Data's `undoManager`); `nil` by default,
+    /// which records nothing.
+    public var undoManager: UndoManager?
+
     public init(store: PersistentStore) {
         self.store = store
+        parent = nil
+        root = nil
+    }
+
+    /// A child of `parent`, on the parent's isolation: it sees the parent's unsaved changes, and its
+    /// `save()` moves its changes into the parent.
+    public init(parent: ObjectContext) {
+        store = parent.store
+        self.parent = parent
+        root = parent.root ?? parent
+        parent.children.removeAll { $0.context == nil }
+        parent.children.append(WeakContext(context: self))
+    }
+
+    /// A new child of this context (see `init(parent:)`).
+    public func newChildContext() -> ObjectContext {
+        ObjectContext(parent: self)
     }
 
     deinit {
@@ -76,6 +109,10 @@ public final class ObjectContext {
     func isInserted(_ object: ManagedObject) -> Bool { inserted.contains(object) }
     func isUpdated(_ object: ManagedObject) -> Bool { updated.contains(object) }
     func isDeleted(_ object: ManagedObject) -> Bool { deleted.contains(object) }
+
+    /// Whether this context or one of its ancestors has unsaved changes, which fetches must judge
+    /// in memory.
+    var hasPendingChanges: Bool { hasChanges || parent?.hasPendingChanges == true }
 
     /// Records that `object`'s values changed.
     func didChange(_ object: ManagedObject) {
@@ -115,23 +152,49 @@ public final class ObjectContext {
     }
 
     func creationForInsert(of entity: EntityDescription) -> ObjectCreation {
-        nextTemporaryKey += 1
-        let id = store.objectID(key: .temporary(nextTemporaryKey), entityNumber: entity.number)
+        let id = store.objectID(key: .temporary(newTemporaryKey()), entityNumber: entity.number)
         return ObjectCreation(objectID: id, context: self)
+    }
+
+    private func newTemporaryKey() -> UInt64 {
+        if let root { return root.newTemporaryKey() }
+        nextTemporaryKey += 1
+        return nextTemporaryKey
     }
 
     /// Gives a new object its default values and tracks it as inserted.
     func registerInserted(_ object: ManagedObject) {
         let layout = object.entity.rowLayout
-        object.setCurrentAttributeValues(layout.defaultValues)
-        object.relationshipValues = layout.emptyRelationships
+        registerInserted(object, values: layout.defaultValues, relationships: layout.emptyRelationships)
+    }
+
+    /// Gives a new object `values` and `relationships`, and tracks it as inserted.
+    func registerInserted(_ object: ManagedObject, values: AttributeValues, relationships: [RelationshipValue]) {
+        object.setCurrentAttributeValues(values)
+        object.relationshipValues = relationships
         // Nothing is saved yet (rollback forgets inserted objects): empty saved values spare
         // copying the defaults when the first property is set.
         object.savedAttributeValuesIfChanged = AttributeValues()
         object.isLoaded = true
-        registry.insert(object, for: object.objectID.row)
+        register(object)
+        trackInserted(object)
+        undoManager?.recordInsert(of: object, in: self)
+    }
+
+    func trackInserted(_ object: ManagedObject) {
         inserted.insert(object)
         if !changeObservers.isEmpty { unprocessed.insert(object) }
+    }
+
+    /// Forgets an unsaved insert, leaving the object its values (for a redo).
+    func forgetInserted(_ object: ManagedObject) {
+        registry.remove(object.objectID.row)
+        inserted.remove(object)
+        updated.remove(object)
+        deleted.remove(object)
+        // Observers hear of it as deleted: the object is no longer in the context.
+        if !changeObservers.isEmpty { unprocessed.insert(object) }
+        object.context = nil
     }
 
     /// Marks `object` for deletion by the next save; delete rules apply then. Deleting an object
@@ -142,6 +205,17 @@ public final class ObjectContext {
         deleted.insert(object)
         updated.remove(object)
         if !changeObservers.isEmpty { unprocessed.insert(object) }
+        undoManager?.recordDelete(of: object, in: self)
+    }
+
+    /// Takes back an unsaved delete; the object's other changes stay.
+    func undelete(_ object: ManagedObject) {
+        deleted.remove(object)
+        if !inserted.contains(object), object.savedAttributeValuesIfChanged != nil || object.savedRelationshipValuesIfChanged != nil {
+            updated.insert(object)
+        }
+        if !changeObservers.isEmpty { unprocessed.insert(object) }
+        undoManager?.registerUndo(withTarget: self) { $0.delete(object) }
     }
 
     // MARK: Objects by ID
@@ -162,6 +236,7 @@ public final class ObjectContext {
     public func existingObject(with id: ObjectID) throws(ContextError) -> ManagedObject {
         let object = object(with: id)
         guard !object.isLoaded else { return object }
+        if fillFromParent(object) { return object }
         do {
             guard try loadRow(of: object) else { throw ContextError.objectNotFound(id) }
         } catch let error as ContextError {
@@ -179,6 +254,7 @@ public final class ObjectContext {
 
     /// The permanent ID of the object that had the temporary ID `id` until a save of this context.
     func permanentID(ofSaved id: ObjectID) -> ObjectID? {
+        if let root { return root.permanentID(ofSaved: id) }
         guard case .temporary(let key) = id.key, key < savedTemporaryKeys.count, savedTemporaryKeys[Int(key)] > 0 else { return nil }
         return store.objectID(key: .permanent(savedTemporaryKeys[Int(key)]), entityNumber: id.entityNumber)
     }
@@ -275,6 +351,8 @@ public final class ObjectContext {
         updated.removeAll()
         deleted.removeAll()
         misuses.removeAll()
+        // As in Core Data: what was undoable referred to the discarded changes.
+        undoManager?.removeAllActions()
         notifyObservers(changes)
     }
 
@@ -289,6 +367,7 @@ public final class ObjectContext {
         unprocessed.removeAll()
         misuses.removeAll()
         prefetchedRows.removeAll()
+        undoManager?.removeAllActions()
         notifyObservers(ObjectsDidChange(invalidatesAll: true))
     }
 

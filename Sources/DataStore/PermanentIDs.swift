@@ -14,7 +14,8 @@ struct PermanentIDs {
         self.init(temporaryKeys: [], permanent: [])
     }
 
-    /// The temporary key and the permanent ID of each inserted object, at the same index.
+    /// The temporary key and the permanent ID of each inserted object, at the same index (key 0
+    /// for an object inserted with its permanent ID).
     init(temporaryKeys keys: [UInt64], permanent: [ObjectID]) {
         ids = permanent
         if zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) {
@@ -48,7 +49,7 @@ struct PermanentIDs {
     var dictionary: [ObjectID: ObjectID] {
         var pairs: [ObjectID: ObjectID] = [:]
         pairs.reserveCapacity(ids.count)
-        for (position, key) in sortedKeys.enumerated() {
+        for (position, key) in sortedKeys.enumerated() where key != 0 {
             let id = ids[positions?[position] ?? position]
             pairs[ObjectID(scope: id.scope, key: .temporary(key))] = id
         }

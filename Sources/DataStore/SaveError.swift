@@ -8,23 +8,42 @@ public enum SaveError: Error, Equatable, CustomStringConvertible {
     case conflicts([Conflict])
     case database(message: String)
 
-    /// An object whose row changed underneath the context.
+    /// An object whose row changed underneath the context — or, for a child context's save, that
+    /// the parent context changed or deleted since the child read it.
     public struct Conflict: Equatable, Sendable, CustomStringConvertible {
         public let objectID: ObjectID
         /// The `Z_OPT` the context read.
         public let expectedVersion: Int64
-        /// The `Z_OPT` in the store now, `nil` when the row is gone.
+        /// The `Z_OPT` in the store now (in the parent, for a parent's conflict), `nil` when the
+        /// row is gone.
         public let storeVersion: Int64?
+        /// Where the object changed.
+        public let origin: Origin
 
-        public init(objectID: ObjectID, expectedVersion: Int64, storeVersion: Int64?) {
+        public enum Origin: Equatable, Sendable {
+            case store
+            /// The parent context of a child that saved; `changedProperties` names the properties
+            /// whose values there differ from those the child read (none when it was deleted).
+            case parentContext(changedProperties: [String])
+        }
+
+        public init(objectID: ObjectID, expectedVersion: Int64, storeVersion: Int64?, origin: Origin = .store) {
             self.objectID = objectID
             self.expectedVersion = expectedVersion
             self.storeVersion = storeVersion
+            self.origin = origin
         }
 
         public var description: String {
-            storeVersion.map { "\(objectID) changed in the store (version \(expectedVersion) → \($0))" }
-                ?? "\(objectID) was deleted from the store"
+            switch origin {
+            case .store:
+                storeVersion.map { "\(objectID) changed in the store (version \(expectedVersion) → \($0))" }
+                    ?? "\(objectID) was deleted from the store"
+            case .parentContext(let properties):
+                storeVersion == nil
+                    ? "\(objectID) was deleted in the parent context"
+                    : "\(objectID) changed in the parent context (\(properties.joined(separator: ", ")))"
+            }
         }
     }
 

@@ -123,11 +123,17 @@ struct SaveWriter {
         temporaryKeys.reserveCapacity(toInsert.count)
         ids.reserveCapacity(toInsert.count)
         for object in toInsert {
+            let id = object.objectID
+            guard case .temporary(let key) = id.key else {
+                // A saved delete, undone: the row comes back with its key, which `Z_MAX` covers.
+                temporaryKeys.append(0)
+                ids.append(id)
+                continue
+            }
             let root = object.entity.rootNumber
             lastKeys[root] += 1
-            let temporary = object.objectID
-            if case .temporary(let key) = temporary.key { temporaryKeys.append(key) } else { temporaryKeys.append(0) }
-            ids.append(ObjectID(scope: temporary.scope, key: .permanent(lastKeys[root])))
+            temporaryKeys.append(key)
+            ids.append(ObjectID(scope: id.scope, key: .permanent(lastKeys[root])))
         }
         for root in roots {
             try execute(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKeys[root], root])

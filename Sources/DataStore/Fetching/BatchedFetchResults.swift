@@ -30,7 +30,7 @@ public final class BatchedFetchResults<Object: ManagedObject>: RandomAccessColle
     init(context: ObjectContext, request: FetchRequest<Object>) throws(ContextError) {
         self.context = context
         let plan = try FetchPlan(request, store: context.store)
-        guard request.fetchBatchSize > 0, !(request.includesPendingChanges && context.hasChanges) else {
+        guard request.fetchBatchSize > 0, !(request.includesPendingChanges && context.hasPendingChanges) else {
             let objects = try context.matchingObjects(plan, request).objects(of: Object.self, entities: plan.entities)
             try context.prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
             storage = .objects(objects)

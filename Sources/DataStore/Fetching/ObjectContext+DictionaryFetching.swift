@@ -22,7 +22,7 @@ extension ObjectContext {
     public func fetchDictionaries<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [[String: PredicateValue]] {
         let plan = try FetchPlan(request, store: store, forDictionaries: true)
         guard let shape = plan.dictionary else { return [] }
-        let rows = request.includesPendingChanges && hasChanges
+        let rows = request.includesPendingChanges && hasPendingChanges
             ? try rowsInMemory(plan, shape, request)
             : try rowsInSQL(plan, shape, request)
         return rows.map { cells in

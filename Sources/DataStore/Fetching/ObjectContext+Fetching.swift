@@ -19,7 +19,7 @@ extension ObjectContext {
     /// unsaved changes.
     public func count<Object>(for request: FetchRequest<Object>) throws(ContextError) -> Int {
         let plan = try FetchPlan(request, store: store)
-        guard !(request.includesPendingChanges && hasChanges) else { return try matchingObjects(plan, request).count }
+        guard !(request.includesPendingChanges && hasPendingChanges) else { return try matchingObjects(plan, request).count }
         let sql = plan.select("COUNT(*)", ordered: false)
         let all: Int = try read(sql) { db, statement in
             try Int.fetchOne(statement, arguments: StatementArguments(sql.arguments)) ?? 0
@@ -32,7 +32,7 @@ extension ObjectContext {
     /// context has no unsaved changes.
     public func fetchObjectIDs<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [ObjectID] {
         let plan = try FetchPlan(request, store: store)
-        guard !(request.includesPendingChanges && hasChanges) else { return try matchingObjects(plan, request).map(\.objectID) }
+        guard !(request.includesPendingChanges && hasPendingChanges) else { return try matchingObjects(plan, request).map(\.objectID) }
         return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset), of: plan.entity)
     }
 
@@ -52,7 +52,7 @@ extension ObjectContext {
     /// offset and limited.
     func matchingObjects<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) throws(ContextError) -> [ManagedObject] {
         let columns = plan.entity.selectColumns
-        guard request.includesPendingChanges, hasChanges else {
+        guard request.includesPendingChanges, hasPendingChanges else {
             guard request.includesPropertyValues else {
                 return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset), of: plan.entity).map(object(with:))
             }
@@ -60,15 +60,16 @@ extension ObjectContext {
         }
         let evaluator = PredicateEvaluator(context: self)
         let matches = { (object: ManagedObject) in plan.predicate.map { evaluator.evaluate($0, on: object) } ?? true }
+        let pending = pendingChanges()
         var candidates: [ManagedObject]
         if plan.isLocal {
             // Unchanged rows matched in SQL; changed and new objects are judged by their current values.
-            candidates = try fetchRows(plan.select(columns, ordered: false), of: plan.entity, asFaults: plan.returnsObjectsAsFaults).filter { !updated.contains($0) && !deleted.contains($0) }
-            candidates += (inserted.objects + updated.objects).filter { plan.includes($0) && !deleted.contains($0) && matches($0) }
+            candidates = try fetchRows(plan.select(columns, ordered: false), of: plan.entity, asFaults: plan.returnsObjectsAsFaults).filter { !pending.isChanged($0) }
+            candidates += (pending.inserted + pending.updated).filter { plan.includes($0) && !pending.isDeleted($0) && matches($0) }
         } else {
             // A change to a related object can change any row's match or order: judge them all in memory.
-            candidates = try fetchRows(SQLFragment(sql: plan.selectAllRows(columns)), of: plan.entity).filter { !deleted.contains($0) }
-            candidates += inserted.objects.filter { plan.includes($0) && !deleted.contains($0) }
+            candidates = try fetchRows(SQLFragment(sql: plan.selectAllRows(columns)), of: plan.entity).filter { !pending.isDeleted($0) }
+            candidates += pending.inserted.filter { plan.includes($0) && !pending.isDeleted($0) }
             candidates = candidates.filter(matches)
         }
         let sorted = sortedInMemory(candidates.map { ($0, plan.sortKeys) })

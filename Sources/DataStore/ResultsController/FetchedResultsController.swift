@@ -107,7 +107,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
     /// values holding, when the store was read, those of each key chunk's first row (one query).
     func readList(_ plan: FetchPlan, cache: SectionCache? = nil) throws(FetchedResultsError) -> (ResultsList, SortValueCache) {
         do {
-            let fromStore = !(context.hasChanges && fetchRequest.includesPendingChanges)
+            let fromStore = !(context.hasPendingChanges && fetchRequest.includesPendingChanges)
             var list = fromStore ? try readListFromStore(plan, cache: cache) : try readListInMemory(plan)
             // A list of one chunk has one fence, read by the first search that needs it; its
             // filter is made by the first search too.
