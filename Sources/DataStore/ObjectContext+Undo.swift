@@ -57,8 +57,14 @@ extension UndoManager {
     /// Records the value one side of a relationship had before a change.
     func recordChange(of object: ManagedObject, relationshipSlot slot: Int, from old: RelationshipValue, in context: ObjectContext) {
         registerUndo(withTarget: context) { context in
-            guard object.context === context else { return }
-            context.setRelationshipValue(old, of: object, slot: slot)
+            if object.context === context {
+                context.setRelationshipValue(old, of: object, slot: slot)
+            } else if object.context == nil, slot < object.relationshipValues.count {
+                // A saved delete whose undo comes next: the value returns with the object.
+                let current = object.relationshipValues[slot]
+                object.relationshipValues[slot] = old
+                context.undoManager?.recordChange(of: object, relationshipSlot: slot, from: current, in: context)
+            }
         }
     }
 }

@@ -208,6 +208,14 @@ public final class ObjectContext {
         undoManager?.recordDelete(of: object, in: self)
     }
 
+    /// Stops tracking as changed the objects an undo or redo brought back to their saved values.
+    func forgetUndoneChanges() {
+        for object in updatedObjects where changedKeys(of: object).isEmpty {
+            updated.remove(object)
+            object.keepValuesAsSaved()
+        }
+    }
+
     /// Takes back an unsaved delete; the object's other changes stay.
     func undelete(_ object: ManagedObject) {
         deleted.remove(object)

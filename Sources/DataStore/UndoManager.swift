@@ -163,7 +163,10 @@ public final class UndoManager {
         }
         let reverse = reversal!
         reversal = nil
-        for context in contexts { context.processPendingChanges() }
+        for context in contexts {
+            context.forgetUndoneChanges()
+            context.processPendingChanges()
+        }
         return reverse
     }
 
