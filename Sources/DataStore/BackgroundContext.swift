@@ -25,7 +25,15 @@ public actor BackgroundContext {
     }
 
     /// Runs `body` on the context's queue and returns its result.
-    public func perform<Result: Sendable, Failure: Error>(
+    public nonisolated func perform<Result: Sendable, Failure: Error>(
+        _ body: @Sendable (ObjectContext) throws(Failure) -> Result
+    ) async throws(Failure) -> Result {
+        // Nonisolated, so that in synchronous code `perform { … }` can only mean the form that
+        // schedules; in asynchronous code the async form is preferred.
+        try await run(body)
+    }
+
+    private func run<Result: Sendable, Failure: Error>(
         _ body: @Sendable (ObjectContext) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try body(context)
