@@ -76,6 +76,11 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Saving from a child context into its parent against saving to the store: compare-child-save [ROUNDS]
+        .executableTarget(
+            name: "compare-child-save",
+            dependencies: ["StoreFixtures", .product(name: "DataStore", package: "DataModelKit")]
+        ),
         // Heap bytes per materialised object: measure-object-memory (Linux).
         .executableTarget(
             name: "measure-object-memory",
