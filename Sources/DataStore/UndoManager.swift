@@ -45,15 +45,21 @@ public final class UndoManager {
 
     public init() {}
 
+    /// Whether an undo is running: what is registered now is the redo.
     public private(set) var isUndoing = false
+    /// Whether a redo is running: what is registered now is the undo.
     public private(set) var isRedoing = false
     /// The number of groups open now (explicit ones and the event's).
     public var groupingLevel: Int { openGroups.count }
+    /// Whether registrations are recorded (see `disableUndoRegistration()`).
     public var isUndoRegistrationEnabled: Bool { disabledCount == 0 }
+    /// Whether there is a step to undo, recorded or still open.
     public var canUndo: Bool { !undoStack.isEmpty || openGroups.first.map { !$0.actions.isEmpty } == true }
+    /// Whether there is an undone step to redo.
     public var canRedo: Bool { !redoStack.isEmpty }
     /// The name of the step `undo()` would undo, as given by `setActionName(_:)`.
     public var undoActionName: String { openGroups.first?.name ?? undoStack.last?.name ?? "" }
+    /// The name of the step `redo()` would redo.
     public var redoActionName: String { redoStack.last?.name ?? "" }
 
     /// Names the step being recorded, for a menu's "Undo Typing".
@@ -67,9 +73,12 @@ public final class UndoManager {
         }
     }
 
+    /// Stops recording until a matching `enableUndoRegistration()`; calls nest.
     public func disableUndoRegistration() { disabledCount += 1 }
+    /// Balances one `disableUndoRegistration()`.
     public func enableUndoRegistration() { disabledCount = max(0, disabledCount - 1) }
 
+    /// Opens a group: everything registered until the matching `endUndoGrouping()` is one step.
     public func beginUndoGrouping() {
         openGroups.append(Group())
     }
@@ -134,6 +143,7 @@ public final class UndoManager {
         trim()
     }
 
+    /// Forgets every step, to undo and to redo.
     public func removeAllActions() {
         undoStack.removeAll()
         redoStack.removeAll()

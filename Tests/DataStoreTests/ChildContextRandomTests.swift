@@ -53,8 +53,8 @@ import Testing
     /// A few random unsaved edits: attribute values, relationships, inserts and deletes.
     ///
     /// A save applies the delete rules, which can change what other books match (a shelf's
-    /// `featured`, a book's `related`): the child deletes only books no other book's predicate
-    /// can reach, so that its save changes nothing but what it moves.
+    /// `featured`, an author's `books.@count`): the child deletes only books no other object
+    /// refers to, so that its save changes nothing but what it moves.
     static func edit(_ context: ObjectContext, _ objects: RandomLibrary.Objects, _ random: inout SplitMix64, deletesAnyBook: Bool) throws {
         let strings = RandomLibrary.strings
         for _ in 0..<Int.random(in: 1...8, using: &random) {
@@ -63,8 +63,7 @@ import Testing
             guard !book.isDeleted, context.parent?.registeredObject(for: book.objectID)?.isDeleted != true else { continue }
             switch Int.random(in: 0..<8, using: &random) {
             case 0:
-                let reachable = book.value(forKey: "featuredOn") != nil || !((book.value(forKey: "related") as? Set<ManagedObject>) ?? []).isEmpty
-                if deletesAnyBook || !reachable { context.delete(book) }
+                if deletesAnyBook || !isReachable(book) { context.delete(book) }
             case 1:
                 let added = try context.insertObject(entityName: ["Book", "Ebook"].randomElement(using: &random)!)
                 try added.setValue(strings.randomElement(using: &random)!, forKey: "title")
@@ -79,6 +78,15 @@ import Testing
                 let author = context.object(with: objects.authors.randomElement(using: &random)!)
                 try author.setValue(strings.randomElement(using: &random)! + " \(Int.random(in: 0...9, using: &random))", forKey: "name")
             }
+        }
+    }
+
+    /// Whether another object refers to `book` (its chapters go with it).
+    static func isReachable(_ book: ManagedObject) -> Bool {
+        book.entity.relationships.contains { relationship in
+            guard relationship.name != "chapters", let value = book.value(forKey: relationship.name) else { return false }
+            if let many = value as? any Collection { return !many.isEmpty }
+            return true
         }
     }
 }
