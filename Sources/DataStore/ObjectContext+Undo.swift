@@ -23,7 +23,6 @@ extension ObjectContext {
         if object.context === self, isDeleted(object) {
             undelete(object)
         } else if object.context == nil, !object.objectID.isTemporaryID, registeredObject(for: object.objectID) == nil {
-            object.context = self
             object.savedAttributeValuesIfChanged = AttributeValues()
             object.savedRelationshipValuesIfChanged = nil
             relationshipsChanged = true
