@@ -155,7 +155,7 @@ extension ManagedObject {
 
     func destination(atSlot slot: Int) -> ManagedObject? {
         guard let context, let id = context.destinationID(of: self, slot: slot) else { return nil }
-        return context.object(with: id)
+        return context.reachedObject(with: id)
     }
 
     func setDestination(_ object: ManagedObject?, atSlot slot: Int) {

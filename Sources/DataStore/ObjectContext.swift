@@ -57,6 +57,8 @@ public final class ObjectContext {
     /// the store (Core Data's row cache). Dropped by a refresh of the object, and all at once by a
     /// save, a merge or a reset, which may change them.
     var prefetchedRows: [ObjectID: PrefetchedRow] = [:]
+    /// Destinations of to-one relationships made lately, kept alive (see `RecentlyReachedObjects`).
+    private var recentlyReached = RecentlyReachedObjects()
     /// Objects changed since observers were last told; tracked only while someone observes.
     @exclusivity(unchecked) var unprocessed = ObjectSet(.unprocessed)
     @exclusivity(unchecked) var changeObservers: [UInt64: (ObjectsDidChange) -> Void] = [:]
@@ -240,6 +242,15 @@ public final class ObjectContext {
         return object
     }
 
+    /// The object for `id` as a to-one relationship reaches it: one made for it stays alive for a
+    /// while (see `RecentlyReachedObjects`).
+    func reachedObject(with id: ObjectID) -> ManagedObject {
+        if let object = registry[id.row] { return object }
+        let object = object(with: id)
+        recentlyReached.keep(object)
+        return object
+    }
+
     /// The object for `id`, loaded: throws when the store has no such row.
     public func existingObject(with id: ObjectID) throws(ContextError) -> ManagedObject {
         let object = object(with: id)
@@ -375,6 +386,7 @@ public final class ObjectContext {
         unprocessed.removeAll()
         misuses.removeAll()
         prefetchedRows.removeAll()
+        recentlyReached.removeAll()
         undoManager?.removeAllActions()
         notifyObservers(ObjectsDidChange(invalidatesAll: true))
     }

@@ -173,4 +173,44 @@ import Testing
         let fresh = store.newContext()
         #expect(try #require(try fresh.fetch(FetchRequest<Tag>()).first).books.isEmpty)
     }
+
+    @Test func toOneTraversal_readsEachDestinationOnce_andKeepsABoundedNumberAlive() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let setup = store.newContext()
+        let authors = (0..<3).map { index in
+            let author = Author(context: setup)
+            author.name = "Author \(index)"
+            return author
+        }
+        for index in 0..<30 { Self.newBook(setup, "Book \(index)").author = authors[index % 3] }
+        try setup.save()
+
+        // Nobody holds the authors, yet walking 30 books to them reads each author's row once.
+        let context = store.newContext()
+        let books = try context.fetch(FetchRequest<Book>())
+        let log = store.recordSQL()
+        let names = books.map { $0.author?.name }
+        #expect(names.filter { $0 != nil }.count == 30 && Set(names).count == 3)
+        #expect(log.statements.filter { $0.contains("FROM ZAUTHOR") }.count == 3, "\(log.statements)")
+
+        // Reaching more destinations than are kept lets the oldest go: memory stays bounded.
+        weak let first = books[0].author
+        #expect(first != nil)
+        let many = store.newContext()
+        for index in 0..<1_100 {
+            let author = Author(context: many)
+            author.name = "Many \(index)"
+            Self.newBook(many, "Many \(index)").author = author
+        }
+        try many.save()
+        let manyBooks = try context.fetch(FetchRequest<Book>(predicate: try ObjectPredicate(format: "title BEGINSWITH 'Many'")))
+        for book in manyBooks { _ = book.author }
+        #expect(first == nil)
+
+        // A reset lets every kept destination go.
+        weak let last = manyBooks.last?.author
+        #expect(last != nil)
+        context.reset()
+        #expect(last == nil)
+    }
 }

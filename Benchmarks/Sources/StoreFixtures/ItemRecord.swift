@@ -7,6 +7,8 @@ public struct ItemRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "ZITEM"
 
     public var primaryKey: Int64
+    /// `Z_OPT`, which every update counts up, as Core Data's optimistic locking expects.
+    public var version: Int64
     public var added: Date?
     public var isActive: Bool
     public var name: String?
@@ -15,6 +17,7 @@ public struct ItemRecord: FetchableRecord, PersistableRecord {
 
     public init(index: Int) {
         primaryKey = Int64(index + 1)
+        version = 1
         added = StoreFixtures.added(index)
         isActive = index % 2 == 0
         name = StoreFixtures.name(index)
@@ -24,17 +27,18 @@ public struct ItemRecord: FetchableRecord, PersistableRecord {
 
     public init(row: Row) {
         primaryKey = row[0]
-        added = (row[1] as Double?).map(Date.init(timeIntervalSinceReferenceDate:))
-        isActive = row[2]
-        name = row[3]
-        price = row[4]
-        quantity = row[5]
+        version = row[1]
+        added = (row[2] as Double?).map(Date.init(timeIntervalSinceReferenceDate:))
+        isActive = row[3]
+        name = row[4]
+        price = row[5]
+        quantity = row[6]
     }
 
     public func encode(to container: inout PersistenceContainer) {
         container["Z_PK"] = primaryKey
         container["Z_ENT"] = 1
-        container["Z_OPT"] = 1
+        container["Z_OPT"] = version
         container["ZADDED"] = added?.timeIntervalSinceReferenceDate
         container["ZISACTIVE"] = isActive
         container["ZNAME"] = name
@@ -42,7 +46,7 @@ public struct ItemRecord: FetchableRecord, PersistableRecord {
         container["ZQUANTITY"] = quantity
     }
 
-    public static let selection = "SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM ORDER BY Z_PK"
+    public static let selection = RawSQLite.selection
 
     /// Inserts `StoreFixtures.objectCount` records in one transaction.
     public static func insertAll(_ database: DatabasePool) throws {

@@ -61,7 +61,7 @@ public enum ListFixture {
     public static func rawBatch(_ db: OpaquePointer, keys: ArraySlice<Int64>) -> [RawSQLite.ItemRow] {
         var statement: OpaquePointer?
         let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ",")
-        sqlite3_prepare_v2(db, "SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM WHERE Z_PK IN (\(placeholders)) ORDER BY ZPRICE, Z_PK", -1, &statement, nil)
+        sqlite3_prepare_v2(db, "SELECT Z_PK, Z_OPT, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM WHERE Z_PK IN (\(placeholders)) ORDER BY ZPRICE, Z_PK", -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
         for (index, key) in keys.enumerated() { sqlite3_bind_int64(statement, Int32(index + 1), key) }
         return RawSQLite.rows(statement)

@@ -17,7 +17,7 @@ public enum PredicateFixture {
         DataStore.FetchRequest<Item>(predicate: try ObjectPredicate(format: format, pattern, maximumPrice))
     }
 
-    public static let selection = "SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM WHERE CONTAINSCD(ZNAME, ?) AND ZPRICE < ? ORDER BY Z_PK"
+    public static let selection = "SELECT Z_PK, Z_OPT, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM WHERE CONTAINSCD(ZNAME, ?) AND ZPRICE < ? ORDER BY Z_PK"
 
     /// `CONTAINSCD(value, foldedPattern)` on a GRDB connection.
     public static let grdbFunction = DatabaseFunction("CONTAINSCD", argumentCount: 2, pure: true) { values in

@@ -6,6 +6,7 @@ public enum RawSQLite {
     /// One row as plain Swift values.
     public struct ItemRow {
         public var primaryKey: Int64
+        public var version: Int64
         public var added: Date?
         public var isActive: Bool
         public var name: String?
@@ -56,10 +57,13 @@ public enum RawSQLite {
         execute(db, "COMMIT")
     }
 
+    /// Every row's columns, in the order `row(_:)` reads them.
+    public static let selection = "SELECT Z_PK, Z_OPT, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM ORDER BY Z_PK"
+
     /// Every row, decoded into Swift values.
     public static func fetchAll(_ db: OpaquePointer) -> [ItemRow] {
         var statement: OpaquePointer?
-        sqlite3_prepare_v2(db, "SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM ORDER BY Z_PK", -1, &statement, nil)
+        sqlite3_prepare_v2(db, selection, -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
         return rows(statement)
     }
@@ -67,14 +71,14 @@ public enum RawSQLite {
     /// Every row, decoded into one class instance each.
     public static func fetchAllObjects(_ db: OpaquePointer) -> [ItemObject] {
         var statement: OpaquePointer?
-        sqlite3_prepare_v2(db, "SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY FROM ZITEM ORDER BY Z_PK", -1, &statement, nil)
+        sqlite3_prepare_v2(db, selection, -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
         var objects: [ItemObject] = []
         while sqlite3_step(statement) == SQLITE_ROW { objects.append(ItemObject(row(statement))) }
         return objects
     }
 
-    /// The rows a prepared `SELECT Z_PK, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY …` returns.
+    /// The rows a prepared `SELECT Z_PK, Z_OPT, ZADDED, ZISACTIVE, ZNAME, ZPRICE, ZQUANTITY …` returns.
     public static func rows(_ statement: OpaquePointer?) -> [ItemRow] {
         var rows: [ItemRow] = []
         while sqlite3_step(statement) == SQLITE_ROW { rows.append(row(statement)) }
@@ -85,10 +89,11 @@ public enum RawSQLite {
     private static func row(_ statement: OpaquePointer?) -> ItemRow {
         ItemRow(
             primaryKey: sqlite3_column_int64(statement, 0),
-            added: sqlite3_column_type(statement, 1) == SQLITE_NULL ? nil : Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, 1)),
-            isActive: sqlite3_column_int64(statement, 2) != 0,
-            name: sqlite3_column_text(statement, 3).map { String(cString: $0) },
-            price: sqlite3_column_double(statement, 4),
-            quantity: sqlite3_column_int64(statement, 5))
+            version: sqlite3_column_int64(statement, 1),
+            added: sqlite3_column_type(statement, 2) == SQLITE_NULL ? nil : Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, 2)),
+            isActive: sqlite3_column_int64(statement, 3) != 0,
+            name: sqlite3_column_text(statement, 4).map { String(cString: $0) },
+            price: sqlite3_column_double(statement, 5),
+            quantity: sqlite3_column_int64(statement, 6))
     }
 }

@@ -1,11 +1,12 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|fetch|predicate|read|list-insert-delete|list-first-change[-10k]|list-move
+// round: profile-store insert|fetch|predicate|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
 // [ROUNDS]; fetch-floor, fetch-floor-objects, predicate-floor (SQLite's C API: structs, or one plain
 // class instance per row) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
 // same way.
 import DataStore
 import Foundation
 import GRDB
+import GeneratedFixtures
 import StoreFixtures
 
 let operation = CommandLine.arguments.dropFirst().first ?? "fetch"
@@ -61,6 +62,10 @@ case "predicate-peer":
             precondition(records.count == StoreFixtures.objectCount)
         }
     }
+case "traverse":
+    // Fetches 10,000 employees and reads each one's department's name (to-one faults).
+    let store = try PersistentStore(url: try GeneratedFixtures.traversalStoreURL(), model: Fixtures.model)
+    for _ in 0..<rounds { try timed { TraversalFixture.expectChecksum(try GeneratedFixtures.traversal(store.newContext())) } }
 case "read":
     // Reads every property of 100,000 fetched objects, ROUNDS times.
     let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)
