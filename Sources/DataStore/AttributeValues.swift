@@ -32,11 +32,15 @@ struct AttributeValues: @unchecked Sendable {
         self = writer.row(count: count, value)
     }
 
-    private init(buffer: Buffer, start: Int, count: Int) {
+    /// The `count` values from `start` in `buffer` (none without a buffer).
+    init(buffer: Buffer?, start: Int, count: Int) {
         self.buffer = buffer
-        self.start = Int32(start)
-        slots = Int32(count)
+        self.start = buffer == nil ? 0 : Int32(start)
+        slots = buffer == nil ? 0 : Int32(count)
     }
+
+    /// The buffer holding the values, and where they start in it: what an object keeps.
+    var parts: (buffer: Buffer?, start: Int) { (buffer, Int(start)) }
 
     /// The number of slots.
     var count: Int { Int(slots) }

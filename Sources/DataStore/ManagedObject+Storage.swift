@@ -1,6 +1,30 @@
 /// Reading and writing slots: the primitives typed access and key-value coding share. Every read
 /// fulfils a fault first; every write is reported to the context.
 extension ManagedObject {
+    /// Attribute values by slot, while `valueStorage` is `.buffer`: kept in three fields
+    /// (`valueBuffer`, `valueStart`, `valueCount`) for the object's size.
+    var attributeValues: AttributeValues {
+        get { AttributeValues(buffer: valueBuffer, start: Int(valueStart), count: Int(valueCount)) }
+        _modify {
+            // Moved out and back, so that the buffer stays uniquely referenced while it is changed.
+            var values = AttributeValues(buffer: valueBuffer.take(), start: Int(valueStart), count: Int(valueCount))
+            defer { keep(values) }
+            yield &values
+        }
+    }
+
+    private func keep(_ values: AttributeValues) {
+        precondition(values.count <= Int(UInt16.max), "an entity has at most 65,535 attributes")
+        var (buffer, start) = values.parts
+        if start > Int(UInt16.max) {
+            // A row beyond a halfword's reach in a larger buffer than fetches write: one of its own.
+            (buffer, start) = AttributeValues(count: values.count) { values[$0] }.parts
+        }
+        valueBuffer = buffer
+        valueStart = UInt16(start)
+        valueCount = UInt16(values.count)
+    }
+
     func attributeValue(atSlot slot: Int) -> AttributeValue {
         fulfillIfNeeded()
         return primitiveValue(atSlot: slot)
@@ -68,6 +92,38 @@ extension ManagedObject {
         for slot in entity.attributes.indices { _ = storeAttributeValue(.null, atSlot: slot) }
     }
 
+    /// The attribute values as last read from or written to the store, once they differ from the
+    /// current ones (see `savedAttributeValues`).
+    var savedAttributeValuesIfChanged: AttributeValues? {
+        get { savedValues?.attributes }
+        _modify {
+            if let saved = savedValues {
+                yield &saved.attributes
+                if saved.attributes == nil, saved.relationships == nil { savedValues = nil }
+            } else {
+                var attributes: AttributeValues?
+                yield &attributes
+                if attributes != nil { savedValues = SavedValues(attributes: attributes) }
+            }
+        }
+    }
+
+    /// The relationship values as last read or written, once they differ from `relationshipValues`
+    /// (see `savedRelationshipValues`).
+    var savedRelationshipValuesIfChanged: [RelationshipValue]? {
+        get { savedValues?.relationships }
+        _modify {
+            if let saved = savedValues {
+                yield &saved.relationships
+                if saved.attributes == nil, saved.relationships == nil { savedValues = nil }
+            } else {
+                var relationships: [RelationshipValue]?
+                yield &relationships
+                if relationships != nil { savedValues = SavedValues(relationships: relationships) }
+            }
+        }
+    }
+
     /// The attribute values as last read from or written to the store: what `rollback()` restores
     /// and what `save()` compares with.
     var savedAttributeValues: AttributeValues { savedAttributeValuesIfChanged ?? currentAttributeValues }
@@ -84,9 +140,8 @@ extension ManagedObject {
 
     /// Makes the current values the saved ones, once a save wrote them.
     func keepValuesAsSaved() {
-        // Checked first: a freshly made object has neither, and writing `nil` over `nil` still costs a release.
-        if savedAttributeValuesIfChanged != nil { savedAttributeValuesIfChanged = nil }
-        if savedRelationshipValuesIfChanged != nil { savedRelationshipValuesIfChanged = nil }
+        // Checked first: a freshly made object has none, and writing `nil` over `nil` still costs a release.
+        if savedValues != nil { savedValues = nil }
     }
 
     /// Makes `values` both the current and the saved values: a row just read.

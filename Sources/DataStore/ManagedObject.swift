@@ -22,30 +22,33 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public var entity: EntityDescription { objectID.scope.entity }
     /// The object's identity; temporary until its first save.
     @exclusivity(unchecked) public internal(set) var objectID: ObjectID
-    // Declared here, the two one-byte fields fill the padding after the ID's key, which keeps
-    // the object within a smaller allocation size.
+    // Declared here, the one-byte and two-byte fields fill the padding after the ID's key, which
+    // keeps the object within a smaller allocation size.
     @exclusivity(unchecked) var faultState = FaultState.fault
     /// Which of its context's inserted, updated and deleted sets the object is in.
     @exclusivity(unchecked) var changeFlags: ChangeFlags = []
     /// Where the attribute values are: none yet, `attributeValues`, or the class's stored properties.
     @exclusivity(unchecked) var valueStorage = ValueStorage.none
+    /// Where `attributeValues` starts in `valueBuffer`, and its number of slots: two halfwords
+    /// that fill the padding before `context`, where the buffer's row (one `AttributeValues`)
+    /// would take a word more. A buffer holds at most a few thousand values, and an entity far
+    /// fewer attributes than 65,536.
+    @exclusivity(unchecked) var valueStart: UInt16 = 0
+    @exclusivity(unchecked) var valueCount: UInt16 = 0
     /// The context the object lives in; `nil` once that context is gone or after `reset()`.
     ///
     /// Not retained, and not `weak` (which would slow every retain of the context): the context
     /// sets it to `nil` for every object it forgets and for all of them when it goes.
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var context: ObjectContext?
 
-    /// Attribute values by slot, while `valueStorage` is `.buffer`.
-    @exclusivity(unchecked) var attributeValues = AttributeValues()
+    /// The buffer holding `attributeValues`.
+    @exclusivity(unchecked) var valueBuffer: AttributeValues.Buffer?
     /// Relationship values by slot; empty while the object is a fault.
     @exclusivity(unchecked) var relationshipValues: [RelationshipValue] = []
-    /// The attribute values as last read from or written to the store, once they differ from
-    /// `attributeValues`: `nil` until then, so that an unchanged object holds one reference to its
-    /// values, not two (see `savedAttributeValues`).
-    @exclusivity(unchecked) var savedAttributeValuesIfChanged: AttributeValues?
-    /// The relationship values as last read or written, once they differ from `relationshipValues`
-    /// (see `savedRelationshipValues`): `nil` until then, for the reason above.
-    @exclusivity(unchecked) var savedRelationshipValuesIfChanged: [RelationshipValue]?
+    /// The values as last read from or written to the store, once they differ from the current
+    /// ones: `nil` until then, so that an unchanged object holds its values once, and pays one
+    /// word for the changes it does not have (see `savedAttributeValues`).
+    @exclusivity(unchecked) var savedValues: SavedValues?
     /// `Z_OPT` as last read or written: the version optimistic locking checks.
     @exclusivity(unchecked) var version: Int64 = 0
     /// Whether the row's values are in the object (also while it still reports itself a fault).
@@ -140,6 +143,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     private func fire() {
         if faultState == .fault { context?.fulfillFault(self) } else { faultState = .loaded }
+    }
+}
+
+/// A changed object's values as last read from or written to the store: the attributes once one
+/// changed, the relationships once one changed. Boxed, because most objects never change.
+final class SavedValues {
+    var attributes: AttributeValues?
+    var relationships: [RelationshipValue]?
+
+    init(attributes: AttributeValues? = nil, relationships: [RelationshipValue]? = nil) {
+        self.attributes = attributes
+        self.relationships = relationships
     }
 }
 
