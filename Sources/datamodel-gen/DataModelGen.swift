@@ -21,10 +21,11 @@ struct DataModelGen: ParsableCommand {
               datamodel-gen generate Models/Books.xcdatamodeld --output-directory Sources/App/Generated
               datamodel-gen dump-context Models/Books.xcdatamodeld
               datamodel-gen sql Models/Books.xcdatamodeld --views
+              datamodel-gen diagram Models/Everything.xcdatamodeld --format dot | dot -Tsvg > Everything.svg
               datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld --format table
               datamodel-gen diff Models/Everything.xcdatamodeld Models/Everything.xcdatamodeld --old-version "Everything 1"
               datamodel-gen migrate Library.sqlite --model Models/Everything.xcdatamodeld --dry-run
             """,
-        subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self, Diff.self, Migrate.self]
+        subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self, Diff.self, Migrate.self, Diagram.self]
     )
 }

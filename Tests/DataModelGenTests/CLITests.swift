@@ -181,4 +181,26 @@ import TestSupport
         #expect(run.standardOutput.isEmpty)
         #expect(run.standardError.contains("duplicate entity 'Animal'"))
     }
+
+    @Test func diagram_printsMermaidByDefault_andDOTOnRequest_orWritesTheFile() throws {
+        let mermaid = try Self.run("diagram", "Models/Books.xcdatamodeld")
+        #expect(mermaid.status == 0)
+        #expect(mermaid.standardOutput.hasPrefix("classDiagram\n    class Book {\n"))
+        let dot = try Self.run("diagram", "Models/Everything.xcdatamodeld", "--format", "dot")
+        #expect(dot.standardOutput.hasPrefix("digraph \"Everything 2\" {"))
+        #expect(dot.standardOutput.contains("\"Book\" -> \"Item\" [arrowhead=empty];"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("diagram-\(UUID().uuidString).mmd")
+        let written = try Self.run("diagram", "Models/Books.xcdatamodeld", "--output", file.path)
+        #expect(written.status == 0 && written.standardOutput.isEmpty)
+        #expect(try String(contentsOf: file, encoding: .utf8) == mermaid.standardOutput)
+        let unknown = try Self.run("diagram", "Models/Books.xcdatamodeld", "--format", "svg")
+        #expect(unknown.status != 0 && unknown.standardError.contains("mermaid"))
+    }
+
+    @Test func diagram_modelWithErrors_printsNothing() throws {
+        let run = try Self.run("diagram", "Tests/DataModelParserTests/Fixtures/Invalid/DuplicateNames.xcdatamodel")
+        #expect(run.status == 1)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.contains("duplicate entity 'Animal'"))
+    }
 }
