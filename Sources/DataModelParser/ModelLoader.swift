@@ -26,8 +26,10 @@ public struct ModelLoader: Sendable {
 
     /// Loads the model at `path`.
     ///
-    /// - Parameter version: for an `.xcdatamodeld`, the version to read instead of the current one
-    ///   (`Library 2` or `Library 2.xcdatamodel`).
+    /// - Parameters:
+    ///   - path: an `.xcdatamodeld` bundle, an `.xcdatamodel` folder, or a `contents` file.
+    ///   - version: for an `.xcdatamodeld`, the version to read instead of the current one
+    ///     (`Library 2` or `Library 2.xcdatamodel`).
     public func load(_ path: String, version: String? = nil) throws(ModelLoadingError) -> Result {
         let source = try ModelBundle.resolve(path, version: version)
         let bytes = try Self.read(source.contentsPath)

@@ -19,6 +19,7 @@ public enum ModelParser {
     /// Parses `bytes` as a model's `contents` XML.
     ///
     /// - Parameters:
+    ///   - bytes: the XML.
     ///   - path: how locations name the file in diagnostics.
     ///   - versionName: the version's name inside an `.xcdatamodeld`, if any.
     /// - Throws: `ModelLoadingError` when the bytes are not well-formed XML or not a Core Data model.

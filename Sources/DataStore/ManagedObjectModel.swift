@@ -22,6 +22,7 @@ public final class ManagedObjectModel: Sendable {
     public let currentVersionIndex: Int
 
     /// - Parameters:
+    ///   - model: the current version: the one new stores get and old ones migrate to.
     ///   - classes: `ManagedObject` subclasses, each naming its entity through `entityName`.
     ///     An entity without a class uses its nearest superentity's class, else `ManagedObject`.
     ///   - versions: every version of the bundle, oldest first; `model` is added at the end when

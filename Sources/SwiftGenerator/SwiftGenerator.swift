@@ -41,9 +41,11 @@ public struct SwiftGenerator: Sendable {
 
     /// The template context of `model`, as the templates see it.
     ///
-    /// - Parameter versions: every version of the model's bundle, oldest first, `model` among them
-    ///   (found by version name and path; added at the end when missing). Empty, or `model` alone,
-    ///   for a model of one version.
+    /// - Parameters:
+    ///   - model: the version to generate.
+    ///   - versions: every version of the model's bundle, oldest first, `model` among them
+    ///     (found by version name and path; added at the end when missing). Empty, or `model`
+    ///     alone, for a model of one version.
     public func context(for model: Model, versions: [Model] = []) -> (context: ModelContext, diagnostics: [Diagnostic]) {
         var builder = ModelContextBuilder(model: model, versions: versions, modelName: Self.modelName(of: model), options: options)
         let context = builder.build()
@@ -53,9 +55,11 @@ public struct SwiftGenerator: Sendable {
     /// The files for `model`; no files when the model has errors (`model`'s own diagnostics are the
     /// caller's: validate before generating).
     ///
-    /// - Parameter versions: every version of the model's bundle, oldest first, `model` among them,
-    ///   as `ModelLoader.loadVersions` reads them. With more than one, the model file defines each
-    ///   version and passes them all to `ManagedObjectModel`; `model` stays `definition`.
+    /// - Parameters:
+    ///   - model: the version to generate.
+    ///   - versions: every version of the model's bundle, oldest first, `model` among them,
+    ///     as `ModelLoader.loadVersions` reads them. With more than one, the model file defines
+    ///     each version and passes them all to `ManagedObjectModel`; `model` stays `definition`.
     public func generate(_ model: Model, versions: [Model] = []) -> Result {
         let (context, diagnostics) = context(for: model, versions: versions)
         guard !diagnostics.containsErrors else { return Result(files: [], diagnostics: diagnostics) }

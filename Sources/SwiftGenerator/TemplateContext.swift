@@ -129,7 +129,7 @@ public struct NameConstant: Sendable, Encodable {
 public struct AttributeContext: Sendable, Encodable {
     /// The attribute's name in the model (and in the store).
     public var name: String
-    /// The Swift member name (escaped when it clashes: `description_`, `` `default` ``).
+    /// The Swift member name (escaped when it clashes: `description_`, or `default` in backticks).
     public var identifier: String
     /// The property's Swift type, optional when the attribute is (`Double`, `String?`).
     public var swiftType: String

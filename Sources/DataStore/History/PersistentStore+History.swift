@@ -17,6 +17,7 @@ extension PersistentStore {
     ///     let deletes = try store.fetchHistory(after: token, matching: ObjectPredicate(format: "changeType == 2"))
     ///
     /// - Parameters:
+    ///   - token: where to start: the token of the last transaction read, or `nil` for all.
     ///   - entityNames: keep only changes of these entities and their subentities.
     ///   - author: keep only transactions of this `transactionAuthor`.
     ///   - predicate: keep only the changes it matches, in the predicate language; its keys are
