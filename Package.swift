@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // SHA-256 and SHA-512 for the model version hashes.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
         // `swift package generate-documentation`: the DocC catalogs of DataStore and the generator.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -34,7 +36,7 @@ let package = Package(
         // `.xcdatamodeld` / `.xcdatamodel` / `contents` XML → `DataModel`.
         .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2"]),
         // Core Data's SQLite layout for a model: numbering, tables, columns, indexes, DDL.
-        .target(name: "StoreSchema", dependencies: ["DataModel"]),
+        .target(name: "StoreSchema", dependencies: ["DataModel", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "StoreMigration", dependencies: ["DataModel", "StoreSchema"]),
         // The runtime generated code compiles against: store, contexts, managed objects.
         .target(

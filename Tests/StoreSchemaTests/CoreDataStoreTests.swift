@@ -9,7 +9,7 @@ import TestSupport
 /// The computed layout against stores written by Apple's Core Data (`../shared/corpus/stores` and
 /// `../shared/stores-incoming`), each at the framework version that wrote it (frameworks 419 to 1347).
 ///
-/// Tolerated, and why (also in the README's compatibility section):
+/// Tolerated, and why (also in DataStore's compatibility article):
 /// - two migrated stores (`wire-ios-data-model__store2-101-0`, `CoreDataPlus__SampleModel_V2`) are
 ///   not compared: their migrations appended columns and kept stale names, so they are not
 ///   canonical (`energy-legacy__ArtsyPartner_1.4`'s in-place migration left its version's layout,
