@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // SHA-256 and SHA-512 for the model version hashes.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
+        // The PostgreSQL tests' client, and the PostgreSQL store's to come.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.3"),
         // `swift package generate-documentation`: the DocC catalogs of DataStore and the generator.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -92,6 +95,7 @@ let package = Package(
             name: "StoreSchemaTests",
             dependencies: [
                 "DataModel", "DataModelParser", "StoreSchema", "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Goldens", "Fixtures"]

@@ -24,6 +24,12 @@ struct SQL: ParsableCommand {
             property names, dates as ISO 8601 text and UUIDs as hex — handy for looking inside a store \
             (an iOS app's included) with any SQL tool.
 
+            --dialect postgresql prints the same tables, columns, indexes and bookkeeping rows for \
+            PostgreSQL, with its types: bigint keys, smallint/integer/bigint, boolean, double \
+            precision (dates stay Core Data's seconds since 2001, so they compare as in SQLite), \
+            numeric for Decimal, text, uuid and bytea. Names are quoted, so the catalog spells them \
+            as Core Data does. Run it with psql in an empty database.
+
             --framework-version N prints the layout an older Core Data release created, N as a \
             store's NSPersistenceFrameworkVersion gives it (a key of its Z_METADATA plist): before \
             851 (iOS 11) indexed attributes and compound indexes are named after their columns \
@@ -38,6 +44,7 @@ struct SQL: ParsableCommand {
               datamodel-gen sql Models/FailedBanks.xcdatamodeld --views --output FailedBanks.sql
               datamodel-gen sql App/Model.xcdatamodeld --views | sqlite3 copy-of-app-store.sqlite
               datamodel-gen sql App/Model.xcdatamodeld --framework-version 641
+              datamodel-gen sql Models/Books.xcdatamodeld --dialect postgresql | psql -v ON_ERROR_STOP=1 books
             """
     )
 
@@ -49,6 +56,9 @@ struct SQL: ParsableCommand {
     @Flag(help: "Add a read-only view per entity, with the model's names and readable dates.")
     var views = false
 
+    @Option(help: ArgumentHelp("sqlite (the default) or postgresql.", valueName: "dialect"))
+    var dialect: SQLDialect = .sqlite
+
     @Option(help: ArgumentHelp(
         "The layout of this Core Data release (a store's NSPersistenceFrameworkVersion, e.g. 641) instead of today's.",
         valueName: "N"))
@@ -57,6 +67,9 @@ struct SQL: ParsableCommand {
     func validate() throws {
         if let frameworkVersion, frameworkVersion <= 0 {
             throw ValidationError("--framework-version takes a release number such as 641 or 1344, as NSPersistenceFrameworkVersion gives it.")
+        }
+        if views, dialect == .postgresql {
+            throw ValidationError("--views writes SQLite views (their dates and UUIDs use SQLite's functions); leave it out with --dialect postgresql.")
         }
     }
 
@@ -68,7 +81,7 @@ struct SQL: ParsableCommand {
         let schema = StoreSchema(model: loaded.model, framework: framework)
         var metadata = StoreMetadata(model: loaded.model)
         metadata.entries[StoreMetadata.Key.frameworkVersion] = .integer(framework.number)
-        var text = schema.sql(metadata: metadata)
+        var text = dialect == .postgresql ? schema.postgreSQL(model: loaded.model, metadata: metadata) : schema.sql(metadata: metadata)
         if views { text += schema.viewStatements(for: loaded.model).joined(separator: "\n") + "\n" }
         if let output {
             do {
@@ -81,4 +94,10 @@ struct SQL: ParsableCommand {
             print(text, terminator: "")
         }
     }
+}
+
+/// The engine a schema script is written for.
+enum SQLDialect: String, ExpressibleByArgument, CaseIterable {
+    case sqlite
+    case postgresql
 }

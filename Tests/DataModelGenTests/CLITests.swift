@@ -203,4 +203,15 @@ import TestSupport
         #expect(run.standardOutput.isEmpty)
         #expect(run.standardError.contains("duplicate entity 'Animal'"))
     }
+
+    @Test func sql_dialectPostgreSQL_printsPostgreSQLTypesAndQuotedNames() throws {
+        let run = try Self.run("sql", "Models/Products.xcdatamodeld", "--dialect", "postgresql")
+        #expect(run.status == 0)
+        #expect(run.standardOutput.hasPrefix(
+            #"CREATE TABLE "ZPRODUCTS" ( "Z_PK" bigint PRIMARY KEY, "Z_ENT" integer, "Z_OPT" bigint, "ZPRICE" double precision, "ZFAVORITEDAT" double precision, "ZNAME" text );"# + "\n"))
+        #expect(run.standardOutput.contains(#"INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES (2, 'FavoriteProducts', 1, 0);"#))
+        #expect(run.standardOutput.contains(#"VALUES (1, upper(gen_random_uuid()::text), '\x62706c697374"#))
+        let withViews = try Self.run("sql", "Models/Products.xcdatamodeld", "--dialect", "postgresql", "--views")
+        #expect(withViews.status != 0 && withViews.standardError.contains("--views"))
+    }
 }

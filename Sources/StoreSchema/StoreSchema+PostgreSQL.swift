@@ -1,0 +1,155 @@
+import Crypto
+import DataModel
+
+/// The schema as PostgreSQL DDL: Core Data's tables, columns, indexes and bookkeeping rows, with
+/// PostgreSQL's types.
+///
+/// Every name is quoted, so that the catalog spells it as Core Data does (`"ZBOOK"."Z_PK"`, where
+/// an unquoted name would fold to `zbook`), and a store reads the same through either engine.
+/// Dates stay Core Data's seconds since 2001 (`double precision`), so they compare and sort as
+/// they do in SQLite; text keys of indexes use the `"C"` collation, which orders by bytes as
+/// SQLite's `BINARY` does.
+extension StoreSchema {
+    /// The fixed tables every store has.
+    public static let postgreSQLBookkeepingTables = [
+        #"CREATE TABLE "Z_PRIMARYKEY" ("Z_ENT" integer PRIMARY KEY, "Z_NAME" text, "Z_SUPER" integer, "Z_MAX" bigint);"#,
+        #"CREATE TABLE "Z_METADATA" ("Z_VERSION" integer PRIMARY KEY, "Z_UUID" varchar(255), "Z_PLIST" bytea);"#,
+        #"CREATE TABLE "Z_MODELCACHE" ("Z_CONTENT" bytea);"#,
+    ]
+
+    /// Every `CREATE TABLE` and `CREATE INDEX` statement for PostgreSQL, in Core Data's order;
+    /// `model` is the model the schema was computed from, which gives each attribute column its type.
+    public func postgreSQLCreateStatements(model: Model) -> [String] {
+        let types = PostgreSQLColumnTypes(model: model)
+        let entityTables = tables.map { table in
+            "CREATE TABLE \(quotedForPostgreSQL(table.name)) ( "
+                + table.columns.map { column in
+                    "\(quotedForPostgreSQL(column.name)) \(types.type(of: column))\(column.role == .primaryKey ? " PRIMARY KEY" : "")"
+                }.joined(separator: ", ") + " );"
+        }
+        let joins = joinTables.map { join in
+            "CREATE TABLE \(quotedForPostgreSQL(join.name)) ( "
+                + join.columnNames.map { "\(quotedForPostgreSQL($0)) bigint" }.joined(separator: ", ")
+                + ", PRIMARY KEY (\(quotedForPostgreSQL(join.sourceColumn)), \(quotedForPostgreSQL(join.destinationColumn))) );"
+        }
+        let textColumns = Set(tables.flatMap { table in
+            table.columns.filter { types.type(of: $0) == "text" }.map { "\(table.name).\($0.name)" }
+        })
+        let indexStatements = indexes.map { index in
+            let keys = index.keys.map { key in
+                let collation = key.isCollated && textColumns.contains("\(index.table).\(key.column)") ? #" COLLATE "C""# : ""
+                return quotedForPostgreSQL(key.column) + collation + (key.isCollated ? (key.isDescending ? " DESC" : " ASC") : "")
+            }
+            return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(quotedForPostgreSQL(index.name)) ON \(quotedForPostgreSQL(index.table)) (\(keys.joined(separator: ", ")));"
+        }
+        return entityTables + joins + indexStatements + Self.postgreSQLBookkeepingTables
+    }
+
+    /// A complete PostgreSQL script that creates an empty store: the tables, indexes and
+    /// `Z_PRIMARYKEY` rows, and with `metadata` the `Z_METADATA` row, its UUID drawn by the server.
+    /// One statement per line. Derived attributes get their columns; the SQLite store's triggers
+    /// that keep them current have no PostgreSQL form yet, which a comment at the end says.
+    public func postgreSQL(model: Model, metadata: StoreMetadata? = nil) -> String {
+        var statements = postgreSQLCreateStatements(model: model)
+        statements += primaryKeyRows.map { row in
+            #"INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES ("#
+                + "\(row.number), \(literal(row.name)), \(row.superNumber), 0);"
+        }
+        if let metadata {
+            let plist = metadata.binaryPropertyList.map { byte in
+                let hex = String(byte, radix: 16, uppercase: false)
+                return byte < 0x10 ? "0" + hex : hex
+            }.joined()
+            statements.append(
+                #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, upper(gen_random_uuid()::text), '\x"#
+                    + plist + "'::bytea);")
+        }
+        for derived in derivedAttributes {
+            statements.append("-- \(derived.table).\(derived.column) (derived) is not kept current by a PostgreSQL trigger yet.")
+        }
+        return statements.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Names as PostgreSQL keeps them. PostgreSQL cuts identifiers at 63 bytes, so a longer name
+/// (Core Data's index names can be: `Z_5LASTSERVERSYNCEDACTIVEPARTICIPANTS_Z_23…_INDEX`) keeps its
+/// first 54 bytes and ends with `_` and 8 hex digits of its SHA-256: still unique, the same on
+/// every run, and what every reader of the store must use.
+public enum PostgreSQLName {
+    public static let maximumLength = 63
+
+    public static func of(_ name: String) -> String {
+        guard name.utf8.count > maximumLength else { return name }
+        var prefix = Substring(name)
+        while prefix.utf8.count > maximumLength - 9 { prefix = prefix.dropLast() }
+        let digest = SHA256.hash(data: Array(name.utf8)).prefix(4).map { byte in
+            (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+        }.joined()
+        return "\(prefix)_\(digest)"
+    }
+}
+
+/// A name in double quotes, as PostgreSQL keeps it.
+private func quotedForPostgreSQL(_ name: String) -> String { quoted(PostgreSQLName.of(name)) }
+
+/// The PostgreSQL type of each column: by the attribute it stores, else by its role.
+struct PostgreSQLColumnTypes {
+    private let model: Model
+    /// Every attribute's type, by `Entity.attribute`.
+    private var attributeTypes: [String: AttributeType] = [:]
+
+    init(model: Model) {
+        self.model = model
+        for entity in model.entities {
+            for attribute in entity.attributes { attributeTypes["\(entity.name).\(attribute.name)"] = attribute.type }
+        }
+    }
+
+    func type(of column: Column) -> String {
+        switch column.role {
+        case .primaryKey, .version, .foreignKey, .orderKey, .inverselessToMany: "bigint"
+        case .entityNumber, .foreignEntity: "integer"
+        case .attribute(let entity, let attribute):
+            attributeTypes["\(entity).\(attribute)"].map(Self.type(of:)) ?? Self.type(of: column.type)
+        case .compositeMember(let entity, let attribute, let path):
+            compositeLeafType(entity: entity, attribute: attribute, path: path).map(Self.type(of:)) ?? Self.type(of: column.type)
+        }
+    }
+
+    /// The type of the leaf `path` names inside the composite attribute `attribute` of `entity`.
+    private func compositeLeafType(entity: String, attribute: String, path: [String]) -> AttributeType? {
+        guard var composite = model.entity(named: entity)?.attributes.first(where: { $0.name == attribute })?.compositeName else { return nil }
+        for (position, name) in path.enumerated() {
+            guard let member = model.composites.first(where: { $0.name == composite })?.attributes.first(where: { $0.name == name }) else { return nil }
+            if position == path.count - 1 { return member.type }
+            guard let nested = member.compositeName else { return nil }
+            composite = nested
+        }
+        return nil
+    }
+
+    static func type(of attribute: AttributeType) -> String {
+        switch attribute {
+        case .integer16: "smallint"
+        case .integer32: "integer"
+        case .integer64, .objectID, .undefined, .composite: "bigint"
+        case .boolean: "boolean"
+        case .double, .float, .date: "double precision"
+        case .decimal: "numeric"
+        case .string, .uri: "text"
+        case .uuid: "uuid"
+        case .binary, .transformable: "bytea"
+        }
+    }
+
+    /// For a column whose attribute the model does not name: by its SQLite type.
+    static func type(of column: ColumnType) -> String {
+        switch column {
+        case .integer: "bigint"
+        case .float, .timestamp: "double precision"
+        case .decimal: "numeric"
+        case .varchar: "text"
+        case .blob: "bytea"
+        }
+    }
+}
