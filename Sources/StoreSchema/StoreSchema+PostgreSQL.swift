@@ -56,10 +56,7 @@ extension StoreSchema {
                 + "\(row.number), \(literal(row.name)), \(row.superNumber), 0);"
         }
         if let metadata {
-            let plist = metadata.binaryPropertyList.map { byte in
-                let hex = String(byte, radix: 16, uppercase: false)
-                return byte < 0x10 ? "0" + hex : hex
-            }.joined()
+            let plist = hexDigits(metadata.binaryPropertyList)
             statements.append(
                 #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, upper(gen_random_uuid()::text), '\x"#
                     + plist + "'::bytea);")
@@ -82,9 +79,7 @@ public enum PostgreSQLName {
         guard name.utf8.count > maximumLength else { return name }
         var prefix = Substring(name)
         while prefix.utf8.count > maximumLength - 9 { prefix = prefix.dropLast() }
-        let digest = SHA256.hash(data: Array(name.utf8)).prefix(4).map { byte in
-            (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
-        }.joined()
+        let digest = hexDigits(Array(SHA256.hash(data: Array(name.utf8)).prefix(4)))
         return "\(prefix)_\(digest)"
     }
 }

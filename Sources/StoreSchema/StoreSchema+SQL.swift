@@ -55,10 +55,7 @@ extension StoreSchema {
             "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(row.number), \(literal(row.name)), \(row.superNumber), 0);"
         }
         if let metadata {
-            let plist = metadata.binaryPropertyList.map { byte in
-                let hex = String(byte, radix: 16, uppercase: true)
-                return byte < 0x10 ? "0" + hex : hex
-            }.joined()
+            let plist = hexDigits(metadata.binaryPropertyList)
             statements.append(
                 "WITH random(h) AS (SELECT hex(randomblob(16))) INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) "
                     + "SELECT 1, \(Self.uuidExpression), X'\(plist)' FROM random;"
@@ -98,3 +95,8 @@ func quoted(_ name: String) -> String {
 }
 
 func literal(_ text: String) -> String { SQLSyntax.stringLiteral(text) }
+
+/// Bytes as two uppercase hex digits each, for a blob literal (`X'…'` in SQLite, `'\x…'` in PostgreSQL).
+func hexDigits(_ bytes: [UInt8]) -> String {
+    bytes.map { byte in (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true) }.joined()
+}
