@@ -34,7 +34,7 @@ extension ManagedObject {
     var loadedAttributeCount: Int {
         switch valueStorage {
         case .none: 0
-        case .buffer: attributeValues.count
+        case .buffer: Int(valueCount)
         case .properties: entity.attributes.count
         }
     }
@@ -43,7 +43,7 @@ extension ManagedObject {
     func primitiveValue(atSlot slot: Int) -> AttributeValue {
         switch valueStorage {
         case .none: .null
-        case .buffer: slot < attributeValues.count ? attributeValues[slot] : .null
+        case .buffer: slot < Int(valueCount) ? attributeValues[slot] : .null
         case .properties: storedAttributeValue(atSlot: slot)
         }
     }

@@ -32,8 +32,9 @@ extension StoreSchema {
                 + join.columnNames.map { "\(quotedForPostgreSQL($0)) bigint" }.joined(separator: ", ")
                 + ", PRIMARY KEY (\(quotedForPostgreSQL(join.sourceColumn)), \(quotedForPostgreSQL(join.destinationColumn))) );"
         }
+        // Only text takes a collation in PostgreSQL; SQLite's `COLLATE BINARY` on other keys has no counterpart.
         let textColumns = Set(tables.flatMap { table in
-            table.columns.filter { types.type(of: $0) == "text" }.map { "\(table.name).\($0.name)" }
+            table.columns.filter { $0.type == .varchar }.map { "\(table.name).\($0.name)" }
         })
         let indexStatements = indexes.map { index in
             let keys = index.keys.map { key in
@@ -89,14 +90,18 @@ private func quotedForPostgreSQL(_ name: String) -> String { quoted(PostgreSQLNa
 
 /// The PostgreSQL type of each column: by the attribute it stores, else by its role.
 struct PostgreSQLColumnTypes {
-    private let model: Model
-    /// Every attribute's type, by `Entity.attribute`.
-    private var attributeTypes: [String: AttributeType] = [:]
+    /// The type of every attribute and of every composite attribute's leaf, by `Entity.attribute`
+    /// followed by the leaf's path.
+    private var attributeTypes: [[String]: AttributeType] = [:]
 
     init(model: Model) {
-        self.model = model
         for entity in model.entities {
-            for attribute in entity.attributes { attributeTypes["\(entity.name).\(attribute.name)"] = attribute.type }
+            for attribute in entity.attributes {
+                attributeTypes[[entity.name, attribute.name]] = attribute.type
+                for leaf in CompositeLayout.leaves(of: attribute, in: model) {
+                    attributeTypes[[entity.name, attribute.name] + leaf.path] = leaf.type
+                }
+            }
         }
     }
 
@@ -105,22 +110,10 @@ struct PostgreSQLColumnTypes {
         case .primaryKey, .version, .foreignKey, .orderKey, .inverselessToMany: "bigint"
         case .entityNumber, .foreignEntity: "integer"
         case .attribute(let entity, let attribute):
-            attributeTypes["\(entity).\(attribute)"].map(Self.type(of:)) ?? Self.type(of: column.type)
+            attributeTypes[[entity, attribute]].map(Self.type(of:)) ?? Self.type(of: column.type)
         case .compositeMember(let entity, let attribute, let path):
-            compositeLeafType(entity: entity, attribute: attribute, path: path).map(Self.type(of:)) ?? Self.type(of: column.type)
+            attributeTypes[[entity, attribute] + path].map(Self.type(of:)) ?? Self.type(of: column.type)
         }
-    }
-
-    /// The type of the leaf `path` names inside the composite attribute `attribute` of `entity`.
-    private func compositeLeafType(entity: String, attribute: String, path: [String]) -> AttributeType? {
-        guard var composite = model.entity(named: entity)?.attributes.first(where: { $0.name == attribute })?.compositeName else { return nil }
-        for (position, name) in path.enumerated() {
-            guard let member = model.composites.first(where: { $0.name == composite })?.attributes.first(where: { $0.name == name }) else { return nil }
-            if position == path.count - 1 { return member.type }
-            guard let nested = member.compositeName else { return nil }
-            composite = nested
-        }
-        return nil
     }
 
     static func type(of attribute: AttributeType) -> String {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DataModel
-import Foundation
 
 /// `datamodel-gen diagram MODEL`: a picture of the model, as Xcode's graph view drew it.
 struct Diagram: ParsableCommand {
@@ -39,14 +38,7 @@ struct Diagram: ParsableCommand {
         let loaded = try options.load()
         loaded.diagnostics.forEach(StandardError.print)
         if loaded.diagnostics.containsErrors { throw ExitCode.failure }
-        let text = ModelDiagram.text(of: loaded.model, format: format)
-        guard let output else { return print(text, terminator: "") }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            StandardError.write("\(output): error: cannot write the diagram: \(error.localizedDescription)")
-            throw ExitCode.failure
-        }
+        try CommandOutput.emit(ModelDiagram.text(of: loaded.model, format: format), to: output, what: "diagram")
     }
 }
 

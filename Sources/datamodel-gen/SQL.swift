@@ -83,16 +83,7 @@ struct SQL: ParsableCommand {
         metadata.entries[StoreMetadata.Key.frameworkVersion] = .integer(framework.number)
         var text = dialect == .postgresql ? schema.postgreSQL(model: loaded.model, metadata: metadata) : schema.sql(metadata: metadata)
         if views { text += schema.viewStatements(for: loaded.model).joined(separator: "\n") + "\n" }
-        if let output {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                StandardError.write("\(output): error: cannot write the schema: \(error.localizedDescription)")
-                throw ExitCode.failure
-            }
-        } else {
-            print(text, terminator: "")
-        }
+        try CommandOutput.emit(text, to: output, what: "schema")
     }
 }
 
