@@ -15,6 +15,8 @@ or warning in generated code, or any definition that differs.
 """
 import json, os, re, shutil, subprocess, sys
 
+from generated_package import write_app_types
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 corpus = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", "shared", "corpus", "models"))
 store_folders = [] if len(sys.argv) > 1 else [os.path.join(root, "..", "shared", "corpus", "stores"),
@@ -45,16 +47,6 @@ def versions():
                 with open(version_file) as file:
                     yield os.path.abspath(os.path.join(folder, name, file.read().strip())), None
 
-def stub(user_type):
-    name = user_type["name"]
-    if user_type["isTransformable"]:
-        return f"public struct {name}: Codable, Sendable {{}}\n"
-    return (f"public struct {name}: AttributeStorable, Sendable {{\n"
-            f"    public static var unsetValue: {name} {{ {name}() }}\n"
-            f"    public init() {{}}\n"
-            f"    public init?(attributeValue: AttributeValue) {{ self.init() }}\n"
-            f"    public var attributeValue: AttributeValue {{ .null }}\n}}\n")
-
 shutil.rmtree(os.path.join(work, "Sources"), ignore_errors=True)
 modules = []
 failures = 0
@@ -73,11 +65,7 @@ for index, (path, version) in enumerate(versions()):
         continue
     context = json.loads(subprocess.run([tool, "dump-context", path] + version_args, check=True,
                                         capture_output=True, text=True).stdout)
-    user_types = context["userTypes"]
-    if user_types:
-        with open(os.path.join(sources, "AppTypes.swift"), "w") as file:
-            file.write("// The types the model names in userInfo, declared as the app would.\nimport DataStore\n\n")
-            file.write("\n".join(stub(t) for t in user_types))
+    write_app_types(os.path.join(sources, "AppTypes.swift"), context["userTypes"])
     modules.append((module, context["typeName"], path, version))
 
 check = os.path.join(work, "Sources", "corpus-check")

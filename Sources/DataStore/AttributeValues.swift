@@ -47,6 +47,14 @@ struct AttributeValues: @unchecked Sendable {
     var isEmpty: Bool { slots == 0 }
     var indices: Range<Int> { 0..<count }
 
+    /// Calls `body` with the values, which stay valid during the call.
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<AttributeValue>) throws -> Result) rethrows -> Result {
+        guard let buffer else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try buffer.withUnsafeMutablePointerToElements {
+            try body(UnsafeBufferPointer(start: $0 + Int(start), count: count))
+        }
+    }
+
     subscript(slot: Int) -> AttributeValue {
         get {
             precondition(slot >= 0 && slot < count, "slot out of range")

@@ -1,19 +1,39 @@
-/// Direct access to the stored properties of generated classes: a getter or setter that reads or
-/// writes its property itself, without going through `AttributeValue`, when the object keeps its
-/// values there — and through typed access (`self[key]`) otherwise, which handles every case.
+/// Direct access to the stored properties of generated classes: a property reads and writes its
+/// stored property itself, without going through `AttributeValue`, when the object keeps its
+/// values there, and goes through typed access (`self[key]`) otherwise, which handles every case.
 ///
-///     public var title: String? {
-///         get { valuesAreInProperties ? _title : self[Book.title] }
-///         set {
-///             guard canSetPropertyValue(atSlot: 1) else { self[Book.title] = newValue; return }
-///             if _title != newValue {
-///                 willSetPropertyValue()
-///                 _title = newValue
-///                 didSetPropertyValue()
-///             }
-///         }
-///     }
+///     public var title: String? { get { self[Book.title, _title] } set { write(newValue, to: Book.title, current: _title) { _title = $0 } } }
+///
+/// Both are inlined into the generated property, where `stored` and `store` are plain reads and
+/// writes of a stored property: a release build compiles them to the accessor one would write by hand.
 extension ManagedObject {
+    /// The value of the attribute `key` names, whose stored property `stored` reads once the
+    /// object's row is loaded.
+    @inlinable
+    public subscript<Root, Value: PropertyStorable>(key: AttributeKey<Root, Value>, stored: @autoclosure () -> Value.Stored?) -> Value {
+        valuesAreInProperties ? Value(stored: stored()) : self[key]
+    }
+
+    /// Writes `newValue` to the attribute `key` names: with `store` into its stored property when
+    /// it differs from the `current` one, recording the change; through typed access when the
+    /// object keeps its values elsewhere, the attribute is derived or an undo manager records changes.
+    @inlinable
+    public func write<Root, Value: PropertyStorable>(
+        _ newValue: Value, to key: AttributeKey<Root, Value>, current: @autoclosure () -> Value.Stored?,
+        _ store: (Value.Stored?) -> Void
+    ) {
+        guard canSetPropertyValue(atSlot: key.slot) else {
+            self[key] = newValue
+            return
+        }
+        let stored = newValue.stored
+        if current() != stored {
+            willSetPropertyValue()
+            store(stored)
+            didSetPropertyValue()
+        }
+    }
+
     /// Whether the attribute values are in the class's stored properties, once a fault has loaded
     /// its row (which this does first): a generated getter then returns its property.
     public var valuesAreInProperties: Bool {

@@ -54,7 +54,7 @@ extension ManagedObject {
         if valueStorage == .properties {
             if storeAttributeValue(value, atSlot: slot) { return }
             let values = currentAttributeValues
-            clearStoredProperties()
+            clearStoredAttributes()
             attributeValues = values
             valueStorage = .buffer
         }
@@ -66,7 +66,7 @@ extension ManagedObject {
         switch valueStorage {
         case .none: AttributeValues()
         case .buffer: attributeValues
-        case .properties: AttributeValues(count: entity.attributes.count) { storedAttributeValue(atSlot: $0) }
+        case .properties: AttributeValues(storedAttributeValues)
         }
     }
 
@@ -74,22 +74,15 @@ extension ManagedObject {
     /// else in the buffer. Empty `values` leave none: the state of a fault.
     func setCurrentAttributeValues(_ values: AttributeValues) {
         let hasProperties = entity.rowLayout.fillsProperties
-        if hasProperties, !values.isEmpty, values.count == entity.attributes.count,
-           values.indices.allSatisfy({ storeAttributeValue(values[$0], atSlot: $0) })
-        {
+        if hasProperties, !values.isEmpty, values.count == entity.attributes.count, storeAttributeValues(values) {
             if !attributeValues.isEmpty { attributeValues = AttributeValues() }
             valueStorage = .properties
             return
         }
         // Releases what the properties still hold, of earlier values or of a partial store above.
-        if hasProperties { clearStoredProperties() }
+        if hasProperties { clearStoredAttributes() }
         attributeValues = values
         valueStorage = values.isEmpty ? .none : .buffer
-    }
-
-    /// Releases what the stored properties hold, once the values are elsewhere or gone.
-    private func clearStoredProperties() {
-        for slot in entity.attributes.indices { _ = storeAttributeValue(.null, atSlot: slot) }
     }
 
     /// The attribute values as last read from or written to the store, once they differ from the

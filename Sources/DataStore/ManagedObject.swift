@@ -119,21 +119,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// inherited ones first. Generated classes list theirs after `super`'s.
     ///
     /// When the list equals the names of the entity's attributes, objects keep their values in
-    /// those properties (read by `readAttributes(from:)`, accessed by slot through the two methods
-    /// below); otherwise — a class of another model version, a class that stores nothing — in a
-    /// value buffer, which holds any value.
+    /// those properties (which `visitStoredAttributes(_:)` walks); otherwise — a class of another
+    /// model version, a class that stores nothing — in a value buffer, which holds any value.
     open class var propertyStoredAttributes: [String] { [] }
 
-    /// Reads the values of the row into the stored properties. Generated classes read their own
-    /// attributes after `super`'s.
-    open func readAttributes(from row: inout StoreRow) {}
-
-    /// The value of the stored property of the attribute in `slot`.
-    open func storedAttributeValue(atSlot slot: Int) -> AttributeValue { .null }
-
-    /// Stores `value` in the property of the attribute in `slot`: `false`, storing nothing, when the
-    /// value is not of the property's type (the object then moves its values to a value buffer).
-    open func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool { false }
+    /// Visits the stored property of each attribute in `propertyStoredAttributes`, in that order.
+    /// Generated classes visit their own after `super`'s.
+    open func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {}
 
     /// Loads the row if the object is a fault.
     @inline(__always)

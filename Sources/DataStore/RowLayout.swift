@@ -89,12 +89,10 @@ final class RowLayout: Sendable {
     /// Reads the row into the object's stored properties; `false` when one of them cannot hold its
     /// value, which the buffer then holds.
     private func fillProperties(of object: ManagedObject, from statement: SQLiteStatement) -> Bool {
-        let hasMismatch = attributes.withUnsafeBufferPointer { reads in
-            var row = StoreRow(statement: statement, reads: reads, layout: self)
-            object.readAttributes(from: &row)
-            return row.hasMismatch
+        let isRead = attributes.withUnsafeBufferPointer { reads in
+            object.readStoredAttributes(from: StoreRow(statement: statement, reads: reads, layout: self))
         }
-        guard !hasMismatch else { return false }
+        guard isRead else { return false }
         if !object.attributeValues.isEmpty { object.attributeValues = AttributeValues() }
         object.valueStorage = .properties
         return true

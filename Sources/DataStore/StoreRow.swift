@@ -3,18 +3,14 @@ import DataModel
 import GRDB
 import GRDBSQLite
 
-/// The row a fetch is reading, as a generated class reads it into its stored properties in
-/// `ManagedObject.readAttributes(from:)`: one typed read per attribute slot.
-///
-///     override func readAttributes(from row: inout StoreRow) {
-///         super.readAttributes(from: &row)
-///         _title = row.string(1)
-///     }
+/// The row a fetch is reading, as `StoredAttributeVisitor` reads it into a generated class's stored
+/// properties: one typed read per attribute slot.
 ///
 /// A read returns the slot's value, `nil` for a missing one. A value of another type (from a store
 /// written by other means, or for a class of another model version) reads as `nil` and marks the
 /// row: the object then keeps its values in a value buffer, which holds any value, so none is lost.
-public struct StoreRow: ~Copyable {
+@usableFromInline
+struct StoreRow {
     private let statement: SQLiteStatement
     /// The layout's slots; valid while the layout reads the row.
     private let reads: UnsafeBufferPointer<RowLayout.AttributeRead>
@@ -32,46 +28,46 @@ public struct StoreRow: ~Copyable {
     // The common types read their usual storage class straight from SQLite, as
     // `AttributeValue(column:of:as:)` does; anything else goes through its conversions.
 
-    public mutating func integer(_ slot: Int) -> Int64? {
-        read(slot, ofType: \.isInteger, storedAs: { $0 == SQLITE_INTEGER }, sqlite3_value_int64) { $0.store(in: &$1) }
+    @usableFromInline mutating func integer(_ slot: Int) -> Int64? {
+        read(slot, ofType: \.isInteger, storedAs: { $0 == SQLITE_INTEGER }, sqlite3_value_int64)
     }
 
-    public mutating func double(_ slot: Int) -> Double? {
-        read(slot, ofType: { $0 == .double || $0 == .float }, storedAs: { $0 == SQLITE_FLOAT }, sqlite3_value_double) { $0.store(in: &$1) }
+    @usableFromInline mutating func double(_ slot: Int) -> Double? {
+        read(slot, ofType: { $0 == .double || $0 == .float }, storedAs: { $0 == SQLITE_FLOAT }, sqlite3_value_double)
     }
 
-    public mutating func bool(_ slot: Int) -> Bool? {
-        read(slot, ofType: { $0 == .boolean }, storedAs: { $0 == SQLITE_INTEGER }, { sqlite3_value_int64($0) != 0 }) { $0.store(in: &$1) }
+    @usableFromInline mutating func bool(_ slot: Int) -> Bool? {
+        read(slot, ofType: { $0 == .boolean }, storedAs: { $0 == SQLITE_INTEGER }, { sqlite3_value_int64($0) != 0 })
     }
 
-    public mutating func string(_ slot: Int) -> String? {
-        read(slot, ofType: { $0 == .string }, storedAs: { $0 == SQLITE_TEXT }, AttributeValue.text(of:)) { $0.store(in: &$1) }
+    @usableFromInline mutating func string(_ slot: Int) -> String? {
+        read(slot, ofType: { $0 == .string }, storedAs: { $0 == SQLITE_TEXT }, AttributeValue.text(of:))
     }
 
-    public mutating func date(_ slot: Int) -> Date? {
+    @usableFromInline mutating func date(_ slot: Int) -> Date? {
         // A date column's affinity is NUMERIC: whole seconds are stored as integers.
         read(slot, ofType: { $0 == .date }, storedAs: { $0 == SQLITE_FLOAT || $0 == SQLITE_INTEGER }, {
             Date(timeIntervalSinceReferenceDate: sqlite3_value_double($0))
-        }) { $0.store(in: &$1) }
+        })
     }
 
-    public mutating func decimal(_ slot: Int) -> Decimal? { read(slot) { $0.store(in: &$1) } }
-    public mutating func data(_ slot: Int) -> Data? { read(slot) { $0.store(in: &$1) } }
-    public mutating func uuid(_ slot: Int) -> UUID? { read(slot) { $0.store(in: &$1) } }
-    public mutating func url(_ slot: Int) -> URL? { read(slot) { $0.store(in: &$1) } }
+    @usableFromInline mutating func decimal(_ slot: Int) -> Decimal? { read(slot) }
+    @usableFromInline mutating func data(_ slot: Int) -> Data? { read(slot) }
+    @usableFromInline mutating func uuid(_ slot: Int) -> UUID? { read(slot) }
+    @usableFromInline mutating func url(_ slot: Int) -> URL? { read(slot) }
 
     /// The value of any type: for attributes without a payload type of their own (composites).
-    public func value(_ slot: Int) -> AttributeValue {
+    @usableFromInline func value(_ slot: Int) -> AttributeValue {
         layout.value(atSlot: slot, of: statement)
     }
 
     /// The slot's value read with `payload` when the slot is a plain column of a type `accepts` and
-    /// the value is `NULL` or of a storage class `isStored` accepts; otherwise through `AttributeValue`'s conversions
-    /// and `store`.
+    /// the value is `NULL` or of a storage class `isStored` accepts; otherwise through `AttributeValue`'s
+    /// conversions.
     @inline(__always)
-    private mutating func read<Property>(
+    private mutating func read<Property: StoredPropertyValue>(
         _ slot: Int, ofType accepts: (AttributeType) -> Bool, storedAs isStored: (Int32) -> Bool,
-        _ payload: (OpaquePointer?) -> Property, else store: (AttributeValue, inout Property?) -> Bool
+        _ payload: (OpaquePointer?) -> Property
     ) -> Property? {
         if slot < reads.count, let column = reads[slot].column, accepts(reads[slot].type) {
             let value = sqlite3_column_value(statement, column)
@@ -79,12 +75,16 @@ public struct StoreRow: ~Copyable {
             if storageClass == SQLITE_NULL { return nil }
             if isStored(storageClass) { return payload(value) }
         }
-        return read(slot, store)
+        return read(slot)
     }
 
-    private mutating func read<Property>(_ slot: Int, _ store: (AttributeValue, inout Property?) -> Bool) -> Property? {
-        var property: Property?
-        if !store(value(slot), &property) { hasMismatch = true }
+    private mutating func read<Property: StoredPropertyValue>(_ slot: Int) -> Property? {
+        let value = value(slot)
+        if case .null = value { return nil }
+        guard let property = Property(payloadOf: value) else {
+            hasMismatch = true
+            return nil
+        }
         return property
     }
 }

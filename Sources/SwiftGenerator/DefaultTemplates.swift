@@ -12,88 +12,43 @@ extension TemplateSet {
 {{/documentation}}
 {{access}}{{finalKeyword}}class {{className}}: {{superclassName}} {
     {{access}}override class var entityName: String { "{{entityName}}" }
-{{$keys}}
-{{#attributes}}
-{{#first()}}
-
-{{/first()}}
-    /// The key of `{{name}}` for typed predicates and sort descriptors.
-    {{access}}static let {{identifier}} = {{keyType}}("{{name}}", slot: {{slot}})
-{{/attributes}}
-{{#relationships}}
-{{#first()}}
-
-{{/first()}}
-    /// The key of `{{name}}` for typed predicates and sort descriptors.
-    {{access}}static let {{identifier}} = {{keyType}}("{{name}}", slot: {{slot}})
-{{/relationships}}
-{{/keys}}
 {{$properties}}
 {{#attributes}}
+{{#first()}}
 
+{{/first()}}
 {{#documentation}}
     /// {{.}}
 {{/documentation}}
 {{#isReadOnly}}
-    {{access}}var {{identifier}}: {{swiftType}} { {{#direct}}valuesAreInProperties ? {{read}} : {{/direct}}self[{{className}}.{{identifier}}] }
+    {{access}}var {{identifier}}: {{swiftType}} { self[{{className}}.{{identifier}}{{#directStorage}}, {{.}}{{/directStorage}}] }
 {{/isReadOnly}}
 {{^isReadOnly}}
-{{#direct}}
-    {{access}}var {{identifier}}: {{swiftType}} {
-        get { valuesAreInProperties ? {{read}} : self[{{className}}.{{identifier}}] }
-        set {
-            guard canSetPropertyValue(atSlot: {{slot}}) else { self[{{className}}.{{identifier}}] = newValue; return }
-{{#conversion}}
-            let stored = {{.}}
-{{/conversion}}
-            if {{storageName}} != {{written}} {
-                willSetPropertyValue()
-                {{storageName}} = {{written}}
-                didSetPropertyValue()
-            }
-        }
-    }
-{{/direct}}
-{{^direct}}
-    {{access}}var {{identifier}}: {{swiftType}} {
-        get { self[{{className}}.{{identifier}}] }
-        set { self[{{className}}.{{identifier}}] = newValue }
-    }
-{{/direct}}
+{{#directStorage}}
+    {{access}}var {{identifier}}: {{swiftType}} { get { self[{{className}}.{{identifier}}, {{.}}] } set { write(newValue, to: {{className}}.{{identifier}}, current: {{.}}) { {{.}} = $0 } } }
+{{/directStorage}}
+{{^directStorage}}
+    {{access}}var {{identifier}}: {{swiftType}} { get { self[{{className}}.{{identifier}}] } set { self[{{className}}.{{identifier}}] = newValue } }
+{{/directStorage}}
 {{/isReadOnly}}
 {{/attributes}}
+{{/properties}}
+{{$relationships}}
 {{#relationships}}
 
 {{#documentation}}
     /// {{.}}
 {{/documentation}}
-    {{access}}var {{identifier}}: {{swiftType}} {
-        get { self[{{subscriptLabel}}{{className}}.{{identifier}}] }
-        set { self[{{subscriptLabel}}{{className}}.{{identifier}}] = newValue }
-    }
-{{/relationships}}
-{{/properties}}
-{{$mutators}}
-{{#toManyRelationships}}
-
-    /// Adds `{{parameterName}}` to `{{name}}`{{#isOrdered}} at the end{{/isOrdered}}, and `self` to its inverse.
-    {{access}}func addTo{{capitalizedIdentifier}}(_ {{parameterName}}: {{destinationClassName}}) {
-        add({{parameterName}}, to: {{className}}.{{identifier}})
-    }
+    {{access}}var {{identifier}}: {{swiftType}} { get { self[{{subscriptLabel}}{{className}}.{{identifier}}] } set { self[{{subscriptLabel}}{{className}}.{{identifier}}] = newValue } }
+{{#isToMany}}
+    {{access}}func addTo{{capitalizedIdentifier}}(_ {{parameterName}}: {{destinationClassName}}) { add({{parameterName}}, to: {{className}}.{{identifier}}) }
 {{#isOrdered}}
-
-    /// Inserts `{{parameterName}}` into `{{name}}` at `index`, and `self` into its inverse.
-    {{access}}func insertInto{{capitalizedIdentifier}}(_ {{parameterName}}: {{destinationClassName}}, at index: Int) {
-        insert({{parameterName}}, at: index, into: {{className}}.{{identifier}})
-    }
+    {{access}}func insertInto{{capitalizedIdentifier}}(_ {{parameterName}}: {{destinationClassName}}, at index: Int) { insert({{parameterName}}, at: index, into: {{className}}.{{identifier}}) }
 {{/isOrdered}}
-
-    /// Removes `{{parameterName}}` from `{{name}}`, and `self` from its inverse.
-    {{access}}func removeFrom{{capitalizedIdentifier}}(_ {{parameterName}}: {{destinationClassName}}) {
-        remove({{parameterName}}, from: {{className}}.{{identifier}})
-    }
-{{/toManyRelationships}}
-{{/mutators}}
+    {{access}}func removeFrom{{capitalizedIdentifier}}(_ {{parameterName}}: {{destinationClassName}}) { remove({{parameterName}}, from: {{className}}.{{identifier}}) }
+{{/isToMany}}
+{{/relationships}}
+{{/relationships}}
 {{$fetchedProperties}}
 {{#fetchedProperties}}
 
@@ -106,84 +61,52 @@ extension TemplateSet {
     }
 {{/fetchedProperties}}
 {{/fetchedProperties}}
+{{$keys}}
+{{#attributes}}
+{{#first()}}
+
+    // Keys, for typed predicates and sort descriptors.
+{{/first()}}
+    {{access}}static let {{identifier}} = {{keyType}}("{{name}}", slot: {{slot}})
+{{/attributes}}
+{{#relationships}}
+{{#first()}}
+{{^attributes}}
+
+    // Keys, for typed predicates and sort descriptors.
+{{/attributes}}
+{{/first()}}
+    {{access}}static let {{identifier}} = {{keyType}}("{{name}}", slot: {{slot}})
+{{/relationships}}
+{{/keys}}
 {{$storage}}
 {{#hasStoredAttributes}}
 
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
 {{#storedAttributes}}
     @exclusivity(unchecked) private var {{storageName}}: {{storageType}}
 {{/storedAttributes}}
 
     {{access}}override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-{{#storedAttributes}}
-            "{{name}}",
-{{/storedAttributes}}
+{{#storedAttributeNameLines}}
+            {{.}}
+{{/storedAttributeNameLines}}
         ]
     }
 
-    {{access}}override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
+    {{access}}override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
 {{#storedAttributes}}
-        {{storageName}} = row.{{rowRead}}({{slot}})
+        visitor.visit(&{{storageName}})
 {{/storedAttributes}}
-    }
-
-    {{access}}override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-{{#storedAttributes}}
-        case {{slot}}: AttributeValue(stored: {{storageName}})
-{{/storedAttributes}}
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    {{access}}override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-{{#storedAttributes}}
-        case {{slot}}: value.store(in: &{{storageName}})
-{{/storedAttributes}}
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
     }
 {{/hasStoredAttributes}}
 {{/storage}}
 {{$extraMembers}}
 {{/extraMembers}}
 }
-{{$nameConstants}}
-
-extension {{className}} {
-{{#hasAttributeNames}}
-    /// The names of the attributes of `{{entityName}}`, inherited ones included.
-    {{access}}enum Attributes {
-{{#attributeNames}}
-        {{access}}static let {{identifier}} = "{{name}}"
-{{/attributeNames}}
-    }
-{{/hasAttributeNames}}
-{{#hasRelationshipNames}}
-{{#hasAttributeNames}}
-
-{{/hasAttributeNames}}
-    /// The names of the relationships of `{{entityName}}`, inherited ones included.
-    {{access}}enum Relationships {
-{{#relationshipNames}}
-        {{access}}static let {{identifier}} = "{{name}}"
-{{/relationshipNames}}
-    }
-{{/hasRelationshipNames}}
-{{#hasFetchedPropertyNames}}
-
-    /// The names of the fetched properties of `{{entityName}}`, inherited ones included.
-    {{access}}enum FetchedProperties {
-{{#fetchedPropertyNames}}
-        {{access}}static let {{identifier}} = "{{name}}"
-{{/fetchedPropertyNames}}
-    }
-{{/hasFetchedPropertyNames}}
-}
-{{/nameConstants}}
 {{/entity}}
 
 """#,

@@ -226,13 +226,12 @@ struct ModelContextBuilder {
             let storage = PropertyStorage(attribute.type)
             storedAttributes.append(StoredAttributeContext(
                 name: attribute.name, slot: inheritedAttributes.count + offset, storageName: "_" + storageName,
-                storageType: storage.type, rowRead: storage.read))
+                storageType: storage.type))
             guard let type = swiftType(of: attribute, owner: entity.name) else { continue }
             let identifier = member(attribute.name)
             noteRename(attribute.name, identifier, attribute.location)
             let optional = attribute.isOptional || type.storage == .transformable
-            let direct = SwiftType.standard(for: attribute.type) == type.name && type.storage == .attribute
-                ? storage.directAccess(storageName: "_" + storageName, typeName: type.name, isOptional: attribute.isOptional) : nil
+            let isDirect = type.storage == .attribute && storage.isDirect(for: type.name)
             attributes.append(AttributeContext(
                 name: attribute.name, identifier: SwiftIdentifier.escaped(identifier),
                 swiftType: type.name + (optional ? "?" : ""),
@@ -240,7 +239,7 @@ struct ModelContextBuilder {
                     ? "TransformableKey<\(className), \(type.name)>"
                     : "AttributeKey<\(className), \(type.name)\(attribute.isOptional ? "?" : "")>",
                 slot: inheritedAttributes.count + offset, isReadOnly: attribute.isDerived && attribute.isPersistent,
-                documentation: documentation(of: attribute), direct: direct))
+                documentation: propertyDocumentation(of: attribute), directStorage: isDirect ? "_" + storageName : nil))
         }
 
         var relationships: [RelationshipContext] = []
@@ -268,26 +267,6 @@ struct ModelContextBuilder {
             fetchedProperties.append(context)
         }
 
-        let allProperties = model.allProperties(of: entity)
-        var constants: [String: String] = [:]
-        var constantTaken: Set<String> = []
-        for property in allProperties where constants[property.name] == nil {
-            var identifier = SwiftIdentifier.sanitized(property.name)
-            while constantTaken.contains(identifier) { identifier += "_" }
-            constantTaken.insert(identifier)
-            constants[property.name] = SwiftIdentifier.escaped(identifier)
-        }
-        func names(_ filter: (Property) -> Bool) -> [NameConstant] {
-            var seen: Set<String> = []
-            return allProperties.filter(filter).compactMap { property in
-                guard seen.insert(property.name).inserted else { return nil }
-                return NameConstant(identifier: constants[property.name]!, name: property.name)
-            }
-        }
-        let attributeNames = names { if case .attribute = $0 { true } else { false } }
-        let relationshipNames = names { if case .relationship = $0 { true } else { false } }
-        let fetchedPropertyNames = names { if case .fetchedProperty = $0 { true } else { false } }
-
         return EntityContext(
             entityName: entity.name, className: className,
             superclassName: parent.flatMap { classNames[$0.name] } ?? "ManagedObject",
@@ -298,10 +277,8 @@ struct ModelContextBuilder {
             fileName: "\(className).swift",
             attributes: attributes, relationships: relationships,
             toManyRelationships: relationships.filter(\.isToMany), fetchedProperties: fetchedProperties,
-            attributeNames: attributeNames, relationshipNames: relationshipNames, fetchedPropertyNames: fetchedPropertyNames,
-            hasAttributeNames: !attributeNames.isEmpty, storedAttributes: storedAttributes,
-            hasStoredAttributes: !storedAttributes.isEmpty, hasRelationshipNames: !relationshipNames.isEmpty,
-            hasFetchedPropertyNames: !fetchedPropertyNames.isEmpty)
+            storedAttributes: storedAttributes, hasStoredAttributes: !storedAttributes.isEmpty,
+            storedAttributeNameLines: Self.literalLines(storedAttributes.map(\.name)))
     }
 
     private mutating func noteRename(_ name: String, _ identifier: String, _ location: SourceLocation) {
@@ -462,10 +439,39 @@ struct ModelContextBuilder {
         return lines
     }
 
+    /// A generated attribute property's documentation: the model's, or what its declaration does
+    /// not say (transient, derived, a default other than the type's zero), or none.
+    private func propertyDocumentation(of attribute: Attribute) -> [String] {
+        if let lines = documentation(attribute.userInfo) { return lines }
+        var facts: [String] = []
+        if attribute.isTransient { facts.append("Transient: kept in memory, never saved.") }
+        if attribute.isDerived && attribute.isPersistent {
+            facts.append("Derived from `\(attribute.derivationExpression ?? "")`: the store computes it when saving.")
+        }
+        if let value = attribute.defaultValue, !["", "0", "0.0", "NO"].contains(value) { facts.append("Defaults to `\(value)`.") }
+        return facts.isEmpty ? [] : [facts.joined(separator: " ")]
+    }
+
+    /// A relationship property's documentation: the model's, or its inverse and delete rule.
     private func documentation(of relationship: Relationship, destination: String) -> [String] {
         if let lines = documentation(relationship.userInfo) { return lines }
-        let kind = !relationship.isToMany ? "to-one" : relationship.isOrdered ? "ordered to-many" : "to-many"
-        let inverse = relationship.inverseName.map { ", inverse `\($0)`" } ?? ", no inverse"
-        return ["The `\(relationship.name)` relationship: \(kind) `\(destination)`\(inverse), delete rule \(relationship.deleteRule.rawValue)."]
+        let inverse = relationship.inverseName.map { "Inverse `\(destination).\($0)`" } ?? "No inverse"
+        return ["\(inverse); delete rule \(relationship.deleteRule.rawValue)."]
+    }
+
+    /// `names` as string literals, a few to a line, each line ending with a comma.
+    static func literalLines(_ names: [String], width: Int = 88) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for name in names {
+            let literal = "\"\(name)\","
+            if !line.isEmpty, line.count + 1 + literal.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + literal
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 }

@@ -62,33 +62,21 @@ extension EntityContext: TemplateFields {
         "finalKeyword": \.finalKeyword, "isAbstract": \.isAbstract, "documentation": \.documentation,
         "fileName": \.fileName, "attributes": \.attributes, "relationships": \.relationships,
         "toManyRelationships": \.toManyRelationships, "fetchedProperties": \.fetchedProperties,
-        "attributeNames": \.attributeNames, "relationshipNames": \.relationshipNames,
-        "fetchedPropertyNames": \.fetchedPropertyNames, "hasAttributeNames": \.hasAttributeNames,
-        "hasRelationshipNames": \.hasRelationshipNames, "hasFetchedPropertyNames": \.hasFetchedPropertyNames,
         "storedAttributes": \.storedAttributes, "hasStoredAttributes": \.hasStoredAttributes,
+        "storedAttributeNameLines": \.storedAttributeNameLines,
     ]
-}
-
-extension NameConstant: TemplateFields {
-    static let fields: [String: PartialKeyPath<Self> & Sendable] = ["identifier": \.identifier, "name": \.name]
 }
 
 extension AttributeContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
         "name": \.name, "identifier": \.identifier, "swiftType": \.swiftType, "keyType": \.keyType, "slot": \.slot,
-        "isReadOnly": \.isReadOnly, "documentation": \.documentation, "direct": \.direct,
-    ]
-}
-
-extension DirectAccessContext: TemplateFields {
-    static let fields: [String: PartialKeyPath<Self> & Sendable] = [
-        "storageName": \.storageName, "read": \.read, "conversion": \.conversion, "written": \.written,
+        "isReadOnly": \.isReadOnly, "documentation": \.documentation, "directStorage": \.directStorage,
     ]
 }
 
 extension StoredAttributeContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
-        "name": \.name, "slot": \.slot, "storageName": \.storageName, "storageType": \.storageType, "rowRead": \.rowRead,
+        "name": \.name, "slot": \.slot, "storageName": \.storageName, "storageType": \.storageType,
     ]
 }
 
@@ -139,8 +127,7 @@ package func templateFieldMismatches() -> [String] {
     let entity = EntityContext(
         entityName: "", className: "", superclassName: "", finalKeyword: "", isAbstract: false, documentation: [],
         fileName: "", attributes: [], relationships: [], toManyRelationships: [], fetchedProperties: [],
-        attributeNames: [], relationshipNames: [], fetchedPropertyNames: [], hasAttributeNames: false,
-        storedAttributes: [], hasStoredAttributes: false, hasRelationshipNames: false, hasFetchedPropertyNames: false)
+        storedAttributes: [], hasStoredAttributes: false, storedAttributeNameLines: [])
     let model = ModelContext(
         modelName: "", sourceFileName: "", typeName: "", access: "", imports: [], modelImports: [], entities: [],
         composites: [], hasComposites: false, definition: "", versions: nil, fetchRequests: [], hasFetchRequests: false,
@@ -149,10 +136,8 @@ package func templateFieldMismatches() -> [String] {
         + check(VersionsContext(propertyName: "", enumName: "", currentName: "", list: "", others: []))
         + check(ModelVersionContext(name: "", fileName: "", identifier: "", definition: ""))
         + check(UserTypeContext(name: "", attributeType: "", isTransformable: false))
-        + check(NameConstant(identifier: "", name: ""))
         + check(AttributeContext(name: "", identifier: "", swiftType: "", keyType: "", slot: 0, isReadOnly: false, documentation: []))
-        + check(DirectAccessContext(storageName: "", read: "", conversion: nil, written: ""))
-        + check(StoredAttributeContext(name: "", slot: 0, storageName: "", storageType: "", rowRead: ""))
+        + check(StoredAttributeContext(name: "", slot: 0, storageName: "", storageType: ""))
         + check(RelationshipContext(
             name: "", identifier: "", destinationClassName: "", swiftType: "", keyType: "", subscriptLabel: "", slot: 0,
             isToMany: false, isOrdered: false, capitalizedIdentifier: "", parameterName: "", documentation: []))

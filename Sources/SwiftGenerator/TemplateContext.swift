@@ -107,22 +107,11 @@ public struct EntityContext: Sendable, Encodable {
     public var relationships: [RelationshipContext]
     public var toManyRelationships: [RelationshipContext]
     public var fetchedProperties: [FetchedPropertyContext]
-    /// Every property name constant, inherited ones first (`Ebook.Attributes.title` works).
-    public var attributeNames: [NameConstant]
-    public var relationshipNames: [NameConstant]
-    public var fetchedPropertyNames: [NameConstant]
-    public var hasAttributeNames: Bool
     /// The entity's own attributes, each in a stored property.
     public var storedAttributes: [StoredAttributeContext]
     public var hasStoredAttributes: Bool
-    public var hasRelationshipNames: Bool
-    public var hasFetchedPropertyNames: Bool
-}
-
-/// A `static let` holding a property's name.
-public struct NameConstant: Sendable, Encodable {
-    public var identifier: String
-    public var name: String
+    /// The names of `storedAttributes` as string literals, a few to a line: `"price", "title",`.
+    public var storedAttributeNameLines: [String]
 }
 
 /// An attribute with a generated property.
@@ -140,21 +129,9 @@ public struct AttributeContext: Sendable, Encodable {
     /// Whether the store computes the value (a derived attribute), so the property has no setter.
     public var isReadOnly: Bool
     public var documentation: [String]
-    /// How the property reads and writes its stored property itself, when its type converts
-    /// plainly to the stored one; `nil` for types that go through typed access alone.
-    public var direct: DirectAccessContext?
-}
-
-/// How a generated property reaches its stored property directly (`ManagedObject.valuesAreInProperties`).
-public struct DirectAccessContext: Sendable, Encodable {
-    /// The stored property: `_price`.
-    public var storageName: String
-    /// Its value as the property's type: `_title`, `_price ?? Double.unsetValue`.
-    public var read: String
-    /// `newValue` as the stored property's payload, when the types differ: `Int64(newValue)`.
-    public var conversion: String?
-    /// What the setter compares and stores: `newValue`, or `stored` (the conversion) when there is one.
-    public var written: String
+    /// The stored property the property reads and writes itself (`_price`), when its type converts
+    /// plainly to the stored one (`PropertyStorable`); `nil` for types that go through typed access alone.
+    public var directStorage: String?
 }
 
 /// An attribute the class keeps in a stored property: every attribute the entity declares itself,
@@ -167,8 +144,6 @@ public struct StoredAttributeContext: Sendable, Encodable {
     /// Its type, the optional payload of the attribute type's value (`Double?`, `Int64?`), or
     /// `AttributeValue?` for a composite.
     public var storageType: String
-    /// The `StoreRow` read that fills it: `double`, `integer`, `value`.
-    public var rowRead: String
 }
 
 /// A relationship with a generated property.

@@ -98,7 +98,7 @@ import TestSupport
             "contents:3:5: note: class name 'Data' of entity 'Data' cannot be used in Swift as it is; generated as 'DataEntity'",
             "contents:6:9: note: property 'description' clashes with a Swift or ManagedObject name; generated as 'description_'",
             "contents:17:9: warning: property 'entityName' clashes with a Swift or ManagedObject name; generated as 'entityName_'",
-            "contents:20:9: warning: property 'Attributes' clashes with a Swift or ManagedObject name; generated as 'Attributes_'",
+            "contents:20:9: warning: property 'visitStoredAttributes' clashes with a Swift or ManagedObject name; generated as 'visitStoredAttributes_'",
         ]
         for message in expected {
             #expect(messages.contains { $0.hasSuffix(message) }, "\(message)")

@@ -7,73 +7,21 @@ import Foundation
 public final class Item: ManagedObject {
     public override class var entityName: String { "Item" }
 
+    public var added: Date? { get { self[Item.added, _added] } set { write(newValue, to: Item.added, current: _added) { _added = $0 } } }
+    public var isActive: Bool { get { self[Item.isActive, _isActive] } set { write(newValue, to: Item.isActive, current: _isActive) { _isActive = $0 } } }
+    public var name: String? { get { self[Item.name, _name] } set { write(newValue, to: Item.name, current: _name) { _name = $0 } } }
+    public var price: Double { get { self[Item.price, _price] } set { write(newValue, to: Item.price, current: _price) { _price = $0 } } }
+    public var quantity: Int64 { get { self[Item.quantity, _quantity] } set { write(newValue, to: Item.quantity, current: _quantity) { _quantity = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     public static let added = AttributeKey<Item, Date?>("added", slot: 0)
     public static let isActive = AttributeKey<Item, Bool>("isActive", slot: 1)
     public static let name = AttributeKey<Item, String?>("name", slot: 2)
     public static let price = AttributeKey<Item, Double>("price", slot: 3)
     public static let quantity = AttributeKey<Item, Int64>("quantity", slot: 4)
 
-    public var added: Date? {
-        get { valuesAreInProperties ? _added : self[Item.added] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Item.added] = newValue; return }
-            if _added != newValue {
-                willSetPropertyValue()
-                _added = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    public var isActive: Bool {
-        get { valuesAreInProperties ? _isActive ?? Bool.unsetValue : self[Item.isActive] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[Item.isActive] = newValue; return }
-            if _isActive != newValue {
-                willSetPropertyValue()
-                _isActive = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    public var name: String? {
-        get { valuesAreInProperties ? _name : self[Item.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 2) else { self[Item.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    public var price: Double {
-        get { valuesAreInProperties ? _price ?? Double.unsetValue : self[Item.price] }
-        set {
-            guard canSetPropertyValue(atSlot: 3) else { self[Item.price] = newValue; return }
-            if _price != newValue {
-                willSetPropertyValue()
-                _price = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    public var quantity: Int64 {
-        get { valuesAreInProperties ? _quantity ?? Int64.unsetValue : self[Item.quantity] }
-        set {
-            guard canSetPropertyValue(atSlot: 4) else { self[Item.quantity] = newValue; return }
-            if _quantity != newValue {
-                willSetPropertyValue()
-                _quantity = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _added: Date?
     @exclusivity(unchecked) private var _isActive: Bool?
     @exclusivity(unchecked) private var _name: String?
@@ -82,43 +30,17 @@ public final class Item: ManagedObject {
 
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "added",
-            "isActive",
-            "name",
-            "price",
-            "quantity",
+            "added", "isActive", "name", "price", "quantity",
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _added = row.date(0)
-        _isActive = row.bool(1)
-        _name = row.string(2)
-        _price = row.double(3)
-        _quantity = row.integer(4)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _added)
-        case 1: AttributeValue(stored: _isActive)
-        case 2: AttributeValue(stored: _name)
-        case 3: AttributeValue(stored: _price)
-        case 4: AttributeValue(stored: _quantity)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_added)
-        case 1: value.store(in: &_isActive)
-        case 2: value.store(in: &_name)
-        case 3: value.store(in: &_price)
-        case 4: value.store(in: &_quantity)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_added)
+        visitor.visit(&_isActive)
+        visitor.visit(&_name)
+        visitor.visit(&_price)
+        visitor.visit(&_quantity)
     }
 }
 

@@ -6,23 +6,13 @@ import Foundation
 public final class Event: ManagedObject {
     public override class var entityName: String { "Event" }
 
-    /// The key of `timeStamp` for typed predicates and sort descriptors.
+    public var timeStamp: Date? { get { self[Event.timeStamp, _timeStamp] } set { write(newValue, to: Event.timeStamp, current: _timeStamp) { _timeStamp = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     public static let timeStamp = AttributeKey<Event, Date?>("timeStamp", slot: 0)
 
-    /// The `timeStamp` attribute: Date, optional.
-    public var timeStamp: Date? {
-        get { valuesAreInProperties ? _timeStamp : self[Event.timeStamp] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Event.timeStamp] = newValue; return }
-            if _timeStamp != newValue {
-                willSetPropertyValue()
-                _timeStamp = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _timeStamp: Date?
 
     public override class var propertyStoredAttributes: [String] {
@@ -31,29 +21,8 @@ public final class Event: ManagedObject {
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _timeStamp = row.date(0)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _timeStamp)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_timeStamp)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Event {
-    /// The names of the attributes of `Event`, inherited ones included.
-    public enum Attributes {
-        public static let timeStamp = "timeStamp"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_timeStamp)
     }
 }

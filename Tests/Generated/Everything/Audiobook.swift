@@ -6,32 +6,17 @@ import Foundation
 public final class Audiobook: Book {
     public override class var entityName: String { "Audiobook" }
 
-    /// The key of `duration` for typed predicates and sort descriptors.
-    public static let duration = AttributeKey<Audiobook, Double>("duration", slot: 22)
+    public var duration: Double { get { self[Audiobook.duration, _duration] } set { write(newValue, to: Audiobook.duration, current: _duration) { _duration = $0 } } }
 
-    /// The key of `narrator` for typed predicates and sort descriptors.
+    /// Inverse `Author.narrated`; delete rule Nullify.
+    public var narrator: Author? { get { self[Audiobook.narrator] } set { self[Audiobook.narrator] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    public static let duration = AttributeKey<Audiobook, Double>("duration", slot: 22)
     public static let narrator = ToOneKey<Audiobook, Author>("narrator", slot: 7)
 
-    /// The `duration` attribute: Double, required, default `0.0`.
-    public var duration: Double {
-        get { valuesAreInProperties ? _duration ?? Double.unsetValue : self[Audiobook.duration] }
-        set {
-            guard canSetPropertyValue(atSlot: 22) else { self[Audiobook.duration] = newValue; return }
-            if _duration != newValue {
-                willSetPropertyValue()
-                _duration = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `narrator` relationship: to-one `Author`, inverse `narrated`, delete rule Nullify.
-    public var narrator: Author? {
-        get { self[Audiobook.narrator] }
-        set { self[Audiobook.narrator] = newValue }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _duration: Double?
 
     public override class var propertyStoredAttributes: [String] {
@@ -40,68 +25,8 @@ public final class Audiobook: Book {
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _duration = row.double(22)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 22: AttributeValue(stored: _duration)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 22: value.store(in: &_duration)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Audiobook {
-    /// The names of the attributes of `Audiobook`, inherited ones included.
-    public enum Attributes {
-        public static let added = "added"
-        public static let identifier = "identifier"
-        public static let cover = "cover"
-        public static let fileSize = "fileSize"
-        public static let isAvailable = "isAvailable"
-        public static let isbn = "isbn"
-        public static let legacyCode = "legacyCode"
-        public static let metadata = "metadata"
-        public static let notes = "notes"
-        public static let objectReference = "objectReference"
-        public static let pageCount = "pageCount"
-        public static let pagesCount = "pagesCount"
-        public static let price = "price"
-        public static let published = "published"
-        public static let rating = "rating"
-        public static let scratch = "scratch"
-        public static let searchText = "searchText"
-        public static let shelfSpot = "shelfSpot"
-        public static let title = "title"
-        public static let website = "website"
-        public static let weight = "weight"
-        public static let wordCount = "wordCount"
-        public static let duration = "duration"
-    }
-
-    /// The names of the relationships of `Audiobook`, inherited ones included.
-    public enum Relationships {
-        public static let author = "author"
-        public static let chapters = "chapters"
-        public static let featuredOn = "featuredOn"
-        public static let recommendedBy = "recommendedBy"
-        public static let related = "related"
-        public static let shelf = "shelf"
-        public static let tags = "tags"
-        public static let narrator = "narrator"
-    }
-
-    /// The names of the fetched properties of `Audiobook`, inherited ones included.
-    public enum FetchedProperties {
-        public static let sameAuthorBooks = "sameAuthorBooks"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_duration)
     }
 }

@@ -6,60 +6,26 @@ import Foundation
 public final class Author: ManagedObject {
     public override class var entityName: String { "Author" }
 
-    /// The key of `name` for typed predicates and sort descriptors.
-    public static let name = AttributeKey<Author, String>("name", slot: 0)
+    /// Defaults to `Anonymous`.
+    public var name: String { get { self[Author.name, _name] } set { write(newValue, to: Author.name, current: _name) { _name = $0 } } }
 
-    /// The key of `books` for typed predicates and sort descriptors.
+    /// Inverse `Book.author`; delete rule Nullify.
+    public var books: Set<Book> { get { self[Author.books] } set { self[Author.books] = newValue } }
+    public func addToBooks(_ book: Book) { add(book, to: Author.books) }
+    public func removeFromBooks(_ book: Book) { remove(book, from: Author.books) }
+
+    /// Inverse `Audiobook.narrator`; delete rule Nullify.
+    public var narrated: Set<Audiobook> { get { self[Author.narrated] } set { self[Author.narrated] = newValue } }
+    public func addToNarrated(_ audiobook: Audiobook) { add(audiobook, to: Author.narrated) }
+    public func removeFromNarrated(_ audiobook: Audiobook) { remove(audiobook, from: Author.narrated) }
+
+    // Keys, for typed predicates and sort descriptors.
+    public static let name = AttributeKey<Author, String>("name", slot: 0)
     public static let books = ToManyKey<Author, Book>("books", slot: 0)
-    /// The key of `narrated` for typed predicates and sort descriptors.
     public static let narrated = ToManyKey<Author, Audiobook>("narrated", slot: 1)
 
-    /// The `name` attribute: String, required, default `Anonymous`.
-    public var name: String {
-        get { valuesAreInProperties ? _name ?? String.unsetValue : self[Author.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Author.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `books` relationship: to-many `Book`, inverse `author`, delete rule Nullify.
-    public var books: Set<Book> {
-        get { self[Author.books] }
-        set { self[Author.books] = newValue }
-    }
-
-    /// The `narrated` relationship: to-many `Audiobook`, inverse `narrator`, delete rule Nullify.
-    public var narrated: Set<Audiobook> {
-        get { self[Author.narrated] }
-        set { self[Author.narrated] = newValue }
-    }
-
-    /// Adds `book` to `books`, and `self` to its inverse.
-    public func addToBooks(_ book: Book) {
-        add(book, to: Author.books)
-    }
-
-    /// Removes `book` from `books`, and `self` from its inverse.
-    public func removeFromBooks(_ book: Book) {
-        remove(book, from: Author.books)
-    }
-
-    /// Adds `audiobook` to `narrated`, and `self` to its inverse.
-    public func addToNarrated(_ audiobook: Audiobook) {
-        add(audiobook, to: Author.narrated)
-    }
-
-    /// Removes `audiobook` from `narrated`, and `self` from its inverse.
-    public func removeFromNarrated(_ audiobook: Audiobook) {
-        remove(audiobook, from: Author.narrated)
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _name: String?
 
     public override class var propertyStoredAttributes: [String] {
@@ -68,35 +34,8 @@ public final class Author: ManagedObject {
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _name = row.string(0)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _name)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_name)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Author {
-    /// The names of the attributes of `Author`, inherited ones included.
-    public enum Attributes {
-        public static let name = "name"
-    }
-
-    /// The names of the relationships of `Author`, inherited ones included.
-    public enum Relationships {
-        public static let books = "books"
-        public static let narrated = "narrated"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_name)
     }
 }

@@ -6,90 +6,31 @@ import Foundation
 public final class Chapter: ManagedObject {
     public override class var entityName: String { "Chapter" }
 
-    /// The key of `index` for typed predicates and sort descriptors.
-    public static let index = AttributeKey<Chapter, Int16>("index", slot: 0)
-    /// The key of `title` for typed predicates and sort descriptors.
-    public static let title = AttributeKey<Chapter, String?>("title", slot: 1)
+    public var index: Int16 { get { self[Chapter.index, _index] } set { write(newValue, to: Chapter.index, current: _index) { _index = $0 } } }
+    public var title: String? { get { self[Chapter.title, _title] } set { write(newValue, to: Chapter.title, current: _title) { _title = $0 } } }
 
-    /// The key of `book` for typed predicates and sort descriptors.
+    /// Inverse `Book.chapters`; delete rule Nullify.
+    public var book: Book? { get { self[Chapter.book] } set { self[Chapter.book] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    public static let index = AttributeKey<Chapter, Int16>("index", slot: 0)
+    public static let title = AttributeKey<Chapter, String?>("title", slot: 1)
     public static let book = ToOneKey<Chapter, Book>("book", slot: 0)
 
-    /// The `index` attribute: Integer 16, required, default `0`.
-    public var index: Int16 {
-        get { valuesAreInProperties ? _index.map { Int16(truncatingIfNeeded: $0) } ?? Int16.unsetValue : self[Chapter.index] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Chapter.index] = newValue; return }
-            let stored = Int64(newValue)
-            if _index != stored {
-                willSetPropertyValue()
-                _index = stored
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `title` attribute: String, optional.
-    public var title: String? {
-        get { valuesAreInProperties ? _title : self[Chapter.title] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[Chapter.title] = newValue; return }
-            if _title != newValue {
-                willSetPropertyValue()
-                _title = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `book` relationship: to-one `Book`, inverse `chapters`, delete rule Nullify.
-    public var book: Book? {
-        get { self[Chapter.book] }
-        set { self[Chapter.book] = newValue }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _index: Int64?
     @exclusivity(unchecked) private var _title: String?
 
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "index",
-            "title",
+            "index", "title",
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _index = row.integer(0)
-        _title = row.string(1)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _index)
-        case 1: AttributeValue(stored: _title)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_index)
-        case 1: value.store(in: &_title)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Chapter {
-    /// The names of the attributes of `Chapter`, inherited ones included.
-    public enum Attributes {
-        public static let index = "index"
-        public static let title = "title"
-    }
-
-    /// The names of the relationships of `Chapter`, inherited ones included.
-    public enum Relationships {
-        public static let book = "book"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_index)
+        visitor.visit(&_title)
     }
 }

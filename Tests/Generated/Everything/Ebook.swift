@@ -6,113 +6,28 @@ import Foundation
 public final class Ebook: Book {
     public override class var entityName: String { "Ebook" }
 
-    /// The key of `fileFormat` for typed predicates and sort descriptors.
+    /// Defaults to `epub`.
+    public var fileFormat: String { get { self[Ebook.fileFormat, _fileFormat] } set { write(newValue, to: Ebook.fileFormat, current: _fileFormat) { _fileFormat = $0 } } }
+    public var sizeBytes: Int64 { get { self[Ebook.sizeBytes, _sizeBytes] } set { write(newValue, to: Ebook.sizeBytes, current: _sizeBytes) { _sizeBytes = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     public static let fileFormat = AttributeKey<Ebook, String>("fileFormat", slot: 22)
-    /// The key of `sizeBytes` for typed predicates and sort descriptors.
     public static let sizeBytes = AttributeKey<Ebook, Int64>("sizeBytes", slot: 23)
 
-    /// The `fileFormat` attribute: String, required, default `epub`.
-    public var fileFormat: String {
-        get { valuesAreInProperties ? _fileFormat ?? String.unsetValue : self[Ebook.fileFormat] }
-        set {
-            guard canSetPropertyValue(atSlot: 22) else { self[Ebook.fileFormat] = newValue; return }
-            if _fileFormat != newValue {
-                willSetPropertyValue()
-                _fileFormat = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `sizeBytes` attribute: Integer 64, required, default `0`.
-    public var sizeBytes: Int64 {
-        get { valuesAreInProperties ? _sizeBytes ?? Int64.unsetValue : self[Ebook.sizeBytes] }
-        set {
-            guard canSetPropertyValue(atSlot: 23) else { self[Ebook.sizeBytes] = newValue; return }
-            if _sizeBytes != newValue {
-                willSetPropertyValue()
-                _sizeBytes = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _fileFormat: String?
     @exclusivity(unchecked) private var _sizeBytes: Int64?
 
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "fileFormat",
-            "sizeBytes",
+            "fileFormat", "sizeBytes",
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _fileFormat = row.string(22)
-        _sizeBytes = row.integer(23)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 22: AttributeValue(stored: _fileFormat)
-        case 23: AttributeValue(stored: _sizeBytes)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 22: value.store(in: &_fileFormat)
-        case 23: value.store(in: &_sizeBytes)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Ebook {
-    /// The names of the attributes of `Ebook`, inherited ones included.
-    public enum Attributes {
-        public static let added = "added"
-        public static let identifier = "identifier"
-        public static let cover = "cover"
-        public static let fileSize = "fileSize"
-        public static let isAvailable = "isAvailable"
-        public static let isbn = "isbn"
-        public static let legacyCode = "legacyCode"
-        public static let metadata = "metadata"
-        public static let notes = "notes"
-        public static let objectReference = "objectReference"
-        public static let pageCount = "pageCount"
-        public static let pagesCount = "pagesCount"
-        public static let price = "price"
-        public static let published = "published"
-        public static let rating = "rating"
-        public static let scratch = "scratch"
-        public static let searchText = "searchText"
-        public static let shelfSpot = "shelfSpot"
-        public static let title = "title"
-        public static let website = "website"
-        public static let weight = "weight"
-        public static let wordCount = "wordCount"
-        public static let fileFormat = "fileFormat"
-        public static let sizeBytes = "sizeBytes"
-    }
-
-    /// The names of the relationships of `Ebook`, inherited ones included.
-    public enum Relationships {
-        public static let author = "author"
-        public static let chapters = "chapters"
-        public static let featuredOn = "featuredOn"
-        public static let recommendedBy = "recommendedBy"
-        public static let related = "related"
-        public static let shelf = "shelf"
-        public static let tags = "tags"
-    }
-
-    /// The names of the fetched properties of `Ebook`, inherited ones included.
-    public enum FetchedProperties {
-        public static let sameAuthorBooks = "sameAuthorBooks"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_fileFormat)
+        visitor.visit(&_sizeBytes)
     }
 }

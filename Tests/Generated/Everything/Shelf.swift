@@ -6,50 +6,23 @@ import Foundation
 public final class Shelf: ManagedObject {
     public override class var entityName: String { "Shelf" }
 
-    /// The key of `name` for typed predicates and sort descriptors.
-    public static let name = AttributeKey<Shelf, String?>("name", slot: 0)
+    public var name: String? { get { self[Shelf.name, _name] } set { write(newValue, to: Shelf.name, current: _name) { _name = $0 } } }
 
-    /// The key of `books` for typed predicates and sort descriptors.
+    /// Inverse `Book.shelf`; delete rule Deny.
+    public var books: Set<Book> { get { self[Shelf.books] } set { self[Shelf.books] = newValue } }
+    public func addToBooks(_ book: Book) { add(book, to: Shelf.books) }
+    public func removeFromBooks(_ book: Book) { remove(book, from: Shelf.books) }
+
+    /// Inverse `Book.featuredOn`; delete rule Nullify.
+    public var featured: Book? { get { self[Shelf.featured] } set { self[Shelf.featured] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    public static let name = AttributeKey<Shelf, String?>("name", slot: 0)
     public static let books = ToManyKey<Shelf, Book>("books", slot: 0)
-    /// The key of `featured` for typed predicates and sort descriptors.
     public static let featured = ToOneKey<Shelf, Book>("featured", slot: 1)
 
-    /// The `name` attribute: String, optional.
-    public var name: String? {
-        get { valuesAreInProperties ? _name : self[Shelf.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Shelf.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `books` relationship: to-many `Book`, inverse `shelf`, delete rule Deny.
-    public var books: Set<Book> {
-        get { self[Shelf.books] }
-        set { self[Shelf.books] = newValue }
-    }
-
-    /// The `featured` relationship: to-one `Book`, inverse `featuredOn`, delete rule Nullify.
-    public var featured: Book? {
-        get { self[Shelf.featured] }
-        set { self[Shelf.featured] = newValue }
-    }
-
-    /// Adds `book` to `books`, and `self` to its inverse.
-    public func addToBooks(_ book: Book) {
-        add(book, to: Shelf.books)
-    }
-
-    /// Removes `book` from `books`, and `self` from its inverse.
-    public func removeFromBooks(_ book: Book) {
-        remove(book, from: Shelf.books)
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _name: String?
 
     public override class var propertyStoredAttributes: [String] {
@@ -58,35 +31,8 @@ public final class Shelf: ManagedObject {
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _name = row.string(0)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _name)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_name)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Shelf {
-    /// The names of the attributes of `Shelf`, inherited ones included.
-    public enum Attributes {
-        public static let name = "name"
-    }
-
-    /// The names of the relationships of `Shelf`, inherited ones included.
-    public enum Relationships {
-        public static let books = "books"
-        public static let featured = "featured"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_name)
     }
 }

@@ -6,111 +6,35 @@ import Foundation
 public final class FailedBankDetails: ManagedObject {
     public override class var entityName: String { "FailedBankDetails" }
 
-    /// The key of `closeDate` for typed predicates and sort descriptors.
-    public static let closeDate = AttributeKey<FailedBankDetails, Date?>("closeDate", slot: 0)
-    /// The key of `updatedDate` for typed predicates and sort descriptors.
-    public static let updatedDate = AttributeKey<FailedBankDetails, Date?>("updatedDate", slot: 1)
-    /// The key of `zip` for typed predicates and sort descriptors.
-    public static let zip = AttributeKey<FailedBankDetails, Int32>("zip", slot: 2)
+    public var closeDate: Date? { get { self[FailedBankDetails.closeDate, _closeDate] } set { write(newValue, to: FailedBankDetails.closeDate, current: _closeDate) { _closeDate = $0 } } }
+    public var updatedDate: Date? { get { self[FailedBankDetails.updatedDate, _updatedDate] } set { write(newValue, to: FailedBankDetails.updatedDate, current: _updatedDate) { _updatedDate = $0 } } }
+    public var zip: Int32 { get { self[FailedBankDetails.zip, _zip] } set { write(newValue, to: FailedBankDetails.zip, current: _zip) { _zip = $0 } } }
 
-    /// The key of `info` for typed predicates and sort descriptors.
+    /// Inverse `FailedBankInfo.details`; delete rule Nullify.
+    public var info: FailedBankInfo? { get { self[FailedBankDetails.info] } set { self[FailedBankDetails.info] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    public static let closeDate = AttributeKey<FailedBankDetails, Date?>("closeDate", slot: 0)
+    public static let updatedDate = AttributeKey<FailedBankDetails, Date?>("updatedDate", slot: 1)
+    public static let zip = AttributeKey<FailedBankDetails, Int32>("zip", slot: 2)
     public static let info = ToOneKey<FailedBankDetails, FailedBankInfo>("info", slot: 0)
 
-    /// The `closeDate` attribute: Date, optional.
-    public var closeDate: Date? {
-        get { valuesAreInProperties ? _closeDate : self[FailedBankDetails.closeDate] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[FailedBankDetails.closeDate] = newValue; return }
-            if _closeDate != newValue {
-                willSetPropertyValue()
-                _closeDate = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `updatedDate` attribute: Date, optional.
-    public var updatedDate: Date? {
-        get { valuesAreInProperties ? _updatedDate : self[FailedBankDetails.updatedDate] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[FailedBankDetails.updatedDate] = newValue; return }
-            if _updatedDate != newValue {
-                willSetPropertyValue()
-                _updatedDate = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `zip` attribute: Integer 32, required, default `0`.
-    public var zip: Int32 {
-        get { valuesAreInProperties ? _zip.map { Int32(truncatingIfNeeded: $0) } ?? Int32.unsetValue : self[FailedBankDetails.zip] }
-        set {
-            guard canSetPropertyValue(atSlot: 2) else { self[FailedBankDetails.zip] = newValue; return }
-            let stored = Int64(newValue)
-            if _zip != stored {
-                willSetPropertyValue()
-                _zip = stored
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `info` relationship: to-one `FailedBankInfo`, inverse `details`, delete rule Nullify.
-    public var info: FailedBankInfo? {
-        get { self[FailedBankDetails.info] }
-        set { self[FailedBankDetails.info] = newValue }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _closeDate: Date?
     @exclusivity(unchecked) private var _updatedDate: Date?
     @exclusivity(unchecked) private var _zip: Int64?
 
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "closeDate",
-            "updatedDate",
-            "zip",
+            "closeDate", "updatedDate", "zip",
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _closeDate = row.date(0)
-        _updatedDate = row.date(1)
-        _zip = row.integer(2)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _closeDate)
-        case 1: AttributeValue(stored: _updatedDate)
-        case 2: AttributeValue(stored: _zip)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_closeDate)
-        case 1: value.store(in: &_updatedDate)
-        case 2: value.store(in: &_zip)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension FailedBankDetails {
-    /// The names of the attributes of `FailedBankDetails`, inherited ones included.
-    public enum Attributes {
-        public static let closeDate = "closeDate"
-        public static let updatedDate = "updatedDate"
-        public static let zip = "zip"
-    }
-
-    /// The names of the relationships of `FailedBankDetails`, inherited ones included.
-    public enum Relationships {
-        public static let info = "info"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_closeDate)
+        visitor.visit(&_updatedDate)
+        visitor.visit(&_zip)
     }
 }

@@ -6,110 +6,35 @@ import Foundation
 public final class FailedBankInfo: ManagedObject {
     public override class var entityName: String { "FailedBankInfo" }
 
-    /// The key of `city` for typed predicates and sort descriptors.
-    public static let city = AttributeKey<FailedBankInfo, String?>("city", slot: 0)
-    /// The key of `name` for typed predicates and sort descriptors.
-    public static let name = AttributeKey<FailedBankInfo, String?>("name", slot: 1)
-    /// The key of `state` for typed predicates and sort descriptors.
-    public static let state = AttributeKey<FailedBankInfo, String?>("state", slot: 2)
+    public var city: String? { get { self[FailedBankInfo.city, _city] } set { write(newValue, to: FailedBankInfo.city, current: _city) { _city = $0 } } }
+    public var name: String? { get { self[FailedBankInfo.name, _name] } set { write(newValue, to: FailedBankInfo.name, current: _name) { _name = $0 } } }
+    public var state: String? { get { self[FailedBankInfo.state, _state] } set { write(newValue, to: FailedBankInfo.state, current: _state) { _state = $0 } } }
 
-    /// The key of `details` for typed predicates and sort descriptors.
+    /// Inverse `FailedBankDetails.info`; delete rule Cascade.
+    public var details: FailedBankDetails? { get { self[FailedBankInfo.details] } set { self[FailedBankInfo.details] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    public static let city = AttributeKey<FailedBankInfo, String?>("city", slot: 0)
+    public static let name = AttributeKey<FailedBankInfo, String?>("name", slot: 1)
+    public static let state = AttributeKey<FailedBankInfo, String?>("state", slot: 2)
     public static let details = ToOneKey<FailedBankInfo, FailedBankDetails>("details", slot: 0)
 
-    /// The `city` attribute: String, optional.
-    public var city: String? {
-        get { valuesAreInProperties ? _city : self[FailedBankInfo.city] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[FailedBankInfo.city] = newValue; return }
-            if _city != newValue {
-                willSetPropertyValue()
-                _city = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `name` attribute: String, optional.
-    public var name: String? {
-        get { valuesAreInProperties ? _name : self[FailedBankInfo.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[FailedBankInfo.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `state` attribute: String, optional.
-    public var state: String? {
-        get { valuesAreInProperties ? _state : self[FailedBankInfo.state] }
-        set {
-            guard canSetPropertyValue(atSlot: 2) else { self[FailedBankInfo.state] = newValue; return }
-            if _state != newValue {
-                willSetPropertyValue()
-                _state = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `details` relationship: to-one `FailedBankDetails`, inverse `info`, delete rule Cascade.
-    public var details: FailedBankDetails? {
-        get { self[FailedBankInfo.details] }
-        set { self[FailedBankInfo.details] = newValue }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _city: String?
     @exclusivity(unchecked) private var _name: String?
     @exclusivity(unchecked) private var _state: String?
 
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "city",
-            "name",
-            "state",
+            "city", "name", "state",
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _city = row.string(0)
-        _name = row.string(1)
-        _state = row.string(2)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _city)
-        case 1: AttributeValue(stored: _name)
-        case 2: AttributeValue(stored: _state)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_city)
-        case 1: value.store(in: &_name)
-        case 2: value.store(in: &_state)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension FailedBankInfo {
-    /// The names of the attributes of `FailedBankInfo`, inherited ones included.
-    public enum Attributes {
-        public static let city = "city"
-        public static let name = "name"
-        public static let state = "state"
-    }
-
-    /// The names of the relationships of `FailedBankInfo`, inherited ones included.
-    public enum Relationships {
-        public static let details = "details"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_city)
+        visitor.visit(&_name)
+        visitor.visit(&_state)
     }
 }

@@ -6,75 +6,27 @@ import Foundation
 public final class Café: ManagedObject {
     public override class var entityName: String { "Café" }
 
-    /// The key of `größe` for typed predicates and sort descriptors.
+    public var größe: Double? { get { self[Café.größe, _größe] } set { write(newValue, to: Café.größe, current: _größe) { _größe = $0 } } }
+    public var entityName_: String? { get { self[Café.entityName_, _entityName_] } set { write(newValue, to: Café.entityName_, current: _entityName_) { _entityName_ = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     public static let größe = AttributeKey<Café, Double?>("größe", slot: 0)
-    /// The key of `entityName` for typed predicates and sort descriptors.
     public static let entityName_ = AttributeKey<Café, String?>("entityName", slot: 1)
 
-    /// The `größe` attribute: Double, optional.
-    public var größe: Double? {
-        get { valuesAreInProperties ? _größe : self[Café.größe] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Café.größe] = newValue; return }
-            if _größe != newValue {
-                willSetPropertyValue()
-                _größe = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `entityName` attribute: String, optional.
-    public var entityName_: String? {
-        get { valuesAreInProperties ? _entityName_ : self[Café.entityName_] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[Café.entityName_] = newValue; return }
-            if _entityName_ != newValue {
-                willSetPropertyValue()
-                _entityName_ = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _größe: Double?
     @exclusivity(unchecked) private var _entityName_: String?
 
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "größe",
-            "entityName",
+            "größe", "entityName",
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _größe = row.double(0)
-        _entityName_ = row.string(1)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _größe)
-        case 1: AttributeValue(stored: _entityName_)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_größe)
-        case 1: value.store(in: &_entityName_)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Café {
-    /// The names of the attributes of `Café`, inherited ones included.
-    public enum Attributes {
-        public static let größe = "größe"
-        public static let entityName = "entityName"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_größe)
+        visitor.visit(&_entityName_)
     }
 }

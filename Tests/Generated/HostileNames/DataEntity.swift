@@ -6,93 +6,25 @@ import Foundation
 public final class DataEntity: ManagedObject {
     public override class var entityName: String { "Data" }
 
-    /// The key of `context` for typed predicates and sort descriptors.
-    public static let context_ = AttributeKey<DataEntity, String?>("context", slot: 0)
-    /// The key of `default` for typed predicates and sort descriptors.
-    public static let `default` = AttributeKey<DataEntity, Int16>("default", slot: 1)
-    /// The key of `description` for typed predicates and sort descriptors.
-    public static let description_ = AttributeKey<DataEntity, String?>("description", slot: 2)
-    /// The key of `hash` for typed predicates and sort descriptors.
-    public static let hash_ = AttributeKey<DataEntity, String?>("hash", slot: 3)
-    /// The key of `objectID` for typed predicates and sort descriptors.
-    public static let objectID_ = AttributeKey<DataEntity, String?>("objectID", slot: 4)
+    public var context_: String? { get { self[DataEntity.context_, _context_] } set { write(newValue, to: DataEntity.context_, current: _context_) { _context_ = $0 } } }
+    public var `default`: Int16 { get { self[DataEntity.`default`, _default] } set { write(newValue, to: DataEntity.`default`, current: _default) { _default = $0 } } }
+    public var description_: String? { get { self[DataEntity.description_, _description_] } set { write(newValue, to: DataEntity.description_, current: _description_) { _description_ = $0 } } }
+    public var hash_: String? { get { self[DataEntity.hash_, _hash_] } set { write(newValue, to: DataEntity.hash_, current: _hash_) { _hash_ = $0 } } }
+    public var objectID_: String? { get { self[DataEntity.objectID_, _objectID_] } set { write(newValue, to: DataEntity.objectID_, current: _objectID_) { _objectID_ = $0 } } }
 
-    /// The key of `type` for typed predicates and sort descriptors.
+    /// Inverse `TypeEntity.self_`; delete rule Nullify.
+    public var type: TypeEntity? { get { self[DataEntity.type] } set { self[DataEntity.type] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    public static let context_ = AttributeKey<DataEntity, String?>("context", slot: 0)
+    public static let `default` = AttributeKey<DataEntity, Int16>("default", slot: 1)
+    public static let description_ = AttributeKey<DataEntity, String?>("description", slot: 2)
+    public static let hash_ = AttributeKey<DataEntity, String?>("hash", slot: 3)
+    public static let objectID_ = AttributeKey<DataEntity, String?>("objectID", slot: 4)
     public static let type = ToOneKey<DataEntity, TypeEntity>("type", slot: 0)
 
-    /// The `context` attribute: String, optional.
-    public var context_: String? {
-        get { valuesAreInProperties ? _context_ : self[DataEntity.context_] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[DataEntity.context_] = newValue; return }
-            if _context_ != newValue {
-                willSetPropertyValue()
-                _context_ = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `default` attribute: Integer 16, required, default `0`.
-    public var `default`: Int16 {
-        get { valuesAreInProperties ? _default.map { Int16(truncatingIfNeeded: $0) } ?? Int16.unsetValue : self[DataEntity.`default`] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[DataEntity.`default`] = newValue; return }
-            let stored = Int64(newValue)
-            if _default != stored {
-                willSetPropertyValue()
-                _default = stored
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `description` attribute: String, optional.
-    public var description_: String? {
-        get { valuesAreInProperties ? _description_ : self[DataEntity.description_] }
-        set {
-            guard canSetPropertyValue(atSlot: 2) else { self[DataEntity.description_] = newValue; return }
-            if _description_ != newValue {
-                willSetPropertyValue()
-                _description_ = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `hash` attribute: String, optional.
-    public var hash_: String? {
-        get { valuesAreInProperties ? _hash_ : self[DataEntity.hash_] }
-        set {
-            guard canSetPropertyValue(atSlot: 3) else { self[DataEntity.hash_] = newValue; return }
-            if _hash_ != newValue {
-                willSetPropertyValue()
-                _hash_ = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `objectID` attribute: String, optional.
-    public var objectID_: String? {
-        get { valuesAreInProperties ? _objectID_ : self[DataEntity.objectID_] }
-        set {
-            guard canSetPropertyValue(atSlot: 4) else { self[DataEntity.objectID_] = newValue; return }
-            if _objectID_ != newValue {
-                willSetPropertyValue()
-                _objectID_ = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `type` relationship: to-one `TypeEntity`, inverse `self_`, delete rule Nullify.
-    public var type: TypeEntity? {
-        get { self[DataEntity.type] }
-        set { self[DataEntity.type] = newValue }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _context_: String?
     @exclusivity(unchecked) private var _default: Int64?
     @exclusivity(unchecked) private var _description_: String?
@@ -101,58 +33,16 @@ public final class DataEntity: ManagedObject {
 
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "context",
-            "default",
-            "description",
-            "hash",
-            "objectID",
+            "context", "default", "description", "hash", "objectID",
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _context_ = row.string(0)
-        _default = row.integer(1)
-        _description_ = row.string(2)
-        _hash_ = row.string(3)
-        _objectID_ = row.string(4)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _context_)
-        case 1: AttributeValue(stored: _default)
-        case 2: AttributeValue(stored: _description_)
-        case 3: AttributeValue(stored: _hash_)
-        case 4: AttributeValue(stored: _objectID_)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_context_)
-        case 1: value.store(in: &_default)
-        case 2: value.store(in: &_description_)
-        case 3: value.store(in: &_hash_)
-        case 4: value.store(in: &_objectID_)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension DataEntity {
-    /// The names of the attributes of `Data`, inherited ones included.
-    public enum Attributes {
-        public static let context = "context"
-        public static let `default` = "default"
-        public static let description = "description"
-        public static let hash = "hash"
-        public static let objectID = "objectID"
-    }
-
-    /// The names of the relationships of `Data`, inherited ones included.
-    public enum Relationships {
-        public static let type = "type"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_context_)
+        visitor.visit(&_default)
+        visitor.visit(&_description_)
+        visitor.visit(&_hash_)
+        visitor.visit(&_objectID_)
     }
 }

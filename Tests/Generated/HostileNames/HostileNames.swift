@@ -6,54 +6,23 @@ import Foundation
 public final class HostileNames: ManagedObject {
     public override class var entityName: String { "HostileNames" }
 
-    /// The key of `Attributes` for typed predicates and sort descriptors.
-    public static let Attributes_ = AttributeKey<HostileNames, String?>("Attributes", slot: 0)
+    public var visitStoredAttributes_: String? { get { self[HostileNames.visitStoredAttributes_, _visitStoredAttributes_] } set { write(newValue, to: HostileNames.visitStoredAttributes_, current: _visitStoredAttributes_) { _visitStoredAttributes_ = $0 } } }
 
-    /// The `Attributes` attribute: String, optional.
-    public var Attributes_: String? {
-        get { valuesAreInProperties ? _Attributes_ : self[HostileNames.Attributes_] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[HostileNames.Attributes_] = newValue; return }
-            if _Attributes_ != newValue {
-                willSetPropertyValue()
-                _Attributes_ = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
+    // Keys, for typed predicates and sort descriptors.
+    public static let visitStoredAttributes_ = AttributeKey<HostileNames, String?>("visitStoredAttributes", slot: 0)
 
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
-    @exclusivity(unchecked) private var _Attributes_: String?
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
+    @exclusivity(unchecked) private var _visitStoredAttributes_: String?
 
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "Attributes",
+            "visitStoredAttributes",
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _Attributes_ = row.string(0)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _Attributes_)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_Attributes_)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension HostileNames {
-    /// The names of the attributes of `HostileNames`, inherited ones included.
-    public enum Attributes {
-        public static let Attributes = "Attributes"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_visitStoredAttributes_)
     }
 }

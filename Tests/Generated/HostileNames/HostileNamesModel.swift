@@ -82,7 +82,7 @@ public enum HostileNamesModel {
                 "HostileNames",
                 className: "HostileNames",
                 isSyncable: true,
-                attributes: [DataModel.Attribute("Attributes", .string, isOptional: true)]
+                attributes: [DataModel.Attribute("visitStoredAttributes", .string, isOptional: true)]
             ),
         ],
         fetchRequestTemplates: [

@@ -6,42 +6,19 @@ import Foundation
 public final class TypeEntity: ManagedObject {
     public override class var entityName: String { "Type" }
 
-    /// The key of `for` for typed predicates and sort descriptors.
-    public static let `for` = AttributeKey<TypeEntity, String?>("for", slot: 0)
+    public var `for`: String? { get { self[TypeEntity.`for`, _for] } set { write(newValue, to: TypeEntity.`for`, current: _for) { _for = $0 } } }
 
-    /// The key of `self_` for typed predicates and sort descriptors.
+    /// Inverse `DataEntity.type`; delete rule Cascade.
+    public var self_: Set<DataEntity> { get { self[TypeEntity.self_] } set { self[TypeEntity.self_] = newValue } }
+    public func addToSelf_(_ dataEntity: DataEntity) { add(dataEntity, to: TypeEntity.self_) }
+    public func removeFromSelf_(_ dataEntity: DataEntity) { remove(dataEntity, from: TypeEntity.self_) }
+
+    // Keys, for typed predicates and sort descriptors.
+    public static let `for` = AttributeKey<TypeEntity, String?>("for", slot: 0)
     public static let self_ = ToManyKey<TypeEntity, DataEntity>("self_", slot: 0)
 
-    /// The `for` attribute: String, optional.
-    public var `for`: String? {
-        get { valuesAreInProperties ? _for : self[TypeEntity.`for`] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[TypeEntity.`for`] = newValue; return }
-            if _for != newValue {
-                willSetPropertyValue()
-                _for = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `self_` relationship: to-many `DataEntity`, inverse `type`, delete rule Cascade.
-    public var self_: Set<DataEntity> {
-        get { self[TypeEntity.self_] }
-        set { self[TypeEntity.self_] = newValue }
-    }
-
-    /// Adds `dataEntity` to `self_`, and `self` to its inverse.
-    public func addToSelf_(_ dataEntity: DataEntity) {
-        add(dataEntity, to: TypeEntity.self_)
-    }
-
-    /// Removes `dataEntity` from `self_`, and `self` from its inverse.
-    public func removeFromSelf_(_ dataEntity: DataEntity) {
-        remove(dataEntity, from: TypeEntity.self_)
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _for: String?
 
     public override class var propertyStoredAttributes: [String] {
@@ -50,34 +27,8 @@ public final class TypeEntity: ManagedObject {
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _for = row.string(0)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _for)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_for)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension TypeEntity {
-    /// The names of the attributes of `Type`, inherited ones included.
-    public enum Attributes {
-        public static let `for` = "for"
-    }
-
-    /// The names of the relationships of `Type`, inherited ones included.
-    public enum Relationships {
-        public static let self_ = "self_"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_for)
     }
 }

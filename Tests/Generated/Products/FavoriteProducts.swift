@@ -6,23 +6,13 @@ import Foundation
 public final class FavoriteProducts: Products {
     public override class var entityName: String { "FavoriteProducts" }
 
-    /// The key of `favoritedAt` for typed predicates and sort descriptors.
+    public var favoritedAt: Date? { get { self[FavoriteProducts.favoritedAt, _favoritedAt] } set { write(newValue, to: FavoriteProducts.favoritedAt, current: _favoritedAt) { _favoritedAt = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     public static let favoritedAt = AttributeKey<FavoriteProducts, Date?>("favoritedAt", slot: 2)
 
-    /// The `favoritedAt` attribute: Date, optional.
-    public var favoritedAt: Date? {
-        get { valuesAreInProperties ? _favoritedAt : self[FavoriteProducts.favoritedAt] }
-        set {
-            guard canSetPropertyValue(atSlot: 2) else { self[FavoriteProducts.favoritedAt] = newValue; return }
-            if _favoritedAt != newValue {
-                willSetPropertyValue()
-                _favoritedAt = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _favoritedAt: Date?
 
     public override class var propertyStoredAttributes: [String] {
@@ -31,31 +21,8 @@ public final class FavoriteProducts: Products {
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _favoritedAt = row.date(2)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 2: AttributeValue(stored: _favoritedAt)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 2: value.store(in: &_favoritedAt)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension FavoriteProducts {
-    /// The names of the attributes of `FavoriteProducts`, inherited ones included.
-    public enum Attributes {
-        public static let name = "name"
-        public static let price = "price"
-        public static let favoritedAt = "favoritedAt"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_favoritedAt)
     }
 }

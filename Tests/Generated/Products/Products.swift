@@ -6,75 +6,27 @@ import Foundation
 public class Products: ManagedObject {
     public override class var entityName: String { "Products" }
 
-    /// The key of `name` for typed predicates and sort descriptors.
+    public var name: String { get { self[Products.name, _name] } set { write(newValue, to: Products.name, current: _name) { _name = $0 } } }
+    public var price: Double { get { self[Products.price, _price] } set { write(newValue, to: Products.price, current: _price) { _price = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     public static let name = AttributeKey<Products, String>("name", slot: 0)
-    /// The key of `price` for typed predicates and sort descriptors.
     public static let price = AttributeKey<Products, Double>("price", slot: 1)
 
-    /// The `name` attribute: String, required, default empty.
-    public var name: String {
-        get { valuesAreInProperties ? _name ?? String.unsetValue : self[Products.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Products.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `price` attribute: Double, required, default `0.0`.
-    public var price: Double {
-        get { valuesAreInProperties ? _price ?? Double.unsetValue : self[Products.price] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[Products.price] = newValue; return }
-            if _price != newValue {
-                willSetPropertyValue()
-                _price = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _name: String?
     @exclusivity(unchecked) private var _price: Double?
 
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "name",
-            "price",
+            "name", "price",
         ]
     }
 
-    public override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _name = row.string(0)
-        _price = row.double(1)
-    }
-
-    public override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _name)
-        case 1: AttributeValue(stored: _price)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    public override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_name)
-        case 1: value.store(in: &_price)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Products {
-    /// The names of the attributes of `Products`, inherited ones included.
-    public enum Attributes {
-        public static let name = "name"
-        public static let price = "price"
+    public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_name)
+        visitor.visit(&_price)
     }
 }

@@ -7,75 +7,27 @@ import Foundation
 package final class Book: ManagedObject {
     package override class var entityName: String { "Book" }
 
-    /// The key of `price` for typed predicates and sort descriptors.
+    package var price: Double { get { self[Book.price, _price] } set { write(newValue, to: Book.price, current: _price) { _price = $0 } } }
+    package var title: String { get { self[Book.title, _title] } set { write(newValue, to: Book.title, current: _title) { _title = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     package static let price = AttributeKey<Book, Double>("price", slot: 0)
-    /// The key of `title` for typed predicates and sort descriptors.
     package static let title = AttributeKey<Book, String>("title", slot: 1)
 
-    /// The `price` attribute: Double, required, default `0.0`.
-    package var price: Double {
-        get { valuesAreInProperties ? _price ?? Double.unsetValue : self[Book.price] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Book.price] = newValue; return }
-            if _price != newValue {
-                willSetPropertyValue()
-                _price = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `title` attribute: String, required, default empty.
-    package var title: String {
-        get { valuesAreInProperties ? _title ?? String.unsetValue : self[Book.title] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[Book.title] = newValue; return }
-            if _title != newValue {
-                willSetPropertyValue()
-                _title = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _price: Double?
     @exclusivity(unchecked) private var _title: String?
 
     package override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "price",
-            "title",
+            "price", "title",
         ]
     }
 
-    package override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _price = row.double(0)
-        _title = row.string(1)
-    }
-
-    package override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _price)
-        case 1: AttributeValue(stored: _title)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    package override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_price)
-        case 1: value.store(in: &_title)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Book {
-    /// The names of the attributes of `Book`, inherited ones included.
-    package enum Attributes {
-        package static let price = "price"
-        package static let title = "title"
+    package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_price)
+        visitor.visit(&_title)
     }
 }

@@ -7,32 +7,17 @@ import Foundation
 final class Audiobook: Book {
     override class var entityName: String { "Audiobook" }
 
-    /// The key of `duration` for typed predicates and sort descriptors.
-    static let duration = AttributeKey<Audiobook, Double>("duration", slot: 22)
+    var duration: Double { get { self[Audiobook.duration, _duration] } set { write(newValue, to: Audiobook.duration, current: _duration) { _duration = $0 } } }
 
-    /// The key of `narrator` for typed predicates and sort descriptors.
+    /// Inverse `Author.narrated`; delete rule Nullify.
+    var narrator: Author? { get { self[Audiobook.narrator] } set { self[Audiobook.narrator] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    static let duration = AttributeKey<Audiobook, Double>("duration", slot: 22)
     static let narrator = ToOneKey<Audiobook, Author>("narrator", slot: 7)
 
-    /// The `duration` attribute: Double, required, default `0.0`.
-    var duration: Double {
-        get { valuesAreInProperties ? _duration ?? Double.unsetValue : self[Audiobook.duration] }
-        set {
-            guard canSetPropertyValue(atSlot: 22) else { self[Audiobook.duration] = newValue; return }
-            if _duration != newValue {
-                willSetPropertyValue()
-                _duration = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `narrator` relationship: to-one `Author`, inverse `narrated`, delete rule Nullify.
-    var narrator: Author? {
-        get { self[Audiobook.narrator] }
-        set { self[Audiobook.narrator] = newValue }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _duration: Double?
 
     override class var propertyStoredAttributes: [String] {
@@ -41,69 +26,9 @@ final class Audiobook: Book {
         ]
     }
 
-    override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _duration = row.double(22)
-    }
-
-    override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 22: AttributeValue(stored: _duration)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 22: value.store(in: &_duration)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Audiobook {
-    /// The names of the attributes of `Audiobook`, inherited ones included.
-    enum Attributes {
-        static let added = "added"
-        static let identifier = "identifier"
-        static let cover = "cover"
-        static let fileSize = "fileSize"
-        static let isAvailable = "isAvailable"
-        static let isbn = "isbn"
-        static let legacyCode = "legacyCode"
-        static let metadata = "metadata"
-        static let notes = "notes"
-        static let objectReference = "objectReference"
-        static let pageCount = "pageCount"
-        static let pagesCount = "pagesCount"
-        static let price = "price"
-        static let published = "published"
-        static let rating = "rating"
-        static let scratch = "scratch"
-        static let searchText = "searchText"
-        static let shelfSpot = "shelfSpot"
-        static let title = "title"
-        static let website = "website"
-        static let weight = "weight"
-        static let wordCount = "wordCount"
-        static let duration = "duration"
-    }
-
-    /// The names of the relationships of `Audiobook`, inherited ones included.
-    enum Relationships {
-        static let author = "author"
-        static let chapters = "chapters"
-        static let featuredOn = "featuredOn"
-        static let recommendedBy = "recommendedBy"
-        static let related = "related"
-        static let shelf = "shelf"
-        static let tags = "tags"
-        static let narrator = "narrator"
-    }
-
-    /// The names of the fetched properties of `Audiobook`, inherited ones included.
-    enum FetchedProperties {
-        static let sameAuthorBooks = "sameAuthorBooks"
+    override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_duration)
     }
 }
 
@@ -111,60 +36,26 @@ extension Audiobook {
 final class Author: ManagedObject {
     override class var entityName: String { "Author" }
 
-    /// The key of `name` for typed predicates and sort descriptors.
-    static let name = AttributeKey<Author, String>("name", slot: 0)
+    /// Defaults to `Anonymous`.
+    var name: String { get { self[Author.name, _name] } set { write(newValue, to: Author.name, current: _name) { _name = $0 } } }
 
-    /// The key of `books` for typed predicates and sort descriptors.
+    /// Inverse `Book.author`; delete rule Nullify.
+    var books: Set<Book> { get { self[Author.books] } set { self[Author.books] = newValue } }
+    func addToBooks(_ book: Book) { add(book, to: Author.books) }
+    func removeFromBooks(_ book: Book) { remove(book, from: Author.books) }
+
+    /// Inverse `Audiobook.narrator`; delete rule Nullify.
+    var narrated: Set<Audiobook> { get { self[Author.narrated] } set { self[Author.narrated] = newValue } }
+    func addToNarrated(_ audiobook: Audiobook) { add(audiobook, to: Author.narrated) }
+    func removeFromNarrated(_ audiobook: Audiobook) { remove(audiobook, from: Author.narrated) }
+
+    // Keys, for typed predicates and sort descriptors.
+    static let name = AttributeKey<Author, String>("name", slot: 0)
     static let books = ToManyKey<Author, Book>("books", slot: 0)
-    /// The key of `narrated` for typed predicates and sort descriptors.
     static let narrated = ToManyKey<Author, Audiobook>("narrated", slot: 1)
 
-    /// The `name` attribute: String, required, default `Anonymous`.
-    var name: String {
-        get { valuesAreInProperties ? _name ?? String.unsetValue : self[Author.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Author.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `books` relationship: to-many `Book`, inverse `author`, delete rule Nullify.
-    var books: Set<Book> {
-        get { self[Author.books] }
-        set { self[Author.books] = newValue }
-    }
-
-    /// The `narrated` relationship: to-many `Audiobook`, inverse `narrator`, delete rule Nullify.
-    var narrated: Set<Audiobook> {
-        get { self[Author.narrated] }
-        set { self[Author.narrated] = newValue }
-    }
-
-    /// Adds `book` to `books`, and `self` to its inverse.
-    func addToBooks(_ book: Book) {
-        add(book, to: Author.books)
-    }
-
-    /// Removes `book` from `books`, and `self` from its inverse.
-    func removeFromBooks(_ book: Book) {
-        remove(book, from: Author.books)
-    }
-
-    /// Adds `audiobook` to `narrated`, and `self` to its inverse.
-    func addToNarrated(_ audiobook: Audiobook) {
-        add(audiobook, to: Author.narrated)
-    }
-
-    /// Removes `audiobook` from `narrated`, and `self` from its inverse.
-    func removeFromNarrated(_ audiobook: Audiobook) {
-        remove(audiobook, from: Author.narrated)
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _name: String?
 
     override class var propertyStoredAttributes: [String] {
@@ -173,36 +64,9 @@ final class Author: ManagedObject {
         ]
     }
 
-    override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _name = row.string(0)
-    }
-
-    override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _name)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_name)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Author {
-    /// The names of the attributes of `Author`, inherited ones included.
-    enum Attributes {
-        static let name = "name"
-    }
-
-    /// The names of the relationships of `Author`, inherited ones included.
-    enum Relationships {
-        static let books = "books"
-        static let narrated = "narrated"
+    override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_name)
     }
 }
 
@@ -210,350 +74,58 @@ extension Author {
 class Book: Item {
     override class var entityName: String { "Book" }
 
-    /// The key of `cover` for typed predicates and sort descriptors.
-    static let cover = AttributeKey<Book, Data?>("cover", slot: 2)
-    /// The key of `fileSize` for typed predicates and sort descriptors.
-    static let fileSize = AttributeKey<Book, Int64>("fileSize", slot: 3)
-    /// The key of `isAvailable` for typed predicates and sort descriptors.
-    static let isAvailable = AttributeKey<Book, Bool>("isAvailable", slot: 4)
-    /// The key of `isbn` for typed predicates and sort descriptors.
-    static let isbn = AttributeKey<Book, String?>("isbn", slot: 5)
-    /// The key of `legacyCode` for typed predicates and sort descriptors.
-    static let legacyCode = AttributeKey<Book, String?>("legacyCode", slot: 6)
-    /// The key of `metadata` for typed predicates and sort descriptors.
-    static let metadata = TransformableKey<Book, [String: String]>("metadata", slot: 7)
-    /// The key of `notes` for typed predicates and sort descriptors.
-    static let notes = AttributeKey<Book, String?>("notes", slot: 8)
-    /// The key of `pageCount` for typed predicates and sort descriptors.
-    static let pageCount = AttributeKey<Book, Int16>("pageCount", slot: 10)
-    /// The key of `pagesCount` for typed predicates and sort descriptors.
-    static let pagesCount = AttributeKey<Book, Int64?>("pagesCount", slot: 11)
-    /// The key of `price` for typed predicates and sort descriptors.
-    static let price = AttributeKey<Book, Decimal?>("price", slot: 12)
-    /// The key of `published` for typed predicates and sort descriptors.
-    static let published = AttributeKey<Book, Date?>("published", slot: 13)
-    /// The key of `rating` for typed predicates and sort descriptors.
-    static let rating = AttributeKey<Book, Float?>("rating", slot: 14)
-    /// The key of `searchText` for typed predicates and sort descriptors.
-    static let searchText = AttributeKey<Book, String?>("searchText", slot: 16)
-    /// The key of `shelfSpot` for typed predicates and sort descriptors.
-    static let shelfSpot = AttributeKey<Book, ShelfSpot?>("shelfSpot", slot: 17)
-    /// The key of `title` for typed predicates and sort descriptors.
-    static let title = AttributeKey<Book, String>("title", slot: 18)
-    /// The key of `website` for typed predicates and sort descriptors.
-    static let website = AttributeKey<Book, URL?>("website", slot: 19)
-    /// The key of `weight` for typed predicates and sort descriptors.
-    static let weight = AttributeKey<Book, Double?>("weight", slot: 20)
-    /// The key of `wordCount` for typed predicates and sort descriptors.
-    static let wordCount = AttributeKey<Book, Int?>("wordCount", slot: 21)
-
-    /// The key of `author` for typed predicates and sort descriptors.
-    static let author = ToOneKey<Book, Author>("author", slot: 0)
-    /// The key of `chapters` for typed predicates and sort descriptors.
-    static let chapters = ToManyKey<Book, Chapter>("chapters", slot: 1)
-    /// The key of `featuredOn` for typed predicates and sort descriptors.
-    static let featuredOn = ToOneKey<Book, Shelf>("featuredOn", slot: 2)
-    /// The key of `recommendedBy` for typed predicates and sort descriptors.
-    static let recommendedBy = ToManyKey<Book, Reader>("recommendedBy", slot: 3)
-    /// The key of `related` for typed predicates and sort descriptors.
-    static let related = ToManyKey<Book, Book>("related", slot: 4)
-    /// The key of `shelf` for typed predicates and sort descriptors.
-    static let shelf = ToOneKey<Book, Shelf>("shelf", slot: 5)
-    /// The key of `tags` for typed predicates and sort descriptors.
-    static let tags = ToManyKey<Book, Tag>("tags", slot: 6)
-
-    /// The `cover` attribute: Binary, optional.
-    var cover: Data? {
-        get { valuesAreInProperties ? _cover : self[Book.cover] }
-        set {
-            guard canSetPropertyValue(atSlot: 2) else { self[Book.cover] = newValue; return }
-            if _cover != newValue {
-                willSetPropertyValue()
-                _cover = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `fileSize` attribute: Integer 64, required, default `0`.
-    var fileSize: Int64 {
-        get { valuesAreInProperties ? _fileSize ?? Int64.unsetValue : self[Book.fileSize] }
-        set {
-            guard canSetPropertyValue(atSlot: 3) else { self[Book.fileSize] = newValue; return }
-            if _fileSize != newValue {
-                willSetPropertyValue()
-                _fileSize = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `isAvailable` attribute: Boolean, required, default `YES`.
-    var isAvailable: Bool {
-        get { valuesAreInProperties ? _isAvailable ?? Bool.unsetValue : self[Book.isAvailable] }
-        set {
-            guard canSetPropertyValue(atSlot: 4) else { self[Book.isAvailable] = newValue; return }
-            if _isAvailable != newValue {
-                willSetPropertyValue()
-                _isAvailable = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `isbn` attribute: String, optional.
-    var isbn: String? {
-        get { valuesAreInProperties ? _isbn : self[Book.isbn] }
-        set {
-            guard canSetPropertyValue(atSlot: 5) else { self[Book.isbn] = newValue; return }
-            if _isbn != newValue {
-                willSetPropertyValue()
-                _isbn = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `legacyCode` attribute: String, optional.
-    var legacyCode: String? {
-        get { valuesAreInProperties ? _legacyCode : self[Book.legacyCode] }
-        set {
-            guard canSetPropertyValue(atSlot: 6) else { self[Book.legacyCode] = newValue; return }
-            if _legacyCode != newValue {
-                willSetPropertyValue()
-                _legacyCode = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `metadata` attribute: Transformable, optional.
-    var metadata: [String: String]? {
-        get { self[Book.metadata] }
-        set { self[Book.metadata] = newValue }
-    }
-
-    /// The `notes` attribute: String, optional.
-    var notes: String? {
-        get { valuesAreInProperties ? _notes : self[Book.notes] }
-        set {
-            guard canSetPropertyValue(atSlot: 8) else { self[Book.notes] = newValue; return }
-            if _notes != newValue {
-                willSetPropertyValue()
-                _notes = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `pageCount` attribute: Integer 16, required, default `0`.
-    var pageCount: Int16 {
-        get { valuesAreInProperties ? _pageCount.map { Int16(truncatingIfNeeded: $0) } ?? Int16.unsetValue : self[Book.pageCount] }
-        set {
-            guard canSetPropertyValue(atSlot: 10) else { self[Book.pageCount] = newValue; return }
-            let stored = Int64(newValue)
-            if _pageCount != stored {
-                willSetPropertyValue()
-                _pageCount = stored
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `pagesCount` attribute: Integer 64, optional.
+    var cover: Data? { get { self[Book.cover, _cover] } set { write(newValue, to: Book.cover, current: _cover) { _cover = $0 } } }
+    var fileSize: Int64 { get { self[Book.fileSize, _fileSize] } set { write(newValue, to: Book.fileSize, current: _fileSize) { _fileSize = $0 } } }
+    /// Defaults to `YES`.
+    var isAvailable: Bool { get { self[Book.isAvailable, _isAvailable] } set { write(newValue, to: Book.isAvailable, current: _isAvailable) { _isAvailable = $0 } } }
+    var isbn: String? { get { self[Book.isbn, _isbn] } set { write(newValue, to: Book.isbn, current: _isbn) { _isbn = $0 } } }
+    var legacyCode: String? { get { self[Book.legacyCode, _legacyCode] } set { write(newValue, to: Book.legacyCode, current: _legacyCode) { _legacyCode = $0 } } }
+    var metadata: [String: String]? { get { self[Book.metadata] } set { self[Book.metadata] = newValue } }
+    var notes: String? { get { self[Book.notes, _notes] } set { write(newValue, to: Book.notes, current: _notes) { _notes = $0 } } }
+    var pageCount: Int16 { get { self[Book.pageCount, _pageCount] } set { write(newValue, to: Book.pageCount, current: _pageCount) { _pageCount = $0 } } }
     /// Derived from `chapters.@count`: the store computes it when saving.
-    var pagesCount: Int64? { valuesAreInProperties ? _pagesCount : self[Book.pagesCount] }
+    var pagesCount: Int64? { self[Book.pagesCount, _pagesCount] }
+    var price: Decimal? { get { self[Book.price, _price] } set { write(newValue, to: Book.price, current: _price) { _price = $0 } } }
+    var published: Date? { get { self[Book.published, _published] } set { write(newValue, to: Book.published, current: _published) { _published = $0 } } }
+    var rating: Float? { get { self[Book.rating, _rating] } set { write(newValue, to: Book.rating, current: _rating) { _rating = $0 } } }
+    /// Transient: kept in memory, never saved.
+    var searchText: String? { get { self[Book.searchText, _searchText] } set { write(newValue, to: Book.searchText, current: _searchText) { _searchText = $0 } } }
+    var shelfSpot: ShelfSpot? { get { self[Book.shelfSpot] } set { self[Book.shelfSpot] = newValue } }
+    /// Defaults to `Untitled`.
+    var title: String { get { self[Book.title, _title] } set { write(newValue, to: Book.title, current: _title) { _title = $0 } } }
+    var website: URL? { get { self[Book.website, _website] } set { write(newValue, to: Book.website, current: _website) { _website = $0 } } }
+    var weight: Double? { get { self[Book.weight, _weight] } set { write(newValue, to: Book.weight, current: _weight) { _weight = $0 } } }
+    var wordCount: Int? { get { self[Book.wordCount, _wordCount] } set { write(newValue, to: Book.wordCount, current: _wordCount) { _wordCount = $0 } } }
 
-    /// The `price` attribute: Decimal, optional, default `0`.
-    var price: Decimal? {
-        get { valuesAreInProperties ? _price : self[Book.price] }
-        set {
-            guard canSetPropertyValue(atSlot: 12) else { self[Book.price] = newValue; return }
-            if _price != newValue {
-                willSetPropertyValue()
-                _price = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
+    /// Inverse `Author.books`; delete rule Nullify.
+    var author: Author? { get { self[Book.author] } set { self[Book.author] = newValue } }
 
-    /// The `published` attribute: Date, optional.
-    var published: Date? {
-        get { valuesAreInProperties ? _published : self[Book.published] }
-        set {
-            guard canSetPropertyValue(atSlot: 13) else { self[Book.published] = newValue; return }
-            if _published != newValue {
-                willSetPropertyValue()
-                _published = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
+    /// Inverse `Chapter.book`; delete rule Cascade.
+    var chapters: [Chapter] { get { self[ordered: Book.chapters] } set { self[ordered: Book.chapters] = newValue } }
+    func addToChapters(_ chapter: Chapter) { add(chapter, to: Book.chapters) }
+    func insertIntoChapters(_ chapter: Chapter, at index: Int) { insert(chapter, at: index, into: Book.chapters) }
+    func removeFromChapters(_ chapter: Chapter) { remove(chapter, from: Book.chapters) }
 
-    /// The `rating` attribute: Float, optional, default `0.0`.
-    var rating: Float? {
-        get { valuesAreInProperties ? _rating.map { Float($0) } : self[Book.rating] }
-        set {
-            guard canSetPropertyValue(atSlot: 14) else { self[Book.rating] = newValue; return }
-            let stored = newValue.map { Double($0) }
-            if _rating != stored {
-                willSetPropertyValue()
-                _rating = stored
-                didSetPropertyValue()
-            }
-        }
-    }
+    /// Inverse `Shelf.featured`; delete rule Nullify.
+    var featuredOn: Shelf? { get { self[Book.featuredOn] } set { self[Book.featuredOn] = newValue } }
 
-    /// The `searchText` attribute: String, optional, transient.
-    var searchText: String? {
-        get { valuesAreInProperties ? _searchText : self[Book.searchText] }
-        set {
-            guard canSetPropertyValue(atSlot: 16) else { self[Book.searchText] = newValue; return }
-            if _searchText != newValue {
-                willSetPropertyValue()
-                _searchText = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
+    /// No inverse; delete rule No Action.
+    var recommendedBy: Set<Reader> { get { self[Book.recommendedBy] } set { self[Book.recommendedBy] = newValue } }
+    func addToRecommendedBy(_ reader: Reader) { add(reader, to: Book.recommendedBy) }
+    func removeFromRecommendedBy(_ reader: Reader) { remove(reader, from: Book.recommendedBy) }
 
-    /// The `shelfSpot` attribute: ShelfSpot, optional.
-    var shelfSpot: ShelfSpot? {
-        get { self[Book.shelfSpot] }
-        set { self[Book.shelfSpot] = newValue }
-    }
+    /// Inverse `Book.related`; delete rule Nullify.
+    var related: Set<Book> { get { self[Book.related] } set { self[Book.related] = newValue } }
+    func addToRelated(_ book: Book) { add(book, to: Book.related) }
+    func removeFromRelated(_ book: Book) { remove(book, from: Book.related) }
 
-    /// The `title` attribute: String, required, default `Untitled`.
-    var title: String {
-        get { valuesAreInProperties ? _title ?? String.unsetValue : self[Book.title] }
-        set {
-            guard canSetPropertyValue(atSlot: 18) else { self[Book.title] = newValue; return }
-            if _title != newValue {
-                willSetPropertyValue()
-                _title = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
+    /// Inverse `Shelf.books`; delete rule Nullify.
+    var shelf: Shelf? { get { self[Book.shelf] } set { self[Book.shelf] = newValue } }
 
-    /// The `website` attribute: URI, optional.
-    var website: URL? {
-        get { valuesAreInProperties ? _website : self[Book.website] }
-        set {
-            guard canSetPropertyValue(atSlot: 19) else { self[Book.website] = newValue; return }
-            if _website != newValue {
-                willSetPropertyValue()
-                _website = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `weight` attribute: Double, optional.
-    var weight: Double? {
-        get { valuesAreInProperties ? _weight : self[Book.weight] }
-        set {
-            guard canSetPropertyValue(atSlot: 20) else { self[Book.weight] = newValue; return }
-            if _weight != newValue {
-                willSetPropertyValue()
-                _weight = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `wordCount` attribute: Integer 32, optional, default `0`.
-    var wordCount: Int? {
-        get { self[Book.wordCount] }
-        set { self[Book.wordCount] = newValue }
-    }
-
-    /// The `author` relationship: to-one `Author`, inverse `books`, delete rule Nullify.
-    var author: Author? {
-        get { self[Book.author] }
-        set { self[Book.author] = newValue }
-    }
-
-    /// The `chapters` relationship: ordered to-many `Chapter`, inverse `book`, delete rule Cascade.
-    var chapters: [Chapter] {
-        get { self[ordered: Book.chapters] }
-        set { self[ordered: Book.chapters] = newValue }
-    }
-
-    /// The `featuredOn` relationship: to-one `Shelf`, inverse `featured`, delete rule Nullify.
-    var featuredOn: Shelf? {
-        get { self[Book.featuredOn] }
-        set { self[Book.featuredOn] = newValue }
-    }
-
-    /// The `recommendedBy` relationship: to-many `Reader`, no inverse, delete rule No Action.
-    var recommendedBy: Set<Reader> {
-        get { self[Book.recommendedBy] }
-        set { self[Book.recommendedBy] = newValue }
-    }
-
-    /// The `related` relationship: to-many `Book`, inverse `related`, delete rule Nullify.
-    var related: Set<Book> {
-        get { self[Book.related] }
-        set { self[Book.related] = newValue }
-    }
-
-    /// The `shelf` relationship: to-one `Shelf`, inverse `books`, delete rule Nullify.
-    var shelf: Shelf? {
-        get { self[Book.shelf] }
-        set { self[Book.shelf] = newValue }
-    }
-
-    /// The `tags` relationship: to-many `Tag`, inverse `books`, delete rule Nullify.
-    var tags: Set<Tag> {
-        get { self[Book.tags] }
-        set { self[Book.tags] = newValue }
-    }
-
-    /// Adds `chapter` to `chapters` at the end, and `self` to its inverse.
-    func addToChapters(_ chapter: Chapter) {
-        add(chapter, to: Book.chapters)
-    }
-
-    /// Inserts `chapter` into `chapters` at `index`, and `self` into its inverse.
-    func insertIntoChapters(_ chapter: Chapter, at index: Int) {
-        insert(chapter, at: index, into: Book.chapters)
-    }
-
-    /// Removes `chapter` from `chapters`, and `self` from its inverse.
-    func removeFromChapters(_ chapter: Chapter) {
-        remove(chapter, from: Book.chapters)
-    }
-
-    /// Adds `reader` to `recommendedBy`, and `self` to its inverse.
-    func addToRecommendedBy(_ reader: Reader) {
-        add(reader, to: Book.recommendedBy)
-    }
-
-    /// Removes `reader` from `recommendedBy`, and `self` from its inverse.
-    func removeFromRecommendedBy(_ reader: Reader) {
-        remove(reader, from: Book.recommendedBy)
-    }
-
-    /// Adds `book` to `related`, and `self` to its inverse.
-    func addToRelated(_ book: Book) {
-        add(book, to: Book.related)
-    }
-
-    /// Removes `book` from `related`, and `self` from its inverse.
-    func removeFromRelated(_ book: Book) {
-        remove(book, from: Book.related)
-    }
-
-    /// Adds `tag` to `tags`, and `self` to its inverse.
-    func addToTags(_ tag: Tag) {
-        add(tag, to: Book.tags)
-    }
-
-    /// Removes `tag` from `tags`, and `self` from its inverse.
-    func removeFromTags(_ tag: Tag) {
-        remove(tag, from: Book.tags)
-    }
+    /// Inverse `Tag.books`; delete rule Nullify.
+    var tags: Set<Tag> { get { self[Book.tags] } set { self[Book.tags] = newValue } }
+    func addToTags(_ tag: Tag) { add(tag, to: Book.tags) }
+    func removeFromTags(_ tag: Tag) { remove(tag, from: Book.tags) }
 
     /// The `sameAuthorBooks` fetched property: a request for the `Book` objects it fetches, `author == $FETCH_SOURCE.author AND SELF != $FETCH_SOURCE`.
     var sameAuthorBooks: FetchRequest<Book> {
@@ -572,7 +144,35 @@ class Book: Item {
         return FetchRequest(predicate: predicate.withSubstitutionVariables(["FETCH_SOURCE": self]))
     }
 
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // Keys, for typed predicates and sort descriptors.
+    static let cover = AttributeKey<Book, Data?>("cover", slot: 2)
+    static let fileSize = AttributeKey<Book, Int64>("fileSize", slot: 3)
+    static let isAvailable = AttributeKey<Book, Bool>("isAvailable", slot: 4)
+    static let isbn = AttributeKey<Book, String?>("isbn", slot: 5)
+    static let legacyCode = AttributeKey<Book, String?>("legacyCode", slot: 6)
+    static let metadata = TransformableKey<Book, [String: String]>("metadata", slot: 7)
+    static let notes = AttributeKey<Book, String?>("notes", slot: 8)
+    static let pageCount = AttributeKey<Book, Int16>("pageCount", slot: 10)
+    static let pagesCount = AttributeKey<Book, Int64?>("pagesCount", slot: 11)
+    static let price = AttributeKey<Book, Decimal?>("price", slot: 12)
+    static let published = AttributeKey<Book, Date?>("published", slot: 13)
+    static let rating = AttributeKey<Book, Float?>("rating", slot: 14)
+    static let searchText = AttributeKey<Book, String?>("searchText", slot: 16)
+    static let shelfSpot = AttributeKey<Book, ShelfSpot?>("shelfSpot", slot: 17)
+    static let title = AttributeKey<Book, String>("title", slot: 18)
+    static let website = AttributeKey<Book, URL?>("website", slot: 19)
+    static let weight = AttributeKey<Book, Double?>("weight", slot: 20)
+    static let wordCount = AttributeKey<Book, Int?>("wordCount", slot: 21)
+    static let author = ToOneKey<Book, Author>("author", slot: 0)
+    static let chapters = ToManyKey<Book, Chapter>("chapters", slot: 1)
+    static let featuredOn = ToOneKey<Book, Shelf>("featuredOn", slot: 2)
+    static let recommendedBy = ToManyKey<Book, Reader>("recommendedBy", slot: 3)
+    static let related = ToManyKey<Book, Book>("related", slot: 4)
+    static let shelf = ToOneKey<Book, Shelf>("shelf", slot: 5)
+    static let tags = ToManyKey<Book, Tag>("tags", slot: 6)
+
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _cover: Data?
     @exclusivity(unchecked) private var _fileSize: Int64?
     @exclusivity(unchecked) private var _isAvailable: Bool?
@@ -596,147 +196,34 @@ class Book: Item {
 
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "cover",
-            "fileSize",
-            "isAvailable",
-            "isbn",
-            "legacyCode",
-            "metadata",
-            "notes",
-            "objectReference",
-            "pageCount",
-            "pagesCount",
-            "price",
-            "published",
-            "rating",
-            "scratch",
-            "searchText",
-            "shelfSpot",
-            "title",
-            "website",
-            "weight",
-            "wordCount",
+            "cover", "fileSize", "isAvailable", "isbn", "legacyCode", "metadata", "notes",
+            "objectReference", "pageCount", "pagesCount", "price", "published", "rating", "scratch",
+            "searchText", "shelfSpot", "title", "website", "weight", "wordCount",
         ]
     }
 
-    override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _cover = row.data(2)
-        _fileSize = row.integer(3)
-        _isAvailable = row.bool(4)
-        _isbn = row.string(5)
-        _legacyCode = row.string(6)
-        _metadata = row.data(7)
-        _notes = row.string(8)
-        _objectReference = row.value(9)
-        _pageCount = row.integer(10)
-        _pagesCount = row.integer(11)
-        _price = row.decimal(12)
-        _published = row.date(13)
-        _rating = row.double(14)
-        _scratch = row.value(15)
-        _searchText = row.string(16)
-        _shelfSpot = row.value(17)
-        _title = row.string(18)
-        _website = row.url(19)
-        _weight = row.double(20)
-        _wordCount = row.integer(21)
-    }
-
-    override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 2: AttributeValue(stored: _cover)
-        case 3: AttributeValue(stored: _fileSize)
-        case 4: AttributeValue(stored: _isAvailable)
-        case 5: AttributeValue(stored: _isbn)
-        case 6: AttributeValue(stored: _legacyCode)
-        case 7: AttributeValue(stored: _metadata)
-        case 8: AttributeValue(stored: _notes)
-        case 9: AttributeValue(stored: _objectReference)
-        case 10: AttributeValue(stored: _pageCount)
-        case 11: AttributeValue(stored: _pagesCount)
-        case 12: AttributeValue(stored: _price)
-        case 13: AttributeValue(stored: _published)
-        case 14: AttributeValue(stored: _rating)
-        case 15: AttributeValue(stored: _scratch)
-        case 16: AttributeValue(stored: _searchText)
-        case 17: AttributeValue(stored: _shelfSpot)
-        case 18: AttributeValue(stored: _title)
-        case 19: AttributeValue(stored: _website)
-        case 20: AttributeValue(stored: _weight)
-        case 21: AttributeValue(stored: _wordCount)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 2: value.store(in: &_cover)
-        case 3: value.store(in: &_fileSize)
-        case 4: value.store(in: &_isAvailable)
-        case 5: value.store(in: &_isbn)
-        case 6: value.store(in: &_legacyCode)
-        case 7: value.store(in: &_metadata)
-        case 8: value.store(in: &_notes)
-        case 9: value.store(in: &_objectReference)
-        case 10: value.store(in: &_pageCount)
-        case 11: value.store(in: &_pagesCount)
-        case 12: value.store(in: &_price)
-        case 13: value.store(in: &_published)
-        case 14: value.store(in: &_rating)
-        case 15: value.store(in: &_scratch)
-        case 16: value.store(in: &_searchText)
-        case 17: value.store(in: &_shelfSpot)
-        case 18: value.store(in: &_title)
-        case 19: value.store(in: &_website)
-        case 20: value.store(in: &_weight)
-        case 21: value.store(in: &_wordCount)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Book {
-    /// The names of the attributes of `Book`, inherited ones included.
-    enum Attributes {
-        static let added = "added"
-        static let identifier = "identifier"
-        static let cover = "cover"
-        static let fileSize = "fileSize"
-        static let isAvailable = "isAvailable"
-        static let isbn = "isbn"
-        static let legacyCode = "legacyCode"
-        static let metadata = "metadata"
-        static let notes = "notes"
-        static let objectReference = "objectReference"
-        static let pageCount = "pageCount"
-        static let pagesCount = "pagesCount"
-        static let price = "price"
-        static let published = "published"
-        static let rating = "rating"
-        static let scratch = "scratch"
-        static let searchText = "searchText"
-        static let shelfSpot = "shelfSpot"
-        static let title = "title"
-        static let website = "website"
-        static let weight = "weight"
-        static let wordCount = "wordCount"
-    }
-
-    /// The names of the relationships of `Book`, inherited ones included.
-    enum Relationships {
-        static let author = "author"
-        static let chapters = "chapters"
-        static let featuredOn = "featuredOn"
-        static let recommendedBy = "recommendedBy"
-        static let related = "related"
-        static let shelf = "shelf"
-        static let tags = "tags"
-    }
-
-    /// The names of the fetched properties of `Book`, inherited ones included.
-    enum FetchedProperties {
-        static let sameAuthorBooks = "sameAuthorBooks"
+    override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_cover)
+        visitor.visit(&_fileSize)
+        visitor.visit(&_isAvailable)
+        visitor.visit(&_isbn)
+        visitor.visit(&_legacyCode)
+        visitor.visit(&_metadata)
+        visitor.visit(&_notes)
+        visitor.visit(&_objectReference)
+        visitor.visit(&_pageCount)
+        visitor.visit(&_pagesCount)
+        visitor.visit(&_price)
+        visitor.visit(&_published)
+        visitor.visit(&_rating)
+        visitor.visit(&_scratch)
+        visitor.visit(&_searchText)
+        visitor.visit(&_shelfSpot)
+        visitor.visit(&_title)
+        visitor.visit(&_website)
+        visitor.visit(&_weight)
+        visitor.visit(&_wordCount)
     }
 }
 
@@ -744,91 +231,32 @@ extension Book {
 final class Chapter: ManagedObject {
     override class var entityName: String { "Chapter" }
 
-    /// The key of `index` for typed predicates and sort descriptors.
-    static let index = AttributeKey<Chapter, Int16>("index", slot: 0)
-    /// The key of `title` for typed predicates and sort descriptors.
-    static let title = AttributeKey<Chapter, String?>("title", slot: 1)
+    var index: Int16 { get { self[Chapter.index, _index] } set { write(newValue, to: Chapter.index, current: _index) { _index = $0 } } }
+    var title: String? { get { self[Chapter.title, _title] } set { write(newValue, to: Chapter.title, current: _title) { _title = $0 } } }
 
-    /// The key of `book` for typed predicates and sort descriptors.
+    /// Inverse `Book.chapters`; delete rule Nullify.
+    var book: Book? { get { self[Chapter.book] } set { self[Chapter.book] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    static let index = AttributeKey<Chapter, Int16>("index", slot: 0)
+    static let title = AttributeKey<Chapter, String?>("title", slot: 1)
     static let book = ToOneKey<Chapter, Book>("book", slot: 0)
 
-    /// The `index` attribute: Integer 16, required, default `0`.
-    var index: Int16 {
-        get { valuesAreInProperties ? _index.map { Int16(truncatingIfNeeded: $0) } ?? Int16.unsetValue : self[Chapter.index] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Chapter.index] = newValue; return }
-            let stored = Int64(newValue)
-            if _index != stored {
-                willSetPropertyValue()
-                _index = stored
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `title` attribute: String, optional.
-    var title: String? {
-        get { valuesAreInProperties ? _title : self[Chapter.title] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[Chapter.title] = newValue; return }
-            if _title != newValue {
-                willSetPropertyValue()
-                _title = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `book` relationship: to-one `Book`, inverse `chapters`, delete rule Nullify.
-    var book: Book? {
-        get { self[Chapter.book] }
-        set { self[Chapter.book] = newValue }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _index: Int64?
     @exclusivity(unchecked) private var _title: String?
 
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "index",
-            "title",
+            "index", "title",
         ]
     }
 
-    override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _index = row.integer(0)
-        _title = row.string(1)
-    }
-
-    override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _index)
-        case 1: AttributeValue(stored: _title)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_index)
-        case 1: value.store(in: &_title)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Chapter {
-    /// The names of the attributes of `Chapter`, inherited ones included.
-    enum Attributes {
-        static let index = "index"
-        static let title = "title"
-    }
-
-    /// The names of the relationships of `Chapter`, inherited ones included.
-    enum Relationships {
-        static let book = "book"
+    override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_index)
+        visitor.visit(&_title)
     }
 }
 
@@ -836,114 +264,29 @@ extension Chapter {
 final class Ebook: Book {
     override class var entityName: String { "Ebook" }
 
-    /// The key of `fileFormat` for typed predicates and sort descriptors.
+    /// Defaults to `epub`.
+    var fileFormat: String { get { self[Ebook.fileFormat, _fileFormat] } set { write(newValue, to: Ebook.fileFormat, current: _fileFormat) { _fileFormat = $0 } } }
+    var sizeBytes: Int64 { get { self[Ebook.sizeBytes, _sizeBytes] } set { write(newValue, to: Ebook.sizeBytes, current: _sizeBytes) { _sizeBytes = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     static let fileFormat = AttributeKey<Ebook, String>("fileFormat", slot: 22)
-    /// The key of `sizeBytes` for typed predicates and sort descriptors.
     static let sizeBytes = AttributeKey<Ebook, Int64>("sizeBytes", slot: 23)
 
-    /// The `fileFormat` attribute: String, required, default `epub`.
-    var fileFormat: String {
-        get { valuesAreInProperties ? _fileFormat ?? String.unsetValue : self[Ebook.fileFormat] }
-        set {
-            guard canSetPropertyValue(atSlot: 22) else { self[Ebook.fileFormat] = newValue; return }
-            if _fileFormat != newValue {
-                willSetPropertyValue()
-                _fileFormat = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `sizeBytes` attribute: Integer 64, required, default `0`.
-    var sizeBytes: Int64 {
-        get { valuesAreInProperties ? _sizeBytes ?? Int64.unsetValue : self[Ebook.sizeBytes] }
-        set {
-            guard canSetPropertyValue(atSlot: 23) else { self[Ebook.sizeBytes] = newValue; return }
-            if _sizeBytes != newValue {
-                willSetPropertyValue()
-                _sizeBytes = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _fileFormat: String?
     @exclusivity(unchecked) private var _sizeBytes: Int64?
 
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "fileFormat",
-            "sizeBytes",
+            "fileFormat", "sizeBytes",
         ]
     }
 
-    override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _fileFormat = row.string(22)
-        _sizeBytes = row.integer(23)
-    }
-
-    override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 22: AttributeValue(stored: _fileFormat)
-        case 23: AttributeValue(stored: _sizeBytes)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 22: value.store(in: &_fileFormat)
-        case 23: value.store(in: &_sizeBytes)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Ebook {
-    /// The names of the attributes of `Ebook`, inherited ones included.
-    enum Attributes {
-        static let added = "added"
-        static let identifier = "identifier"
-        static let cover = "cover"
-        static let fileSize = "fileSize"
-        static let isAvailable = "isAvailable"
-        static let isbn = "isbn"
-        static let legacyCode = "legacyCode"
-        static let metadata = "metadata"
-        static let notes = "notes"
-        static let objectReference = "objectReference"
-        static let pageCount = "pageCount"
-        static let pagesCount = "pagesCount"
-        static let price = "price"
-        static let published = "published"
-        static let rating = "rating"
-        static let scratch = "scratch"
-        static let searchText = "searchText"
-        static let shelfSpot = "shelfSpot"
-        static let title = "title"
-        static let website = "website"
-        static let weight = "weight"
-        static let wordCount = "wordCount"
-        static let fileFormat = "fileFormat"
-        static let sizeBytes = "sizeBytes"
-    }
-
-    /// The names of the relationships of `Ebook`, inherited ones included.
-    enum Relationships {
-        static let author = "author"
-        static let chapters = "chapters"
-        static let featuredOn = "featuredOn"
-        static let recommendedBy = "recommendedBy"
-        static let related = "related"
-        static let shelf = "shelf"
-        static let tags = "tags"
-    }
-
-    /// The names of the fetched properties of `Ebook`, inherited ones included.
-    enum FetchedProperties {
-        static let sameAuthorBooks = "sameAuthorBooks"
+    override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_fileFormat)
+        visitor.visit(&_sizeBytes)
     }
 }
 
@@ -951,76 +294,28 @@ extension Ebook {
 class Item: ManagedObject {
     override class var entityName: String { "Item" }
 
-    /// The key of `added` for typed predicates and sort descriptors.
+    var added: Date { get { self[Item.added, _added] } set { write(newValue, to: Item.added, current: _added) { _added = $0 } } }
+    var identifier: UUID? { get { self[Item.identifier, _identifier] } set { write(newValue, to: Item.identifier, current: _identifier) { _identifier = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     static let added = AttributeKey<Item, Date>("added", slot: 0)
-    /// The key of `identifier` for typed predicates and sort descriptors.
     static let identifier = AttributeKey<Item, UUID?>("identifier", slot: 1)
 
-    /// The `added` attribute: Date, required.
-    var added: Date {
-        get { valuesAreInProperties ? _added ?? Date.unsetValue : self[Item.added] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Item.added] = newValue; return }
-            if _added != newValue {
-                willSetPropertyValue()
-                _added = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `identifier` attribute: UUID, optional.
-    var identifier: UUID? {
-        get { valuesAreInProperties ? _identifier : self[Item.identifier] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[Item.identifier] = newValue; return }
-            if _identifier != newValue {
-                willSetPropertyValue()
-                _identifier = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _added: Date?
     @exclusivity(unchecked) private var _identifier: UUID?
 
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "added",
-            "identifier",
+            "added", "identifier",
         ]
     }
 
-    override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _added = row.date(0)
-        _identifier = row.uuid(1)
-    }
-
-    override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _added)
-        case 1: AttributeValue(stored: _identifier)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_added)
-        case 1: value.store(in: &_identifier)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Item {
-    /// The names of the attributes of `Item`, inherited ones included.
-    enum Attributes {
-        static let added = "added"
-        static let identifier = "identifier"
+    override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_added)
+        visitor.visit(&_identifier)
     }
 }
 
@@ -1028,23 +323,13 @@ extension Item {
 final class Reader: ManagedObject {
     override class var entityName: String { "Reader" }
 
-    /// The key of `name` for typed predicates and sort descriptors.
+    var name: String? { get { self[Reader.name, _name] } set { write(newValue, to: Reader.name, current: _name) { _name = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     static let name = AttributeKey<Reader, String?>("name", slot: 0)
 
-    /// The `name` attribute: String, optional.
-    var name: String? {
-        get { valuesAreInProperties ? _name : self[Reader.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Reader.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _name: String?
 
     override class var propertyStoredAttributes: [String] {
@@ -1053,30 +338,9 @@ final class Reader: ManagedObject {
         ]
     }
 
-    override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _name = row.string(0)
-    }
-
-    override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _name)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_name)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Reader {
-    /// The names of the attributes of `Reader`, inherited ones included.
-    enum Attributes {
-        static let name = "name"
+    override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_name)
     }
 }
 
@@ -1084,50 +348,23 @@ extension Reader {
 final class Shelf: ManagedObject {
     override class var entityName: String { "Shelf" }
 
-    /// The key of `name` for typed predicates and sort descriptors.
-    static let name = AttributeKey<Shelf, String?>("name", slot: 0)
+    var name: String? { get { self[Shelf.name, _name] } set { write(newValue, to: Shelf.name, current: _name) { _name = $0 } } }
 
-    /// The key of `books` for typed predicates and sort descriptors.
+    /// Inverse `Book.shelf`; delete rule Deny.
+    var books: Set<Book> { get { self[Shelf.books] } set { self[Shelf.books] = newValue } }
+    func addToBooks(_ book: Book) { add(book, to: Shelf.books) }
+    func removeFromBooks(_ book: Book) { remove(book, from: Shelf.books) }
+
+    /// Inverse `Book.featuredOn`; delete rule Nullify.
+    var featured: Book? { get { self[Shelf.featured] } set { self[Shelf.featured] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    static let name = AttributeKey<Shelf, String?>("name", slot: 0)
     static let books = ToManyKey<Shelf, Book>("books", slot: 0)
-    /// The key of `featured` for typed predicates and sort descriptors.
     static let featured = ToOneKey<Shelf, Book>("featured", slot: 1)
 
-    /// The `name` attribute: String, optional.
-    var name: String? {
-        get { valuesAreInProperties ? _name : self[Shelf.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Shelf.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `books` relationship: to-many `Book`, inverse `shelf`, delete rule Deny.
-    var books: Set<Book> {
-        get { self[Shelf.books] }
-        set { self[Shelf.books] = newValue }
-    }
-
-    /// The `featured` relationship: to-one `Book`, inverse `featuredOn`, delete rule Nullify.
-    var featured: Book? {
-        get { self[Shelf.featured] }
-        set { self[Shelf.featured] = newValue }
-    }
-
-    /// Adds `book` to `books`, and `self` to its inverse.
-    func addToBooks(_ book: Book) {
-        add(book, to: Shelf.books)
-    }
-
-    /// Removes `book` from `books`, and `self` from its inverse.
-    func removeFromBooks(_ book: Book) {
-        remove(book, from: Shelf.books)
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _name: String?
 
     override class var propertyStoredAttributes: [String] {
@@ -1136,36 +373,9 @@ final class Shelf: ManagedObject {
         ]
     }
 
-    override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _name = row.string(0)
-    }
-
-    override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _name)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_name)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Shelf {
-    /// The names of the attributes of `Shelf`, inherited ones included.
-    enum Attributes {
-        static let name = "name"
-    }
-
-    /// The names of the relationships of `Shelf`, inherited ones included.
-    enum Relationships {
-        static let books = "books"
-        static let featured = "featured"
+    override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_name)
     }
 }
 
@@ -1173,47 +383,20 @@ extension Shelf {
 final class Tag: ManagedObject {
     override class var entityName: String { "Tag" }
 
-    /// The key of `name` for typed predicates and sort descriptors.
-    static let name = AttributeKey<Tag, String>("name", slot: 0)
+    var name: String { get { self[Tag.name, _name] } set { write(newValue, to: Tag.name, current: _name) { _name = $0 } } }
 
-    /// The key of `books` for typed predicates and sort descriptors.
+    /// Inverse `Book.tags`; delete rule Nullify.
+    var books: [Book] { get { self[ordered: Tag.books] } set { self[ordered: Tag.books] = newValue } }
+    func addToBooks(_ book: Book) { add(book, to: Tag.books) }
+    func insertIntoBooks(_ book: Book, at index: Int) { insert(book, at: index, into: Tag.books) }
+    func removeFromBooks(_ book: Book) { remove(book, from: Tag.books) }
+
+    // Keys, for typed predicates and sort descriptors.
+    static let name = AttributeKey<Tag, String>("name", slot: 0)
     static let books = ToManyKey<Tag, Book>("books", slot: 0)
 
-    /// The `name` attribute: String, required, default empty.
-    var name: String {
-        get { valuesAreInProperties ? _name ?? String.unsetValue : self[Tag.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Tag.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `books` relationship: ordered to-many `Book`, inverse `tags`, delete rule Nullify.
-    var books: [Book] {
-        get { self[ordered: Tag.books] }
-        set { self[ordered: Tag.books] = newValue }
-    }
-
-    /// Adds `book` to `books` at the end, and `self` to its inverse.
-    func addToBooks(_ book: Book) {
-        add(book, to: Tag.books)
-    }
-
-    /// Inserts `book` into `books` at `index`, and `self` into its inverse.
-    func insertIntoBooks(_ book: Book, at index: Int) {
-        insert(book, at: index, into: Tag.books)
-    }
-
-    /// Removes `book` from `books`, and `self` from its inverse.
-    func removeFromBooks(_ book: Book) {
-        remove(book, from: Tag.books)
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _name: String?
 
     override class var propertyStoredAttributes: [String] {
@@ -1222,35 +405,9 @@ final class Tag: ManagedObject {
         ]
     }
 
-    override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _name = row.string(0)
-    }
-
-    override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _name)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_name)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Tag {
-    /// The names of the attributes of `Tag`, inherited ones included.
-    enum Attributes {
-        static let name = "name"
-    }
-
-    /// The names of the relationships of `Tag`, inherited ones included.
-    enum Relationships {
-        static let books = "books"
+    override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_name)
     }
 }
 

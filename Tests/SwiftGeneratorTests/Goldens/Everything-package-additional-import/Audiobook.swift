@@ -7,32 +7,17 @@ import Foundation
 package final class Audiobook: Book {
     package override class var entityName: String { "Audiobook" }
 
-    /// The key of `duration` for typed predicates and sort descriptors.
-    package static let duration = AttributeKey<Audiobook, Double>("duration", slot: 22)
+    package var duration: Double { get { self[Audiobook.duration, _duration] } set { write(newValue, to: Audiobook.duration, current: _duration) { _duration = $0 } } }
 
-    /// The key of `narrator` for typed predicates and sort descriptors.
+    /// Inverse `Author.narrated`; delete rule Nullify.
+    package var narrator: Author? { get { self[Audiobook.narrator] } set { self[Audiobook.narrator] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    package static let duration = AttributeKey<Audiobook, Double>("duration", slot: 22)
     package static let narrator = ToOneKey<Audiobook, Author>("narrator", slot: 7)
 
-    /// The `duration` attribute: Double, required, default `0.0`.
-    package var duration: Double {
-        get { valuesAreInProperties ? _duration ?? Double.unsetValue : self[Audiobook.duration] }
-        set {
-            guard canSetPropertyValue(atSlot: 22) else { self[Audiobook.duration] = newValue; return }
-            if _duration != newValue {
-                willSetPropertyValue()
-                _duration = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `narrator` relationship: to-one `Author`, inverse `narrated`, delete rule Nullify.
-    package var narrator: Author? {
-        get { self[Audiobook.narrator] }
-        set { self[Audiobook.narrator] = newValue }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _duration: Double?
 
     package override class var propertyStoredAttributes: [String] {
@@ -41,68 +26,8 @@ package final class Audiobook: Book {
         ]
     }
 
-    package override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _duration = row.double(22)
-    }
-
-    package override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 22: AttributeValue(stored: _duration)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    package override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 22: value.store(in: &_duration)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Audiobook {
-    /// The names of the attributes of `Audiobook`, inherited ones included.
-    package enum Attributes {
-        package static let added = "added"
-        package static let identifier = "identifier"
-        package static let cover = "cover"
-        package static let fileSize = "fileSize"
-        package static let isAvailable = "isAvailable"
-        package static let isbn = "isbn"
-        package static let legacyCode = "legacyCode"
-        package static let metadata = "metadata"
-        package static let notes = "notes"
-        package static let objectReference = "objectReference"
-        package static let pageCount = "pageCount"
-        package static let pagesCount = "pagesCount"
-        package static let price = "price"
-        package static let published = "published"
-        package static let rating = "rating"
-        package static let scratch = "scratch"
-        package static let searchText = "searchText"
-        package static let shelfSpot = "shelfSpot"
-        package static let title = "title"
-        package static let website = "website"
-        package static let weight = "weight"
-        package static let wordCount = "wordCount"
-        package static let duration = "duration"
-    }
-
-    /// The names of the relationships of `Audiobook`, inherited ones included.
-    package enum Relationships {
-        package static let author = "author"
-        package static let chapters = "chapters"
-        package static let featuredOn = "featuredOn"
-        package static let recommendedBy = "recommendedBy"
-        package static let related = "related"
-        package static let shelf = "shelf"
-        package static let tags = "tags"
-        package static let narrator = "narrator"
-    }
-
-    /// The names of the fetched properties of `Audiobook`, inherited ones included.
-    package enum FetchedProperties {
-        package static let sameAuthorBooks = "sameAuthorBooks"
+    package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_duration)
     }
 }

@@ -7,350 +7,58 @@ import Foundation
 package class Book: Item {
     package override class var entityName: String { "Book" }
 
-    /// The key of `cover` for typed predicates and sort descriptors.
-    package static let cover = AttributeKey<Book, Data?>("cover", slot: 2)
-    /// The key of `fileSize` for typed predicates and sort descriptors.
-    package static let fileSize = AttributeKey<Book, Int64>("fileSize", slot: 3)
-    /// The key of `isAvailable` for typed predicates and sort descriptors.
-    package static let isAvailable = AttributeKey<Book, Bool>("isAvailable", slot: 4)
-    /// The key of `isbn` for typed predicates and sort descriptors.
-    package static let isbn = AttributeKey<Book, String?>("isbn", slot: 5)
-    /// The key of `legacyCode` for typed predicates and sort descriptors.
-    package static let legacyCode = AttributeKey<Book, String?>("legacyCode", slot: 6)
-    /// The key of `metadata` for typed predicates and sort descriptors.
-    package static let metadata = TransformableKey<Book, [String: String]>("metadata", slot: 7)
-    /// The key of `notes` for typed predicates and sort descriptors.
-    package static let notes = AttributeKey<Book, String?>("notes", slot: 8)
-    /// The key of `pageCount` for typed predicates and sort descriptors.
-    package static let pageCount = AttributeKey<Book, Int16>("pageCount", slot: 10)
-    /// The key of `pagesCount` for typed predicates and sort descriptors.
-    package static let pagesCount = AttributeKey<Book, Int64?>("pagesCount", slot: 11)
-    /// The key of `price` for typed predicates and sort descriptors.
-    package static let price = AttributeKey<Book, Decimal?>("price", slot: 12)
-    /// The key of `published` for typed predicates and sort descriptors.
-    package static let published = AttributeKey<Book, Date?>("published", slot: 13)
-    /// The key of `rating` for typed predicates and sort descriptors.
-    package static let rating = AttributeKey<Book, Float?>("rating", slot: 14)
-    /// The key of `searchText` for typed predicates and sort descriptors.
-    package static let searchText = AttributeKey<Book, String?>("searchText", slot: 16)
-    /// The key of `shelfSpot` for typed predicates and sort descriptors.
-    package static let shelfSpot = AttributeKey<Book, ShelfSpot?>("shelfSpot", slot: 17)
-    /// The key of `title` for typed predicates and sort descriptors.
-    package static let title = AttributeKey<Book, String>("title", slot: 18)
-    /// The key of `website` for typed predicates and sort descriptors.
-    package static let website = AttributeKey<Book, URL?>("website", slot: 19)
-    /// The key of `weight` for typed predicates and sort descriptors.
-    package static let weight = AttributeKey<Book, Double?>("weight", slot: 20)
-    /// The key of `wordCount` for typed predicates and sort descriptors.
-    package static let wordCount = AttributeKey<Book, Int?>("wordCount", slot: 21)
-
-    /// The key of `author` for typed predicates and sort descriptors.
-    package static let author = ToOneKey<Book, Author>("author", slot: 0)
-    /// The key of `chapters` for typed predicates and sort descriptors.
-    package static let chapters = ToManyKey<Book, Chapter>("chapters", slot: 1)
-    /// The key of `featuredOn` for typed predicates and sort descriptors.
-    package static let featuredOn = ToOneKey<Book, Shelf>("featuredOn", slot: 2)
-    /// The key of `recommendedBy` for typed predicates and sort descriptors.
-    package static let recommendedBy = ToManyKey<Book, Reader>("recommendedBy", slot: 3)
-    /// The key of `related` for typed predicates and sort descriptors.
-    package static let related = ToManyKey<Book, Book>("related", slot: 4)
-    /// The key of `shelf` for typed predicates and sort descriptors.
-    package static let shelf = ToOneKey<Book, Shelf>("shelf", slot: 5)
-    /// The key of `tags` for typed predicates and sort descriptors.
-    package static let tags = ToManyKey<Book, Tag>("tags", slot: 6)
-
-    /// The `cover` attribute: Binary, optional.
-    package var cover: Data? {
-        get { valuesAreInProperties ? _cover : self[Book.cover] }
-        set {
-            guard canSetPropertyValue(atSlot: 2) else { self[Book.cover] = newValue; return }
-            if _cover != newValue {
-                willSetPropertyValue()
-                _cover = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `fileSize` attribute: Integer 64, required, default `0`.
-    package var fileSize: Int64 {
-        get { valuesAreInProperties ? _fileSize ?? Int64.unsetValue : self[Book.fileSize] }
-        set {
-            guard canSetPropertyValue(atSlot: 3) else { self[Book.fileSize] = newValue; return }
-            if _fileSize != newValue {
-                willSetPropertyValue()
-                _fileSize = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `isAvailable` attribute: Boolean, required, default `YES`.
-    package var isAvailable: Bool {
-        get { valuesAreInProperties ? _isAvailable ?? Bool.unsetValue : self[Book.isAvailable] }
-        set {
-            guard canSetPropertyValue(atSlot: 4) else { self[Book.isAvailable] = newValue; return }
-            if _isAvailable != newValue {
-                willSetPropertyValue()
-                _isAvailable = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `isbn` attribute: String, optional.
-    package var isbn: String? {
-        get { valuesAreInProperties ? _isbn : self[Book.isbn] }
-        set {
-            guard canSetPropertyValue(atSlot: 5) else { self[Book.isbn] = newValue; return }
-            if _isbn != newValue {
-                willSetPropertyValue()
-                _isbn = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `legacyCode` attribute: String, optional.
-    package var legacyCode: String? {
-        get { valuesAreInProperties ? _legacyCode : self[Book.legacyCode] }
-        set {
-            guard canSetPropertyValue(atSlot: 6) else { self[Book.legacyCode] = newValue; return }
-            if _legacyCode != newValue {
-                willSetPropertyValue()
-                _legacyCode = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `metadata` attribute: Transformable, optional.
-    package var metadata: [String: String]? {
-        get { self[Book.metadata] }
-        set { self[Book.metadata] = newValue }
-    }
-
-    /// The `notes` attribute: String, optional.
-    package var notes: String? {
-        get { valuesAreInProperties ? _notes : self[Book.notes] }
-        set {
-            guard canSetPropertyValue(atSlot: 8) else { self[Book.notes] = newValue; return }
-            if _notes != newValue {
-                willSetPropertyValue()
-                _notes = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `pageCount` attribute: Integer 16, required, default `0`.
-    package var pageCount: Int16 {
-        get { valuesAreInProperties ? _pageCount.map { Int16(truncatingIfNeeded: $0) } ?? Int16.unsetValue : self[Book.pageCount] }
-        set {
-            guard canSetPropertyValue(atSlot: 10) else { self[Book.pageCount] = newValue; return }
-            let stored = Int64(newValue)
-            if _pageCount != stored {
-                willSetPropertyValue()
-                _pageCount = stored
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `pagesCount` attribute: Integer 64, optional.
+    package var cover: Data? { get { self[Book.cover, _cover] } set { write(newValue, to: Book.cover, current: _cover) { _cover = $0 } } }
+    package var fileSize: Int64 { get { self[Book.fileSize, _fileSize] } set { write(newValue, to: Book.fileSize, current: _fileSize) { _fileSize = $0 } } }
+    /// Defaults to `YES`.
+    package var isAvailable: Bool { get { self[Book.isAvailable, _isAvailable] } set { write(newValue, to: Book.isAvailable, current: _isAvailable) { _isAvailable = $0 } } }
+    package var isbn: String? { get { self[Book.isbn, _isbn] } set { write(newValue, to: Book.isbn, current: _isbn) { _isbn = $0 } } }
+    package var legacyCode: String? { get { self[Book.legacyCode, _legacyCode] } set { write(newValue, to: Book.legacyCode, current: _legacyCode) { _legacyCode = $0 } } }
+    package var metadata: [String: String]? { get { self[Book.metadata] } set { self[Book.metadata] = newValue } }
+    package var notes: String? { get { self[Book.notes, _notes] } set { write(newValue, to: Book.notes, current: _notes) { _notes = $0 } } }
+    package var pageCount: Int16 { get { self[Book.pageCount, _pageCount] } set { write(newValue, to: Book.pageCount, current: _pageCount) { _pageCount = $0 } } }
     /// Derived from `chapters.@count`: the store computes it when saving.
-    package var pagesCount: Int64? { valuesAreInProperties ? _pagesCount : self[Book.pagesCount] }
+    package var pagesCount: Int64? { self[Book.pagesCount, _pagesCount] }
+    package var price: Decimal? { get { self[Book.price, _price] } set { write(newValue, to: Book.price, current: _price) { _price = $0 } } }
+    package var published: Date? { get { self[Book.published, _published] } set { write(newValue, to: Book.published, current: _published) { _published = $0 } } }
+    package var rating: Float? { get { self[Book.rating, _rating] } set { write(newValue, to: Book.rating, current: _rating) { _rating = $0 } } }
+    /// Transient: kept in memory, never saved.
+    package var searchText: String? { get { self[Book.searchText, _searchText] } set { write(newValue, to: Book.searchText, current: _searchText) { _searchText = $0 } } }
+    package var shelfSpot: ShelfSpot? { get { self[Book.shelfSpot] } set { self[Book.shelfSpot] = newValue } }
+    /// Defaults to `Untitled`.
+    package var title: String { get { self[Book.title, _title] } set { write(newValue, to: Book.title, current: _title) { _title = $0 } } }
+    package var website: URL? { get { self[Book.website, _website] } set { write(newValue, to: Book.website, current: _website) { _website = $0 } } }
+    package var weight: Double? { get { self[Book.weight, _weight] } set { write(newValue, to: Book.weight, current: _weight) { _weight = $0 } } }
+    package var wordCount: Int? { get { self[Book.wordCount, _wordCount] } set { write(newValue, to: Book.wordCount, current: _wordCount) { _wordCount = $0 } } }
 
-    /// The `price` attribute: Decimal, optional, default `0`.
-    package var price: Decimal? {
-        get { valuesAreInProperties ? _price : self[Book.price] }
-        set {
-            guard canSetPropertyValue(atSlot: 12) else { self[Book.price] = newValue; return }
-            if _price != newValue {
-                willSetPropertyValue()
-                _price = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
+    /// Inverse `Author.books`; delete rule Nullify.
+    package var author: Author? { get { self[Book.author] } set { self[Book.author] = newValue } }
 
-    /// The `published` attribute: Date, optional.
-    package var published: Date? {
-        get { valuesAreInProperties ? _published : self[Book.published] }
-        set {
-            guard canSetPropertyValue(atSlot: 13) else { self[Book.published] = newValue; return }
-            if _published != newValue {
-                willSetPropertyValue()
-                _published = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
+    /// Inverse `Chapter.book`; delete rule Cascade.
+    package var chapters: [Chapter] { get { self[ordered: Book.chapters] } set { self[ordered: Book.chapters] = newValue } }
+    package func addToChapters(_ chapter: Chapter) { add(chapter, to: Book.chapters) }
+    package func insertIntoChapters(_ chapter: Chapter, at index: Int) { insert(chapter, at: index, into: Book.chapters) }
+    package func removeFromChapters(_ chapter: Chapter) { remove(chapter, from: Book.chapters) }
 
-    /// The `rating` attribute: Float, optional, default `0.0`.
-    package var rating: Float? {
-        get { valuesAreInProperties ? _rating.map { Float($0) } : self[Book.rating] }
-        set {
-            guard canSetPropertyValue(atSlot: 14) else { self[Book.rating] = newValue; return }
-            let stored = newValue.map { Double($0) }
-            if _rating != stored {
-                willSetPropertyValue()
-                _rating = stored
-                didSetPropertyValue()
-            }
-        }
-    }
+    /// Inverse `Shelf.featured`; delete rule Nullify.
+    package var featuredOn: Shelf? { get { self[Book.featuredOn] } set { self[Book.featuredOn] = newValue } }
 
-    /// The `searchText` attribute: String, optional, transient.
-    package var searchText: String? {
-        get { valuesAreInProperties ? _searchText : self[Book.searchText] }
-        set {
-            guard canSetPropertyValue(atSlot: 16) else { self[Book.searchText] = newValue; return }
-            if _searchText != newValue {
-                willSetPropertyValue()
-                _searchText = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
+    /// No inverse; delete rule No Action.
+    package var recommendedBy: Set<Reader> { get { self[Book.recommendedBy] } set { self[Book.recommendedBy] = newValue } }
+    package func addToRecommendedBy(_ reader: Reader) { add(reader, to: Book.recommendedBy) }
+    package func removeFromRecommendedBy(_ reader: Reader) { remove(reader, from: Book.recommendedBy) }
 
-    /// The `shelfSpot` attribute: ShelfSpot, optional.
-    package var shelfSpot: ShelfSpot? {
-        get { self[Book.shelfSpot] }
-        set { self[Book.shelfSpot] = newValue }
-    }
+    /// Inverse `Book.related`; delete rule Nullify.
+    package var related: Set<Book> { get { self[Book.related] } set { self[Book.related] = newValue } }
+    package func addToRelated(_ book: Book) { add(book, to: Book.related) }
+    package func removeFromRelated(_ book: Book) { remove(book, from: Book.related) }
 
-    /// The `title` attribute: String, required, default `Untitled`.
-    package var title: String {
-        get { valuesAreInProperties ? _title ?? String.unsetValue : self[Book.title] }
-        set {
-            guard canSetPropertyValue(atSlot: 18) else { self[Book.title] = newValue; return }
-            if _title != newValue {
-                willSetPropertyValue()
-                _title = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
+    /// Inverse `Shelf.books`; delete rule Nullify.
+    package var shelf: Shelf? { get { self[Book.shelf] } set { self[Book.shelf] = newValue } }
 
-    /// The `website` attribute: URI, optional.
-    package var website: URL? {
-        get { valuesAreInProperties ? _website : self[Book.website] }
-        set {
-            guard canSetPropertyValue(atSlot: 19) else { self[Book.website] = newValue; return }
-            if _website != newValue {
-                willSetPropertyValue()
-                _website = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `weight` attribute: Double, optional.
-    package var weight: Double? {
-        get { valuesAreInProperties ? _weight : self[Book.weight] }
-        set {
-            guard canSetPropertyValue(atSlot: 20) else { self[Book.weight] = newValue; return }
-            if _weight != newValue {
-                willSetPropertyValue()
-                _weight = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `wordCount` attribute: Integer 32, optional, default `0`.
-    package var wordCount: Int? {
-        get { self[Book.wordCount] }
-        set { self[Book.wordCount] = newValue }
-    }
-
-    /// The `author` relationship: to-one `Author`, inverse `books`, delete rule Nullify.
-    package var author: Author? {
-        get { self[Book.author] }
-        set { self[Book.author] = newValue }
-    }
-
-    /// The `chapters` relationship: ordered to-many `Chapter`, inverse `book`, delete rule Cascade.
-    package var chapters: [Chapter] {
-        get { self[ordered: Book.chapters] }
-        set { self[ordered: Book.chapters] = newValue }
-    }
-
-    /// The `featuredOn` relationship: to-one `Shelf`, inverse `featured`, delete rule Nullify.
-    package var featuredOn: Shelf? {
-        get { self[Book.featuredOn] }
-        set { self[Book.featuredOn] = newValue }
-    }
-
-    /// The `recommendedBy` relationship: to-many `Reader`, no inverse, delete rule No Action.
-    package var recommendedBy: Set<Reader> {
-        get { self[Book.recommendedBy] }
-        set { self[Book.recommendedBy] = newValue }
-    }
-
-    /// The `related` relationship: to-many `Book`, inverse `related`, delete rule Nullify.
-    package var related: Set<Book> {
-        get { self[Book.related] }
-        set { self[Book.related] = newValue }
-    }
-
-    /// The `shelf` relationship: to-one `Shelf`, inverse `books`, delete rule Nullify.
-    package var shelf: Shelf? {
-        get { self[Book.shelf] }
-        set { self[Book.shelf] = newValue }
-    }
-
-    /// The `tags` relationship: to-many `Tag`, inverse `books`, delete rule Nullify.
-    package var tags: Set<Tag> {
-        get { self[Book.tags] }
-        set { self[Book.tags] = newValue }
-    }
-
-    /// Adds `chapter` to `chapters` at the end, and `self` to its inverse.
-    package func addToChapters(_ chapter: Chapter) {
-        add(chapter, to: Book.chapters)
-    }
-
-    /// Inserts `chapter` into `chapters` at `index`, and `self` into its inverse.
-    package func insertIntoChapters(_ chapter: Chapter, at index: Int) {
-        insert(chapter, at: index, into: Book.chapters)
-    }
-
-    /// Removes `chapter` from `chapters`, and `self` from its inverse.
-    package func removeFromChapters(_ chapter: Chapter) {
-        remove(chapter, from: Book.chapters)
-    }
-
-    /// Adds `reader` to `recommendedBy`, and `self` to its inverse.
-    package func addToRecommendedBy(_ reader: Reader) {
-        add(reader, to: Book.recommendedBy)
-    }
-
-    /// Removes `reader` from `recommendedBy`, and `self` from its inverse.
-    package func removeFromRecommendedBy(_ reader: Reader) {
-        remove(reader, from: Book.recommendedBy)
-    }
-
-    /// Adds `book` to `related`, and `self` to its inverse.
-    package func addToRelated(_ book: Book) {
-        add(book, to: Book.related)
-    }
-
-    /// Removes `book` from `related`, and `self` from its inverse.
-    package func removeFromRelated(_ book: Book) {
-        remove(book, from: Book.related)
-    }
-
-    /// Adds `tag` to `tags`, and `self` to its inverse.
-    package func addToTags(_ tag: Tag) {
-        add(tag, to: Book.tags)
-    }
-
-    /// Removes `tag` from `tags`, and `self` from its inverse.
-    package func removeFromTags(_ tag: Tag) {
-        remove(tag, from: Book.tags)
-    }
+    /// Inverse `Tag.books`; delete rule Nullify.
+    package var tags: Set<Tag> { get { self[Book.tags] } set { self[Book.tags] = newValue } }
+    package func addToTags(_ tag: Tag) { add(tag, to: Book.tags) }
+    package func removeFromTags(_ tag: Tag) { remove(tag, from: Book.tags) }
 
     /// The `sameAuthorBooks` fetched property: a request for the `Book` objects it fetches, `author == $FETCH_SOURCE.author AND SELF != $FETCH_SOURCE`.
     package var sameAuthorBooks: FetchRequest<Book> {
@@ -369,7 +77,35 @@ package class Book: Item {
         return FetchRequest(predicate: predicate.withSubstitutionVariables(["FETCH_SOURCE": self]))
     }
 
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // Keys, for typed predicates and sort descriptors.
+    package static let cover = AttributeKey<Book, Data?>("cover", slot: 2)
+    package static let fileSize = AttributeKey<Book, Int64>("fileSize", slot: 3)
+    package static let isAvailable = AttributeKey<Book, Bool>("isAvailable", slot: 4)
+    package static let isbn = AttributeKey<Book, String?>("isbn", slot: 5)
+    package static let legacyCode = AttributeKey<Book, String?>("legacyCode", slot: 6)
+    package static let metadata = TransformableKey<Book, [String: String]>("metadata", slot: 7)
+    package static let notes = AttributeKey<Book, String?>("notes", slot: 8)
+    package static let pageCount = AttributeKey<Book, Int16>("pageCount", slot: 10)
+    package static let pagesCount = AttributeKey<Book, Int64?>("pagesCount", slot: 11)
+    package static let price = AttributeKey<Book, Decimal?>("price", slot: 12)
+    package static let published = AttributeKey<Book, Date?>("published", slot: 13)
+    package static let rating = AttributeKey<Book, Float?>("rating", slot: 14)
+    package static let searchText = AttributeKey<Book, String?>("searchText", slot: 16)
+    package static let shelfSpot = AttributeKey<Book, ShelfSpot?>("shelfSpot", slot: 17)
+    package static let title = AttributeKey<Book, String>("title", slot: 18)
+    package static let website = AttributeKey<Book, URL?>("website", slot: 19)
+    package static let weight = AttributeKey<Book, Double?>("weight", slot: 20)
+    package static let wordCount = AttributeKey<Book, Int?>("wordCount", slot: 21)
+    package static let author = ToOneKey<Book, Author>("author", slot: 0)
+    package static let chapters = ToManyKey<Book, Chapter>("chapters", slot: 1)
+    package static let featuredOn = ToOneKey<Book, Shelf>("featuredOn", slot: 2)
+    package static let recommendedBy = ToManyKey<Book, Reader>("recommendedBy", slot: 3)
+    package static let related = ToManyKey<Book, Book>("related", slot: 4)
+    package static let shelf = ToOneKey<Book, Shelf>("shelf", slot: 5)
+    package static let tags = ToManyKey<Book, Tag>("tags", slot: 6)
+
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _cover: Data?
     @exclusivity(unchecked) private var _fileSize: Int64?
     @exclusivity(unchecked) private var _isAvailable: Bool?
@@ -393,146 +129,33 @@ package class Book: Item {
 
     package override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "cover",
-            "fileSize",
-            "isAvailable",
-            "isbn",
-            "legacyCode",
-            "metadata",
-            "notes",
-            "objectReference",
-            "pageCount",
-            "pagesCount",
-            "price",
-            "published",
-            "rating",
-            "scratch",
-            "searchText",
-            "shelfSpot",
-            "title",
-            "website",
-            "weight",
-            "wordCount",
+            "cover", "fileSize", "isAvailable", "isbn", "legacyCode", "metadata", "notes",
+            "objectReference", "pageCount", "pagesCount", "price", "published", "rating", "scratch",
+            "searchText", "shelfSpot", "title", "website", "weight", "wordCount",
         ]
     }
 
-    package override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _cover = row.data(2)
-        _fileSize = row.integer(3)
-        _isAvailable = row.bool(4)
-        _isbn = row.string(5)
-        _legacyCode = row.string(6)
-        _metadata = row.data(7)
-        _notes = row.string(8)
-        _objectReference = row.value(9)
-        _pageCount = row.integer(10)
-        _pagesCount = row.integer(11)
-        _price = row.decimal(12)
-        _published = row.date(13)
-        _rating = row.double(14)
-        _scratch = row.value(15)
-        _searchText = row.string(16)
-        _shelfSpot = row.value(17)
-        _title = row.string(18)
-        _website = row.url(19)
-        _weight = row.double(20)
-        _wordCount = row.integer(21)
-    }
-
-    package override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 2: AttributeValue(stored: _cover)
-        case 3: AttributeValue(stored: _fileSize)
-        case 4: AttributeValue(stored: _isAvailable)
-        case 5: AttributeValue(stored: _isbn)
-        case 6: AttributeValue(stored: _legacyCode)
-        case 7: AttributeValue(stored: _metadata)
-        case 8: AttributeValue(stored: _notes)
-        case 9: AttributeValue(stored: _objectReference)
-        case 10: AttributeValue(stored: _pageCount)
-        case 11: AttributeValue(stored: _pagesCount)
-        case 12: AttributeValue(stored: _price)
-        case 13: AttributeValue(stored: _published)
-        case 14: AttributeValue(stored: _rating)
-        case 15: AttributeValue(stored: _scratch)
-        case 16: AttributeValue(stored: _searchText)
-        case 17: AttributeValue(stored: _shelfSpot)
-        case 18: AttributeValue(stored: _title)
-        case 19: AttributeValue(stored: _website)
-        case 20: AttributeValue(stored: _weight)
-        case 21: AttributeValue(stored: _wordCount)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    package override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 2: value.store(in: &_cover)
-        case 3: value.store(in: &_fileSize)
-        case 4: value.store(in: &_isAvailable)
-        case 5: value.store(in: &_isbn)
-        case 6: value.store(in: &_legacyCode)
-        case 7: value.store(in: &_metadata)
-        case 8: value.store(in: &_notes)
-        case 9: value.store(in: &_objectReference)
-        case 10: value.store(in: &_pageCount)
-        case 11: value.store(in: &_pagesCount)
-        case 12: value.store(in: &_price)
-        case 13: value.store(in: &_published)
-        case 14: value.store(in: &_rating)
-        case 15: value.store(in: &_scratch)
-        case 16: value.store(in: &_searchText)
-        case 17: value.store(in: &_shelfSpot)
-        case 18: value.store(in: &_title)
-        case 19: value.store(in: &_website)
-        case 20: value.store(in: &_weight)
-        case 21: value.store(in: &_wordCount)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Book {
-    /// The names of the attributes of `Book`, inherited ones included.
-    package enum Attributes {
-        package static let added = "added"
-        package static let identifier = "identifier"
-        package static let cover = "cover"
-        package static let fileSize = "fileSize"
-        package static let isAvailable = "isAvailable"
-        package static let isbn = "isbn"
-        package static let legacyCode = "legacyCode"
-        package static let metadata = "metadata"
-        package static let notes = "notes"
-        package static let objectReference = "objectReference"
-        package static let pageCount = "pageCount"
-        package static let pagesCount = "pagesCount"
-        package static let price = "price"
-        package static let published = "published"
-        package static let rating = "rating"
-        package static let scratch = "scratch"
-        package static let searchText = "searchText"
-        package static let shelfSpot = "shelfSpot"
-        package static let title = "title"
-        package static let website = "website"
-        package static let weight = "weight"
-        package static let wordCount = "wordCount"
-    }
-
-    /// The names of the relationships of `Book`, inherited ones included.
-    package enum Relationships {
-        package static let author = "author"
-        package static let chapters = "chapters"
-        package static let featuredOn = "featuredOn"
-        package static let recommendedBy = "recommendedBy"
-        package static let related = "related"
-        package static let shelf = "shelf"
-        package static let tags = "tags"
-    }
-
-    /// The names of the fetched properties of `Book`, inherited ones included.
-    package enum FetchedProperties {
-        package static let sameAuthorBooks = "sameAuthorBooks"
+    package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_cover)
+        visitor.visit(&_fileSize)
+        visitor.visit(&_isAvailable)
+        visitor.visit(&_isbn)
+        visitor.visit(&_legacyCode)
+        visitor.visit(&_metadata)
+        visitor.visit(&_notes)
+        visitor.visit(&_objectReference)
+        visitor.visit(&_pageCount)
+        visitor.visit(&_pagesCount)
+        visitor.visit(&_price)
+        visitor.visit(&_published)
+        visitor.visit(&_rating)
+        visitor.visit(&_scratch)
+        visitor.visit(&_searchText)
+        visitor.visit(&_shelfSpot)
+        visitor.visit(&_title)
+        visitor.visit(&_website)
+        visitor.visit(&_weight)
+        visitor.visit(&_wordCount)
     }
 }

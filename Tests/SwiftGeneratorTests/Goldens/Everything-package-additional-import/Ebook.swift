@@ -7,113 +7,28 @@ import Foundation
 package final class Ebook: Book {
     package override class var entityName: String { "Ebook" }
 
-    /// The key of `fileFormat` for typed predicates and sort descriptors.
+    /// Defaults to `epub`.
+    package var fileFormat: String { get { self[Ebook.fileFormat, _fileFormat] } set { write(newValue, to: Ebook.fileFormat, current: _fileFormat) { _fileFormat = $0 } } }
+    package var sizeBytes: Int64 { get { self[Ebook.sizeBytes, _sizeBytes] } set { write(newValue, to: Ebook.sizeBytes, current: _sizeBytes) { _sizeBytes = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     package static let fileFormat = AttributeKey<Ebook, String>("fileFormat", slot: 22)
-    /// The key of `sizeBytes` for typed predicates and sort descriptors.
     package static let sizeBytes = AttributeKey<Ebook, Int64>("sizeBytes", slot: 23)
 
-    /// The `fileFormat` attribute: String, required, default `epub`.
-    package var fileFormat: String {
-        get { valuesAreInProperties ? _fileFormat ?? String.unsetValue : self[Ebook.fileFormat] }
-        set {
-            guard canSetPropertyValue(atSlot: 22) else { self[Ebook.fileFormat] = newValue; return }
-            if _fileFormat != newValue {
-                willSetPropertyValue()
-                _fileFormat = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `sizeBytes` attribute: Integer 64, required, default `0`.
-    package var sizeBytes: Int64 {
-        get { valuesAreInProperties ? _sizeBytes ?? Int64.unsetValue : self[Ebook.sizeBytes] }
-        set {
-            guard canSetPropertyValue(atSlot: 23) else { self[Ebook.sizeBytes] = newValue; return }
-            if _sizeBytes != newValue {
-                willSetPropertyValue()
-                _sizeBytes = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _fileFormat: String?
     @exclusivity(unchecked) private var _sizeBytes: Int64?
 
     package override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "fileFormat",
-            "sizeBytes",
+            "fileFormat", "sizeBytes",
         ]
     }
 
-    package override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _fileFormat = row.string(22)
-        _sizeBytes = row.integer(23)
-    }
-
-    package override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 22: AttributeValue(stored: _fileFormat)
-        case 23: AttributeValue(stored: _sizeBytes)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    package override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 22: value.store(in: &_fileFormat)
-        case 23: value.store(in: &_sizeBytes)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Ebook {
-    /// The names of the attributes of `Ebook`, inherited ones included.
-    package enum Attributes {
-        package static let added = "added"
-        package static let identifier = "identifier"
-        package static let cover = "cover"
-        package static let fileSize = "fileSize"
-        package static let isAvailable = "isAvailable"
-        package static let isbn = "isbn"
-        package static let legacyCode = "legacyCode"
-        package static let metadata = "metadata"
-        package static let notes = "notes"
-        package static let objectReference = "objectReference"
-        package static let pageCount = "pageCount"
-        package static let pagesCount = "pagesCount"
-        package static let price = "price"
-        package static let published = "published"
-        package static let rating = "rating"
-        package static let scratch = "scratch"
-        package static let searchText = "searchText"
-        package static let shelfSpot = "shelfSpot"
-        package static let title = "title"
-        package static let website = "website"
-        package static let weight = "weight"
-        package static let wordCount = "wordCount"
-        package static let fileFormat = "fileFormat"
-        package static let sizeBytes = "sizeBytes"
-    }
-
-    /// The names of the relationships of `Ebook`, inherited ones included.
-    package enum Relationships {
-        package static let author = "author"
-        package static let chapters = "chapters"
-        package static let featuredOn = "featuredOn"
-        package static let recommendedBy = "recommendedBy"
-        package static let related = "related"
-        package static let shelf = "shelf"
-        package static let tags = "tags"
-    }
-
-    /// The names of the fetched properties of `Ebook`, inherited ones included.
-    package enum FetchedProperties {
-        package static let sameAuthorBooks = "sameAuthorBooks"
+    package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_fileFormat)
+        visitor.visit(&_sizeBytes)
     }
 }

@@ -7,75 +7,27 @@ import Foundation
 package class Item: ManagedObject {
     package override class var entityName: String { "Item" }
 
-    /// The key of `added` for typed predicates and sort descriptors.
+    package var added: Date { get { self[Item.added, _added] } set { write(newValue, to: Item.added, current: _added) { _added = $0 } } }
+    package var identifier: UUID? { get { self[Item.identifier, _identifier] } set { write(newValue, to: Item.identifier, current: _identifier) { _identifier = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     package static let added = AttributeKey<Item, Date>("added", slot: 0)
-    /// The key of `identifier` for typed predicates and sort descriptors.
     package static let identifier = AttributeKey<Item, UUID?>("identifier", slot: 1)
 
-    /// The `added` attribute: Date, required.
-    package var added: Date {
-        get { valuesAreInProperties ? _added ?? Date.unsetValue : self[Item.added] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Item.added] = newValue; return }
-            if _added != newValue {
-                willSetPropertyValue()
-                _added = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `identifier` attribute: UUID, optional.
-    package var identifier: UUID? {
-        get { valuesAreInProperties ? _identifier : self[Item.identifier] }
-        set {
-            guard canSetPropertyValue(atSlot: 1) else { self[Item.identifier] = newValue; return }
-            if _identifier != newValue {
-                willSetPropertyValue()
-                _identifier = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _added: Date?
     @exclusivity(unchecked) private var _identifier: UUID?
 
     package override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
-            "added",
-            "identifier",
+            "added", "identifier",
         ]
     }
 
-    package override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _added = row.date(0)
-        _identifier = row.uuid(1)
-    }
-
-    package override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _added)
-        case 1: AttributeValue(stored: _identifier)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    package override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_added)
-        case 1: value.store(in: &_identifier)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Item {
-    /// The names of the attributes of `Item`, inherited ones included.
-    package enum Attributes {
-        package static let added = "added"
-        package static let identifier = "identifier"
+    package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_added)
+        visitor.visit(&_identifier)
     }
 }

@@ -7,23 +7,13 @@ import Foundation
 package final class Reader: ManagedObject {
     package override class var entityName: String { "Reader" }
 
-    /// The key of `name` for typed predicates and sort descriptors.
+    package var name: String? { get { self[Reader.name, _name] } set { write(newValue, to: Reader.name, current: _name) { _name = $0 } } }
+
+    // Keys, for typed predicates and sort descriptors.
     package static let name = AttributeKey<Reader, String?>("name", slot: 0)
 
-    /// The `name` attribute: String, optional.
-    package var name: String? {
-        get { valuesAreInProperties ? _name : self[Reader.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Reader.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _name: String?
 
     package override class var propertyStoredAttributes: [String] {
@@ -32,29 +22,8 @@ package final class Reader: ManagedObject {
         ]
     }
 
-    package override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _name = row.string(0)
-    }
-
-    package override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _name)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    package override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_name)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Reader {
-    /// The names of the attributes of `Reader`, inherited ones included.
-    package enum Attributes {
-        package static let name = "name"
+    package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_name)
     }
 }

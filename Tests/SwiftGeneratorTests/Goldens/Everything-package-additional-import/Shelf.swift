@@ -7,50 +7,23 @@ import Foundation
 package final class Shelf: ManagedObject {
     package override class var entityName: String { "Shelf" }
 
-    /// The key of `name` for typed predicates and sort descriptors.
-    package static let name = AttributeKey<Shelf, String?>("name", slot: 0)
+    package var name: String? { get { self[Shelf.name, _name] } set { write(newValue, to: Shelf.name, current: _name) { _name = $0 } } }
 
-    /// The key of `books` for typed predicates and sort descriptors.
+    /// Inverse `Book.shelf`; delete rule Deny.
+    package var books: Set<Book> { get { self[Shelf.books] } set { self[Shelf.books] = newValue } }
+    package func addToBooks(_ book: Book) { add(book, to: Shelf.books) }
+    package func removeFromBooks(_ book: Book) { remove(book, from: Shelf.books) }
+
+    /// Inverse `Book.featuredOn`; delete rule Nullify.
+    package var featured: Book? { get { self[Shelf.featured] } set { self[Shelf.featured] = newValue } }
+
+    // Keys, for typed predicates and sort descriptors.
+    package static let name = AttributeKey<Shelf, String?>("name", slot: 0)
     package static let books = ToManyKey<Shelf, Book>("books", slot: 0)
-    /// The key of `featured` for typed predicates and sort descriptors.
     package static let featured = ToOneKey<Shelf, Book>("featured", slot: 1)
 
-    /// The `name` attribute: String, optional.
-    package var name: String? {
-        get { valuesAreInProperties ? _name : self[Shelf.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Shelf.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `books` relationship: to-many `Book`, inverse `shelf`, delete rule Deny.
-    package var books: Set<Book> {
-        get { self[Shelf.books] }
-        set { self[Shelf.books] = newValue }
-    }
-
-    /// The `featured` relationship: to-one `Book`, inverse `featuredOn`, delete rule Nullify.
-    package var featured: Book? {
-        get { self[Shelf.featured] }
-        set { self[Shelf.featured] = newValue }
-    }
-
-    /// Adds `book` to `books`, and `self` to its inverse.
-    package func addToBooks(_ book: Book) {
-        add(book, to: Shelf.books)
-    }
-
-    /// Removes `book` from `books`, and `self` from its inverse.
-    package func removeFromBooks(_ book: Book) {
-        remove(book, from: Shelf.books)
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _name: String?
 
     package override class var propertyStoredAttributes: [String] {
@@ -59,35 +32,8 @@ package final class Shelf: ManagedObject {
         ]
     }
 
-    package override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _name = row.string(0)
-    }
-
-    package override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _name)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    package override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_name)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Shelf {
-    /// The names of the attributes of `Shelf`, inherited ones included.
-    package enum Attributes {
-        package static let name = "name"
-    }
-
-    /// The names of the relationships of `Shelf`, inherited ones included.
-    package enum Relationships {
-        package static let books = "books"
-        package static let featured = "featured"
+    package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_name)
     }
 }

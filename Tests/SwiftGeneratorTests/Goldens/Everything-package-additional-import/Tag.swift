@@ -7,47 +7,20 @@ import Foundation
 package final class Tag: ManagedObject {
     package override class var entityName: String { "Tag" }
 
-    /// The key of `name` for typed predicates and sort descriptors.
-    package static let name = AttributeKey<Tag, String>("name", slot: 0)
+    package var name: String { get { self[Tag.name, _name] } set { write(newValue, to: Tag.name, current: _name) { _name = $0 } } }
 
-    /// The key of `books` for typed predicates and sort descriptors.
+    /// Inverse `Book.tags`; delete rule Nullify.
+    package var books: [Book] { get { self[ordered: Tag.books] } set { self[ordered: Tag.books] = newValue } }
+    package func addToBooks(_ book: Book) { add(book, to: Tag.books) }
+    package func insertIntoBooks(_ book: Book, at index: Int) { insert(book, at: index, into: Tag.books) }
+    package func removeFromBooks(_ book: Book) { remove(book, from: Tag.books) }
+
+    // Keys, for typed predicates and sort descriptors.
+    package static let name = AttributeKey<Tag, String>("name", slot: 0)
     package static let books = ToManyKey<Tag, Book>("books", slot: 0)
 
-    /// The `name` attribute: String, required, default empty.
-    package var name: String {
-        get { valuesAreInProperties ? _name ?? String.unsetValue : self[Tag.name] }
-        set {
-            guard canSetPropertyValue(atSlot: 0) else { self[Tag.name] = newValue; return }
-            if _name != newValue {
-                willSetPropertyValue()
-                _name = newValue
-                didSetPropertyValue()
-            }
-        }
-    }
-
-    /// The `books` relationship: ordered to-many `Book`, inverse `tags`, delete rule Nullify.
-    package var books: [Book] {
-        get { self[ordered: Tag.books] }
-        set { self[ordered: Tag.books] = newValue }
-    }
-
-    /// Adds `book` to `books` at the end, and `self` to its inverse.
-    package func addToBooks(_ book: Book) {
-        add(book, to: Tag.books)
-    }
-
-    /// Inserts `book` into `books` at `index`, and `self` into its inverse.
-    package func insertIntoBooks(_ book: Book, at index: Int) {
-        insert(book, at: index, into: Tag.books)
-    }
-
-    /// Removes `book` from `books`, and `self` from its inverse.
-    package func removeFromBooks(_ book: Book) {
-        remove(book, from: Tag.books)
-    }
-
-    // The attribute values, in stored properties the runtime reads rows into and reaches by slot.
+    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
+    // them through `visitStoredAttributes`.
     @exclusivity(unchecked) private var _name: String?
 
     package override class var propertyStoredAttributes: [String] {
@@ -56,34 +29,8 @@ package final class Tag: ManagedObject {
         ]
     }
 
-    package override func readAttributes(from row: inout StoreRow) {
-        super.readAttributes(from: &row)
-        _name = row.string(0)
-    }
-
-    package override func storedAttributeValue(atSlot slot: Int) -> AttributeValue {
-        switch slot {
-        case 0: AttributeValue(stored: _name)
-        default: super.storedAttributeValue(atSlot: slot)
-        }
-    }
-
-    package override func storeAttributeValue(_ value: AttributeValue, atSlot slot: Int) -> Bool {
-        switch slot {
-        case 0: value.store(in: &_name)
-        default: super.storeAttributeValue(value, atSlot: slot)
-        }
-    }
-}
-
-extension Tag {
-    /// The names of the attributes of `Tag`, inherited ones included.
-    package enum Attributes {
-        package static let name = "name"
-    }
-
-    /// The names of the relationships of `Tag`, inherited ones included.
-    package enum Relationships {
-        package static let books = "books"
+    package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+        super.visitStoredAttributes(&visitor)
+        visitor.visit(&_name)
     }
 }
