@@ -15,7 +15,7 @@ or warning in generated code, or any definition that differs.
 """
 import json, os, re, shutil, subprocess, sys
 
-from generated_package import write_app_types
+from generated_package import write_app_types, write_package
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 corpus = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", "shared", "corpus", "models"))
@@ -100,19 +100,7 @@ print("corpus-check: \\(compiled.count - differing) of \\(compiled.count) compil
 exit(differing == 0 ? 0 : 1)
 """)
 
-targets = "".join(
-    f'        .target(name: "{m}", dependencies: [.product(name: "DataStore", package: "DataModelKit")]),\n'
-    for m, _, _, _ in modules)
-with open(os.path.join(work, "Package.swift"), "w") as file:
-    file.write(f"""// swift-tools-version: 6.1
-import PackageDescription
-
-let package = Package(
-    name: "CorpusPackage",
-    platforms: [.macOS(.v14)],
-    dependencies: [.package(name: "DataModelKit", path: {json.dumps(root)})],
-    targets: [
-{targets}        .executableTarget(
+check_target = f"""        .executableTarget(
             name: "corpus-check",
             dependencies: [
                 .product(name: "DataModel", package: "DataModelKit"),
@@ -120,10 +108,8 @@ let package = Package(
                 .product(name: "DataStore", package: "DataModelKit"),
 {''.join(f'                "{m}",{chr(10)}' for m, _, _, _ in modules)}            ]
         ),
-    ],
-    swiftLanguageModes: [.v6]
-)
-""")
+"""
+write_package(work, "CorpusPackage", root, [m for m, _, _, _ in modules], check_target)
 
 print(f"compile-corpus: building {len(modules)} generated modules")
 build = subprocess.run(["swift", "build", "--package-path", work], capture_output=True, text=True)

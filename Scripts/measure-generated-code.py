@@ -12,7 +12,7 @@ build with nothing to do.
 """
 import json, os, shutil, statistics, subprocess, sys, time
 
-from generated_package import write_app_types
+from generated_package import write_app_types, write_package
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 work = os.path.join(root, ".build", "generated-code-package")
@@ -64,21 +64,7 @@ for index, model in enumerate(models):
                      "entities": len(model_context["entities"]), "properties": property_count(model_context),
                      "lines": lines})
 
-targets = "".join(f'        .target(name: "{m["module"]}", dependencies: [.product(name: "DataStore", package: "DataModelKit")]),\n'
-                  for m in measured)
-with open(os.path.join(work, "Package.swift"), "w") as file:
-    file.write(f"""// swift-tools-version: 6.1
-import PackageDescription
-
-let package = Package(
-    name: "GeneratedCodePackage",
-    platforms: [.macOS(.v14)],
-    dependencies: [.package(name: "DataModelKit", path: {json.dumps(root)})],
-    targets: [
-{targets}    ],
-    swiftLanguageModes: [.v6]
-)
-""")
+write_package(work, "GeneratedCodePackage", root, [m["module"] for m in measured])
 
 
 def build(target):
