@@ -93,7 +93,7 @@ extension TemplateSet {
 {{#storedAttributeNameLines}}
             {{.}}
 {{/storedAttributeNameLines}}
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     {{access}}override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

@@ -30,7 +30,7 @@ struct ModelContextBuilder {
     mutating func build() -> ModelContext {
         // The compiled definition depends on the model alone: written on another core meanwhile.
         let definition = BackgroundValue { [model] in
-            ModelLiteral.expression(for: model.withoutSourceDetails).lines(indent: 4, lead: 36).joined(separator: "\n")
+            ModelLiteral.definition(of: model.withoutSourceDetails, indent: 4, lead: 36)
         }
         let otherVersions = otherVersionContexts()
         assignClassNames()
@@ -123,7 +123,7 @@ struct ModelContextBuilder {
             // The first line follows `public static let <identifier> = ` inside the namespace's enum.
             let lead = 8 + "public static let ".count + identifier.count + " = ".count
             let definition = BackgroundValue {
-                ModelLiteral.expression(for: version.withoutSourceDetails).lines(indent: 8, lead: lead).joined(separator: "\n")
+                ModelLiteral.definition(of: version.withoutSourceDetails, indent: 8, lead: lead)
             }
             let context = ModelVersionContext(name: name, fileName: name + ".xcdatamodel", identifier: identifier, definition: "")
             return (context, definition)

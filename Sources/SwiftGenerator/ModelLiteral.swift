@@ -5,13 +5,34 @@ import DataModel
 /// `Attribute` or `Entity`. Every argument equal to the initialiser's default is left out; the
 /// defaults are read from default-built values, so they cannot drift from the initialisers.
 enum ModelLiteral {
-    static func expression(for model: Model) -> SwiftExpression {
+    /// The model as Swift source: a closure that builds it entity by entity, each entity a
+    /// statement of its own, so that the compiler checks one entity at a time — checked as one
+    /// expression, a large model took most of its module's compile time. Lines after the first
+    /// are indented for a declaration at `indent` columns; the first follows `lead` columns.
+    static func definition(of model: Model, indent: Int, lead: Int) -> String {
+        guard !model.entities.isEmpty else { return expression(for: model).lines(indent: indent, lead: lead).joined(separator: "\n") }
+        let inner = String(repeating: " ", count: indent + 4)
+        func statement(_ head: String, _ expression: SwiftExpression, _ tail: String = "") -> [String] {
+            var lines = expression.lines(indent: indent + 4, lead: indent + 4 + head.count)
+            lines[0] = inner + head + lines[0]
+            lines[lines.count - 1] += tail
+            return lines
+        }
+        var lines = ["{ () -> DataModel.Model in", inner + "var entities: [DataModel.Entity] = []"]
+        for entity in model.entities { lines += statement("entities.append(", expression(for: entity), ")") }
+        lines += statement("return ", expression(for: model, entities: .raw("entities")))
+        lines.append(String(repeating: " ", count: indent) + "}()")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The model as one expression; `entities` stands for its entities when given.
+    static func expression(for model: Model, entities: SwiftExpression? = nil) -> SwiftExpression {
         let blank = Model("")
         return call("DataModel.Model", [
             (nil, .string(model.path)),
             ("versionName", optional(model.versionName)),
             ("header", model.header == blank.header ? nil : expression(for: model.header)),
-            ("entities", list(model.entities.map(expression(for:)))),
+            ("entities", entities ?? list(model.entities.map(expression(for:)))),
             ("composites", list(model.composites.map(expression(for:)))),
             ("fetchRequestTemplates", list(model.fetchRequestTemplates.map(expression(for:)))),
             ("configurations", list(model.configurations.map {

@@ -31,7 +31,7 @@ public final class Item: ManagedObject {
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "added", "isActive", "name", "price", "quantity",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

@@ -15,35 +15,37 @@ public enum Books {
     )
 
     /// The model exactly as `Books.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = DataModel.Model(
-        "Books.xcdatamodel",
-        versionName: "Books",
-        header: DataModel.ModelHeader(
-            type: "com.apple.IDECoreDataModeler.DataModel",
-            documentVersion: "1.0",
-            lastSavedToolsVersion: "22758",
-            systemVersion: "23E224",
-            minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift",
-            userDefinedModelVersionIdentifier: ""
-        ),
-        entities: [
-            DataModel.Entity(
-                "Book",
-                className: "Book",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [
-                    DataModel.Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
-                    DataModel.Attribute("title", .string, defaultValue: ""),
-                ]
+    public static let definition = { () -> DataModel.Model in
+        var entities: [DataModel.Entity] = []
+        entities.append(DataModel.Entity(
+            "Book",
+            className: "Book",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
+                DataModel.Attribute("title", .string, defaultValue: ""),
+            ]
+        ))
+        return DataModel.Model(
+            "Books.xcdatamodel",
+            versionName: "Books",
+            header: DataModel.ModelHeader(
+                type: "com.apple.IDECoreDataModeler.DataModel",
+                documentVersion: "1.0",
+                lastSavedToolsVersion: "22758",
+                systemVersion: "23E224",
+                minimumToolsVersion: "Automatic",
+                sourceLanguage: "Swift",
+                userDefinedModelVersionIdentifier: ""
             ),
-        ],
-        fetchRequestTemplates: [
-            DataModel.FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
-            DataModel.FetchRequestTemplate("titled", entityName: "Book", predicate: "title CONTAINS[cd] $text"),
-        ]
-    )
+            entities: entities,
+            fetchRequestTemplates: [
+                DataModel.FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
+                DataModel.FetchRequestTemplate("titled", entityName: "Book", predicate: "title CONTAINS[cd] $text"),
+            ]
+        )
+    }()
 
     /// Typed builders for the model's fetch request templates: each returns a request to adjust and fetch.
     public enum FetchRequests {

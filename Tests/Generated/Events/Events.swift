@@ -15,26 +15,28 @@ public enum Events {
     )
 
     /// The model exactly as `Events.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = DataModel.Model(
-        "Events.xcdatamodel",
-        versionName: "Events",
-        header: DataModel.ModelHeader(
-            type: "com.apple.IDECoreDataModeler.DataModel",
-            documentVersion: "1.0",
-            lastSavedToolsVersion: "22758",
-            systemVersion: "23E224",
-            minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift",
-            userDefinedModelVersionIdentifier: ""
-        ),
-        entities: [
-            DataModel.Entity(
-                "Event",
-                className: "Event",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [DataModel.Attribute("timeStamp", .date, isOptional: true, usesScalarValueType: false)]
+    public static let definition = { () -> DataModel.Model in
+        var entities: [DataModel.Entity] = []
+        entities.append(DataModel.Entity(
+            "Event",
+            className: "Event",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [DataModel.Attribute("timeStamp", .date, isOptional: true, usesScalarValueType: false)]
+        ))
+        return DataModel.Model(
+            "Events.xcdatamodel",
+            versionName: "Events",
+            header: DataModel.ModelHeader(
+                type: "com.apple.IDECoreDataModeler.DataModel",
+                documentVersion: "1.0",
+                lastSavedToolsVersion: "22758",
+                systemVersion: "23E224",
+                minimumToolsVersion: "Automatic",
+                sourceLanguage: "Swift",
+                userDefinedModelVersionIdentifier: ""
             ),
-        ]
-    )
+            entities: entities
+        )
+    }()
 }

@@ -22,7 +22,7 @@ public final class Audiobook: Book {
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "duration",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

@@ -131,7 +131,7 @@ public class Book: Item {
             "cover", "fileSize", "isAvailable", "isbn", "legacyCode", "metadata", "notes",
             "objectReference", "pageCount", "pagesCount", "price", "published", "rating", "scratch",
             "searchText", "shelfSpot", "title", "website", "weight", "wordCount",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

@@ -25,7 +25,7 @@ public final class Chapter: ManagedObject {
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "index", "title",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

@@ -34,7 +34,7 @@ public final class DataEntity: ManagedObject {
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "context", "default", "description", "hash", "objectID",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

@@ -18,81 +18,83 @@ public enum HostileNamesModel {
     )
 
     /// The model exactly as `HostileNames.xcdatamodel` defines it, compiled into Swift values.
-    public static let definition = DataModel.Model(
-        "HostileNames.xcdatamodel",
-        header: DataModel.ModelHeader(
-            type: "com.apple.IDECoreDataModeler.DataModel",
-            documentVersion: "1.0",
-            lastSavedToolsVersion: "22758",
-            systemVersion: "23E224",
-            minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift",
-            userDefinedModelVersionIdentifier: ""
-        ),
-        entities: [
-            DataModel.Entity(
-                "Data",
-                className: "Data",
-                isSyncable: true,
-                attributes: [
-                    DataModel.Attribute("context", .string, isOptional: true),
-                    DataModel.Attribute("default", .integer16, defaultValue: "0", usesScalarValueType: true),
-                    DataModel.Attribute("description", .string, isOptional: true),
-                    DataModel.Attribute("hash", .string, isOptional: true),
-                    DataModel.Attribute("objectID", .string, isOptional: true),
-                ],
-                relationships: [
-                    DataModel.Relationship(
-                        "type",
-                        destination: "Type",
-                        inverseName: "self_",
-                        inverseEntityName: "Type",
-                        maxCount: 1,
-                        isOptional: true
-                    ),
-                ]
+    public static let definition = { () -> DataModel.Model in
+        var entities: [DataModel.Entity] = []
+        entities.append(DataModel.Entity(
+            "Data",
+            className: "Data",
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("context", .string, isOptional: true),
+                DataModel.Attribute("default", .integer16, defaultValue: "0", usesScalarValueType: true),
+                DataModel.Attribute("description", .string, isOptional: true),
+                DataModel.Attribute("hash", .string, isOptional: true),
+                DataModel.Attribute("objectID", .string, isOptional: true),
+            ],
+            relationships: [
+                DataModel.Relationship(
+                    "type",
+                    destination: "Type",
+                    inverseName: "self_",
+                    inverseEntityName: "Type",
+                    maxCount: 1,
+                    isOptional: true
+                ),
+            ]
+        ))
+        entities.append(DataModel.Entity(
+            "Type",
+            className: "MyApp.Type",
+            isSyncable: true,
+            attributes: [DataModel.Attribute("for", .string, isOptional: true)],
+            relationships: [
+                DataModel.Relationship(
+                    "self_",
+                    destination: "Data",
+                    inverseName: "type",
+                    inverseEntityName: "Data",
+                    isToMany: true,
+                    deleteRule: .cascade,
+                    isOptional: true
+                ),
+            ]
+        ))
+        entities.append(DataModel.Entity(
+            "Café",
+            className: ".Café",
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("größe", .double, isOptional: true, usesScalarValueType: true),
+                DataModel.Attribute("entityName", .string, isOptional: true),
+            ]
+        ))
+        entities.append(DataModel.Entity(
+            "HostileNames",
+            className: "HostileNames",
+            isSyncable: true,
+            attributes: [DataModel.Attribute("visitStoredAttributes", .string, isOptional: true)]
+        ))
+        return DataModel.Model(
+            "HostileNames.xcdatamodel",
+            header: DataModel.ModelHeader(
+                type: "com.apple.IDECoreDataModeler.DataModel",
+                documentVersion: "1.0",
+                lastSavedToolsVersion: "22758",
+                systemVersion: "23E224",
+                minimumToolsVersion: "Automatic",
+                sourceLanguage: "Swift",
+                userDefinedModelVersionIdentifier: ""
             ),
-            DataModel.Entity(
-                "Type",
-                className: "MyApp.Type",
-                isSyncable: true,
-                attributes: [DataModel.Attribute("for", .string, isOptional: true)],
-                relationships: [
-                    DataModel.Relationship(
-                        "self_",
-                        destination: "Data",
-                        inverseName: "type",
-                        inverseEntityName: "Data",
-                        isToMany: true,
-                        deleteRule: .cascade,
-                        isOptional: true
-                    ),
-                ]
-            ),
-            DataModel.Entity(
-                "Café",
-                className: ".Café",
-                isSyncable: true,
-                attributes: [
-                    DataModel.Attribute("größe", .double, isOptional: true, usesScalarValueType: true),
-                    DataModel.Attribute("entityName", .string, isOptional: true),
-                ]
-            ),
-            DataModel.Entity(
-                "HostileNames",
-                className: "HostileNames",
-                isSyncable: true,
-                attributes: [DataModel.Attribute("visitStoredAttributes", .string, isOptional: true)]
-            ),
-        ],
-        fetchRequestTemplates: [
-            DataModel.FetchRequestTemplate(
-                "default",
-                entityName: "Data",
-                predicate: "default > $in AND description BEGINSWITH $for"
-            ),
-        ]
-    )
+            entities: entities,
+            fetchRequestTemplates: [
+                DataModel.FetchRequestTemplate(
+                    "default",
+                    entityName: "Data",
+                    predicate: "default > $in AND description BEGINSWITH $for"
+                ),
+            ]
+        )
+    }()
 
     /// Typed builders for the model's fetch request templates: each returns a request to adjust and fetch.
     public enum FetchRequests {

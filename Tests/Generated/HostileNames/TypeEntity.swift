@@ -24,7 +24,7 @@ public final class TypeEntity: ManagedObject {
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "for",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

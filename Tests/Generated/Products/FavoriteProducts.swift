@@ -18,7 +18,7 @@ public final class FavoriteProducts: Products {
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "favoritedAt",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

@@ -21,7 +21,7 @@ public class Products: ManagedObject {
     public override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "name", "price",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

@@ -16,37 +16,39 @@ public enum ProductsModel {
     )
 
     /// The model exactly as `Products.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = DataModel.Model(
-        "Products.xcdatamodel",
-        versionName: "Products",
-        header: DataModel.ModelHeader(
-            type: "com.apple.IDECoreDataModeler.DataModel",
-            documentVersion: "1.0",
-            lastSavedToolsVersion: "22758",
-            systemVersion: "23E224",
-            minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift",
-            userDefinedModelVersionIdentifier: ""
-        ),
-        entities: [
-            DataModel.Entity(
-                "FavoriteProducts",
-                className: "FavoriteProducts",
-                parentName: "Products",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [DataModel.Attribute("favoritedAt", .date, isOptional: true, usesScalarValueType: false)]
+    public static let definition = { () -> DataModel.Model in
+        var entities: [DataModel.Entity] = []
+        entities.append(DataModel.Entity(
+            "FavoriteProducts",
+            className: "FavoriteProducts",
+            parentName: "Products",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [DataModel.Attribute("favoritedAt", .date, isOptional: true, usesScalarValueType: false)]
+        ))
+        entities.append(DataModel.Entity(
+            "Products",
+            className: "Products",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("name", .string, defaultValue: ""),
+                DataModel.Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
+            ]
+        ))
+        return DataModel.Model(
+            "Products.xcdatamodel",
+            versionName: "Products",
+            header: DataModel.ModelHeader(
+                type: "com.apple.IDECoreDataModeler.DataModel",
+                documentVersion: "1.0",
+                lastSavedToolsVersion: "22758",
+                systemVersion: "23E224",
+                minimumToolsVersion: "Automatic",
+                sourceLanguage: "Swift",
+                userDefinedModelVersionIdentifier: ""
             ),
-            DataModel.Entity(
-                "Products",
-                className: "Products",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [
-                    DataModel.Attribute("name", .string, defaultValue: ""),
-                    DataModel.Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
-                ]
-            ),
-        ]
-    )
+            entities: entities
+        )
+    }()
 }

@@ -22,7 +22,7 @@ final class Book: ManagedObject {
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "price", "title",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
@@ -44,35 +44,37 @@ enum Books {
     )
 
     /// The model exactly as `Books.xcdatamodeld` defines it, compiled into Swift values.
-    static let definition = DataModel.Model(
-        "Books.xcdatamodel",
-        versionName: "Books",
-        header: DataModel.ModelHeader(
-            type: "com.apple.IDECoreDataModeler.DataModel",
-            documentVersion: "1.0",
-            lastSavedToolsVersion: "22758",
-            systemVersion: "23E224",
-            minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift",
-            userDefinedModelVersionIdentifier: ""
-        ),
-        entities: [
-            DataModel.Entity(
-                "Book",
-                className: "Book",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [
-                    DataModel.Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
-                    DataModel.Attribute("title", .string, defaultValue: ""),
-                ]
+    static let definition = { () -> DataModel.Model in
+        var entities: [DataModel.Entity] = []
+        entities.append(DataModel.Entity(
+            "Book",
+            className: "Book",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("price", .double, defaultValue: "0.0", usesScalarValueType: true),
+                DataModel.Attribute("title", .string, defaultValue: ""),
+            ]
+        ))
+        return DataModel.Model(
+            "Books.xcdatamodel",
+            versionName: "Books",
+            header: DataModel.ModelHeader(
+                type: "com.apple.IDECoreDataModeler.DataModel",
+                documentVersion: "1.0",
+                lastSavedToolsVersion: "22758",
+                systemVersion: "23E224",
+                minimumToolsVersion: "Automatic",
+                sourceLanguage: "Swift",
+                userDefinedModelVersionIdentifier: ""
             ),
-        ],
-        fetchRequestTemplates: [
-            DataModel.FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
-            DataModel.FetchRequestTemplate("titled", entityName: "Book", predicate: "title CONTAINS[cd] $text"),
-        ]
-    )
+            entities: entities,
+            fetchRequestTemplates: [
+                DataModel.FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
+                DataModel.FetchRequestTemplate("titled", entityName: "Book", predicate: "title CONTAINS[cd] $text"),
+            ]
+        )
+    }()
 
     /// Typed builders for the model's fetch request templates: each returns a request to adjust and fetch.
     enum FetchRequests {

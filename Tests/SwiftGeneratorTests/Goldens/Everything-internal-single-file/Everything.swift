@@ -23,7 +23,7 @@ final class Audiobook: Book {
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "duration",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
@@ -61,7 +61,7 @@ final class Author: ManagedObject {
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "name",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
@@ -199,7 +199,7 @@ class Book: Item {
             "cover", "fileSize", "isAvailable", "isbn", "legacyCode", "metadata", "notes",
             "objectReference", "pageCount", "pagesCount", "price", "published", "rating", "scratch",
             "searchText", "shelfSpot", "title", "website", "weight", "wordCount",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
@@ -250,7 +250,7 @@ final class Chapter: ManagedObject {
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "index", "title",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
@@ -280,7 +280,7 @@ final class Ebook: Book {
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "fileFormat", "sizeBytes",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
@@ -309,7 +309,7 @@ class Item: ManagedObject {
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "added", "identifier",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
@@ -335,7 +335,7 @@ final class Reader: ManagedObject {
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "name",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
@@ -370,7 +370,7 @@ final class Shelf: ManagedObject {
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "name",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
@@ -402,7 +402,7 @@ final class Tag: ManagedObject {
     override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "name",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
@@ -433,383 +433,380 @@ enum Everything {
 
     /// The model exactly as `Everything.xcdatamodeld` defines it, compiled into Swift values.
     /// This is its current version, `Everything 2`; `versions` holds every version.
-    static let definition = DataModel.Model(
-        "Everything 2.xcdatamodel",
-        versionName: "Everything 2",
-        header: DataModel.ModelHeader(
-            type: "com.apple.IDECoreDataModeler.DataModel",
-            documentVersion: "1.0",
-            lastSavedToolsVersion: "22758",
-            systemVersion: "23E224",
-            minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift",
-            userDefinedModelVersionIdentifier: "2"
-        ),
-        entities: [
-            DataModel.Entity(
-                "Audiobook",
-                className: ".Audiobook",
-                parentName: "Book",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [DataModel.Attribute("duration", .double, defaultValue: "0.0", usesScalarValueType: true)],
-                relationships: [
-                    DataModel.Relationship(
-                        "narrator",
-                        destination: "Author",
-                        inverseName: "narrated",
-                        inverseEntityName: "Author",
-                        maxCount: 1,
-                        isOptional: true
-                    ),
-                ]
+    static let definition = { () -> DataModel.Model in
+        var entities: [DataModel.Entity] = []
+        entities.append(DataModel.Entity(
+            "Audiobook",
+            className: ".Audiobook",
+            parentName: "Book",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [DataModel.Attribute("duration", .double, defaultValue: "0.0", usesScalarValueType: true)],
+            relationships: [
+                DataModel.Relationship(
+                    "narrator",
+                    destination: "Author",
+                    inverseName: "narrated",
+                    inverseEntityName: "Author",
+                    maxCount: 1,
+                    isOptional: true
+                ),
+            ]
+        ))
+        entities.append(DataModel.Entity(
+            "Author",
+            className: "Author",
+            isSyncable: true,
+            attributes: [DataModel.Attribute("name", .string, defaultValue: "Anonymous", isIndexedBySpotlight: true)],
+            relationships: [
+                DataModel.Relationship(
+                    "books",
+                    destination: "Book",
+                    inverseName: "author",
+                    inverseEntityName: "Book",
+                    isToMany: true,
+                    isOptional: true
+                ),
+                DataModel.Relationship(
+                    "narrated",
+                    destination: "Audiobook",
+                    inverseName: "narrator",
+                    inverseEntityName: "Audiobook",
+                    isToMany: true,
+                    isOptional: true
+                ),
+            ],
+            uniquenessConstraints: [DataModel.UniquenessConstraint(["name"])]
+        ))
+        entities.append(DataModel.Entity(
+            "Book",
+            className: "Library.Book",
+            parentName: "Item",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("cover", .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
+                DataModel.Attribute("fileSize", .integer64, defaultValue: "0", usesScalarValueType: true),
+                DataModel.Attribute("isAvailable", .boolean, defaultValue: "YES", usesScalarValueType: true),
+                DataModel.Attribute("isbn", .string, isOptional: true, regularExpression: "[0-9X-]{10,17}"),
+                DataModel.Attribute("legacyCode", .string, isOptional: true, isIndexed: true),
+                DataModel.Attribute(
+                    "metadata",
+                    .transformable,
+                    isOptional: true,
+                    valueTransformerName: "NSSecureUnarchiveFromDataTransformer",
+                    customClassName: "[String: String]"
+                ),
+                DataModel.Attribute(
+                    "notes",
+                    .string,
+                    isOptional: true,
+                    isIndexedBySpotlight: true,
+                    preservesValueInHistoryOnDeletion: true,
+                    allowsCloudEncryption: true
+                ),
+                DataModel.Attribute("objectReference", .objectID, isOptional: true, isTransient: true),
+                DataModel.Attribute(
+                    "pageCount",
+                    .integer16,
+                    defaultValue: "0",
+                    minValue: "0",
+                    maxValue: "10000",
+                    usesScalarValueType: true
+                ),
+                DataModel.Attribute(
+                    "pagesCount",
+                    .integer64,
+                    isOptional: true,
+                    isDerived: true,
+                    derivationExpression: "chapters.@count",
+                    usesScalarValueType: true
+                ),
+                DataModel.Attribute("price", .decimal, isOptional: true, defaultValue: "0"),
+                DataModel.Attribute(
+                    "published",
+                    .date,
+                    isOptional: true,
+                    defaultDateTimeInterval: 0.0,
+                    minDateTimeInterval: -3155760000.0,
+                    maxDateTimeInterval: 3155760000.0,
+                    usesScalarValueType: false
+                ),
+                DataModel.Attribute(
+                    "rating",
+                    .float,
+                    isOptional: true,
+                    defaultValue: "0.0",
+                    minValue: "0",
+                    maxValue: "5",
+                    usesScalarValueType: true
+                ),
+                DataModel.Attribute("scratch", .undefined, isOptional: true, isTransient: true),
+                DataModel.Attribute("searchText", .string, isOptional: true, isTransient: true),
+                DataModel.Attribute("shelfSpot", .composite, isOptional: true, compositeName: "ShelfSpot"),
+                DataModel.Attribute(
+                    "title",
+                    .string,
+                    defaultValue: "Untitled",
+                    minValue: "1",
+                    maxValue: "200",
+                    elementID: "name",
+                    versionHashModifier: "2"
+                ),
+                DataModel.Attribute("website", .uri, isOptional: true),
+                DataModel.Attribute("weight", .double, isOptional: true, usesScalarValueType: false),
+                DataModel.Attribute(
+                    "wordCount",
+                    .integer32,
+                    isOptional: true,
+                    defaultValue: "0",
+                    usesScalarValueType: true,
+                    userInfo: DataModel.UserInfo(["datamodel.type": "Int"])
+                ),
+            ],
+            relationships: [
+                DataModel.Relationship(
+                    "author",
+                    destination: "Author",
+                    inverseName: "books",
+                    inverseEntityName: "Author",
+                    maxCount: 1,
+                    isOptional: true
+                ),
+                DataModel.Relationship(
+                    "chapters",
+                    destination: "Chapter",
+                    inverseName: "book",
+                    inverseEntityName: "Chapter",
+                    isToMany: true,
+                    isOrdered: true,
+                    maxCount: 500,
+                    deleteRule: .cascade,
+                    isOptional: true
+                ),
+                DataModel.Relationship(
+                    "featuredOn",
+                    destination: "Shelf",
+                    inverseName: "featured",
+                    inverseEntityName: "Shelf",
+                    maxCount: 1,
+                    isOptional: true
+                ),
+                DataModel.Relationship(
+                    "recommendedBy",
+                    destination: "Reader",
+                    isToMany: true,
+                    deleteRule: .noAction,
+                    isOptional: true
+                ),
+                DataModel.Relationship(
+                    "related",
+                    destination: "Book",
+                    inverseName: "related",
+                    inverseEntityName: "Book",
+                    isToMany: true,
+                    isOptional: true
+                ),
+                DataModel.Relationship(
+                    "shelf",
+                    destination: "Shelf",
+                    inverseName: "books",
+                    inverseEntityName: "Shelf",
+                    maxCount: 1,
+                    isOptional: true,
+                    userInfo: DataModel.UserInfo(["note": "a shelf cannot be deleted while it holds books"])
+                ),
+                DataModel.Relationship(
+                    "tags",
+                    destination: "Tag",
+                    inverseName: "books",
+                    inverseEntityName: "Tag",
+                    isToMany: true,
+                    isOptional: true
+                ),
+            ],
+            fetchedProperties: [
+                DataModel.FetchedProperty(
+                    "sameAuthorBooks",
+                    entityName: "Book",
+                    predicate: "author == $FETCH_SOURCE.author AND SELF != $FETCH_SOURCE",
+                    isOptional: true,
+                    userInfo: DataModel.UserInfo(["sorted": "title"])
+                ),
+            ],
+            fetchIndexes: [
+                DataModel.FetchIndex("byTitle", [DataModel.FetchIndex.Element(property: "title")]),
+                DataModel.FetchIndex(
+                    "byPublishedDescending",
+                    [DataModel.FetchIndex.Element(property: "published", order: .descending)]
+                ),
+                DataModel.FetchIndex(
+                    "byAuthorAndTitle",
+                    [DataModel.FetchIndex.Element(property: "author"), DataModel.FetchIndex.Element(property: "title")]
+                ),
+            ],
+            uniquenessConstraints: [
+                DataModel.UniquenessConstraint(["isbn"]),
+                DataModel.UniquenessConstraint(["title", "author"]),
+            ],
+            userInfo: DataModel.UserInfo(["summary": "A book \"in print\" or in any other form &#38; format"])
+        ))
+        entities.append(DataModel.Entity(
+            "Chapter",
+            className: "Chapter",
+            codeGenerationType: .category,
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("index", .integer16, defaultValue: "0", usesScalarValueType: true),
+                DataModel.Attribute("title", .string, isOptional: true),
+            ],
+            relationships: [
+                DataModel.Relationship(
+                    "book",
+                    destination: "Book",
+                    inverseName: "chapters",
+                    inverseEntityName: "Book",
+                    minCount: 1,
+                    maxCount: 1
+                ),
+            ]
+        ))
+        entities.append(DataModel.Entity(
+            "Ebook",
+            className: ".Ebook",
+            parentName: "Book",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("fileFormat", .string, defaultValue: "epub"),
+                DataModel.Attribute("sizeBytes", .integer64, defaultValue: "0", usesScalarValueType: true),
+            ]
+        ))
+        entities.append(DataModel.Entity(
+            "Item",
+            className: ".Item",
+            isAbstract: true,
+            codeGenerationType: .classDefinition,
+            elementID: "CatalogItem",
+            versionHashModifier: "1",
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("added", .date, defaultDateTimeInterval: 0.0, usesScalarValueType: false),
+                DataModel.Attribute("identifier", .uuid, isOptional: true, usesScalarValueType: false),
+            ],
+            userInfo: DataModel.UserInfo(["documentation": "Anything the library catalogues."])
+        ))
+        entities.append(DataModel.Entity(
+            "Reader",
+            className: "Reader",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [DataModel.Attribute("name", .string, isOptional: true)]
+        ))
+        entities.append(DataModel.Entity(
+            "Shelf",
+            className: "Shelf",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [DataModel.Attribute("name", .string, isOptional: true)],
+            relationships: [
+                DataModel.Relationship(
+                    "books",
+                    destination: "Book",
+                    inverseName: "shelf",
+                    inverseEntityName: "Book",
+                    isToMany: true,
+                    deleteRule: .deny,
+                    isOptional: true
+                ),
+                DataModel.Relationship(
+                    "featured",
+                    destination: "Book",
+                    inverseName: "featuredOn",
+                    inverseEntityName: "Book",
+                    maxCount: 1,
+                    isOptional: true
+                ),
+            ]
+        ))
+        entities.append(DataModel.Entity(
+            "Tag",
+            className: "Tag",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [DataModel.Attribute("name", .string, defaultValue: "")],
+            relationships: [
+                DataModel.Relationship(
+                    "books",
+                    destination: "Book",
+                    inverseName: "tags",
+                    inverseEntityName: "Book",
+                    isToMany: true,
+                    isOrdered: true,
+                    isOptional: true
+                ),
+            ]
+        ))
+        return DataModel.Model(
+            "Everything 2.xcdatamodel",
+            versionName: "Everything 2",
+            header: DataModel.ModelHeader(
+                type: "com.apple.IDECoreDataModeler.DataModel",
+                documentVersion: "1.0",
+                lastSavedToolsVersion: "22758",
+                systemVersion: "23E224",
+                minimumToolsVersion: "Automatic",
+                sourceLanguage: "Swift",
+                userDefinedModelVersionIdentifier: "2"
             ),
-            DataModel.Entity(
-                "Author",
-                className: "Author",
-                isSyncable: true,
-                attributes: [
-                    DataModel.Attribute("name", .string, defaultValue: "Anonymous", isIndexedBySpotlight: true),
-                ],
-                relationships: [
-                    DataModel.Relationship(
-                        "books",
-                        destination: "Book",
-                        inverseName: "author",
-                        inverseEntityName: "Book",
-                        isToMany: true,
-                        isOptional: true
-                    ),
-                    DataModel.Relationship(
-                        "narrated",
-                        destination: "Audiobook",
-                        inverseName: "narrator",
-                        inverseEntityName: "Audiobook",
-                        isToMany: true,
-                        isOptional: true
-                    ),
-                ],
-                uniquenessConstraints: [DataModel.UniquenessConstraint(["name"])]
-            ),
-            DataModel.Entity(
-                "Book",
-                className: "Library.Book",
-                parentName: "Item",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [
-                    DataModel.Attribute("cover", .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
-                    DataModel.Attribute("fileSize", .integer64, defaultValue: "0", usesScalarValueType: true),
-                    DataModel.Attribute("isAvailable", .boolean, defaultValue: "YES", usesScalarValueType: true),
-                    DataModel.Attribute("isbn", .string, isOptional: true, regularExpression: "[0-9X-]{10,17}"),
-                    DataModel.Attribute("legacyCode", .string, isOptional: true, isIndexed: true),
-                    DataModel.Attribute(
-                        "metadata",
-                        .transformable,
-                        isOptional: true,
-                        valueTransformerName: "NSSecureUnarchiveFromDataTransformer",
-                        customClassName: "[String: String]"
-                    ),
-                    DataModel.Attribute(
-                        "notes",
-                        .string,
-                        isOptional: true,
-                        isIndexedBySpotlight: true,
-                        preservesValueInHistoryOnDeletion: true,
-                        allowsCloudEncryption: true
-                    ),
-                    DataModel.Attribute("objectReference", .objectID, isOptional: true, isTransient: true),
-                    DataModel.Attribute(
-                        "pageCount",
-                        .integer16,
-                        defaultValue: "0",
-                        minValue: "0",
-                        maxValue: "10000",
-                        usesScalarValueType: true
-                    ),
-                    DataModel.Attribute(
-                        "pagesCount",
-                        .integer64,
-                        isOptional: true,
-                        isDerived: true,
-                        derivationExpression: "chapters.@count",
-                        usesScalarValueType: true
-                    ),
-                    DataModel.Attribute("price", .decimal, isOptional: true, defaultValue: "0"),
-                    DataModel.Attribute(
-                        "published",
-                        .date,
-                        isOptional: true,
-                        defaultDateTimeInterval: 0.0,
-                        minDateTimeInterval: -3155760000.0,
-                        maxDateTimeInterval: 3155760000.0,
-                        usesScalarValueType: false
-                    ),
-                    DataModel.Attribute(
-                        "rating",
-                        .float,
-                        isOptional: true,
-                        defaultValue: "0.0",
-                        minValue: "0",
-                        maxValue: "5",
-                        usesScalarValueType: true
-                    ),
-                    DataModel.Attribute("scratch", .undefined, isOptional: true, isTransient: true),
-                    DataModel.Attribute("searchText", .string, isOptional: true, isTransient: true),
-                    DataModel.Attribute("shelfSpot", .composite, isOptional: true, compositeName: "ShelfSpot"),
-                    DataModel.Attribute(
-                        "title",
-                        .string,
-                        defaultValue: "Untitled",
-                        minValue: "1",
-                        maxValue: "200",
-                        elementID: "name",
-                        versionHashModifier: "2"
-                    ),
-                    DataModel.Attribute("website", .uri, isOptional: true),
-                    DataModel.Attribute("weight", .double, isOptional: true, usesScalarValueType: false),
-                    DataModel.Attribute(
-                        "wordCount",
-                        .integer32,
-                        isOptional: true,
-                        defaultValue: "0",
-                        usesScalarValueType: true,
-                        userInfo: DataModel.UserInfo(["datamodel.type": "Int"])
-                    ),
-                ],
-                relationships: [
-                    DataModel.Relationship(
-                        "author",
-                        destination: "Author",
-                        inverseName: "books",
-                        inverseEntityName: "Author",
-                        maxCount: 1,
-                        isOptional: true
-                    ),
-                    DataModel.Relationship(
-                        "chapters",
-                        destination: "Chapter",
-                        inverseName: "book",
-                        inverseEntityName: "Chapter",
-                        isToMany: true,
-                        isOrdered: true,
-                        maxCount: 500,
-                        deleteRule: .cascade,
-                        isOptional: true
-                    ),
-                    DataModel.Relationship(
-                        "featuredOn",
-                        destination: "Shelf",
-                        inverseName: "featured",
-                        inverseEntityName: "Shelf",
-                        maxCount: 1,
-                        isOptional: true
-                    ),
-                    DataModel.Relationship(
-                        "recommendedBy",
-                        destination: "Reader",
-                        isToMany: true,
-                        deleteRule: .noAction,
-                        isOptional: true
-                    ),
-                    DataModel.Relationship(
-                        "related",
-                        destination: "Book",
-                        inverseName: "related",
-                        inverseEntityName: "Book",
-                        isToMany: true,
-                        isOptional: true
-                    ),
-                    DataModel.Relationship(
-                        "shelf",
-                        destination: "Shelf",
-                        inverseName: "books",
-                        inverseEntityName: "Shelf",
-                        maxCount: 1,
-                        isOptional: true,
-                        userInfo: DataModel.UserInfo(["note": "a shelf cannot be deleted while it holds books"])
-                    ),
-                    DataModel.Relationship(
-                        "tags",
-                        destination: "Tag",
-                        inverseName: "books",
-                        inverseEntityName: "Tag",
-                        isToMany: true,
-                        isOptional: true
-                    ),
-                ],
-                fetchedProperties: [
-                    DataModel.FetchedProperty(
-                        "sameAuthorBooks",
-                        entityName: "Book",
-                        predicate: "author == $FETCH_SOURCE.author AND SELF != $FETCH_SOURCE",
-                        isOptional: true,
-                        userInfo: DataModel.UserInfo(["sorted": "title"])
-                    ),
-                ],
-                fetchIndexes: [
-                    DataModel.FetchIndex("byTitle", [DataModel.FetchIndex.Element(property: "title")]),
-                    DataModel.FetchIndex(
-                        "byPublishedDescending",
-                        [DataModel.FetchIndex.Element(property: "published", order: .descending)]
-                    ),
-                    DataModel.FetchIndex(
-                        "byAuthorAndTitle",
-                        [
-                            DataModel.FetchIndex.Element(property: "author"),
-                            DataModel.FetchIndex.Element(property: "title"),
-                        ]
-                    ),
-                ],
-                uniquenessConstraints: [
-                    DataModel.UniquenessConstraint(["isbn"]),
-                    DataModel.UniquenessConstraint(["title", "author"]),
-                ],
-                userInfo: DataModel.UserInfo(["summary": "A book \"in print\" or in any other form &#38; format"])
-            ),
-            DataModel.Entity(
-                "Chapter",
-                className: "Chapter",
-                codeGenerationType: .category,
-                isSyncable: true,
-                attributes: [
-                    DataModel.Attribute("index", .integer16, defaultValue: "0", usesScalarValueType: true),
-                    DataModel.Attribute("title", .string, isOptional: true),
-                ],
-                relationships: [
-                    DataModel.Relationship(
-                        "book",
-                        destination: "Book",
-                        inverseName: "chapters",
-                        inverseEntityName: "Book",
-                        minCount: 1,
-                        maxCount: 1
-                    ),
-                ]
-            ),
-            DataModel.Entity(
-                "Ebook",
-                className: ".Ebook",
-                parentName: "Book",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [
-                    DataModel.Attribute("fileFormat", .string, defaultValue: "epub"),
-                    DataModel.Attribute("sizeBytes", .integer64, defaultValue: "0", usesScalarValueType: true),
-                ]
-            ),
-            DataModel.Entity(
-                "Item",
-                className: ".Item",
-                isAbstract: true,
-                codeGenerationType: .classDefinition,
-                elementID: "CatalogItem",
-                versionHashModifier: "1",
-                isSyncable: true,
-                attributes: [
-                    DataModel.Attribute("added", .date, defaultDateTimeInterval: 0.0, usesScalarValueType: false),
-                    DataModel.Attribute("identifier", .uuid, isOptional: true, usesScalarValueType: false),
-                ],
-                userInfo: DataModel.UserInfo(["documentation": "Anything the library catalogues."])
-            ),
-            DataModel.Entity(
-                "Reader",
-                className: "Reader",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [DataModel.Attribute("name", .string, isOptional: true)]
-            ),
-            DataModel.Entity(
-                "Shelf",
-                className: "Shelf",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [DataModel.Attribute("name", .string, isOptional: true)],
-                relationships: [
-                    DataModel.Relationship(
-                        "books",
-                        destination: "Book",
-                        inverseName: "shelf",
-                        inverseEntityName: "Book",
-                        isToMany: true,
-                        deleteRule: .deny,
-                        isOptional: true
-                    ),
-                    DataModel.Relationship(
-                        "featured",
-                        destination: "Book",
-                        inverseName: "featuredOn",
-                        inverseEntityName: "Book",
-                        maxCount: 1,
-                        isOptional: true
-                    ),
-                ]
-            ),
-            DataModel.Entity(
-                "Tag",
-                className: "Tag",
-                codeGenerationType: .classDefinition,
-                isSyncable: true,
-                attributes: [DataModel.Attribute("name", .string, defaultValue: "")],
-                relationships: [
-                    DataModel.Relationship(
-                        "books",
-                        destination: "Book",
-                        inverseName: "tags",
-                        inverseEntityName: "Book",
-                        isToMany: true,
-                        isOrdered: true,
-                        isOptional: true
-                    ),
-                ]
-            ),
-        ],
-        composites: [
-            DataModel.Composite(
-                "Coordinates",
-                attributes: [
-                    DataModel.Attribute("x", .double, defaultValue: "0.0", usesScalarValueType: true),
-                    DataModel.Attribute("y", .double, defaultValue: "0.0", usesScalarValueType: true),
-                ]
-            ),
-            DataModel.Composite(
-                "ShelfSpot",
-                attributes: [
-                    DataModel.Attribute("position", .composite, isOptional: true, compositeName: "Coordinates"),
-                    DataModel.Attribute("room", .string, isOptional: true),
-                    DataModel.Attribute("row", .integer16, defaultValue: "0", usesScalarValueType: true),
-                ]
-            ),
-        ],
-        fetchRequestTemplates: [
-            DataModel.FetchRequestTemplate("bookDictionaries", entityName: "Book", resultType: .dictionaries),
-            DataModel.FetchRequestTemplate(
-                "bookIDs",
-                entityName: "Book",
-                predicate: "isAvailable == YES",
-                resultType: .managedObjectIDs
-            ),
-            DataModel.FetchRequestTemplate(
-                "booksByAuthor",
-                entityName: "Book",
-                predicate: "author.name == $authorName",
-                fetchLimit: 50,
-                fetchBatchSize: 20,
-                includesSubentities: false,
-                includesPendingChanges: false,
-                returnsObjectsAsFaults: false,
-                returnsDistinctResults: true
-            ),
-            DataModel.FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
-        ],
-        configurations: [
-            DataModel.Configuration(
-                "Catalog",
-                entities: ["Audiobook", "Author", "Book", "Chapter", "Ebook", "Item", "Tag"]
-            ),
-            DataModel.Configuration("Local", entities: ["Reader", "Shelf"]),
-        ]
-    )
+            entities: entities,
+            composites: [
+                DataModel.Composite(
+                    "Coordinates",
+                    attributes: [
+                        DataModel.Attribute("x", .double, defaultValue: "0.0", usesScalarValueType: true),
+                        DataModel.Attribute("y", .double, defaultValue: "0.0", usesScalarValueType: true),
+                    ]
+                ),
+                DataModel.Composite(
+                    "ShelfSpot",
+                    attributes: [
+                        DataModel.Attribute("position", .composite, isOptional: true, compositeName: "Coordinates"),
+                        DataModel.Attribute("room", .string, isOptional: true),
+                        DataModel.Attribute("row", .integer16, defaultValue: "0", usesScalarValueType: true),
+                    ]
+                ),
+            ],
+            fetchRequestTemplates: [
+                DataModel.FetchRequestTemplate("bookDictionaries", entityName: "Book", resultType: .dictionaries),
+                DataModel.FetchRequestTemplate(
+                    "bookIDs",
+                    entityName: "Book",
+                    predicate: "isAvailable == YES",
+                    resultType: .managedObjectIDs
+                ),
+                DataModel.FetchRequestTemplate(
+                    "booksByAuthor",
+                    entityName: "Book",
+                    predicate: "author.name == $authorName",
+                    fetchLimit: 50,
+                    fetchBatchSize: 20,
+                    includesSubentities: false,
+                    includesPendingChanges: false,
+                    returnsObjectsAsFaults: false,
+                    returnsDistinctResults: true
+                ),
+                DataModel.FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
+            ],
+            configurations: [
+                DataModel.Configuration(
+                    "Catalog",
+                    entities: ["Audiobook", "Author", "Book", "Chapter", "Ebook", "Item", "Tag"]
+                ),
+                DataModel.Configuration("Local", entities: ["Reader", "Shelf"]),
+            ]
+        )
+    }()
 
     /// Every version of `Everything.xcdatamodeld`, oldest first, `definition` among them: the models a
     /// store may have been written with, which opening it with `model` migrates from.
@@ -818,105 +815,105 @@ enum Everything {
     /// The versions of `Everything.xcdatamodeld` other than the current one, compiled into Swift values.
     enum Versions {
         /// Version `Everything 1`: the model exactly as `Everything 1.xcdatamodel` defines it.
-        static let everything1 = DataModel.Model(
-            "Everything 1.xcdatamodel",
-            versionName: "Everything 1",
-            header: DataModel.ModelHeader(
-                type: "com.apple.IDECoreDataModeler.DataModel",
-                documentVersion: "1.0",
-                lastSavedToolsVersion: "14490.99",
-                systemVersion: "18F132",
-                minimumToolsVersion: "Xcode 7.3",
-                sourceLanguage: "Swift",
-                userDefinedModelVersionIdentifier: "1"
-            ),
-            entities: [
-                DataModel.Entity(
-                    "Author",
-                    className: "Author",
-                    isSyncable: true,
-                    attributes: [
-                        DataModel.Attribute("name", .string, isOptional: true, isIndexed: true, isSyncable: true),
-                    ],
-                    relationships: [
-                        DataModel.Relationship(
-                            "books",
-                            destination: "Book",
-                            inverseName: "author",
-                            inverseEntityName: "Book",
-                            isToMany: true,
-                            isOptional: true,
-                            isSyncable: true
-                        ),
-                    ]
+        static let everything1 = { () -> DataModel.Model in
+            var entities: [DataModel.Entity] = []
+            entities.append(DataModel.Entity(
+                "Author",
+                className: "Author",
+                isSyncable: true,
+                attributes: [DataModel.Attribute("name", .string, isOptional: true, isIndexed: true, isSyncable: true)],
+                relationships: [
+                    DataModel.Relationship(
+                        "books",
+                        destination: "Book",
+                        inverseName: "author",
+                        inverseEntityName: "Book",
+                        isToMany: true,
+                        isOptional: true,
+                        isSyncable: true
+                    ),
+                ]
+            ))
+            entities.append(DataModel.Entity(
+                "Book",
+                className: "Book",
+                isSyncable: true,
+                attributes: [
+                    DataModel.Attribute(
+                        "pageCount",
+                        .integer16,
+                        isOptional: true,
+                        isSyncable: true,
+                        defaultValue: "0",
+                        usesScalarValueType: true
+                    ),
+                    DataModel.Attribute(
+                        "published",
+                        .date,
+                        isOptional: true,
+                        isSyncable: true,
+                        usesScalarValueType: false
+                    ),
+                    DataModel.Attribute("name", .string, isOptional: true, isSyncable: true),
+                ],
+                relationships: [
+                    DataModel.Relationship(
+                        "author",
+                        destination: "Author",
+                        inverseName: "books",
+                        inverseEntityName: "Author",
+                        minCount: 1,
+                        maxCount: 1,
+                        isOptional: true,
+                        isSyncable: true
+                    ),
+                    DataModel.Relationship(
+                        "chapters",
+                        destination: "Chapter",
+                        inverseName: "book",
+                        inverseEntityName: "Chapter",
+                        isToMany: true,
+                        isOrdered: true,
+                        deleteRule: .cascade,
+                        isOptional: true,
+                        isSyncable: true
+                    ),
+                ],
+                compoundIndexes: [DataModel.CompoundIndex(["name", "author"])]
+            ))
+            entities.append(DataModel.Entity(
+                "Chapter",
+                className: "Chapter",
+                isSyncable: true,
+                attributes: [DataModel.Attribute("title", .string, isOptional: true, isSyncable: true)],
+                relationships: [
+                    DataModel.Relationship(
+                        "book",
+                        destination: "Book",
+                        inverseName: "chapters",
+                        inverseEntityName: "Book",
+                        minCount: 1,
+                        maxCount: 1,
+                        isOptional: true,
+                        isSyncable: true
+                    ),
+                ]
+            ))
+            return DataModel.Model(
+                "Everything 1.xcdatamodel",
+                versionName: "Everything 1",
+                header: DataModel.ModelHeader(
+                    type: "com.apple.IDECoreDataModeler.DataModel",
+                    documentVersion: "1.0",
+                    lastSavedToolsVersion: "14490.99",
+                    systemVersion: "18F132",
+                    minimumToolsVersion: "Xcode 7.3",
+                    sourceLanguage: "Swift",
+                    userDefinedModelVersionIdentifier: "1"
                 ),
-                DataModel.Entity(
-                    "Book",
-                    className: "Book",
-                    isSyncable: true,
-                    attributes: [
-                        DataModel.Attribute(
-                            "pageCount",
-                            .integer16,
-                            isOptional: true,
-                            isSyncable: true,
-                            defaultValue: "0",
-                            usesScalarValueType: true
-                        ),
-                        DataModel.Attribute(
-                            "published",
-                            .date,
-                            isOptional: true,
-                            isSyncable: true,
-                            usesScalarValueType: false
-                        ),
-                        DataModel.Attribute("name", .string, isOptional: true, isSyncable: true),
-                    ],
-                    relationships: [
-                        DataModel.Relationship(
-                            "author",
-                            destination: "Author",
-                            inverseName: "books",
-                            inverseEntityName: "Author",
-                            minCount: 1,
-                            maxCount: 1,
-                            isOptional: true,
-                            isSyncable: true
-                        ),
-                        DataModel.Relationship(
-                            "chapters",
-                            destination: "Chapter",
-                            inverseName: "book",
-                            inverseEntityName: "Chapter",
-                            isToMany: true,
-                            isOrdered: true,
-                            deleteRule: .cascade,
-                            isOptional: true,
-                            isSyncable: true
-                        ),
-                    ],
-                    compoundIndexes: [DataModel.CompoundIndex(["name", "author"])]
-                ),
-                DataModel.Entity(
-                    "Chapter",
-                    className: "Chapter",
-                    isSyncable: true,
-                    attributes: [DataModel.Attribute("title", .string, isOptional: true, isSyncable: true)],
-                    relationships: [
-                        DataModel.Relationship(
-                            "book",
-                            destination: "Book",
-                            inverseName: "chapters",
-                            inverseEntityName: "Book",
-                            minCount: 1,
-                            maxCount: 1,
-                            isOptional: true,
-                            isSyncable: true
-                        ),
-                    ]
-                ),
-            ]
-        )
+                entities: entities
+            )
+        }()
     }
 
     /// Typed builders for the model's fetch request templates: each returns a request to adjust and fetch.

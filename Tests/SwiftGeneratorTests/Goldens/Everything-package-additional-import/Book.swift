@@ -132,7 +132,7 @@ package class Book: Item {
             "cover", "fileSize", "isAvailable", "isbn", "legacyCode", "metadata", "notes",
             "objectReference", "pageCount", "pagesCount", "price", "published", "rating", "scratch",
             "searchText", "shelfSpot", "title", "website", "weight", "wordCount",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

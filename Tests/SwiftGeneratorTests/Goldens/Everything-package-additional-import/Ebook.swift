@@ -23,7 +23,7 @@ package final class Ebook: Book {
     package override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "fileFormat", "sizeBytes",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

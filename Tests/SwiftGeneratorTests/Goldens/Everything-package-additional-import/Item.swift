@@ -22,7 +22,7 @@ package class Item: ManagedObject {
     package override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "added", "identifier",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {

@@ -26,7 +26,7 @@ package final class Tag: ManagedObject {
     package override class var propertyStoredAttributes: [String] {
         super.propertyStoredAttributes + [
             "name",
-        ]
+        ] as [String]  // typed, so the compiler need not infer the literal's type
     }
 
     package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
