@@ -63,7 +63,7 @@ import TestSupport
         #expect(text.contains("    public static let versions: [DataModel.Model] = [Versions_.model1_2, definition, Versions_.self_, Versions_._2]\n"))
         #expect(text.contains("    public enum Versions_ {\n"))
         #expect(text.contains("        public static let self_ = { () -> DataModel.Model in\n"))
-        #expect(text.contains("            return DataModel.Model(\n                \"self.xcdatamodel\",\n"))
+        #expect(text.contains("            return DataModel.Model(\"self.xcdatamodel\", versionName: \"self\", entities: entities)\n"))
         #expect(text.contains("            Versions.self,\n"), "the class list still names the entity class")
         #expect(result.diagnostics.map(\.message) == [
             "the model's versions other than the current one are generated in 'Versions_': a type of the model is named 'Versions'",
