@@ -55,6 +55,15 @@ struct AttributeValues: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with the values to change in place, in a buffer of their own first if shared.
+    mutating func withUnsafeMutableBufferPointer<Result>(_ body: (UnsafeMutableBufferPointer<AttributeValue>) throws -> Result) rethrows -> Result {
+        guard buffer != nil else { return try body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        makeUnique()
+        return try buffer.unsafelyUnwrapped.withUnsafeMutablePointerToElements {
+            try body(UnsafeMutableBufferPointer(start: $0 + Int(start), count: count))
+        }
+    }
+
     subscript(slot: Int) -> AttributeValue {
         get {
             precondition(slot >= 0 && slot < count, "slot out of range")
@@ -62,11 +71,16 @@ struct AttributeValues: @unchecked Sendable {
         }
         set {
             precondition(slot >= 0 && slot < count, "slot out of range")
-            if !isKnownUniquelyReferenced(&buffer) {
-                let shared = self
-                self = AttributeValues(count: count) { shared[$0] }
-            }
+            makeUnique()
             buffer.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[Int(start) + slot] = newValue }
+        }
+    }
+
+    /// Copies the values into a buffer of their own when the buffer is shared.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&buffer) {
+            let shared = self
+            self = AttributeValues(count: count) { shared[$0] }
         }
     }
 

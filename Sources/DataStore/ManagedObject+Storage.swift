@@ -66,7 +66,7 @@ extension ManagedObject {
         switch valueStorage {
         case .none: AttributeValues()
         case .buffer: attributeValues
-        case .properties: AttributeValues(storedAttributeValues)
+        case .properties: storedAttributeValues
         }
     }
 

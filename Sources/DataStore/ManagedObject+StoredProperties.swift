@@ -25,12 +25,15 @@ extension ManagedObject {
         return visitor.isStored
     }
 
-    /// The values of every stored property, by slot.
-    var storedAttributeValues: [AttributeValue] {
-        var visitor = StoredAttributeVisitor(.collect)
-        visitor.values.reserveCapacity(entity.attributes.count)
-        visitStoredAttributes(&visitor)
-        return visitor.values
+    /// The values of every stored property, by slot, written straight into a buffer of their own.
+    var storedAttributeValues: AttributeValues {
+        var values = AttributeValues(count: entity.attributes.count) { _ in .null }
+        values.withUnsafeMutableBufferPointer { destination in
+            var visitor = StoredAttributeVisitor(.collect)
+            visitor.values = destination
+            visitStoredAttributes(&visitor)
+        }
+        return values
     }
 
     /// Stores `values` in the properties, by slot: `false` when one is not of its property's type
@@ -38,7 +41,8 @@ extension ManagedObject {
     func storeAttributeValues(_ values: AttributeValues) -> Bool {
         values.withUnsafeBufferPointer { source in
             var visitor = StoredAttributeVisitor(.storeAll)
-            visitor.source = source
+            // Only read during the walk.
+            visitor.values = UnsafeMutableBufferPointer(mutating: source)
             visitStoredAttributes(&visitor)
             return visitor.isStored
         }

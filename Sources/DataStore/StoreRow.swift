@@ -79,9 +79,7 @@ struct StoreRow {
     }
 
     private mutating func read<Property: StoredPropertyValue>(_ slot: Int) -> Property? {
-        let value = value(slot)
-        if case .null = value { return nil }
-        guard let property = Property(payloadOf: value) else {
+        guard let property = Property?(fitting: value(slot)) else {
             hasMismatch = true
             return nil
         }

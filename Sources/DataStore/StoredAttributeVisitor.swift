@@ -21,7 +21,7 @@ public struct StoredAttributeVisitor {
         case store
         /// Reads every property into `values`.
         case collect
-        /// Writes `source` into every property.
+        /// Writes `values` into every property.
         case storeAll
         /// Empties every property.
         case clear
@@ -33,10 +33,8 @@ public struct StoredAttributeVisitor {
     @usableFromInline let target: Int
     /// The value read (`value`) or to write (`store`).
     @usableFromInline var value = AttributeValue.null
-    /// The values read by `collect`, by slot.
-    @usableFromInline var values: [AttributeValue] = []
-    /// The values `storeAll` writes, by slot: valid during the walk.
-    @usableFromInline var source = UnsafeBufferPointer<AttributeValue>(start: nil, count: 0)
+    /// The values `collect` reads into and `storeAll` writes, by slot: valid during the walk.
+    @usableFromInline var values = UnsafeMutableBufferPointer<AttributeValue>(start: nil, count: 0)
     /// Whether every value written went into a property of its type: when one did not, the object
     /// keeps its values in a buffer instead, which holds any value.
     @usableFromInline var isStored = true
@@ -61,8 +59,8 @@ public struct StoredAttributeVisitor {
         case .read: property = Stored.read(slot, with: &self)
         case .value: if slot == target { value = property?.storedAttributeValue ?? .null }
         case .store: if slot == target { store(value, in: &property) }
-        case .collect: values.append(property?.storedAttributeValue ?? .null)
-        case .storeAll: if slot < source.count { store(source[slot], in: &property) }
+        case .collect: if slot < values.count { values[slot] = property?.storedAttributeValue ?? .null }
+        case .storeAll: if slot < values.count { store(values[slot], in: &property) }
         case .clear: property = nil
         }
         slot += 1
@@ -70,12 +68,6 @@ public struct StoredAttributeVisitor {
 
     @inlinable @inline(__always)
     mutating func store<Stored: StoredPropertyValue>(_ value: AttributeValue, in property: inout Stored?) {
-        if case .null = value {
-            property = nil
-        } else if let payload = Stored(payloadOf: value) {
-            property = payload
-        } else {
-            isStored = false
-        }
+        if let stored = Stored?(fitting: value) { property = stored } else { isStored = false }
     }
 }

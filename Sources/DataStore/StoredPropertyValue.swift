@@ -14,6 +14,21 @@ public protocol StoredPropertyValue: Equatable {
     var storedAttributeValue: AttributeValue { get }
 }
 
+extension Optional where Wrapped: StoredPropertyValue {
+    /// `value` as a stored property holds it: `nil` for `null`, else the payload of its case; no
+    /// value at all (the initializer fails) when it is of another case and does not fit.
+    @inlinable
+    init?(fitting value: AttributeValue) {
+        if case .null = value {
+            self = .none
+        } else if let payload = Wrapped(payloadOf: value) {
+            self = payload
+        } else {
+            return nil
+        }
+    }
+}
+
 extension Int64: StoredPropertyValue {
     @inlinable public static func read(_ slot: Int, with visitor: inout StoredAttributeVisitor) -> Int64? { visitor.row!.integer(slot) }
     public init?(payloadOf value: AttributeValue) { if case .integer(let payload) = value { self = payload } else { return nil } }
