@@ -55,7 +55,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     init(
         name: String, number: Int, subtreeNumbers: ClosedRange<Int>, superentityName: String?, isAbstract: Bool,
         tableName: String, rootNumber: Int, attributes: [AttributeDescription], relationships: [RelationshipDescription],
-        uniquenessConstraints: [[String]], objectClass: ManagedObject.Type, tableColumns: [String]
+        uniquenessConstraints: [[String]], objectClass: ManagedObject.Type, fillsProperties: Bool, tableColumns: [String]
     ) {
         self.name = name
         self.number = number
@@ -85,7 +85,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
         rowLayout = RowLayout(
             attributes: attributes, relationships: relationships,
-            fillsProperties: objectClass.propertyStoredAttributes.elementsEqual(attributes.lazy.map(\.name)))
+            fillsProperties: fillsProperties)
         attributeRules = attributes.filter(\.hasValidationRules).map { attribute in
             AttributeRule(slot: attribute.slot, isRequired: !attribute.isOptional, hasValueRules: attribute.hasValueRules)
         }

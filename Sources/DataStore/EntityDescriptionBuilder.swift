@@ -41,11 +41,13 @@ struct EntityDescriptionBuilder {
             let constraints = ([entity] + model.parentChain(of: entity)).flatMap(\.uniquenessConstraints)
                 .map { $0.properties.map(\.name) }
             let rootNumber = layouts[layout.rootName]?.number ?? layout.number
+            let objectClass = objectClass(for: entity)
             return EntityDescription(
                 name: layout.name, number: layout.number, subtreeNumbers: layout.subtreeNumbers,
                 superentityName: entity.parentName, isAbstract: layout.isAbstract, tableName: layout.tableName,
                 rootNumber: rootNumber, attributes: attributes, relationships: relationships,
-                uniquenessConstraints: constraints, objectClass: objectClass(for: entity),
+                uniquenessConstraints: constraints, objectClass: objectClass,
+                fillsProperties: Self.storesAttributes(model.allAttributes(of: entity), in: objectClass),
                 tableColumns: table.columns.map(\.name))
         }
     }
@@ -55,6 +57,15 @@ struct EntityDescriptionBuilder {
             if let type = classes[candidate.name] { return type }
         }
         return ManagedObject.self
+    }
+
+    /// Whether `objectClass` has a stored property for each of `attributes`: the class's entity in
+    /// the model it was generated from has the same attributes, by name and type, in the same order.
+    static func storesAttributes(_ attributes: [Attribute], in objectClass: ManagedObject.Type) -> Bool {
+        guard let generated = objectClass.generatedModel?.model,
+              let entity = generated.entity(named: objectClass.entityName)
+        else { return attributes.isEmpty }
+        return generated.allAttributes(of: entity).elementsEqual(attributes) { $0.name == $1.name && $0.type == $1.type }
     }
 
     private func declaringEntity(of property: String, from entity: Entity) -> String {

@@ -115,15 +115,15 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     // MARK: Stored properties, for generated classes
 
-    /// The attributes whose values this class keeps in stored properties, by name in slot order,
-    /// inherited ones first. Generated classes list theirs after `super`'s.
+    /// The model this class was generated from: its entity's attributes (inherited ones first) are
+    /// the ones the class keeps in stored properties, which `visitStoredAttributes(_:)` walks.
     ///
-    /// When the list equals the names of the entity's attributes, objects keep their values in
-    /// those properties (which `visitStoredAttributes(_:)` walks); otherwise — a class of another
+    /// When the entity of the model a store opens with has those attributes, by name and type in
+    /// the same order, objects keep their values in the properties; otherwise — a class of another
     /// model version, a class that stores nothing — in a value buffer, which holds any value.
-    open class var propertyStoredAttributes: [String] { [] }
+    open class var generatedModel: ManagedObjectModel? { nil }
 
-    /// Visits the stored property of each attribute in `propertyStoredAttributes`, in that order.
+    /// Visits the stored property of each attribute of the entity in `generatedModel`, in slot order.
     /// Generated classes visit their own after `super`'s.
     open func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {}
 

@@ -37,7 +37,7 @@ final class RowLayout: Sendable {
     let defaultValues: AttributeValues
     /// A new object's relationships: to-ones `nil`, to-manys empty.
     let emptyRelationships: [RelationshipValue]
-    /// Whether the entity's class keeps the values in stored properties (`ManagedObject.propertyStoredAttributes`).
+    /// Whether the entity's class keeps the values in stored properties (`ManagedObject.generatedModel`).
     let fillsProperties: Bool
 
     init(attributes: [AttributeDescription], relationships: [RelationshipDescription], fillsProperties: Bool) {

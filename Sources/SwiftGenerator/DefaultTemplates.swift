@@ -82,22 +82,17 @@ extension TemplateSet {
 {{$storage}}
 {{#hasStoredAttributes}}
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
 {{#storedAttributes}}
     @exclusivity(unchecked) private var {{storageName}}: {{storageType}}
 {{/storedAttributes}}
 
-    {{access}}override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-{{#storedAttributeNameLines}}
-            {{.}}
-{{/storedAttributeNameLines}}
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    {{access}}override class var generatedModel: ManagedObjectModel? { {{typeName}}.model }
 
     {{access}}override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+{{#inheritsStoredAttributes}}
         super.visitStoredAttributes(&visitor)
+{{/inheritsStoredAttributes}}
 {{#storedAttributes}}
         visitor.visit(&{{storageName}})
 {{/storedAttributes}}

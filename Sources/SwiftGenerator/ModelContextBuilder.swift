@@ -273,12 +273,12 @@ struct ModelContextBuilder {
             finalKeyword: model.subentities(of: entity).isEmpty ? "final " : "",
             isAbstract: entity.isAbstract,
             documentation: documentation(entity.userInfo)
-                ?? ["A `\(entity.name)` of the \(modelName) model\(entity.isAbstract ? " (abstract)" : "")."],
+                ?? (entity.isAbstract ? ["An abstract entity: its objects are those of its subentities."] : nil),
             fileName: "\(className).swift",
             attributes: attributes, relationships: relationships,
             toManyRelationships: relationships.filter(\.isToMany), fetchedProperties: fetchedProperties,
             storedAttributes: storedAttributes, hasStoredAttributes: !storedAttributes.isEmpty,
-            storedAttributeNameLines: Self.literalLines(storedAttributes.map(\.name)))
+            inheritsStoredAttributes: !inheritedAttributes.isEmpty)
     }
 
     private mutating func noteRename(_ name: String, _ identifier: String, _ location: SourceLocation) {
@@ -457,21 +457,5 @@ struct ModelContextBuilder {
         if let lines = documentation(relationship.userInfo) { return lines }
         let inverse = relationship.inverseName.map { "Inverse `\(destination).\($0)`" } ?? "No inverse"
         return ["\(inverse); delete rule \(relationship.deleteRule.rawValue)."]
-    }
-
-    /// `names` as string literals, a few to a line, each line ending with a comma.
-    static func literalLines(_ names: [String], width: Int = 88) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for name in names {
-            let literal = "\"\(name)\","
-            if !line.isEmpty, line.count + 1 + literal.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + literal
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
     }
 }

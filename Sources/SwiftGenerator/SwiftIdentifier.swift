@@ -79,5 +79,5 @@ enum SwiftIdentifier {
     }
 
     /// Names generated classes declare themselves.
-    static let generatedMembers: Set<String> = ["entityName", "propertyStoredAttributes", "visitStoredAttributes", "write"]
+    static let generatedMembers: Set<String> = ["entityName", "generatedModel", "visitStoredAttributes", "write"]
 }

@@ -63,7 +63,7 @@ extension EntityContext: TemplateFields {
         "fileName": \.fileName, "attributes": \.attributes, "relationships": \.relationships,
         "toManyRelationships": \.toManyRelationships, "fetchedProperties": \.fetchedProperties,
         "storedAttributes": \.storedAttributes, "hasStoredAttributes": \.hasStoredAttributes,
-        "storedAttributeNameLines": \.storedAttributeNameLines,
+        "inheritsStoredAttributes": \.inheritsStoredAttributes,
     ]
 }
 
@@ -127,7 +127,7 @@ package func templateFieldMismatches() -> [String] {
     let entity = EntityContext(
         entityName: "", className: "", superclassName: "", finalKeyword: "", isAbstract: false, documentation: [],
         fileName: "", attributes: [], relationships: [], toManyRelationships: [], fetchedProperties: [],
-        storedAttributes: [], hasStoredAttributes: false, storedAttributeNameLines: [])
+        storedAttributes: [], hasStoredAttributes: false, inheritsStoredAttributes: false)
     let model = ModelContext(
         modelName: "", sourceFileName: "", typeName: "", access: "", imports: [], modelImports: [], entities: [],
         composites: [], hasComposites: false, definition: "", versions: nil, fetchRequests: [], hasFetchRequests: false,

@@ -97,8 +97,8 @@ public struct EntityContext: Sendable, Encodable {
     /// `final ` when no entity inherits from this one, else empty.
     public var finalKeyword: String
     public var isAbstract: Bool
-    /// The entity's `documentation` userInfo, or a sentence naming entity and model.
-    public var documentation: [String]
+    /// The entity's `documentation` userInfo; for an abstract entity without one, a sentence saying so.
+    public var documentation: [String]?
     /// File name for `--single-file` off: `Book.swift`.
     public var fileName: String
     /// The entity's own attributes that have a Swift property.
@@ -110,8 +110,9 @@ public struct EntityContext: Sendable, Encodable {
     /// The entity's own attributes, each in a stored property.
     public var storedAttributes: [StoredAttributeContext]
     public var hasStoredAttributes: Bool
-    /// The names of `storedAttributes` as string literals, a few to a line: `"price", "title",`.
-    public var storedAttributeNameLines: [String]
+    /// Whether the superentity has attributes, which its class's stored properties hold: the
+    /// class's walk over its own properties visits those first.
+    public var inheritsStoredAttributes: Bool
 }
 
 /// An attribute with a generated property.

@@ -97,6 +97,41 @@ import Testing
         #expect(fetched.value(forKey: "subtitle") as? String == "A Study of Provincial Life")
     }
 
+    @Test func aClassOfAVersionWhereAnAttributeHasAnotherType_keepsItsValuesInTheBuffer() throws {
+        // The same attribute names as the generated class, but `price` is text in this version.
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Book" representedClassName="Book">
+                    <attribute name="price" optional="YES" attributeType="String"/>
+                    <attribute name="title" attributeType="String" defaultValueString=""/>
+                </entity>
+            </model>
+            """
+        let parsed = try ModelParser.parse(Array(xml.utf8), path: "Books3.xcdatamodel/contents").model
+        let store = try TestStores.newStore(ManagedObjectModel(model: parsed, classes: [Book.self]))
+        let context = store.newContext()
+        let book = Book(context: context)
+        #expect(book.valueStorage == .buffer)
+        book.title = "Middlemarch"
+        try book.setValue("cheap", forKey: "price")
+        try context.save()
+
+        let fetched = try #require(try store.newContext().fetch(FetchRequest<Book>()).first)
+        #expect(fetched.valueStorage == .buffer)
+        #expect(fetched.title == "Middlemarch")
+        #expect(fetched.value(forKey: "price") as? String == "cheap")
+    }
+
+    @Test func theSameModelParsedAtRunTime_keepsTheValuesInProperties() throws {
+        // Not the generated model value, but a model with the same entity: the class fits it.
+        let parsed = try TestStores.model("Books")
+        let store = try TestStores.newStore(ManagedObjectModel(model: parsed, classes: [Book.self]))
+        let book = Book(context: store.newContext())
+        book.title = "Middlemarch"
+        #expect(book.valueStorage == .properties)
+    }
+
     @Test func changesRollBackAndRefreshesDropThePropertyValues() throws {
         let store = try TestStores.newStore(TestStores.books)
         let context = store.newContext()

@@ -20,22 +20,16 @@ public final class Item: ManagedObject {
     public static let price = AttributeKey<Item, Double>("price", slot: 3)
     public static let quantity = AttributeKey<Item, Int64>("quantity", slot: 4)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _added: Date?
     @exclusivity(unchecked) private var _isActive: Bool?
     @exclusivity(unchecked) private var _name: String?
     @exclusivity(unchecked) private var _price: Double?
     @exclusivity(unchecked) private var _quantity: Int64?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "added", "isActive", "name", "price", "quantity",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { StoreFixtures.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_added)
         visitor.visit(&_isActive)
         visitor.visit(&_name)

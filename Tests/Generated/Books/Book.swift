@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Book` of the Books model.
 public final class Book: ManagedObject {
     public override class var entityName: String { "Book" }
 
@@ -13,19 +12,13 @@ public final class Book: ManagedObject {
     public static let price = AttributeKey<Book, Double>("price", slot: 0)
     public static let title = AttributeKey<Book, String>("title", slot: 1)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _price: Double?
     @exclusivity(unchecked) private var _title: String?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "price", "title",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { Books.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_price)
         visitor.visit(&_title)
     }

@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Event` of the Events model.
 public final class Event: ManagedObject {
     public override class var entityName: String { "Event" }
 
@@ -11,18 +10,12 @@ public final class Event: ManagedObject {
     // Keys, for typed predicates and sort descriptors.
     public static let timeStamp = AttributeKey<Event, Date?>("timeStamp", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _timeStamp: Date?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "timeStamp",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { Events.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_timeStamp)
     }
 }

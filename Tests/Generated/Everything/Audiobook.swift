@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Audiobook` of the Everything model.
 public final class Audiobook: Book {
     public override class var entityName: String { "Audiobook" }
 
@@ -15,15 +14,10 @@ public final class Audiobook: Book {
     public static let duration = AttributeKey<Audiobook, Double>("duration", slot: 22)
     public static let narrator = ToOneKey<Audiobook, Author>("narrator", slot: 7)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _duration: Double?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "duration",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
         super.visitStoredAttributes(&visitor)

@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Book` of the Everything model.
 public class Book: Item {
     public override class var entityName: String { "Book" }
 
@@ -103,8 +102,7 @@ public class Book: Item {
     public static let shelf = ToOneKey<Book, Shelf>("shelf", slot: 5)
     public static let tags = ToManyKey<Book, Tag>("tags", slot: 6)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _cover: Data?
     @exclusivity(unchecked) private var _fileSize: Int64?
     @exclusivity(unchecked) private var _isAvailable: Bool?
@@ -126,13 +124,7 @@ public class Book: Item {
     @exclusivity(unchecked) private var _weight: Double?
     @exclusivity(unchecked) private var _wordCount: Int64?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "cover", "fileSize", "isAvailable", "isbn", "legacyCode", "metadata", "notes",
-            "objectReference", "pageCount", "pagesCount", "price", "published", "rating", "scratch",
-            "searchText", "shelfSpot", "title", "website", "weight", "wordCount",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
         super.visitStoredAttributes(&visitor)

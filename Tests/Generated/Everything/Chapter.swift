@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Chapter` of the Everything model.
 public final class Chapter: ManagedObject {
     public override class var entityName: String { "Chapter" }
 
@@ -17,19 +16,13 @@ public final class Chapter: ManagedObject {
     public static let title = AttributeKey<Chapter, String?>("title", slot: 1)
     public static let book = ToOneKey<Chapter, Book>("book", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _index: Int64?
     @exclusivity(unchecked) private var _title: String?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "index", "title",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_index)
         visitor.visit(&_title)
     }

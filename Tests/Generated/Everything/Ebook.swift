@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Ebook` of the Everything model.
 public final class Ebook: Book {
     public override class var entityName: String { "Ebook" }
 
@@ -14,16 +13,11 @@ public final class Ebook: Book {
     public static let fileFormat = AttributeKey<Ebook, String>("fileFormat", slot: 22)
     public static let sizeBytes = AttributeKey<Ebook, Int64>("sizeBytes", slot: 23)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _fileFormat: String?
     @exclusivity(unchecked) private var _sizeBytes: Int64?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "fileFormat", "sizeBytes",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
         super.visitStoredAttributes(&visitor)

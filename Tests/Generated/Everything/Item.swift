@@ -13,19 +13,13 @@ public class Item: ManagedObject {
     public static let added = AttributeKey<Item, Date>("added", slot: 0)
     public static let identifier = AttributeKey<Item, UUID?>("identifier", slot: 1)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _added: Date?
     @exclusivity(unchecked) private var _identifier: UUID?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "added", "identifier",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_added)
         visitor.visit(&_identifier)
     }

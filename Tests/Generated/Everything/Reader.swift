@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Reader` of the Everything model.
 public final class Reader: ManagedObject {
     public override class var entityName: String { "Reader" }
 
@@ -11,18 +10,12 @@ public final class Reader: ManagedObject {
     // Keys, for typed predicates and sort descriptors.
     public static let name = AttributeKey<Reader, String?>("name", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _name: String?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "name",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_name)
     }
 }

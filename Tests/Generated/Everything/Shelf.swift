@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Shelf` of the Everything model.
 public final class Shelf: ManagedObject {
     public override class var entityName: String { "Shelf" }
 
@@ -21,18 +20,12 @@ public final class Shelf: ManagedObject {
     public static let books = ToManyKey<Shelf, Book>("books", slot: 0)
     public static let featured = ToOneKey<Shelf, Book>("featured", slot: 1)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _name: String?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "name",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_name)
     }
 }

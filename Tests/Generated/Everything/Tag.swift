@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Tag` of the Everything model.
 public final class Tag: ManagedObject {
     public override class var entityName: String { "Tag" }
 
@@ -18,18 +17,12 @@ public final class Tag: ManagedObject {
     public static let name = AttributeKey<Tag, String>("name", slot: 0)
     public static let books = ToManyKey<Tag, Book>("books", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _name: String?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "name",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_name)
     }
 }

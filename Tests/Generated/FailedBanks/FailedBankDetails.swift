@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `FailedBankDetails` of the FailedBanks model.
 public final class FailedBankDetails: ManagedObject {
     public override class var entityName: String { "FailedBankDetails" }
 
@@ -19,20 +18,14 @@ public final class FailedBankDetails: ManagedObject {
     public static let zip = AttributeKey<FailedBankDetails, Int32>("zip", slot: 2)
     public static let info = ToOneKey<FailedBankDetails, FailedBankInfo>("info", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _closeDate: Date?
     @exclusivity(unchecked) private var _updatedDate: Date?
     @exclusivity(unchecked) private var _zip: Int64?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "closeDate", "updatedDate", "zip",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { FailedBanks.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_closeDate)
         visitor.visit(&_updatedDate)
         visitor.visit(&_zip)

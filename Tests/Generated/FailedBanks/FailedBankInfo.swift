@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `FailedBankInfo` of the FailedBanks model.
 public final class FailedBankInfo: ManagedObject {
     public override class var entityName: String { "FailedBankInfo" }
 
@@ -19,20 +18,14 @@ public final class FailedBankInfo: ManagedObject {
     public static let state = AttributeKey<FailedBankInfo, String?>("state", slot: 2)
     public static let details = ToOneKey<FailedBankInfo, FailedBankDetails>("details", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _city: String?
     @exclusivity(unchecked) private var _name: String?
     @exclusivity(unchecked) private var _state: String?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "city", "name", "state",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { FailedBanks.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_city)
         visitor.visit(&_name)
         visitor.visit(&_state)

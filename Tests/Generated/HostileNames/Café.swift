@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Café` of the HostileNames model.
 public final class Café: ManagedObject {
     public override class var entityName: String { "Café" }
 
@@ -13,19 +12,13 @@ public final class Café: ManagedObject {
     public static let größe = AttributeKey<Café, Double?>("größe", slot: 0)
     public static let entityName_ = AttributeKey<Café, String?>("entityName", slot: 1)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _größe: Double?
     @exclusivity(unchecked) private var _entityName_: String?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "größe", "entityName",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { HostileNamesModel.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_größe)
         visitor.visit(&_entityName_)
     }

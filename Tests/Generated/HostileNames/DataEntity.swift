@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Data` of the HostileNames model.
 public final class DataEntity: ManagedObject {
     public override class var entityName: String { "Data" }
 
@@ -23,22 +22,16 @@ public final class DataEntity: ManagedObject {
     public static let objectID_ = AttributeKey<DataEntity, String?>("objectID", slot: 4)
     public static let type = ToOneKey<DataEntity, TypeEntity>("type", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _context_: String?
     @exclusivity(unchecked) private var _default: Int64?
     @exclusivity(unchecked) private var _description_: String?
     @exclusivity(unchecked) private var _hash_: String?
     @exclusivity(unchecked) private var _objectID_: String?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "context", "default", "description", "hash", "objectID",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { HostileNamesModel.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_context_)
         visitor.visit(&_default)
         visitor.visit(&_description_)

@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `HostileNames` of the HostileNames model.
 public final class HostileNames: ManagedObject {
     public override class var entityName: String { "HostileNames" }
 
@@ -11,18 +10,12 @@ public final class HostileNames: ManagedObject {
     // Keys, for typed predicates and sort descriptors.
     public static let visitStoredAttributes_ = AttributeKey<HostileNames, String?>("visitStoredAttributes", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _visitStoredAttributes_: String?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "visitStoredAttributes",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { HostileNamesModel.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_visitStoredAttributes_)
     }
 }

@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Type` of the HostileNames model.
 public final class TypeEntity: ManagedObject {
     public override class var entityName: String { "Type" }
 
@@ -17,18 +16,12 @@ public final class TypeEntity: ManagedObject {
     public static let `for` = AttributeKey<TypeEntity, String?>("for", slot: 0)
     public static let self_ = ToManyKey<TypeEntity, DataEntity>("self_", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _for: String?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "for",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { HostileNamesModel.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_for)
     }
 }

@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `FavoriteProducts` of the Products model.
 public final class FavoriteProducts: Products {
     public override class var entityName: String { "FavoriteProducts" }
 
@@ -11,15 +10,10 @@ public final class FavoriteProducts: Products {
     // Keys, for typed predicates and sort descriptors.
     public static let favoritedAt = AttributeKey<FavoriteProducts, Date?>("favoritedAt", slot: 2)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _favoritedAt: Date?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "favoritedAt",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { ProductsModel.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
         super.visitStoredAttributes(&visitor)

@@ -2,7 +2,6 @@
 import DataStore
 import Foundation
 
-/// A `Products` of the Products model.
 public class Products: ManagedObject {
     public override class var entityName: String { "Products" }
 
@@ -13,19 +12,13 @@ public class Products: ManagedObject {
     public static let name = AttributeKey<Products, String>("name", slot: 0)
     public static let price = AttributeKey<Products, Double>("price", slot: 1)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _name: String?
     @exclusivity(unchecked) private var _price: Double?
 
-    public override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "name", "price",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    public override class var generatedModel: ManagedObjectModel? { ProductsModel.model }
 
     public override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_name)
         visitor.visit(&_price)
     }

@@ -3,7 +3,6 @@ import BookKit
 import DataStore
 import Foundation
 
-/// A `Book` of the Books model.
 package final class Book: ManagedObject {
     package override class var entityName: String { "Book" }
 
@@ -14,19 +13,13 @@ package final class Book: ManagedObject {
     package static let price = AttributeKey<Book, Double>("price", slot: 0)
     package static let title = AttributeKey<Book, String>("title", slot: 1)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _price: Double?
     @exclusivity(unchecked) private var _title: String?
 
-    package override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "price", "title",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    package override class var generatedModel: ManagedObjectModel? { Books.model }
 
     package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_price)
         visitor.visit(&_title)
     }

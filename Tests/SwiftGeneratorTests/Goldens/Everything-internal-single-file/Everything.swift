@@ -3,7 +3,6 @@ import DataModel
 import DataStore
 import Foundation
 
-/// A `Audiobook` of the Everything model.
 final class Audiobook: Book {
     override class var entityName: String { "Audiobook" }
 
@@ -16,15 +15,10 @@ final class Audiobook: Book {
     static let duration = AttributeKey<Audiobook, Double>("duration", slot: 22)
     static let narrator = ToOneKey<Audiobook, Author>("narrator", slot: 7)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _duration: Double?
 
-    override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "duration",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
         super.visitStoredAttributes(&visitor)
@@ -32,7 +26,6 @@ final class Audiobook: Book {
     }
 }
 
-/// A `Author` of the Everything model.
 final class Author: ManagedObject {
     override class var entityName: String { "Author" }
 
@@ -54,23 +47,16 @@ final class Author: ManagedObject {
     static let books = ToManyKey<Author, Book>("books", slot: 0)
     static let narrated = ToManyKey<Author, Audiobook>("narrated", slot: 1)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _name: String?
 
-    override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "name",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_name)
     }
 }
 
-/// A `Book` of the Everything model.
 class Book: Item {
     override class var entityName: String { "Book" }
 
@@ -171,8 +157,7 @@ class Book: Item {
     static let shelf = ToOneKey<Book, Shelf>("shelf", slot: 5)
     static let tags = ToManyKey<Book, Tag>("tags", slot: 6)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _cover: Data?
     @exclusivity(unchecked) private var _fileSize: Int64?
     @exclusivity(unchecked) private var _isAvailable: Bool?
@@ -194,13 +179,7 @@ class Book: Item {
     @exclusivity(unchecked) private var _weight: Double?
     @exclusivity(unchecked) private var _wordCount: Int64?
 
-    override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "cover", "fileSize", "isAvailable", "isbn", "legacyCode", "metadata", "notes",
-            "objectReference", "pageCount", "pagesCount", "price", "published", "rating", "scratch",
-            "searchText", "shelfSpot", "title", "website", "weight", "wordCount",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
         super.visitStoredAttributes(&visitor)
@@ -227,7 +206,6 @@ class Book: Item {
     }
 }
 
-/// A `Chapter` of the Everything model.
 final class Chapter: ManagedObject {
     override class var entityName: String { "Chapter" }
 
@@ -242,25 +220,18 @@ final class Chapter: ManagedObject {
     static let title = AttributeKey<Chapter, String?>("title", slot: 1)
     static let book = ToOneKey<Chapter, Book>("book", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _index: Int64?
     @exclusivity(unchecked) private var _title: String?
 
-    override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "index", "title",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_index)
         visitor.visit(&_title)
     }
 }
 
-/// A `Ebook` of the Everything model.
 final class Ebook: Book {
     override class var entityName: String { "Ebook" }
 
@@ -272,16 +243,11 @@ final class Ebook: Book {
     static let fileFormat = AttributeKey<Ebook, String>("fileFormat", slot: 22)
     static let sizeBytes = AttributeKey<Ebook, Int64>("sizeBytes", slot: 23)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _fileFormat: String?
     @exclusivity(unchecked) private var _sizeBytes: Int64?
 
-    override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "fileFormat", "sizeBytes",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
         super.visitStoredAttributes(&visitor)
@@ -301,25 +267,18 @@ class Item: ManagedObject {
     static let added = AttributeKey<Item, Date>("added", slot: 0)
     static let identifier = AttributeKey<Item, UUID?>("identifier", slot: 1)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _added: Date?
     @exclusivity(unchecked) private var _identifier: UUID?
 
-    override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "added", "identifier",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_added)
         visitor.visit(&_identifier)
     }
 }
 
-/// A `Reader` of the Everything model.
 final class Reader: ManagedObject {
     override class var entityName: String { "Reader" }
 
@@ -328,23 +287,16 @@ final class Reader: ManagedObject {
     // Keys, for typed predicates and sort descriptors.
     static let name = AttributeKey<Reader, String?>("name", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _name: String?
 
-    override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "name",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_name)
     }
 }
 
-/// A `Shelf` of the Everything model.
 final class Shelf: ManagedObject {
     override class var entityName: String { "Shelf" }
 
@@ -363,23 +315,16 @@ final class Shelf: ManagedObject {
     static let books = ToManyKey<Shelf, Book>("books", slot: 0)
     static let featured = ToOneKey<Shelf, Book>("featured", slot: 1)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _name: String?
 
-    override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "name",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_name)
     }
 }
 
-/// A `Tag` of the Everything model.
 final class Tag: ManagedObject {
     override class var entityName: String { "Tag" }
 
@@ -395,18 +340,12 @@ final class Tag: ManagedObject {
     static let name = AttributeKey<Tag, String>("name", slot: 0)
     static let books = ToManyKey<Tag, Book>("books", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _name: String?
 
-    override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "name",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_name)
     }
 }

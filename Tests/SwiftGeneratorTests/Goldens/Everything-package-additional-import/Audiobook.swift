@@ -3,7 +3,6 @@ import BookKit
 import DataStore
 import Foundation
 
-/// A `Audiobook` of the Everything model.
 package final class Audiobook: Book {
     package override class var entityName: String { "Audiobook" }
 
@@ -16,15 +15,10 @@ package final class Audiobook: Book {
     package static let duration = AttributeKey<Audiobook, Double>("duration", slot: 22)
     package static let narrator = ToOneKey<Audiobook, Author>("narrator", slot: 7)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _duration: Double?
 
-    package override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "duration",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    package override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
         super.visitStoredAttributes(&visitor)

@@ -3,7 +3,6 @@ import BookKit
 import DataStore
 import Foundation
 
-/// A `Author` of the Everything model.
 package final class Author: ManagedObject {
     package override class var entityName: String { "Author" }
 
@@ -25,18 +24,12 @@ package final class Author: ManagedObject {
     package static let books = ToManyKey<Author, Book>("books", slot: 0)
     package static let narrated = ToManyKey<Author, Audiobook>("narrated", slot: 1)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _name: String?
 
-    package override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "name",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    package override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_name)
     }
 }

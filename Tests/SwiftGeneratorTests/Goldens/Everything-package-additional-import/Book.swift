@@ -3,7 +3,6 @@ import BookKit
 import DataStore
 import Foundation
 
-/// A `Book` of the Everything model.
 package class Book: Item {
     package override class var entityName: String { "Book" }
 
@@ -104,8 +103,7 @@ package class Book: Item {
     package static let shelf = ToOneKey<Book, Shelf>("shelf", slot: 5)
     package static let tags = ToManyKey<Book, Tag>("tags", slot: 6)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _cover: Data?
     @exclusivity(unchecked) private var _fileSize: Int64?
     @exclusivity(unchecked) private var _isAvailable: Bool?
@@ -127,13 +125,7 @@ package class Book: Item {
     @exclusivity(unchecked) private var _weight: Double?
     @exclusivity(unchecked) private var _wordCount: Int64?
 
-    package override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "cover", "fileSize", "isAvailable", "isbn", "legacyCode", "metadata", "notes",
-            "objectReference", "pageCount", "pagesCount", "price", "published", "rating", "scratch",
-            "searchText", "shelfSpot", "title", "website", "weight", "wordCount",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    package override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
         super.visitStoredAttributes(&visitor)

@@ -3,7 +3,6 @@ import BookKit
 import DataStore
 import Foundation
 
-/// A `Chapter` of the Everything model.
 package final class Chapter: ManagedObject {
     package override class var entityName: String { "Chapter" }
 
@@ -18,19 +17,13 @@ package final class Chapter: ManagedObject {
     package static let title = AttributeKey<Chapter, String?>("title", slot: 1)
     package static let book = ToOneKey<Chapter, Book>("book", slot: 0)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _index: Int64?
     @exclusivity(unchecked) private var _title: String?
 
-    package override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "index", "title",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    package override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
-        super.visitStoredAttributes(&visitor)
         visitor.visit(&_index)
         visitor.visit(&_title)
     }

@@ -3,7 +3,6 @@ import BookKit
 import DataStore
 import Foundation
 
-/// A `Ebook` of the Everything model.
 package final class Ebook: Book {
     package override class var entityName: String { "Ebook" }
 
@@ -15,16 +14,11 @@ package final class Ebook: Book {
     package static let fileFormat = AttributeKey<Ebook, String>("fileFormat", slot: 22)
     package static let sizeBytes = AttributeKey<Ebook, Int64>("sizeBytes", slot: 23)
 
-    // The values once loaded, in slot order: rows are read into them, and the runtime reaches
-    // them through `visitStoredAttributes`.
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _fileFormat: String?
     @exclusivity(unchecked) private var _sizeBytes: Int64?
 
-    package override class var propertyStoredAttributes: [String] {
-        super.propertyStoredAttributes + [
-            "fileFormat", "sizeBytes",
-        ] as [String]  // typed, so the compiler need not infer the literal's type
-    }
+    package override class var generatedModel: ManagedObjectModel? { Everything.model }
 
     package override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
         super.visitStoredAttributes(&visitor)
