@@ -119,7 +119,7 @@ import {{.}}
 {{access}}enum {{typeName}} {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: {{typeName}}.model)`.
-    {{access}}static let model = ManagedObjectModel(
+    {{access}}static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
 {{#entities}}
@@ -135,7 +135,7 @@ import {{.}}
 {{#versions}}
     /// This is its current version, `{{currentName}}`; `{{propertyName}}` holds every version.
 {{/versions}}
-    {{access}}static let definition = {{definition}}
+    {{access}}static let definition: DataModel.Model = {{definition}}
 {{#versions}}
 
     /// Every version of `{{sourceFileName}}`, oldest first, `definition` among them: the models a
@@ -149,7 +149,7 @@ import {{.}}
 
 {{/first()}}
         /// Version `{{name}}`: the model exactly as `{{fileName}}` defines it.
-        {{access}}static let {{identifier}} = {{definition}}
+        {{access}}static let {{identifier}}: DataModel.Model = {{definition}}
 {{/others}}
     }
 {{/versions}}

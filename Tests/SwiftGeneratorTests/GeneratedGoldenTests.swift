@@ -62,7 +62,7 @@ import TestSupport
         let text = try #require(result.files.first { $0.name == "Shop.swift" }).contents
         #expect(text.contains("    public static let versions: [DataModel.Model] = [Versions_.model1_2, definition, Versions_.self_, Versions_._2]\n"))
         #expect(text.contains("    public enum Versions_ {\n"))
-        #expect(text.contains("        public static let self_ = { () -> DataModel.Model in\n"))
+        #expect(text.contains("        public static let self_: DataModel.Model = { () -> DataModel.Model in\n"))
         #expect(text.contains("            return DataModel.Model(\"self.xcdatamodel\", versionName: \"self\", entities: entities)\n"))
         #expect(text.contains("            Versions.self,\n"), "the class list still names the entity class")
         #expect(result.diagnostics.map(\.message) == [

@@ -7,7 +7,7 @@ import Foundation
 public enum Books {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: Books.model)`.
-    public static let model = ManagedObjectModel(
+    public static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
             Book.self,
@@ -15,7 +15,7 @@ public enum Books {
     )
 
     /// The model exactly as `Books.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = { () -> DataModel.Model in
+    public static let definition: DataModel.Model = { () -> DataModel.Model in
         var entities: [DataModel.Entity] = []
         entities.append(DataModel.Entity(
             "Book",

@@ -7,7 +7,7 @@ import Foundation
 public enum Events {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: Events.model)`.
-    public static let model = ManagedObjectModel(
+    public static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
             Event.self,
@@ -15,7 +15,7 @@ public enum Events {
     )
 
     /// The model exactly as `Events.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = { () -> DataModel.Model in
+    public static let definition: DataModel.Model = { () -> DataModel.Model in
         var entities: [DataModel.Entity] = []
         entities.append(DataModel.Entity(
             "Event",

@@ -7,7 +7,7 @@ import Foundation
 public enum Everything {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: Everything.model)`.
-    public static let model = ManagedObjectModel(
+    public static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
             Audiobook.self,
@@ -25,7 +25,7 @@ public enum Everything {
 
     /// The model exactly as `Everything.xcdatamodeld` defines it, compiled into Swift values.
     /// This is its current version, `Everything 2`; `versions` holds every version.
-    public static let definition = { () -> DataModel.Model in
+    public static let definition: DataModel.Model = { () -> DataModel.Model in
         var entities: [DataModel.Entity] = []
         entities.append(DataModel.Entity(
             "Audiobook",
@@ -407,7 +407,7 @@ public enum Everything {
     /// The versions of `Everything.xcdatamodeld` other than the current one, compiled into Swift values.
     public enum Versions {
         /// Version `Everything 1`: the model exactly as `Everything 1.xcdatamodel` defines it.
-        public static let everything1 = { () -> DataModel.Model in
+        public static let everything1: DataModel.Model = { () -> DataModel.Model in
             var entities: [DataModel.Entity] = []
             entities.append(DataModel.Entity(
                 "Author",

@@ -7,7 +7,7 @@ import Foundation
 public enum FailedBanks {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: FailedBanks.model)`.
-    public static let model = ManagedObjectModel(
+    public static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
             FailedBankDetails.self,
@@ -16,7 +16,7 @@ public enum FailedBanks {
     )
 
     /// The model exactly as `FailedBanks.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = { () -> DataModel.Model in
+    public static let definition: DataModel.Model = { () -> DataModel.Model in
         var entities: [DataModel.Entity] = []
         entities.append(DataModel.Entity(
             "FailedBankDetails",

@@ -7,7 +7,7 @@ import Foundation
 public enum HostileNamesModel {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: HostileNamesModel.model)`.
-    public static let model = ManagedObjectModel(
+    public static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
             DataEntity.self,
@@ -18,7 +18,7 @@ public enum HostileNamesModel {
     )
 
     /// The model exactly as `HostileNames.xcdatamodel` defines it, compiled into Swift values.
-    public static let definition = { () -> DataModel.Model in
+    public static let definition: DataModel.Model = { () -> DataModel.Model in
         var entities: [DataModel.Entity] = []
         entities.append(DataModel.Entity(
             "Data",

@@ -7,7 +7,7 @@ import Foundation
 public enum ProductsModel {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: ProductsModel.model)`.
-    public static let model = ManagedObjectModel(
+    public static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
             FavoriteProducts.self,
@@ -16,7 +16,7 @@ public enum ProductsModel {
     )
 
     /// The model exactly as `Products.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition = { () -> DataModel.Model in
+    public static let definition: DataModel.Model = { () -> DataModel.Model in
         var entities: [DataModel.Entity] = []
         entities.append(DataModel.Entity(
             "FavoriteProducts",

@@ -29,7 +29,7 @@ final class Book: ManagedObject {
 enum Books {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: Books.model)`.
-    static let model = ManagedObjectModel(
+    static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
             Book.self,
@@ -37,7 +37,7 @@ enum Books {
     )
 
     /// The model exactly as `Books.xcdatamodeld` defines it, compiled into Swift values.
-    static let definition = { () -> DataModel.Model in
+    static let definition: DataModel.Model = { () -> DataModel.Model in
         var entities: [DataModel.Entity] = []
         entities.append(DataModel.Entity(
             "Book",

@@ -8,7 +8,7 @@ import Foundation
 package enum Books {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: Books.model)`.
-    package static let model = ManagedObjectModel(
+    package static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
             Book.self,
@@ -16,7 +16,7 @@ package enum Books {
     )
 
     /// The model exactly as `Books.xcdatamodeld` defines it, compiled into Swift values.
-    package static let definition = { () -> DataModel.Model in
+    package static let definition: DataModel.Model = { () -> DataModel.Model in
         var entities: [DataModel.Entity] = []
         entities.append(DataModel.Entity(
             "Book",

@@ -354,7 +354,7 @@ final class Tag: ManagedObject {
 enum Everything {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: Everything.model)`.
-    static let model = ManagedObjectModel(
+    static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
             Audiobook.self,
@@ -372,7 +372,7 @@ enum Everything {
 
     /// The model exactly as `Everything.xcdatamodeld` defines it, compiled into Swift values.
     /// This is its current version, `Everything 2`; `versions` holds every version.
-    static let definition = { () -> DataModel.Model in
+    static let definition: DataModel.Model = { () -> DataModel.Model in
         var entities: [DataModel.Entity] = []
         entities.append(DataModel.Entity(
             "Audiobook",
@@ -754,7 +754,7 @@ enum Everything {
     /// The versions of `Everything.xcdatamodeld` other than the current one, compiled into Swift values.
     enum Versions {
         /// Version `Everything 1`: the model exactly as `Everything 1.xcdatamodel` defines it.
-        static let everything1 = { () -> DataModel.Model in
+        static let everything1: DataModel.Model = { () -> DataModel.Model in
             var entities: [DataModel.Entity] = []
             entities.append(DataModel.Entity(
                 "Author",

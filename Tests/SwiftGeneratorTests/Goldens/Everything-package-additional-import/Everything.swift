@@ -8,7 +8,7 @@ import Foundation
 package enum Everything {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: Everything.model)`.
-    package static let model = ManagedObjectModel(
+    package static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
             Audiobook.self,
@@ -26,7 +26,7 @@ package enum Everything {
 
     /// The model exactly as `Everything.xcdatamodeld` defines it, compiled into Swift values.
     /// This is its current version, `Everything 2`; `versions` holds every version.
-    package static let definition = { () -> DataModel.Model in
+    package static let definition: DataModel.Model = { () -> DataModel.Model in
         var entities: [DataModel.Entity] = []
         entities.append(DataModel.Entity(
             "Audiobook",
@@ -408,7 +408,7 @@ package enum Everything {
     /// The versions of `Everything.xcdatamodeld` other than the current one, compiled into Swift values.
     package enum Versions {
         /// Version `Everything 1`: the model exactly as `Everything 1.xcdatamodel` defines it.
-        package static let everything1 = { () -> DataModel.Model in
+        package static let everything1: DataModel.Model = { () -> DataModel.Model in
             var entities: [DataModel.Entity] = []
             entities.append(DataModel.Entity(
                 "Author",
