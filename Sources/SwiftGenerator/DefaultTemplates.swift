@@ -102,6 +102,13 @@ extension TemplateSet {
 {{$extraMembers}}
 {{/extraMembers}}
 }
+{{#definitionName}}
+
+extension {{typeName}}.{{entitiesEnumName}} {
+    /// The `{{entityName}}` entity as `{{sourceFileName}}` defines it: part of `{{typeName}}.definition`.
+    {{access}}static let {{definitionName}}: DataModel.Entity = {{definition}}
+}
+{{/definitionName}}
 {{/entity}}
 
 """#,
@@ -136,6 +143,12 @@ import {{.}}
     /// This is its current version, `{{currentName}}`; `{{propertyName}}` holds every version.
 {{/versions}}
     {{access}}static let definition: DataModel.Model = {{definition}}
+{{#entitiesEnumName}}
+
+    /// The entities of `definition`, each defined in its entity's file, so that a change to one
+    /// entity changes one file.
+    {{access}}enum {{.}} {}
+{{/entitiesEnumName}}
 {{#versions}}
 
     /// Every version of `{{sourceFileName}}`, oldest first, `definition` among them: the models a

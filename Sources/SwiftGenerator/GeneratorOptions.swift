@@ -8,15 +8,26 @@ public struct GeneratorOptions: Sendable, Equatable {
         var prefix: String { self == .internal ? "" : rawValue + " " }
     }
 
+    /// How the generated code is split into files.
+    public enum Layout: String, Sendable, CaseIterable {
+        /// A file per entity, named after its class, and the model file, named after the namespace.
+        case entityFiles = "entity-files"
+        /// One file for the whole model, named after the model.
+        case singleFile = "single-file"
+        /// The build plugin's: `<Model>+<Entity>.swift` per entity, holding its class and its part
+        /// of the compiled model, and `<Model>.swift`: names known from the model's entity names,
+        /// and a change to one entity changes one file, which is all the compiler then rebuilds.
+        case incremental
+    }
+
     public var accessLevel: AccessLevel
     /// Modules imported by every generated file besides `DataStore` and `Foundation`.
     public var additionalImports: [String]
-    /// One file for the whole model instead of one per entity plus the model file.
-    public var singleFile: Bool
+    public var layout: Layout
 
-    public init(accessLevel: AccessLevel = .public, additionalImports: [String] = [], singleFile: Bool = false) {
+    public init(accessLevel: AccessLevel = .public, additionalImports: [String] = [], layout: Layout = .entityFiles) {
         self.accessLevel = accessLevel
         self.additionalImports = additionalImports
-        self.singleFile = singleFile
+        self.layout = layout
     }
 }

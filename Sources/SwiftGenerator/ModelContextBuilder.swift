@@ -28,26 +28,53 @@ struct ModelContextBuilder {
     }
 
     mutating func build() -> ModelContext {
+        let isIncremental = options.layout == .incremental
         // The compiled definition depends on the model alone: written on another core meanwhile.
         let definition = BackgroundValue { [model] in
-            ModelLiteral.definition(of: model.withoutSourceDetails, indent: 4, lead: 36)
+            isIncremental ? "" : ModelLiteral.definition(of: model.withoutSourceDetails, indent: 4, lead: 36)
         }
         let otherVersions = otherVersionContexts()
         assignClassNames()
         assignCompositeNames()
         let typeName = namespaceName()
         let composites = model.composites.map { compositeContext($0) }
-        let entities = model.entities.map { entityContext($0) }
+        var entities = model.entities.map { entityContext($0) }
         let fetchRequests = model.fetchRequestTemplates.compactMap { fetchRequestContext($0) }
         let imports = Set(["DataStore", "Foundation"] + options.additionalImports).sorted()
+        var entitiesEnumName: String?
+        var incrementalDefinition = ""
+        if isIncremental {
+            let enumName = namespaceMemberTypeName("Entities", holding: "the model's entities", typeName: typeName)
+            incrementalDefinition = splitDefinition(into: &entities, enumName: enumName)
+            entitiesEnumName = enumName
+        }
         return ModelContext(
             modelName: modelName, sourceFileName: sourceFileName, typeName: typeName, access: options.accessLevel.prefix,
             imports: imports, modelImports: imports.contains("DataModel") ? [] : ["DataModel"],
             entities: entities, composites: composites, hasComposites: !composites.isEmpty,
-            definition: definition.value,
+            definition: isIncremental ? incrementalDefinition : definition.value, entitiesEnumName: entitiesEnumName,
             versions: versionsContext(others: otherVersions, typeName: typeName),
             fetchRequests: fetchRequests, hasFetchRequests: !fetchRequests.isEmpty,
             userTypes: userTypes.values.sorted { $0.name < $1.name })
+    }
+
+    /// The incremental layout's definition: each entity's part goes to its entity's context, as a
+    /// member of `enumName`, and the model's definition names those members.
+    private func splitDefinition(into entities: inout [EntityContext], enumName: String) -> String {
+        let plain = model.withoutSourceDetails
+        var taken: Set<String> = []
+        var references: [String] = []
+        for (index, entity) in plain.entities.enumerated() {
+            let identifier = SwiftIdentifier.lowerCamelMemberName(for: entity.name, avoiding: taken)
+            taken.insert(identifier)
+            references.append(enumName + "." + identifier)
+            entities[index].definitionName = identifier
+            // The first line follows `public static let <name>: DataModel.Entity = ` in the extension.
+            let lead = 4 + "public static let ".count + identifier.count + ": DataModel.Entity = ".count
+            entities[index].definition = ModelLiteral.definition(of: entity, indent: 4, lead: lead)
+            entities[index].fileName = "\(modelName)+\(entity.name).swift"
+        }
+        return ModelLiteral.definition(of: plain, entityReferences: references, indent: 4, lead: 36)
     }
 
     /// The model's file name as the header names it: `Books.xcdatamodeld`, never a directory.
@@ -109,6 +136,22 @@ struct ModelContextBuilder {
         return name + "Model"
     }
 
+    /// A member of the namespace named apart from every type the namespace's code names
+    /// unqualified (an entity class `Versions` keeps its name; the enum becomes `Versions_`).
+    private mutating func namespaceMemberTypeName(_ wanted: String, holding what: String, typeName: String) -> String {
+        var taken: Set<String> = ["model", "definition", "FetchRequests", typeName]
+        taken.formUnion(classNames.values)
+        taken.formUnion(compositeNames.values)
+        taken.formUnion(userTypes.keys)
+        var name = wanted
+        while taken.contains(name) { name += "_" }
+        if name != wanted {
+            diagnostics.append(.note(
+                "\(what) are generated in '\(name)': a type of the model is named '\(wanted)'", at: model.location))
+        }
+        return name
+    }
+
     // MARK: Versions
 
     /// The versions other than the current one, their definitions written on other cores meanwhile.
@@ -118,7 +161,7 @@ struct ModelContextBuilder {
         return versions.enumerated().compactMap { offset, version in
             guard offset != currentVersionIndex else { return nil }
             let name = version.versionName ?? "Version \(offset + 1)"
-            let identifier = SwiftIdentifier.versionMemberName(for: name, avoiding: taken)
+            let identifier = SwiftIdentifier.lowerCamelMemberName(for: name, avoiding: taken)
             taken.insert(identifier)
             // The first line follows `public static let <identifier> = ` inside the namespace's enum.
             let lead = 8 + "public static let ".count + identifier.count + " = ".count
@@ -136,22 +179,9 @@ struct ModelContextBuilder {
         others: [(context: ModelVersionContext, definition: BackgroundValue<String>)], typeName: String
     ) -> VersionsContext? {
         guard !others.isEmpty else { return nil }
-        // The namespace's own members, and the types its code names unqualified.
-        var taken: Set<String> = ["model", "definition", "FetchRequests", typeName]
-        taken.formUnion(classNames.values)
-        taken.formUnion(compositeNames.values)
-        taken.formUnion(userTypes.keys)
-        func name(_ wanted: String, holding what: String) -> String {
-            var name = wanted
-            while taken.contains(name) { name += "_" }
-            if name != wanted {
-                diagnostics.append(.note(
-                    "\(what) are generated in '\(name)': a type of the model is named '\(wanted)'", at: model.location))
-            }
-            return name
-        }
-        let propertyName = name("versions", holding: "the model's versions")
-        let enumName = name("Versions", holding: "the model's versions other than the current one")
+        let propertyName = namespaceMemberTypeName("versions", holding: "the model's versions", typeName: typeName)
+        let enumName = namespaceMemberTypeName(
+            "Versions", holding: "the model's versions other than the current one", typeName: typeName)
         // `others` is `versions` without the current one, in the same order.
         var references = others.map { SwiftExpression.raw(enumName + "." + $0.context.identifier) }
         references.insert(.raw("definition"), at: currentVersionIndex)
@@ -278,7 +308,7 @@ struct ModelContextBuilder {
             attributes: attributes, relationships: relationships,
             toManyRelationships: relationships.filter(\.isToMany), fetchedProperties: fetchedProperties,
             storedAttributes: storedAttributes, hasStoredAttributes: !storedAttributes.isEmpty,
-            inheritsStoredAttributes: !inheritedAttributes.isEmpty)
+            inheritsStoredAttributes: !inheritedAttributes.isEmpty, definitionName: nil, definition: nil)
     }
 
     private mutating func noteRename(_ name: String, _ identifier: String, _ location: SourceLocation) {

@@ -25,6 +25,18 @@ enum ModelLiteral {
         return lines.joined(separator: "\n")
     }
 
+    /// The model as Swift source whose entities are `references` (`Entities.book`, defined
+    /// elsewhere), indented as `definition(of:indent:lead:)` indents.
+    static func definition(of model: Model, entityReferences references: [String], indent: Int, lead: Int) -> String {
+        expression(for: model, entities: .array(references.map(SwiftExpression.raw))).lines(indent: indent, lead: lead)
+            .joined(separator: "\n")
+    }
+
+    /// An entity as Swift source (`DataModel.Entity(…)`), indented as `definition(of:indent:lead:)` indents.
+    static func definition(of entity: Entity, indent: Int, lead: Int) -> String {
+        expression(for: entity).lines(indent: indent, lead: lead).joined(separator: "\n")
+    }
+
     /// The model as one expression; `entities` stands for its entities when given.
     static func expression(for model: Model, entities: SwiftExpression? = nil) -> SwiftExpression {
         let blank = Model("")

@@ -75,12 +75,17 @@ public struct SwiftGenerator: Sendable {
         return components.last(where: { $0 != "contents" }) ?? "Model"
     }
 
-    /// The names of the files `generate` writes for `model`, without rendering them: one per
-    /// entity (named after its class) and the model file (named after its namespace), or with
-    /// `singleFile` one file named after the model.
+    /// The names of the files `generate` writes for `model`, without rendering them, as
+    /// `options.layout` names them.
     public func fileNames(for model: Model) -> [String] {
         let (context, _) = context(for: model)
-        return options.singleFile ? ["\(context.modelName).swift"] : context.entities.map(\.fileName) + ["\(context.typeName).swift"]
+        return options.layout == .singleFile ? [modelFileName(context)] : context.entities.map(\.fileName) + [modelFileName(context)]
+    }
+
+    /// The model file's name: after the model in the single-file and incremental layouts (which
+    /// the build plugin must know from the model's folder), else after the namespace.
+    private func modelFileName(_ context: ModelContext) -> String {
+        options.layout == .entityFiles ? "\(context.typeName).swift" : "\(context.modelName).swift"
     }
 
     private func files(for context: ModelContext) -> [GeneratedFile] {
@@ -99,14 +104,14 @@ public struct SwiftGenerator: Sendable {
         }
         let entityBodies = zip(entities, bodies).map { ($0.fileName, $1) }
         let modelBody = bodies[entities.count]
-        let modelFileName = "\(context.typeName).swift"
-        if options.singleFile {
+        if options.layout == .singleFile {
             let body = [header(context, imports: modelImports)] + entityBodies.map(\.1) + [modelBody]
-            // Named after the model, so the build plugin knows it without reading the model.
-            return [GeneratedFile(name: "\(context.modelName).swift", joining: body)]
+            return [GeneratedFile(name: modelFileName(context), joining: body)]
         }
-        return entityBodies.map { GeneratedFile(name: $0.0, joining: [header(context, imports: context.imports), $0.1]) }
-            + [GeneratedFile(name: modelFileName, joining: [header(context, imports: modelImports), modelBody])]
+        // Incremental entity files spell their part of the model with `DataModel` values.
+        let entityImports = options.layout == .incremental ? modelImports : context.imports
+        return entityBodies.map { GeneratedFile(name: $0.0, joining: [header(context, imports: entityImports), $0.1]) }
+            + [GeneratedFile(name: modelFileName(context), joining: [header(context, imports: modelImports), modelBody])]
     }
 
     private func header(_ context: ModelContext, imports: [String]) -> String {
@@ -125,12 +130,16 @@ struct EntityTemplateContext {
     var access: String
     var modelName: String
     var typeName: String
+    var entitiesEnumName: String?
+    var sourceFileName: String
     var entity: EntityContext
 
     init(model: ModelContext, entity: EntityContext) {
         access = model.access
         modelName = model.modelName
         typeName = model.typeName
+        entitiesEnumName = model.entitiesEnumName
+        sourceFileName = model.sourceFileName
         self.entity = entity
     }
 }

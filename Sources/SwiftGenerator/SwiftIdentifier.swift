@@ -45,11 +45,12 @@ enum SwiftIdentifier {
         return result
     }
 
-    /// A static member name for the model version `name`, in lower camel case (`Everything 1` →
-    /// `everything1`, `Model 2.1` → `model2_1`, `CDE Model` → `cdeModel`): sanitised, with `_`
+    /// A static member name for a model version or entity `name`, in lower camel case (`Everything 1` →
+    /// `everything1`, `Model 2.1` → `model2_1`, `CDE Model` → `cdeModel`, `FailedBankInfo` →
+    /// `failedBankInfo`): sanitised, with `_`
     /// appended while it is a keyword, a name with a meaning after a dot (`self`, `Type`) or one of
     /// `taken`, so it reads without backticks.
-    static func versionMemberName(for name: String, avoiding taken: Set<String>) -> String {
+    static func lowerCamelMemberName(for name: String, avoiding taken: Set<String>) -> String {
         let words = name.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
         var result = ""
         for word in words {

@@ -32,7 +32,8 @@ extension ModelContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
         "modelName": \.modelName, "sourceFileName": \.sourceFileName, "typeName": \.typeName, "access": \.access,
         "imports": \.imports, "modelImports": \.modelImports, "entities": \.entities, "composites": \.composites,
-        "hasComposites": \.hasComposites, "definition": \.definition, "versions": \.versions,
+        "hasComposites": \.hasComposites, "definition": \.definition, "entitiesEnumName": \.entitiesEnumName,
+        "versions": \.versions,
         "fetchRequests": \.fetchRequests, "hasFetchRequests": \.hasFetchRequests, "userTypes": \.userTypes,
     ]
 }
@@ -63,7 +64,8 @@ extension EntityContext: TemplateFields {
         "fileName": \.fileName, "attributes": \.attributes, "relationships": \.relationships,
         "toManyRelationships": \.toManyRelationships, "fetchedProperties": \.fetchedProperties,
         "storedAttributes": \.storedAttributes, "hasStoredAttributes": \.hasStoredAttributes,
-        "inheritsStoredAttributes": \.inheritsStoredAttributes,
+        "inheritsStoredAttributes": \.inheritsStoredAttributes, "definitionName": \.definitionName,
+        "definition": \.definition,
     ]
 }
 
@@ -113,7 +115,8 @@ extension HeaderTemplateContext: TemplateFields {
 
 extension EntityTemplateContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
-        "access": \.access, "modelName": \.modelName, "typeName": \.typeName, "entity": \.entity,
+        "access": \.access, "modelName": \.modelName, "typeName": \.typeName, "entitiesEnumName": \.entitiesEnumName,
+        "sourceFileName": \.sourceFileName, "entity": \.entity,
     ]
 }
 
@@ -127,10 +130,12 @@ package func templateFieldMismatches() -> [String] {
     let entity = EntityContext(
         entityName: "", className: "", superclassName: "", finalKeyword: "", isAbstract: false, documentation: [],
         fileName: "", attributes: [], relationships: [], toManyRelationships: [], fetchedProperties: [],
-        storedAttributes: [], hasStoredAttributes: false, inheritsStoredAttributes: false)
+        storedAttributes: [], hasStoredAttributes: false, inheritsStoredAttributes: false, definitionName: nil,
+        definition: nil)
     let model = ModelContext(
         modelName: "", sourceFileName: "", typeName: "", access: "", imports: [], modelImports: [], entities: [],
-        composites: [], hasComposites: false, definition: "", versions: nil, fetchRequests: [], hasFetchRequests: false,
+        composites: [], hasComposites: false, definition: "", entitiesEnumName: nil, versions: nil, fetchRequests: [],
+        hasFetchRequests: false,
         userTypes: [])
     return check(model) + check(entity) + check(EntityTemplateContext(model: model, entity: entity))
         + check(VersionsContext(propertyName: "", enumName: "", currentName: "", list: "", others: []))

@@ -21,8 +21,12 @@ public struct ModelContext: Sendable, Encodable {
     public var composites: [CompositeContext]
     public var hasComposites: Bool
     /// The model compiled into Swift values (`Model(…)`), its lines indented for the model file.
-    /// For a bundle of several versions, this is the current one.
+    /// For a bundle of several versions, this is the current one. In the incremental layout, its
+    /// entities are members of `entitiesEnumName`, each defined in its entity's file.
     public var definition: String
+    /// In the incremental layout, the enum of the namespace whose members are the entities of
+    /// `definition` (`Entities`, or `Entities_` when a type of the model has that name).
+    public var entitiesEnumName: String?
     /// The bundle's versions when it has more than one; absent for a single version.
     public var versions: VersionsContext?
     public var fetchRequests: [FetchRequestContext]
@@ -99,7 +103,7 @@ public struct EntityContext: Sendable, Encodable {
     public var isAbstract: Bool
     /// The entity's `documentation` userInfo; for an abstract entity without one, a sentence saying so.
     public var documentation: [String]?
-    /// File name for `--single-file` off: `Book.swift`.
+    /// The entity's file: `Book.swift`, or `Books+Book.swift` in the incremental layout.
     public var fileName: String
     /// The entity's own attributes that have a Swift property.
     public var attributes: [AttributeContext]
@@ -113,6 +117,10 @@ public struct EntityContext: Sendable, Encodable {
     /// Whether the superentity has attributes, which its class's stored properties hold: the
     /// class's walk over its own properties visits those first.
     public var inheritsStoredAttributes: Bool
+    /// In the incremental layout, the entity's member of the entities enum (`book`)…
+    public var definitionName: String?
+    /// …and its value: the entity compiled into Swift values (`DataModel.Entity(…)`).
+    public var definition: String?
 }
 
 /// An attribute with a generated property.

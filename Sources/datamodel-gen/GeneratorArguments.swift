@@ -11,7 +11,16 @@ struct GeneratorArguments: ParsableArguments {
         "A module every generated file imports (for your own types named in userInfo). Repeatable.", valueName: "module"))
     var additionalImports: [String] = []
 
-    @Flag(help: "Write one file for the whole model instead of one per entity plus the model file.")
+    @Option(help: ArgumentHelp(
+        """
+        How the code is split into files. entity-files: one per entity, named after its class, and \
+        the model file. single-file: one file named after the model. incremental: <Model>+<Entity>.swift \
+        per entity, holding its class and its part of the compiled model, and <Model>.swift, so that \
+        a change to one entity changes one file (what the build plugin writes).
+        """, valueName: "entity-files|single-file|incremental"))
+    var layout: GeneratorOptions.Layout = .entityFiles
+
+    @Flag(help: "Write one file for the whole model: the same as --layout single-file.")
     var singleFile = false
 
     @Option(help: ArgumentHelp(
@@ -20,7 +29,7 @@ struct GeneratorArguments: ParsableArguments {
     var templates: String?
 
     var options: GeneratorOptions {
-        GeneratorOptions(accessLevel: accessLevel, additionalImports: additionalImports, singleFile: singleFile)
+        GeneratorOptions(accessLevel: accessLevel, additionalImports: additionalImports, layout: singleFile ? .singleFile : layout)
     }
 
     /// The generator with the user's templates; a template that cannot be read or parsed ends the command.
@@ -59,3 +68,4 @@ struct GeneratorArguments: ParsableArguments {
 }
 
 extension GeneratorOptions.AccessLevel: ExpressibleByArgument {}
+extension GeneratorOptions.Layout: ExpressibleByArgument {}

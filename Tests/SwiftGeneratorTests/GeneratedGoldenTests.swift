@@ -11,7 +11,8 @@ import TestSupport
     @Test(arguments: SampleModel.all)
     func sampleModel_generatesTheCompiledGolden(_ sample: SampleModel) throws {
         let loaded = try sample.loadVersions()
-        let result = try SwiftGenerator().generate(loaded.current, versions: loaded.versions)
+        let result = try SwiftGenerator(options: GeneratorOptions(layout: sample.layout))
+            .generate(loaded.current, versions: loaded.versions)
         #expect(!result.diagnostics.containsErrors)
         let folder = SampleModel.generated.appendingPathComponent(sample.folder)
         let existing = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
@@ -22,7 +23,7 @@ import TestSupport
     }
 
     static let variations: [(name: String, options: GeneratorOptions)] = [
-        ("internal-single-file", GeneratorOptions(accessLevel: .internal, singleFile: true)),
+        ("internal-single-file", GeneratorOptions(accessLevel: .internal, layout: .singleFile)),
         ("package-additional-import", GeneratorOptions(accessLevel: .package, additionalImports: ["BookKit"])),
     ]
 
@@ -35,7 +36,7 @@ import TestSupport
         for file in result.files {
             try expectGolden(file.contents, "\(folder)-\(name)/\(file.name)", in: SampleModel.goldens)
         }
-        if options.singleFile { #expect(result.files.map(\.name) == ["\(folder).swift"]) }
+        if options.layout == .singleFile { #expect(result.files.map(\.name) == ["\(folder).swift"]) }
     }
 
     @Test func output_doesNotDependOnWhereTheModelLies() throws {
@@ -104,5 +105,30 @@ import TestSupport
         for message in expected {
             #expect(messages.contains { $0.hasSuffix(message) }, "\(message)")
         }
+    }
+
+    @Test func incrementalLayout_namesAFileAfterTheModelAndEachEntity() throws {
+        let sample = try #require(SampleModel.all.first { $0.folder == "HostileNames" })
+        let model = try sample.load().model
+        let generator = try SwiftGenerator(options: GeneratorOptions(layout: .incremental))
+        let names = generator.generate(model).files.map(\.name)
+        // What the build plugin declares, knowing only the model's folder and its entity names.
+        #expect(names == model.entities.map { "HostileNames+\($0.name).swift" } + ["HostileNames.swift"])
+        #expect(generator.fileNames(for: model) == names)
+    }
+
+    @Test func incrementalLayout_aChangeToOneEntityChangesOnlyItsFile() throws {
+        let sample = try #require(SampleModel.all.first { $0.folder == "Everything" })
+        let loaded = try sample.loadVersions()
+        var changed = loaded.current
+        let index = try #require(changed.entities.firstIndex { $0.name == "Tag" })
+        changed.entities[index].attributes.append(DataModel.Attribute("color", .string, isOptional: true))
+        let generator = try SwiftGenerator(options: GeneratorOptions(layout: .incremental))
+        let before = generator.generate(loaded.current, versions: loaded.versions).files
+        let after = generator.generate(changed, versions: loaded.versions.dropLast() + [changed]).files
+        #expect(before.map(\.name) == after.map(\.name))
+        let differing = zip(before, after).filter { $0.contents != $1.contents }.map(\.0.name)
+        #expect(differing == ["Everything+Tag.swift"])
+        #expect(after.first { $0.name == "Everything+Tag.swift" }?.contents.contains("DataModel.Attribute(\"color\", .string, isOptional: true)") == true)
     }
 }

@@ -1,6 +1,7 @@
 import DataModel
 import DataModelParser
 import Foundation
+import SwiftGenerator
 import Testing
 
 /// The models whose generated code is compiled into `Tests/Generated/`, and where it lies.
@@ -14,14 +15,17 @@ struct SampleModel: CustomTestStringConvertible, Sendable {
     var path: String
     /// The folder of `Tests/Generated/` holding its generated code (a module of the package).
     var folder: String
+    /// The files the code is split into: some samples take the build plugin's, so that both
+    /// layouts are compiled and run.
+    var layout = GeneratorOptions.Layout.entityFiles
 
     static let all = [
         SampleModel(path: "Models/Books.xcdatamodeld", folder: "Books"),
         SampleModel(path: "Models/Events.xcdatamodeld", folder: "Events"),
         SampleModel(path: "Models/Everything.xcdatamodeld", folder: "Everything"),
-        SampleModel(path: "Models/FailedBanks.xcdatamodeld", folder: "FailedBanks"),
+        SampleModel(path: "Models/FailedBanks.xcdatamodeld", folder: "FailedBanks", layout: .incremental),
         SampleModel(path: "Models/Products.xcdatamodeld", folder: "Products"),
-        SampleModel(path: "Tests/SwiftGeneratorTests/Fixtures/HostileNames.xcdatamodel", folder: "HostileNames"),
+        SampleModel(path: "Tests/SwiftGeneratorTests/Fixtures/HostileNames.xcdatamodel", folder: "HostileNames", layout: .incremental),
     ]
 
     var testDescription: String { folder }

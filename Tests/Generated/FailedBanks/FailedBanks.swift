@@ -16,65 +16,22 @@ public enum FailedBanks {
     )
 
     /// The model exactly as `FailedBanks.xcdatamodeld` defines it, compiled into Swift values.
-    public static let definition: DataModel.Model = { () -> DataModel.Model in
-        var entities: [DataModel.Entity] = []
-        entities.append(DataModel.Entity(
-            "FailedBankDetails",
-            className: "FailedBankDetails",
-            codeGenerationType: .classDefinition,
-            isSyncable: true,
-            attributes: [
-                DataModel.Attribute("closeDate", .date, isOptional: true, usesScalarValueType: false),
-                DataModel.Attribute("updatedDate", .date, isOptional: true, usesScalarValueType: false),
-                DataModel.Attribute("zip", .integer32, defaultValue: "0", usesScalarValueType: true),
-            ],
-            relationships: [
-                DataModel.Relationship(
-                    "info",
-                    destination: "FailedBankInfo",
-                    inverseName: "details",
-                    inverseEntityName: "FailedBankInfo",
-                    maxCount: 1,
-                    isOptional: true
-                ),
-            ]
-        ))
-        entities.append(DataModel.Entity(
-            "FailedBankInfo",
-            className: "FailedBankInfo",
-            codeGenerationType: .classDefinition,
-            isSyncable: true,
-            attributes: [
-                DataModel.Attribute("city", .string, isOptional: true),
-                DataModel.Attribute("name", .string, isOptional: true),
-                DataModel.Attribute("state", .string, isOptional: true),
-            ],
-            relationships: [
-                DataModel.Relationship(
-                    "details",
-                    destination: "FailedBankDetails",
-                    inverseName: "info",
-                    inverseEntityName: "FailedBankDetails",
-                    maxCount: 1,
-                    deleteRule: .cascade,
-                    isOptional: true
-                ),
-            ],
-            fetchIndexes: [DataModel.FetchIndex("byState", [DataModel.FetchIndex.Element(property: "state")])]
-        ))
-        return DataModel.Model(
-            "FailedBanks.xcdatamodel",
-            versionName: "FailedBanks",
-            header: DataModel.ModelHeader(
-                type: "com.apple.IDECoreDataModeler.DataModel",
-                documentVersion: "1.0",
-                lastSavedToolsVersion: "22758",
-                systemVersion: "23E224",
-                minimumToolsVersion: "Automatic",
-                sourceLanguage: "Swift",
-                userDefinedModelVersionIdentifier: ""
-            ),
-            entities: entities
-        )
-    }()
+    public static let definition: DataModel.Model = DataModel.Model(
+        "FailedBanks.xcdatamodel",
+        versionName: "FailedBanks",
+        header: DataModel.ModelHeader(
+            type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0",
+            lastSavedToolsVersion: "22758",
+            systemVersion: "23E224",
+            minimumToolsVersion: "Automatic",
+            sourceLanguage: "Swift",
+            userDefinedModelVersionIdentifier: ""
+        ),
+        entities: [Entities.failedBankDetails, Entities.failedBankInfo]
+    )
+
+    /// The entities of `definition`, each defined in its entity's file, so that a change to one
+    /// entity changes one file.
+    public enum Entities {}
 }
