@@ -6,8 +6,8 @@ Usage: Scripts/compile-corpus.py [CORPUS_MODELS_DIR]   (default: ../shared/corpu
 With the default, the model version that wrote each store of ../shared/corpus/stores and
 ../shared/stores-incoming is compiled too.
 
-Builds a package in .build/corpus-package with one module per model version (every other one in
---single-file form), where the types a model names in userInfo are declared as an app would, plus
+Builds a package in .build/corpus-package with one module per model version (the three layouts in
+turn: entity files, single file, incremental), where the types a model names in userInfo are declared as an app would, plus
 an executable that checks each compiled definition equals the parsed model. A module generated for
 a version of a bundle of several carries every version of the bundle, that one as current: the
 check compares each with its parsed version too. Fails on any generator error, any compiler error
@@ -55,7 +55,7 @@ for index, (path, version) in enumerate(versions()):
     sources = os.path.join(work, "Sources", module)
     os.makedirs(sources)
     version_args = ["--model-version", version] if version else []
-    options = ["--single-file"] if index % 2 else []
+    options = ["--layout", ["entity-files", "single-file", "incremental"][index % 3]]
     generated = subprocess.run([tool, "generate", path, "-o", sources] + version_args + options,
                                capture_output=True, text=True)
     if generated.returncode != 0 or " error: " in generated.stderr:

@@ -3,9 +3,11 @@ import PackagePlugin
 
 /// Generates the Swift code of every `.xcdatamodeld` / `.xcdatamodel` in a target at build time.
 ///
-/// One output file per model, `<ModelName>.swift` (the generator's single-file form): the plugin
-/// knows it from the model's folder name alone, so the build always declares exactly the files the
-/// tool writes, and renaming an entity never leaves a stale file behind.
+/// The generator's incremental layout: `<ModelName>.swift`, and `<ModelName>+<EntityName>.swift` for
+/// each entity of the current version, holding its class and its part of the compiled model. The
+/// plugin reads the entity names from the model, so the build declares exactly the files the tool
+/// writes; the tool rewrites only files whose contents change, so editing one entity recompiles
+/// one file, and the compiler can spread the files over cores.
 @main
 struct DataModelGenerator: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -13,14 +15,16 @@ struct DataModelGenerator: BuildToolPlugin {
         let inputs = try ModelInputs(targetDirectory: target.directoryURL)
         let tool = try context.tool(named: "datamodel-gen").url
         return inputs.models.map { model in
-            let output = context.pluginWorkDirectoryURL.appending(path: "\(model.name).swift")
+            let directory = context.pluginWorkDirectoryURL
+            let outputs = [directory.appending(path: "\(model.name).swift")]
+                + ModelEntityNames.of(model.url).map { directory.appending(path: "\(model.name)+\($0).swift") }
             return .buildCommand(
                 displayName: "Generating Swift for \(model.url.lastPathComponent)",
                 executable: tool,
-                arguments: ["generate", model.url.path, "--output-directory", context.pluginWorkDirectoryURL.path, "--single-file"]
+                arguments: ["generate", model.url.path, "--output-directory", directory.path, "--layout", "incremental"]
                     + inputs.generatorArguments,
                 inputFiles: inputs.inputFiles(of: model),
-                outputFiles: [output])
+                outputFiles: outputs)
         }
     }
 }

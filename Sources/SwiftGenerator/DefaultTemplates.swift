@@ -106,7 +106,10 @@ extension TemplateSet {
 
 extension {{typeName}}.{{entitiesEnumName}} {
     /// The `{{entityName}}` entity as `{{sourceFileName}}` defines it: part of `{{typeName}}.definition`.
-    {{access}}static let {{definitionName}}: DataModel.Entity = {{definition}}
+    /// Computed (`definition` calls it once), so that a change to it recompiles only this file.
+    {{access}}static var {{definitionName}}: DataModel.Entity {
+        {{definition}}
+    }
 }
 {{/definitionName}}
 {{/entity}}

@@ -69,9 +69,8 @@ struct ModelContextBuilder {
             taken.insert(identifier)
             references.append(enumName + "." + identifier)
             entities[index].definitionName = identifier
-            // The first line follows `public static let <name>: DataModel.Entity = ` in the extension.
-            let lead = 4 + "public static let ".count + identifier.count + ": DataModel.Entity = ".count
-            entities[index].definition = ModelLiteral.definition(of: entity, indent: 4, lead: lead)
+            // The body of a computed property in the extension.
+            entities[index].definition = ModelLiteral.definition(of: entity, indent: 8, lead: 8)
             entities[index].fileName = "\(modelName)+\(entity.name).swift"
         }
         return ModelLiteral.definition(of: plain, entityReferences: references, indent: 4, lead: 36)

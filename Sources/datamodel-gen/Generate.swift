@@ -14,7 +14,10 @@ struct Generate: ParsableCommand {
             and one model file named after the model (the model compiled into Swift values, so the \
             runtime never reads XML, and a typed builder per fetch request template). For an \
             .xcdatamodeld of several versions, the model file also compiles every other version, \
-            which migration needs to open stores that they wrote. Files are \
+            which migration needs to open stores that they wrote. --layout single-file writes one \
+            file; --layout incremental (what the build plugin writes) names a file after the model \
+            and each entity, <Model>+<Entity>.swift, holding its class and its part of the compiled \
+            model, so that a change to one entity changes one file. Files are \
             written only when their contents change, so builds stay incremental; files of entities \
             that no longer exist are left alone — use a folder of its own.
 

@@ -59,6 +59,41 @@ import Testing
         #expect(!text.contains("public "))
     }
 
+    @Test func generate_incrementalLayout_rewritesOnlyTheChangedEntitysFile() throws {
+        let output = Self.temporaryDirectory()
+        let model = Self.temporaryDirectory() + "/Shop.xcdatamodel"
+        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+        func write(price: String) throws {
+            try Data("""
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                    <entity name="Customer" representedClassName="Customer">
+                        <attribute name="name" optional="YES" attributeType="String"/>
+                    </entity>
+                    <entity name="Product" representedClassName="Product">
+                        <attribute name="price" attributeType="Double" defaultValueString="\(price)" usesScalarValueType="YES"/>
+                    </entity>
+                </model>
+                """.utf8).write(to: URL(fileURLWithPath: model + "/contents"))
+        }
+        try write(price: "0.0")
+        #expect(try CLITests.run("generate", model, "-o", output, "--layout", "incremental").status == 0)
+        let names = ["Shop+Customer.swift", "Shop+Product.swift", "Shop.swift"]
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).sorted() == names)
+        func modificationDates() throws -> [Date] {
+            try names.map { try #require(try FileManager.default.attributesOfItem(atPath: output + "/" + $0)[.modificationDate] as? Date) }
+        }
+        // Back-date the files, so that a rewrite shows however coarse the file system's clock.
+        let past = Date(timeIntervalSinceNow: -3_600)
+        for name in names { try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: output + "/" + name) }
+
+        try write(price: "2.5")
+        #expect(try CLITests.run("generate", model, "-o", output, "--layout", "incremental").status == 0)
+        // A second of slack: the file system keeps the dates rounded.
+        #expect(try modificationDates().map { $0 > past.addingTimeInterval(1) } == [false, true, false])
+        #expect(try String(contentsOfFile: output + "/Shop+Product.swift", encoding: .utf8).contains("defaultValue: \"2.5\""))
+    }
+
     @Test func dumpContext_printsTheTemplateContext_withEveryVersion_andDefaultTemplates() throws {
         let run = try CLITests.run("dump-context", "Models/Books.xcdatamodeld")
         #expect(run.status == 0)

@@ -35,25 +35,28 @@ public final class FailedBankDetails: ManagedObject {
 
 extension FailedBanks.Entities {
     /// The `FailedBankDetails` entity as `FailedBanks.xcdatamodeld` defines it: part of `FailedBanks.definition`.
-    public static let failedBankDetails: DataModel.Entity = DataModel.Entity(
-        "FailedBankDetails",
-        className: "FailedBankDetails",
-        codeGenerationType: .classDefinition,
-        isSyncable: true,
-        attributes: [
-            DataModel.Attribute("closeDate", .date, isOptional: true, usesScalarValueType: false),
-            DataModel.Attribute("updatedDate", .date, isOptional: true, usesScalarValueType: false),
-            DataModel.Attribute("zip", .integer32, defaultValue: "0", usesScalarValueType: true),
-        ],
-        relationships: [
-            DataModel.Relationship(
-                "info",
-                destination: "FailedBankInfo",
-                inverseName: "details",
-                inverseEntityName: "FailedBankInfo",
-                maxCount: 1,
-                isOptional: true
-            ),
-        ]
-    )
+    /// Computed (`definition` calls it once), so that a change to it recompiles only this file.
+    public static var failedBankDetails: DataModel.Entity {
+        DataModel.Entity(
+            "FailedBankDetails",
+            className: "FailedBankDetails",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("closeDate", .date, isOptional: true, usesScalarValueType: false),
+                DataModel.Attribute("updatedDate", .date, isOptional: true, usesScalarValueType: false),
+                DataModel.Attribute("zip", .integer32, defaultValue: "0", usesScalarValueType: true),
+            ],
+            relationships: [
+                DataModel.Relationship(
+                    "info",
+                    destination: "FailedBankInfo",
+                    inverseName: "details",
+                    inverseEntityName: "FailedBankInfo",
+                    maxCount: 1,
+                    isOptional: true
+                ),
+            ]
+        )
+    }
 }

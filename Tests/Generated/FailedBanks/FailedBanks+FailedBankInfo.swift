@@ -35,27 +35,30 @@ public final class FailedBankInfo: ManagedObject {
 
 extension FailedBanks.Entities {
     /// The `FailedBankInfo` entity as `FailedBanks.xcdatamodeld` defines it: part of `FailedBanks.definition`.
-    public static let failedBankInfo: DataModel.Entity = DataModel.Entity(
-        "FailedBankInfo",
-        className: "FailedBankInfo",
-        codeGenerationType: .classDefinition,
-        isSyncable: true,
-        attributes: [
-            DataModel.Attribute("city", .string, isOptional: true),
-            DataModel.Attribute("name", .string, isOptional: true),
-            DataModel.Attribute("state", .string, isOptional: true),
-        ],
-        relationships: [
-            DataModel.Relationship(
-                "details",
-                destination: "FailedBankDetails",
-                inverseName: "info",
-                inverseEntityName: "FailedBankDetails",
-                maxCount: 1,
-                deleteRule: .cascade,
-                isOptional: true
-            ),
-        ],
-        fetchIndexes: [DataModel.FetchIndex("byState", [DataModel.FetchIndex.Element(property: "state")])]
-    )
+    /// Computed (`definition` calls it once), so that a change to it recompiles only this file.
+    public static var failedBankInfo: DataModel.Entity {
+        DataModel.Entity(
+            "FailedBankInfo",
+            className: "FailedBankInfo",
+            codeGenerationType: .classDefinition,
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("city", .string, isOptional: true),
+                DataModel.Attribute("name", .string, isOptional: true),
+                DataModel.Attribute("state", .string, isOptional: true),
+            ],
+            relationships: [
+                DataModel.Relationship(
+                    "details",
+                    destination: "FailedBankDetails",
+                    inverseName: "info",
+                    inverseEntityName: "FailedBankDetails",
+                    maxCount: 1,
+                    deleteRule: .cascade,
+                    isOptional: true
+                ),
+            ],
+            fetchIndexes: [DataModel.FetchIndex("byState", [DataModel.FetchIndex.Element(property: "state")])]
+        )
+    }
 }

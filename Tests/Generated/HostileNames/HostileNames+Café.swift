@@ -27,13 +27,16 @@ public final class Café: ManagedObject {
 
 extension HostileNamesModel.Entities {
     /// The `Café` entity as `HostileNames.xcdatamodel` defines it: part of `HostileNamesModel.definition`.
-    public static let café: DataModel.Entity = DataModel.Entity(
-        "Café",
-        className: ".Café",
-        isSyncable: true,
-        attributes: [
-            DataModel.Attribute("größe", .double, isOptional: true, usesScalarValueType: true),
-            DataModel.Attribute("entityName", .string, isOptional: true),
-        ]
-    )
+    /// Computed (`definition` calls it once), so that a change to it recompiles only this file.
+    public static var café: DataModel.Entity {
+        DataModel.Entity(
+            "Café",
+            className: ".Café",
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("größe", .double, isOptional: true, usesScalarValueType: true),
+                DataModel.Attribute("entityName", .string, isOptional: true),
+            ]
+        )
+    }
 }

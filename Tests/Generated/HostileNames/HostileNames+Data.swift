@@ -43,26 +43,29 @@ public final class DataEntity: ManagedObject {
 
 extension HostileNamesModel.Entities {
     /// The `Data` entity as `HostileNames.xcdatamodel` defines it: part of `HostileNamesModel.definition`.
-    public static let data: DataModel.Entity = DataModel.Entity(
-        "Data",
-        className: "Data",
-        isSyncable: true,
-        attributes: [
-            DataModel.Attribute("context", .string, isOptional: true),
-            DataModel.Attribute("default", .integer16, defaultValue: "0", usesScalarValueType: true),
-            DataModel.Attribute("description", .string, isOptional: true),
-            DataModel.Attribute("hash", .string, isOptional: true),
-            DataModel.Attribute("objectID", .string, isOptional: true),
-        ],
-        relationships: [
-            DataModel.Relationship(
-                "type",
-                destination: "Type",
-                inverseName: "self_",
-                inverseEntityName: "Type",
-                maxCount: 1,
-                isOptional: true
-            ),
-        ]
-    )
+    /// Computed (`definition` calls it once), so that a change to it recompiles only this file.
+    public static var data: DataModel.Entity {
+        DataModel.Entity(
+            "Data",
+            className: "Data",
+            isSyncable: true,
+            attributes: [
+                DataModel.Attribute("context", .string, isOptional: true),
+                DataModel.Attribute("default", .integer16, defaultValue: "0", usesScalarValueType: true),
+                DataModel.Attribute("description", .string, isOptional: true),
+                DataModel.Attribute("hash", .string, isOptional: true),
+                DataModel.Attribute("objectID", .string, isOptional: true),
+            ],
+            relationships: [
+                DataModel.Relationship(
+                    "type",
+                    destination: "Type",
+                    inverseName: "self_",
+                    inverseEntityName: "Type",
+                    maxCount: 1,
+                    isOptional: true
+                ),
+            ]
+        )
+    }
 }

@@ -23,10 +23,13 @@ public final class HostileNames: ManagedObject {
 
 extension HostileNamesModel.Entities {
     /// The `HostileNames` entity as `HostileNames.xcdatamodel` defines it: part of `HostileNamesModel.definition`.
-    public static let hostileNames: DataModel.Entity = DataModel.Entity(
-        "HostileNames",
-        className: "HostileNames",
-        isSyncable: true,
-        attributes: [DataModel.Attribute("visitStoredAttributes", .string, isOptional: true)]
-    )
+    /// Computed (`definition` calls it once), so that a change to it recompiles only this file.
+    public static var hostileNames: DataModel.Entity {
+        DataModel.Entity(
+            "HostileNames",
+            className: "HostileNames",
+            isSyncable: true,
+            attributes: [DataModel.Attribute("visitStoredAttributes", .string, isOptional: true)]
+        )
+    }
 }

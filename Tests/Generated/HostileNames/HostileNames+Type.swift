@@ -29,21 +29,24 @@ public final class TypeEntity: ManagedObject {
 
 extension HostileNamesModel.Entities {
     /// The `Type` entity as `HostileNames.xcdatamodel` defines it: part of `HostileNamesModel.definition`.
-    public static let type: DataModel.Entity = DataModel.Entity(
-        "Type",
-        className: "MyApp.Type",
-        isSyncable: true,
-        attributes: [DataModel.Attribute("for", .string, isOptional: true)],
-        relationships: [
-            DataModel.Relationship(
-                "self_",
-                destination: "Data",
-                inverseName: "type",
-                inverseEntityName: "Data",
-                isToMany: true,
-                deleteRule: .cascade,
-                isOptional: true
-            ),
-        ]
-    )
+    /// Computed (`definition` calls it once), so that a change to it recompiles only this file.
+    public static var type: DataModel.Entity {
+        DataModel.Entity(
+            "Type",
+            className: "MyApp.Type",
+            isSyncable: true,
+            attributes: [DataModel.Attribute("for", .string, isOptional: true)],
+            relationships: [
+                DataModel.Relationship(
+                    "self_",
+                    destination: "Data",
+                    inverseName: "type",
+                    inverseEntityName: "Data",
+                    isToMany: true,
+                    deleteRule: .cascade,
+                    isOptional: true
+                ),
+            ]
+        )
+    }
 }
