@@ -155,6 +155,16 @@ let package = Package(
                 .product(name: "SwiftGenerator", package: "DataModelKit"),
             ]
         ),
+        // Fails when the Stencil port no longer renders what the generator writes for the sample
+        // models, in both multi-file layouts: run by CI, so the port cannot drift from the templates.
+        .executableTarget(
+            name: "check-stencil-port",
+            dependencies: [
+                .product(name: "DataModelParser", package: "DataModelKit"),
+                .product(name: "SwiftGenerator", package: "DataModelKit"),
+                "StencilPort",
+            ]
+        ),
         // Loops generation for profilers: profile-generator [ROUNDS] [generate|stencil]
         .executableTarget(
             name: "profile-generator",

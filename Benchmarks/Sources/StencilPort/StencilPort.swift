@@ -48,22 +48,29 @@ public struct StencilPort {
         subscript(dynamicMember member: String) -> Any? { fields[member] }
     }
 
-    /// The files `SwiftGenerator` writes for the same context (one per entity, then the model file).
-    public func files(for context: [String: Any]) throws -> [GeneratedFile] {
+    /// The files `SwiftGenerator` writes for the same context in the entity-files layout (one per
+    /// entity, then the model file), or in the incremental one when `modelFileName` is given.
+    public func files(for context: [String: Any], modelFileName: String? = nil) throws -> [GeneratedFile] {
         let imports = context["imports"] as? [String] ?? []
         let modelImports = (imports + (context["modelImports"] as? [String] ?? [])).sorted()
         func header(_ imports: [String]) throws -> String {
             try self.header.render(["sourceFileName": context["sourceFileName"] ?? "", "imports": imports])
         }
-        let entityHeader = try header(imports)
+        // Entities that carry their part of the definition (the incremental layout) spell it with `DataModel`.
+        let entityHeader = try header(context["entitiesEnumName"] == nil ? imports : modelImports)
         var files: [GeneratedFile] = []
         for entityContext in context["entities"] as? [Any] ?? [] {
-            let body = try entity.render(["access": context["access"] ?? "", "entity": entityContext])
+            let body = try entity.render([
+                "access": context["access"] ?? "", "typeName": context["typeName"] ?? "",
+                "entitiesEnumName": context["entitiesEnumName"] ?? "", "sourceFileName": context["sourceFileName"] ?? "",
+                "entity": entityContext,
+            ])
             let fields = (entityContext as? Object)?.fields ?? entityContext as? [String: Any] ?? [:]
             files.append(GeneratedFile(name: fields["fileName"] as? String ?? "", joining: [entityHeader, body]))
         }
         let typeName = context["typeName"] as? String ?? ""
-        files.append(GeneratedFile(name: "\(typeName).swift", joining: [try header(modelImports), try model.render(context)]))
+        files.append(GeneratedFile(
+            name: modelFileName ?? "\(typeName).swift", joining: [try header(modelImports), try model.render(context)]))
         return files
     }
 }

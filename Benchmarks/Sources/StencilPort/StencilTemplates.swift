@@ -18,28 +18,15 @@ import {{ module }}
 {% if forloop.first %}
 
 {% endif %}
-    /// The key of `{{ attribute.name }}` for typed predicates and sort descriptors.
-    {{ access }}static let {{ attribute.identifier }} = {{ attribute.keyType }}("{{ attribute.name }}", slot: {{ attribute.slot }})
-{% endfor %}
-{% for relationship in entity.relationships %}
-{% if forloop.first %}
-
-{% endif %}
-    /// The key of `{{ relationship.name }}` for typed predicates and sort descriptors.
-    {{ access }}static let {{ relationship.identifier }} = {{ relationship.keyType }}("{{ relationship.name }}", slot: {{ relationship.slot }})
-{% endfor %}
-{% for attribute in entity.attributes %}
-
 {% for line in attribute.documentation %}
     /// {{ line }}
 {% endfor %}
 {% if attribute.isReadOnly %}
-    {{ access }}var {{ attribute.identifier }}: {{ attribute.swiftType }} { self[{{ entity.className }}.{{ attribute.identifier }}] }
+    {{ access }}var {{ attribute.identifier }}: {{ attribute.swiftType }} { self[{{ entity.className }}.{{ attribute.identifier }}{% if attribute.directStorage %}, {{ attribute.directStorage }}{% endif %}] }
+{% elif attribute.directStorage %}
+    {{ access }}var {{ attribute.identifier }}: {{ attribute.swiftType }} { get { self[{{ entity.className }}.{{ attribute.identifier }}, {{ attribute.directStorage }}] } set { write(newValue, to: {{ entity.className }}.{{ attribute.identifier }}, current: {{ attribute.directStorage }}) { {{ attribute.directStorage }} = $0 } } }
 {% else %}
-    {{ access }}var {{ attribute.identifier }}: {{ attribute.swiftType }} {
-        get { self[{{ entity.className }}.{{ attribute.identifier }}] }
-        set { self[{{ entity.className }}.{{ attribute.identifier }}] = newValue }
-    }
+    {{ access }}var {{ attribute.identifier }}: {{ attribute.swiftType }} { get { self[{{ entity.className }}.{{ attribute.identifier }}] } set { self[{{ entity.className }}.{{ attribute.identifier }}] = newValue } }
 {% endif %}
 {% endfor %}
 {% for relationship in entity.relationships %}
@@ -47,29 +34,14 @@ import {{ module }}
 {% for line in relationship.documentation %}
     /// {{ line }}
 {% endfor %}
-    {{ access }}var {{ relationship.identifier }}: {{ relationship.swiftType }} {
-        get { self[{{ relationship.subscriptLabel }}{{ entity.className }}.{{ relationship.identifier }}] }
-        set { self[{{ relationship.subscriptLabel }}{{ entity.className }}.{{ relationship.identifier }}] = newValue }
-    }
-{% endfor %}
-{% for relationship in entity.toManyRelationships %}
-
-    /// Adds `{{ relationship.parameterName }}` to `{{ relationship.name }}`{% if relationship.isOrdered %} at the end{% endif %}, and `self` to its inverse.
-    {{ access }}func addTo{{ relationship.capitalizedIdentifier }}(_ {{ relationship.parameterName }}: {{ relationship.destinationClassName }}) {
-        add({{ relationship.parameterName }}, to: {{ entity.className }}.{{ relationship.identifier }})
-    }
+    {{ access }}var {{ relationship.identifier }}: {{ relationship.swiftType }} { get { self[{{ relationship.subscriptLabel }}{{ entity.className }}.{{ relationship.identifier }}] } set { self[{{ relationship.subscriptLabel }}{{ entity.className }}.{{ relationship.identifier }}] = newValue } }
+{% if relationship.isToMany %}
+    {{ access }}func addTo{{ relationship.capitalizedIdentifier }}(_ {{ relationship.parameterName }}: {{ relationship.destinationClassName }}) { add({{ relationship.parameterName }}, to: {{ entity.className }}.{{ relationship.identifier }}) }
 {% if relationship.isOrdered %}
-
-    /// Inserts `{{ relationship.parameterName }}` into `{{ relationship.name }}` at `index`, and `self` into its inverse.
-    {{ access }}func insertInto{{ relationship.capitalizedIdentifier }}(_ {{ relationship.parameterName }}: {{ relationship.destinationClassName }}, at index: Int) {
-        insert({{ relationship.parameterName }}, at: index, into: {{ entity.className }}.{{ relationship.identifier }})
-    }
+    {{ access }}func insertInto{{ relationship.capitalizedIdentifier }}(_ {{ relationship.parameterName }}: {{ relationship.destinationClassName }}, at index: Int) { insert({{ relationship.parameterName }}, at: index, into: {{ entity.className }}.{{ relationship.identifier }}) }
 {% endif %}
-
-    /// Removes `{{ relationship.parameterName }}` from `{{ relationship.name }}`, and `self` from its inverse.
-    {{ access }}func removeFrom{{ relationship.capitalizedIdentifier }}(_ {{ relationship.parameterName }}: {{ relationship.destinationClassName }}) {
-        remove({{ relationship.parameterName }}, from: {{ entity.className }}.{{ relationship.identifier }})
-    }
+    {{ access }}func removeFrom{{ relationship.capitalizedIdentifier }}(_ {{ relationship.parameterName }}: {{ relationship.destinationClassName }}) { remove({{ relationship.parameterName }}, from: {{ entity.className }}.{{ relationship.identifier }}) }
+{% endif %}
 {% endfor %}
 {% for property in entity.fetchedProperties %}
 
@@ -81,38 +53,49 @@ import {{ module }}
         return FetchRequest(predicate: predicate.withSubstitutionVariables(["FETCH_SOURCE": self]))
     }
 {% endfor %}
+{% for attribute in entity.attributes %}
+{% if forloop.first %}
+
+    // Keys, for typed predicates and sort descriptors.
+{% endif %}
+    {{ access }}static let {{ attribute.identifier }} = {{ attribute.keyType }}("{{ attribute.name }}", slot: {{ attribute.slot }})
+{% endfor %}
+{% for relationship in entity.relationships %}
+{% if forloop.first and not entity.attributes %}
+
+    // Keys, for typed predicates and sort descriptors.
+{% endif %}
+    {{ access }}static let {{ relationship.identifier }} = {{ relationship.keyType }}("{{ relationship.name }}", slot: {{ relationship.slot }})
+{% endfor %}
+{% if entity.hasStoredAttributes %}
+
+    // The values once loaded, in slot order, which `visitStoredAttributes` walks.
+{% for stored in entity.storedAttributes %}
+    @exclusivity(unchecked) private var {{ stored.storageName }}: {{ stored.storageType }}
+{% endfor %}
+
+    {{ access }}override class var generatedModel: ManagedObjectModel? { {{ typeName }}.model }
+
+    {{ access }}override func visitStoredAttributes(_ visitor: inout StoredAttributeVisitor) {
+{% if entity.inheritsStoredAttributes %}
+        super.visitStoredAttributes(&visitor)
+{% endif %}
+{% for stored in entity.storedAttributes %}
+        visitor.visit(&{{ stored.storageName }})
+{% endfor %}
+    }
+{% endif %}
 }
+{% if entity.definitionName %}
 
-extension {{ entity.className }} {
-{% if entity.hasAttributeNames %}
-    /// The names of the attributes of `{{ entity.entityName }}`, inherited ones included.
-    {{ access }}enum Attributes {
-{% for constant in entity.attributeNames %}
-        {{ access }}static let {{ constant.identifier }} = "{{ constant.name }}"
-{% endfor %}
+extension {{ typeName }}.{{ entitiesEnumName }} {
+    /// The `{{ entity.entityName }}` entity as `{{ sourceFileName }}` defines it: part of `{{ typeName }}.definition`.
+    /// Computed (`definition` calls it once), so that a change to it recompiles only this file.
+    {{ access }}static var {{ entity.definitionName }}: DataModel.Entity {
+        {{ entity.definition }}
     }
-{% endif %}
-{% if entity.hasRelationshipNames %}
-{% if entity.hasAttributeNames %}
-
-{% endif %}
-    /// The names of the relationships of `{{ entity.entityName }}`, inherited ones included.
-    {{ access }}enum Relationships {
-{% for constant in entity.relationshipNames %}
-        {{ access }}static let {{ constant.identifier }} = "{{ constant.name }}"
-{% endfor %}
-    }
-{% endif %}
-{% if entity.hasFetchedPropertyNames %}
-
-    /// The names of the fetched properties of `{{ entity.entityName }}`, inherited ones included.
-    {{ access }}enum FetchedProperties {
-{% for constant in entity.fetchedPropertyNames %}
-        {{ access }}static let {{ constant.identifier }} = "{{ constant.name }}"
-{% endfor %}
-    }
-{% endif %}
 }
+{% endif %}
 """#
 
     static let model = #"""
@@ -120,17 +103,48 @@ extension {{ entity.className }} {
 {{ access }}enum {{ typeName }} {
     /// The model with a class for every entity. Open stores with it:
     /// `PersistentStore(url: url, model: {{ typeName }}.model)`.
-    {{ access }}static let model = ManagedObjectModel(
+    {{ access }}static let model: ManagedObjectModel = ManagedObjectModel(
         model: definition,
         classes: [
 {% for entity in entities %}
             {{ entity.className }}.self,
 {% endfor %}
+{% if versions %}
+        ],
+        versions: {{ versions.propertyName }}
+{% else %}
         ]
+{% endif %}
     )
 
     /// The model exactly as `{{ sourceFileName }}` defines it, compiled into Swift values.
-    {{ access }}static let definition = {{ definition }}
+{% if versions %}
+    /// This is its current version, `{{ versions.currentName }}`; `{{ versions.propertyName }}` holds every version.
+{% endif %}
+    {{ access }}static let definition: DataModel.Model = {{ definition }}
+{% if entitiesEnumName %}
+
+    /// The entities of `definition`, each defined in its entity's file, so that a change to one
+    /// entity changes one file.
+    {{ access }}enum {{ entitiesEnumName }} {}
+{% endif %}
+{% if versions %}
+
+    /// Every version of `{{ sourceFileName }}`, oldest first, `definition` among them: the models a
+    /// store may have been written with, which opening it with `model` migrates from.
+    {{ access }}static let {{ versions.propertyName }}: [DataModel.Model] = {{ versions.list }}
+
+    /// The versions of `{{ sourceFileName }}` other than the current one, compiled into Swift values.
+    {{ access }}enum {{ versions.enumName }} {
+{% for other in versions.others %}
+{% if not forloop.first %}
+
+{% endif %}
+        /// Version `{{ other.name }}`: the model exactly as `{{ other.fileName }}` defines it.
+        {{ access }}static let {{ other.identifier }}: DataModel.Model = {{ other.definition }}
+{% endfor %}
+    }
+{% endif %}
 {% if hasFetchRequests %}
 
     /// Typed builders for the model's fetch request templates: each returns a request to adjust and fetch.
@@ -142,7 +156,7 @@ extension {{ entity.className }} {
 {% for line in request.documentation %}
         /// {{ line }}
 {% endfor %}
-        {{ access }}static func {{ request.identifier }}({% for parameter in request.parameters %}{{ parameter.identifier }}: {{ parameter.swiftType }}{% if not forloop.last %}, {% endif %}{% endfor %}) -> FetchRequest<{{ request.resultClassName }}> {
+        {{ access }}static func {{ request.identifier }}({% for parameter in request.parameters %}{{ parameter.identifier }}: {{ parameter.swiftType }}{% if not forloop.last %}{{ ", " }}{% endif %}{% endfor %}) -> FetchRequest<{{ request.resultClassName }}> {
 {% if request.predicateExpression %}
             var request = FetchRequest<{{ request.resultClassName }}>()
             request.predicate = {{ request.predicateExpression }}
@@ -178,7 +192,7 @@ extension {{ entity.className }} {
 {% endfor %}
 
     /// A `{{ composite.typeName }}` from its members; those not given are `nil` or the model's defaults.
-    {{ access }}init({% for member in composite.members %}{{ member.identifier }}: {{ member.swiftType }}{% if member.defaultLiteral %} = {{ member.defaultLiteral }}{% endif %}{% if not forloop.last %}, {% endif %}{% endfor %}) {
+    {{ access }}init({% for member in composite.members %}{{ member.identifier }}: {{ member.swiftType }}{% if member.defaultLiteral %} = {{ member.defaultLiteral }}{% endif %}{% if not forloop.last %}{{ ", " }}{% endif %}{% endfor %}) {
 {% for member in composite.members %}
         self.{{ member.identifier }} = {{ member.identifier }}
 {% endfor %}
@@ -206,7 +220,7 @@ extension {{ entity.className }} {
 
     /// The model's name of each member, for the keys of members in typed predicates and sort descriptors.
     {{ access }}static var memberNames: [PartialKeyPath<{{ composite.typeName }}>: String] {
-        [{% for member in composite.members %}\.{{ member.identifier }}: "{{ member.name }}"{% if not forloop.last %}, {% endif %}{% empty %}:{% endfor %}]
+        [{% for member in composite.members %}\.{{ member.identifier }}: "{{ member.name }}"{% if not forloop.last %}{{ ", " }}{% endif %}{% empty %}:{% endfor %}]
     }
 }
 {% endfor %}
