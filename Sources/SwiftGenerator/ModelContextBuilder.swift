@@ -30,8 +30,9 @@ struct ModelContextBuilder {
     mutating func build() -> ModelContext {
         let isIncremental = options.layout == .incremental
         // The compiled definition depends on the model alone: written on another core meanwhile.
-        let definition = BackgroundValue { [model] in
-            isIncremental ? "" : ModelLiteral.definition(of: model.withoutSourceDetails, indent: 4, lead: 36)
+        // The incremental layout splits it among the entities instead, below.
+        let definition = isIncremental ? nil : BackgroundValue { [model] in
+            ModelLiteral.definition(of: model.withoutSourceDetails, indent: 4, lead: 36)
         }
         let otherVersions = otherVersionContexts()
         assignClassNames()
@@ -42,17 +43,17 @@ struct ModelContextBuilder {
         let fetchRequests = model.fetchRequestTemplates.compactMap { fetchRequestContext($0) }
         let imports = Set(["DataStore", "Foundation"] + options.additionalImports).sorted()
         var entitiesEnumName: String?
-        var incrementalDefinition = ""
+        var splitDefinition = ""
         if isIncremental {
             let enumName = namespaceMemberTypeName("Entities", holding: "the model's entities", typeName: typeName)
-            incrementalDefinition = splitDefinition(into: &entities, enumName: enumName)
+            splitDefinition = self.splitDefinition(into: &entities, enumName: enumName)
             entitiesEnumName = enumName
         }
         return ModelContext(
             modelName: modelName, sourceFileName: sourceFileName, typeName: typeName, access: options.accessLevel.prefix,
             imports: imports, modelImports: imports.contains("DataModel") ? [] : ["DataModel"],
             entities: entities, composites: composites, hasComposites: !composites.isEmpty,
-            definition: isIncremental ? incrementalDefinition : definition.value, entitiesEnumName: entitiesEnumName,
+            definition: definition?.value ?? splitDefinition, entitiesEnumName: entitiesEnumName,
             versions: versionsContext(others: otherVersions, typeName: typeName),
             fetchRequests: fetchRequests, hasFetchRequests: !fetchRequests.isEmpty,
             userTypes: userTypes.values.sorted { $0.name < $1.name })
@@ -71,7 +72,6 @@ struct ModelContextBuilder {
             entities[index].definitionName = identifier
             // The body of a computed property in the extension.
             entities[index].definition = ModelLiteral.definition(of: entity, indent: 8, lead: 8)
-            entities[index].fileName = "\(modelName)+\(entity.name).swift"
         }
         return ModelLiteral.definition(of: plain, entityReferences: references, indent: 4, lead: 36)
     }
@@ -303,7 +303,8 @@ struct ModelContextBuilder {
             isAbstract: entity.isAbstract,
             documentation: documentation(entity.userInfo)
                 ?? (entity.isAbstract ? ["An abstract entity: its objects are those of its subentities."] : nil),
-            fileName: "\(className).swift",
+            // The incremental layout's names are the build plugin's, which knows only the entity names.
+            fileName: options.layout == .incremental ? "\(modelName)+\(entity.name).swift" : "\(className).swift",
             attributes: attributes, relationships: relationships,
             toManyRelationships: relationships.filter(\.isToMany), fetchedProperties: fetchedProperties,
             storedAttributes: storedAttributes, hasStoredAttributes: !storedAttributes.isEmpty,
