@@ -13,6 +13,8 @@ struct ModelInputs {
     struct Configuration: Decodable {
         var accessLevel: String?
         var additionalImports: [String]?
+        /// `false` generates classes that do not take part in Observation (`--no-observation`).
+        var observable: Bool?
         /// A folder of templates, relative to the target folder.
         var templates: String?
     }
@@ -74,6 +76,7 @@ struct ModelInputs {
         var arguments: [String] = []
         if let level = configuration.accessLevel { arguments += ["--access-level", level] }
         for module in configuration.additionalImports ?? [] { arguments += ["--additional-import", module] }
+        if configuration.observable == false { arguments.append("--no-observation") }
         if let templatesURL { arguments += ["--templates", templatesURL.path] }
         return arguments
     }

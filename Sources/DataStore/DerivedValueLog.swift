@@ -13,6 +13,16 @@ final class DerivedValueLog: Sendable {
         var primaryKey: Int64
         var attribute: String
         var value: DatabaseValue
+
+        /// Which value it reports: the object's row and the attribute.
+        var reportedValue: ReportedValue { ReportedValue(entityNumber: entityNumber, primaryKey: primaryKey, attribute: attribute) }
+    }
+
+    /// A derived value of one row, which several reports of a save may compute in turn.
+    struct ReportedValue: Hashable {
+        var entityNumber: Int
+        var primaryKey: Int64
+        var attribute: String
     }
 
     private let reports = Locked<[Report]>([])

@@ -25,6 +25,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let uniquenessConstraints: [[String]]
     /// The class that materialises this entity's objects.
     public let objectClass: ManagedObject.Type
+    /// Whether reads of its objects' properties register with Observation (`objectClass.isObservable`).
+    let isObservable: Bool
+    /// The key paths observation tracks the properties by.
+    let observationKeys: ObservationKeys
     /// The columns of the table, in order: attribute and foreign-key column indexes point into it.
     let tableColumns: [String]
     /// `SELECT` of every table column, for loading this entity's rows: the entity number (`Z_ENT`, or `0`),
@@ -68,6 +72,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.relationships = relationships
         self.uniquenessConstraints = uniquenessConstraints
         self.objectClass = objectClass
+        isObservable = objectClass.isObservable
+        observationKeys = .covering(attributeCount: attributes.count, relationshipCount: relationships.count)
         self.tableColumns = tableColumns
         // Core Data's order: the entity number first, `0` for an entity alone in its table (whose
         // rows need not say it), then `Z_PK`, `Z_OPT` and the rest in table order.

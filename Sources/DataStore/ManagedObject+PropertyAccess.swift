@@ -11,7 +11,9 @@ extension ManagedObject {
     /// object's row is loaded.
     @inlinable
     public subscript<Root, Value: PropertyStorable>(key: AttributeKey<Root, Value>, stored: @autoclosure () -> Value.Stored?) -> Value {
-        valuesAreInProperties ? Value(stored: stored()) : self[key]
+        guard valuesAreInProperties else { return self[key] }
+        registerAccess(toAttributeAt: key.slot)
+        return Value(stored: stored())
     }
 
     /// Writes `newValue` to the attribute `key` names: with `store` into its stored property when
@@ -28,9 +30,9 @@ extension ManagedObject {
         }
         let stored = newValue.stored
         if current() != stored {
-            willSetPropertyValue()
+            willSetPropertyValue(atSlot: key.slot)
             store(stored)
-            didSetPropertyValue()
+            didSetPropertyValue(atSlot: key.slot)
         }
     }
 
@@ -50,14 +52,17 @@ extension ManagedObject {
         return valueStorage == .properties && !entity.attributes[slot].isDerived && context?.undoManager == nil
     }
 
-    /// Keeps the saved values apart before a generated setter changes its property, as the first
-    /// change of any value does.
-    public func willSetPropertyValue() {
+    /// Keeps the saved values apart before a generated setter changes the property of the
+    /// attribute in `slot`, as the first change of any value does, and tells its observers.
+    public func willSetPropertyValue(atSlot slot: Int) {
         keepSavedAttributeValuesApart()
+        observationRegistrar?.willSet(self, keyPath: entity.observationKeys.attributes[slot])
     }
 
-    /// Records that a generated setter changed its property.
-    public func didSetPropertyValue() {
+    /// Records that a generated setter changed the property of the attribute in `slot`, and tells
+    /// its observers.
+    public func didSetPropertyValue(atSlot slot: Int) {
+        observationRegistrar?.didSet(self, keyPath: entity.observationKeys.attributes[slot])
         context?.didChange(self)
     }
 }

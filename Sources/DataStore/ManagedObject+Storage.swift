@@ -25,7 +25,14 @@ extension ManagedObject {
         valueCount = UInt16(values.count)
     }
 
+    /// The value in `slot`, read by the object's user: registered with observation in progress.
     func attributeValue(atSlot slot: Int) -> AttributeValue {
+        registerAccess(toAttributeAt: slot)
+        return loadedValue(atSlot: slot)
+    }
+
+    /// The value in `slot`, as the runtime reads it: loading a fault, registering nothing.
+    func loadedValue(atSlot slot: Int) -> AttributeValue {
         fulfillIfNeeded()
         return primitiveValue(atSlot: slot)
     }
@@ -158,7 +165,7 @@ extension ManagedObject {
 
     /// Sets the relationship value in `slot` as both current and saved: a change the store made.
     func setSavedRelationshipValue(_ value: RelationshipValue, atSlot slot: Int) {
-        relationshipValues[slot] = value
+        changingRelationship(at: slot) { relationshipValues[slot] = value }
         savedRelationshipValuesIfChanged?[slot] = value
     }
 
@@ -182,7 +189,7 @@ extension ManagedObject {
 
     /// Sets the value in `slot` as both current and saved: a value the store computed.
     func setSavedAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
-        setPrimitiveValue(value, atSlot: slot)
+        if primitiveValue(atSlot: slot) != value { changingAttribute(at: slot) { setPrimitiveValue(value, atSlot: slot) } }
         savedAttributeValuesIfChanged?[slot] = value
     }
 
@@ -197,11 +204,12 @@ extension ManagedObject {
         if let context, let undoManager = context.undoManager {
             undoManager.recordChange(of: self, attributeSlot: slot, from: primitiveValue(atSlot: slot), in: context)
         }
-        changeAttributeValue(value, atSlot: slot)
+        changingAttribute(at: slot) { changeAttributeValue(value, atSlot: slot) }
         context?.didChange(self)
     }
 
     func destination(atSlot slot: Int) -> ManagedObject? {
+        registerAccess(toRelationshipAt: slot)
         guard let context, let id = context.destinationID(of: self, slot: slot) else { return nil }
         return context.reachedObject(with: id)
     }
@@ -211,6 +219,7 @@ extension ManagedObject {
     }
 
     func destinations(atSlot slot: Int) -> [ManagedObject] {
+        registerAccess(toRelationshipAt: slot)
         guard let context else { return [] }
         return context.destinationIDs(of: self, slot: slot).map { context.object(with: $0) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// An object of an entity: the base class of generated entity classes, and the class of objects of
 /// entities without one.
@@ -51,6 +52,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var savedValues: SavedValues?
     /// `Z_OPT` as last read or written: the version optimistic locking checks.
     @exclusivity(unchecked) var version: Int64 = 0
+    /// Registers reads and notifies observers of changes; made on the first read (see
+    /// `ManagedObject+Observation.swift`).
+    @exclusivity(unchecked) var observationRegistrar: ObservationRegistrar?
     /// Whether the row's values are in the object (also while it still reports itself a fault).
     var isLoaded: Bool {
         get { faultState != .fault }
@@ -114,6 +118,11 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     // MARK: Stored properties, for generated classes
+
+    /// Whether reading a property of this class's objects registers it with Observation
+    /// (`withObservationTracking`, `Observations`, SwiftUI). Classes generated with observation off
+    /// return `false`: their reads skip the registration, and their objects never notify.
+    open class var isObservable: Bool { true }
 
     /// The model this class was generated from: its entity's attributes (inherited ones first) are
     /// the ones the class keeps in stored properties, which `visitStoredAttributes(_:)` walks.

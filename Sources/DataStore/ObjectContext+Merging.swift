@@ -17,9 +17,10 @@ extension ObjectContext {
             if updated.contains(object) || deleted.contains(object) { return }
             reregisterDeleted(object)
         }
-        for id in changes.updated.keys {
+        for (id, properties) in changes.updated {
             guard let object = registeredObject(for: id), object.isLoaded else { continue }
-            refresh(object, mergeChanges: true)
+            // A change set without the names (history Core Data wrote without them) names none.
+            refresh(object, mergeChanges: true, changedProperties: properties.isEmpty ? nil : properties)
         }
         for object in registeredObjects where object.isLoaded {
             for relationship in object.entity.relationships where relationship.isToMany {
@@ -56,8 +57,12 @@ extension ObjectContext {
         notification.invalidatesAll = true
         for object in registeredObjects where object.isLoaded && object.changeFlags.isDisjoint(with: [.inserted, .updated, .deleted]) {
             let version = object.version
-            object.isLoaded = false
-            guard (try? loadRow(of: object)) ?? false else {
+            var found = false
+            object.changingValues {
+                object.isLoaded = false
+                found = (try? loadRow(of: object)) ?? false
+            }
+            guard found else {
                 notification.deleted.insert(object.objectID)
                 reregisterDeleted(object)
                 continue

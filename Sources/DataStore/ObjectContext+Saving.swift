@@ -85,7 +85,10 @@ extension ObjectContext {
     /// and adds the rows to the change set; the IDs of the objects here that changed.
     private func applyDerivedValues(_ reports: [DerivedValueLog.Report], to changes: inout ChangeSet) -> Set<ObjectID> {
         var changedHere: Set<ObjectID> = []
-        for report in reports {
+        // A value computed several times in one save (a count per inserted row) ends as its last
+        // report: the others were never seen, and notifying them would tell observers twice.
+        var applied: Set<DerivedValueLog.ReportedValue> = []
+        for report in reports.reversed() where applied.insert(report.reportedValue).inserted {
             guard let entity = store.entity(number: report.entityNumber), let attribute = entity.attribute(named: report.attribute)
             else { continue }
             let id = store.objectID(key: .permanent(report.primaryKey), entityNumber: report.entityNumber)

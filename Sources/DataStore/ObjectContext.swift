@@ -358,12 +358,12 @@ public final class ObjectContext {
         }
         // An inserted object has no saved values; it was forgotten above with its values intact.
         for object in updated.objects + deleted.objects where !inserted.contains(object) {
-            object.setLoadedValues(object.savedAttributeValues, object.savedRelationshipValues)
+            object.changingValues { object.setLoadedValues(object.savedAttributeValues, object.savedRelationshipValues) }
         }
         // Relationships of unchanged objects may point at forgotten inserts; reload them lazily.
         for object in registeredObjects where object.isLoaded {
             guard let saved = object.savedRelationshipValuesIfChanged else { continue }
-            object.relationshipValues = saved
+            object.changingValues { object.relationshipValues = saved }
             object.savedRelationshipValuesIfChanged = nil
         }
         inserted.removeAll()
@@ -394,8 +394,20 @@ public final class ObjectContext {
     /// Reloads `object` from the store: with `mergeChanges` its unsaved changes are kept on top of the
     /// fresh values; without, they are dropped and the object becomes a fault.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        refresh(object, mergeChanges: mergeChanges, changedProperties: nil)
+    }
+
+    /// Refreshes `object`, whose observers hear of the properties a save elsewhere changed
+    /// (`changedProperties`, from its change set), or of every loaded one when that is unknown.
+    func refresh(_ object: ManagedObject, mergeChanges: Bool, changedProperties: Set<String>?) {
         guard object.context === self, !inserted.contains(object) else { return }
         prefetchedRows[object.objectID] = nil
+        object.changingValues(unloadedMayDiffer: changedProperties) { reload(object, mergeChanges: mergeChanges) }
+    }
+
+    /// Makes `object` a fault, then, with `mergeChanges`, loads it again and puts its unsaved
+    /// changes back on top.
+    private func reload(_ object: ManagedObject, mergeChanges: Bool) {
         let local = (object.currentAttributeValues, object.savedAttributeValues)
         let changedSlots = mergeChanges && object.isLoaded
             ? local.0.indices.filter { local.0[$0] != local.1[$0] } : []

@@ -12,6 +12,9 @@ extension TemplateSet {
 {{/documentation}}
 {{access}}{{finalKeyword}}class {{className}}: {{superclassName}} {
     {{access}}override class var entityName: String { "{{entityName}}" }
+{{^isObservable}}
+    {{access}}override class var isObservable: Bool { false }
+{{/isObservable}}
 {{$properties}}
 {{#attributes}}
 {{#first()}}

@@ -24,10 +24,18 @@ public struct GeneratorOptions: Sendable, Equatable {
     /// Modules imported by every generated file besides `DataStore` and `Foundation`.
     public var additionalImports: [String]
     public var layout: Layout
+    /// Whether reads of the generated properties register with Observation (`withObservationTracking`,
+    /// SwiftUI) and changes notify; off, each class says `isObservable` is `false` and its reads
+    /// skip the registration.
+    public var isObservable: Bool
 
-    public init(accessLevel: AccessLevel = .public, additionalImports: [String] = [], layout: Layout = .entityFiles) {
+    public init(
+        accessLevel: AccessLevel = .public, additionalImports: [String] = [], layout: Layout = .entityFiles,
+        isObservable: Bool = true
+    ) {
         self.accessLevel = accessLevel
         self.additionalImports = additionalImports
         self.layout = layout
+        self.isObservable = isObservable
     }
 }

@@ -51,6 +51,7 @@ struct ModelContextBuilder {
         }
         return ModelContext(
             modelName: modelName, sourceFileName: sourceFileName, typeName: typeName, access: options.accessLevel.prefix,
+            isObservable: options.isObservable,
             imports: imports, modelImports: imports.contains("DataModel") ? [] : ["DataModel"],
             entities: entities, composites: composites, hasComposites: !composites.isEmpty,
             definition: definition?.value ?? splitDefinition, entitiesEnumName: entitiesEnumName,

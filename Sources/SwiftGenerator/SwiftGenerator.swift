@@ -128,6 +128,7 @@ struct HeaderTemplateContext {
 /// What the `entity` template sees: the entity, inside the model (`{{#entity}}…{{access}}…{{/entity}}`).
 struct EntityTemplateContext {
     var access: String
+    var isObservable: Bool
     var modelName: String
     var typeName: String
     var entitiesEnumName: String?
@@ -136,6 +137,7 @@ struct EntityTemplateContext {
 
     init(model: ModelContext, entity: EntityContext) {
         access = model.access
+        isObservable = model.isObservable
         modelName = model.modelName
         typeName = model.typeName
         entitiesEnumName = model.entitiesEnumName

@@ -31,7 +31,7 @@ extension Optional: OptionalField {
 extension ModelContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
         "modelName": \.modelName, "sourceFileName": \.sourceFileName, "typeName": \.typeName, "access": \.access,
-        "imports": \.imports, "modelImports": \.modelImports, "entities": \.entities, "composites": \.composites,
+        "isObservable": \.isObservable, "imports": \.imports, "modelImports": \.modelImports, "entities": \.entities, "composites": \.composites,
         "hasComposites": \.hasComposites, "definition": \.definition, "entitiesEnumName": \.entitiesEnumName,
         "versions": \.versions,
         "fetchRequests": \.fetchRequests, "hasFetchRequests": \.hasFetchRequests, "userTypes": \.userTypes,
@@ -115,8 +115,8 @@ extension HeaderTemplateContext: TemplateFields {
 
 extension EntityTemplateContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
-        "access": \.access, "modelName": \.modelName, "typeName": \.typeName, "entitiesEnumName": \.entitiesEnumName,
-        "sourceFileName": \.sourceFileName, "entity": \.entity,
+        "access": \.access, "isObservable": \.isObservable, "modelName": \.modelName, "typeName": \.typeName,
+        "entitiesEnumName": \.entitiesEnumName, "sourceFileName": \.sourceFileName, "entity": \.entity,
     ]
 }
 
@@ -133,7 +133,7 @@ package func templateFieldMismatches() -> [String] {
         storedAttributes: [], hasStoredAttributes: false, inheritsStoredAttributes: false, definitionName: nil,
         definition: nil)
     let model = ModelContext(
-        modelName: "", sourceFileName: "", typeName: "", access: "", imports: [], modelImports: [], entities: [],
+        modelName: "", sourceFileName: "", typeName: "", access: "", isObservable: true, imports: [], modelImports: [], entities: [],
         composites: [], hasComposites: false, definition: "", entitiesEnumName: nil, versions: nil, fetchRequests: [],
         hasFetchRequests: false,
         userTypes: [])

@@ -12,6 +12,8 @@ public struct ModelContext: Sendable, Encodable {
     public var typeName: String
     /// `public ` / `package ` / empty (internal): put before every declaration.
     public var access: String
+    /// Whether the classes are observable (the default); else each overrides `isObservable`.
+    public var isObservable: Bool
     /// Modules to import, sorted.
     public var imports: [String]
     /// Modules the model file imports besides `imports` (it spells the model with `DataModel` values).

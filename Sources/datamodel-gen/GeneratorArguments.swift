@@ -23,13 +23,23 @@ struct GeneratorArguments: ParsableArguments {
     @Flag(help: "Write one file for the whole model: the same as --layout single-file.")
     var singleFile = false
 
+    @Flag(name: .customLong("no-observation"), help: ArgumentHelp(
+        """
+        Generate classes whose property reads do not register with Observation \
+        (withObservationTracking, SwiftUI) and whose objects never notify: for code that never \
+        observes them and reads many values.
+        """))
+    var withoutObservation = false
+
     @Option(help: ArgumentHelp(
         "A folder of .mustache files replacing default templates of the same name (header, entity, model).",
         valueName: "dir"))
     var templates: String?
 
     var options: GeneratorOptions {
-        GeneratorOptions(accessLevel: accessLevel, additionalImports: additionalImports, layout: singleFile ? .singleFile : layout)
+        GeneratorOptions(
+            accessLevel: accessLevel, additionalImports: additionalImports, layout: singleFile ? .singleFile : layout,
+            isObservable: !withoutObservation)
     }
 
     /// The generator with the user's templates; a template that cannot be read or parsed ends the command.

@@ -11,7 +11,7 @@ import TestSupport
     @Test(arguments: SampleModel.all)
     func sampleModel_generatesTheCompiledGolden(_ sample: SampleModel) throws {
         let loaded = try sample.loadVersions()
-        let result = try SwiftGenerator(options: GeneratorOptions(layout: sample.layout))
+        let result = try SwiftGenerator(options: sample.options)
             .generate(loaded.current, versions: loaded.versions)
         #expect(!result.diagnostics.containsErrors)
         let folder = SampleModel.generated.appendingPathComponent(sample.folder)

@@ -18,13 +18,19 @@ struct SampleModel: CustomTestStringConvertible, Sendable {
     /// The files the code is split into: some samples take the build plugin's, so that both
     /// layouts are compiled and run.
     var layout = GeneratorOptions.Layout.entityFiles
+    /// Whether its classes take part in Observation: one sample is generated with it off, so that
+    /// both forms are compiled and run.
+    var isObservable = true
+
+    /// The options its code is generated with.
+    var options: GeneratorOptions { GeneratorOptions(layout: layout, isObservable: isObservable) }
 
     static let all = [
         SampleModel(path: "Models/Books.xcdatamodeld", folder: "Books"),
         SampleModel(path: "Models/Events.xcdatamodeld", folder: "Events"),
         SampleModel(path: "Models/Everything.xcdatamodeld", folder: "Everything"),
         SampleModel(path: "Models/FailedBanks.xcdatamodeld", folder: "FailedBanks", layout: .incremental),
-        SampleModel(path: "Models/Products.xcdatamodeld", folder: "Products"),
+        SampleModel(path: "Models/Products.xcdatamodeld", folder: "Products", isObservable: false),
         SampleModel(path: "Tests/SwiftGeneratorTests/Fixtures/HostileNames.xcdatamodel", folder: "HostileNames", layout: .incremental),
     ]
 

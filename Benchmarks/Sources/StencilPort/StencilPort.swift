@@ -61,7 +61,8 @@ public struct StencilPort {
         var files: [GeneratedFile] = []
         for entityContext in context["entities"] as? [Any] ?? [] {
             let body = try entity.render([
-                "access": context["access"] ?? "", "typeName": context["typeName"] ?? "",
+                "access": context["access"] ?? "", "isObservable": context["isObservable"] ?? true,
+                "typeName": context["typeName"] ?? "",
                 "entitiesEnumName": context["entitiesEnumName"] ?? "", "sourceFileName": context["sourceFileName"] ?? "",
                 "entity": entityContext,
             ])

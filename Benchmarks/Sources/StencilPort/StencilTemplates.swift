@@ -14,6 +14,9 @@ import {{ module }}
 {% endfor %}
 {{ access }}{{ entity.finalKeyword }}class {{ entity.className }}: {{ entity.superclassName }} {
     {{ access }}override class var entityName: String { "{{ entity.entityName }}" }
+{% if not isObservable %}
+    {{ access }}override class var isObservable: Bool { false }
+{% endif %}
 {% for attribute in entity.attributes %}
 {% if forloop.first %}
 

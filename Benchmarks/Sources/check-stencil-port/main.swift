@@ -1,5 +1,5 @@
 // check-stencil-port [MODEL ...]: renders each model with the generator and with the Stencil port,
-// in the entity-files and incremental layouts, and fails on the first file that differs.
+// in the entity-files and incremental layouts and without observation, and fails on the first file that differs.
 // Without arguments: the package's sample models.
 import DataModelParser
 import Foundation
@@ -21,13 +21,17 @@ for path in models {
     let loaded = try ModelLoader().loadVersions(path)
     let versions = loaded.versions.map(\.model)
     let current = versions[loaded.current]
-    for layout in [GeneratorOptions.Layout.entityFiles, .incremental] {
-        let generator = try SwiftGenerator(options: GeneratorOptions(layout: layout))
+    let variants = [
+        ("entity-files", GeneratorOptions()), ("incremental", GeneratorOptions(layout: .incremental)),
+        ("no-observation", GeneratorOptions(isObservable: false)),
+    ]
+    for (variant, options) in variants {
+        let generator = try SwiftGenerator(options: options)
         let ours = generator.generate(current, versions: versions).files
         let context = try StencilPort.objects(generator.context(for: current, versions: versions).context)
-        let modelFileName = layout == .incremental ? "\(SwiftGenerator.modelName(of: current)).swift" : nil
+        let modelFileName = options.layout == .incremental ? "\(SwiftGenerator.modelName(of: current)).swift" : nil
         let theirs = try port.files(for: context, modelFileName: modelFileName)
-        let name = "\(URL(fileURLWithPath: path).lastPathComponent) (\(layout.rawValue))"
+        let name = "\(URL(fileURLWithPath: path).lastPathComponent) (\(variant))"
         if let (file, other) = zip(ours, theirs).first(where: { $0 != $1 }) {
             let lines = (file.contents.split(separator: "\n", omittingEmptySubsequences: false),
                          other.contents.split(separator: "\n", omittingEmptySubsequences: false))

@@ -47,7 +47,7 @@ struct PredicateEvaluator {
         case .list(let elements): return .list(elements.map { value($0, scopes) })
         case .attribute(let path, let attribute):
             guard let object = object(at: path, scopes) else { return .stored(.null) }
-            return .stored(object.attributeValue(atSlot: attribute.slot).member(at: attribute.memberPath).databaseValue)
+            return .stored(object.loadedValue(atSlot: attribute.slot).member(at: attribute.memberPath).databaseValue)
         case .object(let path):
             return .object(objectID(at: path, scopes))
         case .aggregate(let function, let collection, let valuePath):
@@ -55,7 +55,7 @@ struct PredicateEvaluator {
             guard let (path, attribute) = valuePath else { return .stored(Int64(elements.count).databaseValue) }
             let values = elements.compactMap { element -> DatabaseValue? in
                 let inner = Self.entering(collection, element, scopes)
-                let value = object(at: path, inner).map { $0.attributeValue(atSlot: attribute.slot).member(at: attribute.memberPath).databaseValue } ?? .null
+                let value = object(at: path, inner).map { $0.loadedValue(atSlot: attribute.slot).member(at: attribute.memberPath).databaseValue } ?? .null
                 return value.isNull ? nil : value
             }
             return .stored(StoredAggregate.value(function, values))

@@ -4,6 +4,7 @@ import Foundation
 
 public final class FavoriteProducts: Products {
     public override class var entityName: String { "FavoriteProducts" }
+    public override class var isObservable: Bool { false }
 
     public var favoritedAt: Date? { get { self[FavoriteProducts.favoritedAt, _favoritedAt] } set { write(newValue, to: FavoriteProducts.favoritedAt, current: _favoritedAt) { _favoritedAt = $0 } } }
 

@@ -4,6 +4,7 @@ import Foundation
 
 public class Products: ManagedObject {
     public override class var entityName: String { "Products" }
+    public override class var isObservable: Bool { false }
 
     public var name: String { get { self[Products.name, _name] } set { write(newValue, to: Products.name, current: _name) { _name = $0 } } }
     public var price: Double { get { self[Products.price, _price] } set { write(newValue, to: Products.price, current: _price) { _price = $0 } } }

@@ -1,0 +1,112 @@
+import Observation
+
+/// Observation (`withObservationTracking`, `Observations`, SwiftUI): reading a property registers
+/// it, and every change of its value notifies its observers once — a setter's, and the runtime's
+/// own (merges, refreshes, rollback, undo, inverse relationships, derived values a save computed).
+///
+/// Each object gets its `ObservationRegistrar` on its first read, as Observation needs one to
+/// register a read; objects never read cost nothing, and changes to objects without one skip the
+/// notification. Properties are observed by slot, with key paths each entity builds once.
+extension ManagedObject: Observable {
+    /// Registers a read of the attribute in `slot` with the observation tracking in progress, if any.
+    @usableFromInline
+    func registerAccess(toAttributeAt slot: Int) {
+        let entity = entity
+        guard entity.isObservable else { return }
+        observationRegistrarForReading.access(self, keyPath: entity.observationKeys.attributes[slot])
+    }
+
+    /// Registers a read of the relationship in `slot`.
+    func registerAccess(toRelationshipAt slot: Int) {
+        let entity = entity
+        guard entity.isObservable else { return }
+        observationRegistrarForReading.access(self, keyPath: entity.observationKeys.relationships[slot])
+    }
+
+    /// The object's registrar, made on the first read.
+    private var observationRegistrarForReading: ObservationRegistrar {
+        if let observationRegistrar { return observationRegistrar }
+        let registrar = ObservationRegistrar()
+        observationRegistrar = registrar
+        return registrar
+    }
+
+    /// Runs `change` of the attribute in `slot`, telling its observers before and after.
+    func changingAttribute<Result>(at slot: Int, _ change: () -> Result) -> Result {
+        guard let observationRegistrar else { return change() }
+        return observationRegistrar.withMutation(of: self, keyPath: entity.observationKeys.attributes[slot], change)
+    }
+
+    /// Runs `change` of the relationship in `slot`, telling its observers before and after.
+    func changingRelationship<Result>(at slot: Int, _ change: () -> Result) -> Result {
+        guard let observationRegistrar else { return change() }
+        return observationRegistrar.withMutation(of: self, keyPath: entity.observationKeys.relationships[slot], change)
+    }
+
+    /// Runs `change`, which may change any of the object's values, then tells the observers of each
+    /// property it changed: a value that differs, or a loaded value that it unloaded (the object
+    /// turned into a fault, whose next read may find another value) when `unloadedMayDiffer`
+    /// includes the property — all of them unless a change set names those that changed. Values
+    /// it loads are no change: a read would have loaded them.
+    func changingValues(unloadedMayDiffer names: Set<String>? = nil, _ change: () -> Void) {
+        guard let observationRegistrar, valueStorage != .none || !relationshipValues.isEmpty else { return change() }
+        let attributes = currentAttributeValues, relationships = relationshipValues
+        change()
+        let entity = entity, keys = entity.observationKeys
+        let currentAttributes = currentAttributeValues, currentRelationships = relationshipValues
+        func notify<Value>(_ keyPath: KeyPath<ManagedObject, Value>) {
+            observationRegistrar.willSet(self, keyPath: keyPath)
+            observationRegistrar.didSet(self, keyPath: keyPath)
+        }
+        for slot in attributes.indices {
+            if slot < currentAttributes.count {
+                if attributes[slot] != currentAttributes[slot] { notify(keys.attributes[slot]) }
+            } else if names?.contains(entity.attributes[slot].name) ?? true {
+                notify(keys.attributes[slot])
+            }
+        }
+        for (slot, value) in relationships.enumerated() {
+            if case .unloaded = value { continue }
+            if slot < currentRelationships.count {
+                if case .unloaded = currentRelationships[slot], !(names?.contains(entity.relationships[slot].name) ?? true) { continue }
+                if ObjectContext.same(value, currentRelationships[slot]) { continue }
+            } else if !(names?.contains(entity.relationships[slot].name) ?? true) {
+                continue
+            }
+            notify(keys.relationships[slot])
+        }
+    }
+
+    // The properties observation tracks, by slot: their values are never read through these.
+    subscript(observedAttribute slot: Int) -> AttributeValue { primitiveValue(atSlot: slot) }
+    subscript(observedRelationship slot: Int) -> RelationshipValue {
+        slot < relationshipValues.count ? relationshipValues[slot] : .unloaded
+    }
+}
+
+/// The key paths observation tracks properties by, one per slot. They name a slot, not an entity
+/// (each object has its own registrar), so every entity of every store shares one list, grown to
+/// the largest entity: a model of a thousand entities makes them once, not per entity.
+struct ObservationKeys: @unchecked Sendable {
+    // Immutable once made, as key paths are.
+    let attributes: [KeyPath<ManagedObject, AttributeValue>]
+    let relationships: [KeyPath<ManagedObject, RelationshipValue>]
+
+    /// Keys for at least `attributeCount` attributes and `relationshipCount` relationships.
+    static func covering(attributeCount: Int, relationshipCount: Int) -> ObservationKeys {
+        shared.withLock { keys in
+            if keys.attributes.count < attributeCount || keys.relationships.count < relationshipCount {
+                keys = ObservationKeys(
+                    attributes: keys.attributes + (keys.attributes.count..<max(attributeCount, keys.attributes.count)).map {
+                        \ManagedObject.[observedAttribute: $0]
+                    },
+                    relationships: keys.relationships + (keys.relationships.count..<max(relationshipCount, keys.relationships.count)).map {
+                        \ManagedObject.[observedRelationship: $0]
+                    })
+            }
+            return keys
+        }
+    }
+
+    private static let shared = Locked(ObservationKeys(attributes: [], relationships: []))
+}
