@@ -41,6 +41,11 @@ public struct ChangeSet: Sendable, Equatable {
         deletedIDs = IDSet(ids)
     }
 
+    /// Calls `body` with each inserted object's ID, without making the set.
+    func forEachInserted(_ body: (ObjectID) -> Void) {
+        insertedIDs.forEach(body)
+    }
+
     /// Calls `body` with each deleted object's ID, without making the set.
     func forEachDeleted(_ body: (ObjectID) -> Void) {
         deletedIDs.forEach(body)

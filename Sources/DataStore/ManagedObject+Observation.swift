@@ -37,10 +37,13 @@ extension ManagedObject: Observable {
         return observationRegistrar.withMutation(of: self, keyPath: entity.observationKeys.attributes[slot], change)
     }
 
-    /// Runs `change` of the relationship in `slot`, telling its observers before and after.
-    func changingRelationship<Result>(at slot: Int, _ change: () -> Result) -> Result {
-        guard let observationRegistrar else { return change() }
-        return observationRegistrar.withMutation(of: self, keyPath: entity.observationKeys.relationships[slot], change)
+    /// Runs `change`, which sets the relationship in `slot` to `value`, telling its observers
+    /// before and after when their next read will return other destinations.
+    func changingRelationship(at slot: Int, to value: RelationshipValue, _ change: () -> Void) {
+        guard let observationRegistrar, slot < relationshipValues.count,
+              !Self.sameDestinations(relationshipValues[slot], value, isOrdered: entity.relationships[slot].isOrdered)
+        else { return change() }
+        observationRegistrar.withMutation(of: self, keyPath: entity.observationKeys.relationships[slot], change)
     }
 
     /// Runs `change`, which may change any of the object's values, then tells the observers of each
@@ -69,12 +72,19 @@ extension ManagedObject: Observable {
             if case .unloaded = value { continue }
             if slot < currentRelationships.count {
                 if case .unloaded = currentRelationships[slot], !(names?.contains(entity.relationships[slot].name) ?? true) { continue }
-                if ObjectContext.same(value, currentRelationships[slot]) { continue }
+                if Self.sameDestinations(value, currentRelationships[slot], isOrdered: entity.relationships[slot].isOrdered) { continue }
             } else if !(names?.contains(entity.relationships[slot].name) ?? true) {
                 continue
             }
             notify(keys.relationships[slot])
         }
+    }
+
+    /// Whether two values of a relationship hold the same destinations: in the same order when it
+    /// is ordered, in any order when a read returns them as a set.
+    private static func sameDestinations(_ lhs: RelationshipValue, _ rhs: RelationshipValue, isOrdered: Bool) -> Bool {
+        if !isOrdered, case .toMany(let left) = lhs, case .toMany(let right) = rhs { return left.hasSameMembers(as: right) }
+        return ObjectContext.same(lhs, rhs)
     }
 
     // The properties observation tracks, by slot: their values are never read through these.

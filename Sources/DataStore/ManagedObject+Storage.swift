@@ -165,7 +165,7 @@ extension ManagedObject {
 
     /// Sets the relationship value in `slot` as both current and saved: a change the store made.
     func setSavedRelationshipValue(_ value: RelationshipValue, atSlot slot: Int) {
-        changingRelationship(at: slot) { relationshipValues[slot] = value }
+        changingRelationship(at: slot, to: value) { relationshipValues[slot] = value }
         savedRelationshipValuesIfChanged?[slot] = value
     }
 

@@ -22,10 +22,13 @@ extension ObjectContext {
             // A change set without the names (history Core Data wrote without them) names none.
             refresh(object, mergeChanges: true, changedProperties: properties.isEmpty ? nil : properties)
         }
+        let touched = Self.entityNumbers(touchedBy: changes)
         for object in registeredObjects where object.isLoaded {
+            let isUpdated = changes.updated[object.objectID] != nil
             for relationship in object.entity.relationships where relationship.isToMany {
                 let slot = relationship.slot
-                guard Self.same(object.relationshipValues[slot], object.savedRelationshipValues[slot]) else { continue }
+                guard isUpdated || mayHaveChanged(relationship, touched: touched),
+                      Self.same(object.relationshipValues[slot], object.savedRelationshipValues[slot]) else { continue }
                 object.setSavedRelationshipValue(.unloaded, atSlot: slot)
             }
             for relationship in object.entity.relationships where relationship.isToOne {
@@ -41,6 +44,24 @@ extension ObjectContext {
         notification.updated.formUnion(changes.updated.keys)
         notification.deleted.formUnion(changes.deleted)
         notifyObservers(notification)
+    }
+
+    /// The entities of the objects a save inserted, updated or deleted.
+    private static func entityNumbers(touchedBy changes: ChangeSet) -> Set<Int> {
+        var numbers: Set<Int> = []
+        changes.forEachInserted { numbers.insert($0.entityNumber) }
+        changes.forEachDeleted { numbers.insert($0.entityNumber) }
+        for id in changes.updated.keys { numbers.insert(id.entityNumber) }
+        return numbers
+    }
+
+    /// Whether a save that touched objects of the `touched` entities may have changed the
+    /// destinations of a to-many `relationship` of an object it did not update: only by inserting,
+    /// deleting or updating (the inverse of) a destination, an object of the destination's entity
+    /// or one of its subentities. A relationship it cannot have changed stays loaded.
+    private func mayHaveChanged(_ relationship: RelationshipDescription, touched: Set<Int>) -> Bool {
+        guard let destination = store.entity(number: relationship.destinationEntityNumber) else { return true }
+        return touched.contains { destination.subtreeNumbers.contains($0) }
     }
 
     /// Merges transactions read from the store's persistent history (`PersistentStore

@@ -99,7 +99,7 @@ extension ObjectContext {
     func setRelationshipValue(_ value: RelationshipValue, of object: ManagedObject, slot: Int) {
         guard slot < object.relationshipValues.count else { return }
         undoManager?.recordChange(of: object, relationshipSlot: slot, from: object.relationshipValues[slot], in: self)
-        object.changingRelationship(at: slot) { object.changeRelationshipValue(value, atSlot: slot) }
+        object.changingRelationship(at: slot, to: value) { object.changeRelationshipValue(value, atSlot: slot) }
         relationshipsChanged = true
         didChange(object)
     }

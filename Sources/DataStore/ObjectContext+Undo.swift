@@ -61,7 +61,7 @@ extension UndoManager {
             } else if object.context == nil, slot < object.relationshipValues.count {
                 // A saved delete whose undo comes next: the value returns with the object.
                 let current = object.relationshipValues[slot]
-                object.changingRelationship(at: slot) { object.relationshipValues[slot] = old }
+                object.changingRelationship(at: slot, to: old) { object.relationshipValues[slot] = old }
                 context.undoManager?.recordChange(of: object, relationshipSlot: slot, from: current, in: context)
             }
         }

@@ -22,6 +22,9 @@ struct ObjectIDList: Equatable, Sequence {
 
     func contains(_ id: ObjectID) -> Bool { members.contains(id) }
 
+    /// Whether `other` holds the same IDs, in any order.
+    func hasSameMembers(as other: ObjectIDList) -> Bool { members == other.members }
+
     mutating func append(_ id: ObjectID) {
         if members.insert(id).inserted { ids.append(id) }
     }
