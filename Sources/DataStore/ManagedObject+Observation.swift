@@ -6,20 +6,18 @@ import Observation
 ///
 /// Each object gets its `ObservationRegistrar` on its first read, as Observation needs one to
 /// register a read; objects never read cost nothing, and changes to objects without one skip the
-/// notification. Properties are observed by slot, with key paths each entity builds once.
+/// notification. Properties are observed by slot, with key paths made once per slot.
 extension ManagedObject: Observable {
     /// Registers a read of the attribute in `slot` with the observation tracking in progress, if any.
     @usableFromInline
     func registerAccess(toAttributeAt slot: Int) {
-        let entity = entity
-        guard entity.isObservable else { return }
+        guard registersReads else { return }
         observationRegistrarForReading.access(self, keyPath: entity.observationKeys.attributes[slot])
     }
 
     /// Registers a read of the relationship in `slot`.
     func registerAccess(toRelationshipAt slot: Int) {
-        let entity = entity
-        guard entity.isObservable else { return }
+        guard registersReads else { return }
         observationRegistrarForReading.access(self, keyPath: entity.observationKeys.relationships[slot])
     }
 
@@ -61,22 +59,22 @@ extension ManagedObject: Observable {
             observationRegistrar.willSet(self, keyPath: keyPath)
             observationRegistrar.didSet(self, keyPath: keyPath)
         }
+        func mayDiffer(_ name: String) -> Bool { names?.contains(name) ?? true }
         for slot in attributes.indices {
-            if slot < currentAttributes.count {
-                if attributes[slot] != currentAttributes[slot] { notify(keys.attributes[slot]) }
-            } else if names?.contains(entity.attributes[slot].name) ?? true {
-                notify(keys.attributes[slot])
-            }
+            let changed = slot < currentAttributes.count
+                ? attributes[slot] != currentAttributes[slot] : mayDiffer(entity.attributes[slot].name)
+            if changed { notify(keys.attributes[slot]) }
         }
         for (slot, value) in relationships.enumerated() {
             if case .unloaded = value { continue }
-            if slot < currentRelationships.count {
-                if case .unloaded = currentRelationships[slot], !(names?.contains(entity.relationships[slot].name) ?? true) { continue }
-                if Self.sameDestinations(value, currentRelationships[slot], isOrdered: entity.relationships[slot].isOrdered) { continue }
-            } else if !(names?.contains(entity.relationships[slot].name) ?? true) {
-                continue
+            let relationship = entity.relationships[slot]
+            let current = slot < currentRelationships.count ? currentRelationships[slot] : .unloaded
+            let changed = if case .unloaded = current {
+                mayDiffer(relationship.name)
+            } else {
+                !Self.sameDestinations(value, current, isOrdered: relationship.isOrdered)
             }
-            notify(keys.relationships[slot])
+            if changed { notify(keys.relationships[slot]) }
         }
     }
 

@@ -12,7 +12,7 @@ extension ManagedObject {
     @inlinable
     public subscript<Root, Value: PropertyStorable>(key: AttributeKey<Root, Value>, stored: @autoclosure () -> Value.Stored?) -> Value {
         guard valuesAreInProperties else { return self[key] }
-        registerAccess(toAttributeAt: key.slot)
+        if registersReads { registerAccess(toAttributeAt: key.slot) }
         return Value(stored: stored())
     }
 

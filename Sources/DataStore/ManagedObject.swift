@@ -30,6 +30,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var changeFlags: ChangeFlags = []
     /// Where the attribute values are: none yet, `attributeValues`, or the class's stored properties.
     @exclusivity(unchecked) var valueStorage = ValueStorage.none
+    /// Whether reads register with observation (the class's `isObservable`): kept here, in
+    /// padding, so that a read of an object that does not checks one byte and calls nothing.
+    @usableFromInline @exclusivity(unchecked) var registersReads: Bool
     /// Where `attributeValues` starts in `valueBuffer`, and its number of slots: two halfwords
     /// that fill the padding before `context`, where the buffer's row (one `AttributeValues`)
     /// would take a word more. A buffer holds at most a few thousand values, and an entity far
@@ -66,6 +69,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public required init(_ creation: ObjectCreation) {
         objectID = creation.objectID
         context = creation.context
+        registersReads = creation.objectID.scope.entity.isObservable
     }
 
     deinit {

@@ -146,7 +146,9 @@ import Testing
             table.reports = 0
         }
         #expect(reported > Self.rounds / Self.configurations.count / 5, "many rounds change the visible list")
-        #expect(delivered > Self.rounds / Self.configurations.count / 20, "many rounds deliver the other connection's changes")
+        // About one round in nine goes through the other connection (5/6 × 5/6 × 1/6): 16 expected
+        // in 143; fewer than 3 happens about once in 100,000 runs, where 7 was once in a few hundred.
+        #expect(delivered > Self.rounds / Self.configurations.count / 50, "many rounds deliver the other connection's changes")
     }
 
     static func sections(_ banks: [FailedBankInfo], sectioned: Bool) -> [TableModel.Section] {
