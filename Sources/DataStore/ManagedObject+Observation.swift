@@ -30,9 +30,9 @@ extension ManagedObject: Observable {
     }
 
     /// Runs `change` of the attribute in `slot`, telling its observers before and after.
-    func changingAttribute<Result>(at slot: Int, _ change: () -> Result) -> Result {
+    func changingAttribute(at slot: Int, _ change: () -> Void) {
         guard let observationRegistrar else { return change() }
-        return observationRegistrar.withMutation(of: self, keyPath: entity.observationKeys.attributes[slot], change)
+        observationRegistrar.withMutation(of: self, keyPath: entity.observationKeys.attributes[slot], change)
     }
 
     /// Runs `change`, which sets the relationship in `slot` to `value`, telling its observers
@@ -96,25 +96,22 @@ extension ManagedObject: Observable {
 /// (each object has its own registrar), so every entity of every store shares one list, grown to
 /// the largest entity: a model of a thousand entities makes them once, not per entity.
 struct ObservationKeys: @unchecked Sendable {
-    // Immutable once made, as key paths are.
-    let attributes: [KeyPath<ManagedObject, AttributeValue>]
-    let relationships: [KeyPath<ManagedObject, RelationshipValue>]
+    // Key paths are immutable; a copy handed out is never changed, only the shared list grows.
+    private(set) var attributes: [KeyPath<ManagedObject, AttributeValue>] = []
+    private(set) var relationships: [KeyPath<ManagedObject, RelationshipValue>] = []
 
     /// Keys for at least `attributeCount` attributes and `relationshipCount` relationships.
     static func covering(attributeCount: Int, relationshipCount: Int) -> ObservationKeys {
         shared.withLock { keys in
-            if keys.attributes.count < attributeCount || keys.relationships.count < relationshipCount {
-                keys = ObservationKeys(
-                    attributes: keys.attributes + (keys.attributes.count..<max(attributeCount, keys.attributes.count)).map {
-                        \ManagedObject.[observedAttribute: $0]
-                    },
-                    relationships: keys.relationships + (keys.relationships.count..<max(relationshipCount, keys.relationships.count)).map {
-                        \ManagedObject.[observedRelationship: $0]
-                    })
+            if keys.attributes.count < attributeCount {
+                keys.attributes += (keys.attributes.count..<attributeCount).map { \ManagedObject.[observedAttribute: $0] }
+            }
+            if keys.relationships.count < relationshipCount {
+                keys.relationships += (keys.relationships.count..<relationshipCount).map { \ManagedObject.[observedRelationship: $0] }
             }
             return keys
         }
     }
 
-    private static let shared = Locked(ObservationKeys(attributes: [], relationships: []))
+    private static let shared = Locked(ObservationKeys())
 }
