@@ -21,12 +21,15 @@ extension ManagedObject: Observable {
         observationRegistrarForReading.access(self, keyPath: entity.observationKeys.relationships[slot])
     }
 
+    /// The object's registrar, if a read made one.
+    var observationRegistrar: ObservationRegistrar? { observationBox?.registrar }
+
     /// The object's registrar, made on the first read.
     private var observationRegistrarForReading: ObservationRegistrar {
-        if let observationRegistrar { return observationRegistrar }
-        let registrar = ObservationRegistrar()
-        observationRegistrar = registrar
-        return registrar
+        if let observationBox { return observationBox.registrar }
+        let box = ObservationBox()
+        observationBox = box
+        return box.registrar
     }
 
     /// Runs `change` of the attribute in `slot`, telling its observers before and after.
@@ -90,6 +93,14 @@ extension ManagedObject: Observable {
     subscript(observedRelationship slot: Int) -> RelationshipValue {
         slot < relationshipValues.count ? relationshipValues[slot] : .unloaded
     }
+}
+
+/// An object's registrar, behind a reference. Observation is a resilient module: kept in the
+/// object, the registrar's size, known only at run time, would place every stored property after
+/// it, generated subclasses' included, at offsets read at run time, and each object's `deinit`
+/// would ask the runtime how to destroy it.
+final class ObservationBox {
+    let registrar = ObservationRegistrar()
 }
 
 /// The key paths observation tracks properties by, one per slot. They name a slot, not an entity

@@ -11,9 +11,13 @@ extension ManagedObject {
     /// object's row is loaded.
     @inlinable
     public subscript<Root, Value: PropertyStorable>(key: AttributeKey<Root, Value>, stored: @autoclosure () -> Value.Stored?) -> Value {
-        guard valuesAreInProperties else { return self[key] }
-        if registersReads { registerAccess(toAttributeAt: key.slot) }
-        return Value(stored: stored())
+        switch propertyRead {
+        case .stored: return Value(stored: stored())
+        case .storedAndRegistered:
+            registerAccess(toAttributeAt: key.slot)
+            return Value(stored: stored())
+        case .typed: return self[key]
+        }
     }
 
     /// Writes `newValue` to the attribute `key` names: with `store` into its stored property when
@@ -36,11 +40,13 @@ extension ManagedObject {
         }
     }
 
-    /// Whether the attribute values are in the class's stored properties, once a fault has loaded
-    /// its row (which this does first): a generated getter then returns its property.
-    public var valuesAreInProperties: Bool {
+    /// How a generated getter reads its attribute, once a fault has loaded its row (which this
+    /// does first). One call answers where the values are and whether reads register, so that a
+    /// getter of a class without observation costs what it did before observation existed.
+    public var propertyRead: PropertyRead {
         fulfillIfNeeded()
-        return valueStorage == .properties
+        guard valueStorage == .properties else { return .typed }
+        return registersReads ? .storedAndRegistered : .stored
     }
 
     /// Whether a generated setter may write the property of the attribute in `slot` itself, after
@@ -65,4 +71,14 @@ extension ManagedObject {
         observationRegistrar?.didSet(self, keyPath: entity.observationKeys.attributes[slot])
         context?.didChange(self)
     }
+}
+
+/// How a generated getter reads its attribute (`ManagedObject.propertyRead`).
+@frozen public enum PropertyRead: UInt8 {
+    /// From its stored property.
+    case stored
+    /// From its stored property, registering the read with Observation.
+    case storedAndRegistered
+    /// Through typed access (`self[key]`): the values are elsewhere.
+    case typed
 }

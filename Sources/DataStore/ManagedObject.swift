@@ -31,8 +31,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Where the attribute values are: none yet, `attributeValues`, or the class's stored properties.
     @exclusivity(unchecked) var valueStorage = ValueStorage.none
     /// Whether reads register with observation (the class's `isObservable`): kept here, in
-    /// padding, so that a read of an object that does not checks one byte and calls nothing.
-    @usableFromInline @exclusivity(unchecked) var registersReads: Bool
+    /// padding, so that a read of an object that does not checks one byte and calls nothing
+    /// (`propertyRead`).
+    @exclusivity(unchecked) final var registersReads: Bool
     /// Where `attributeValues` starts in `valueBuffer`, and its number of slots: two halfwords
     /// that fill the padding before `context`, where the buffer's row (one `AttributeValues`)
     /// would take a word more. A buffer holds at most a few thousand values, and an entity far
@@ -57,7 +58,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var version: Int64 = 0
     /// Registers reads and notifies observers of changes; made on the first read (see
     /// `ManagedObject+Observation.swift`).
-    @exclusivity(unchecked) var observationRegistrar: ObservationRegistrar?
+    @exclusivity(unchecked) var observationBox: ObservationBox?
     /// Whether the row's values are in the object (also while it still reports itself a fault).
     var isLoaded: Bool {
         get { faultState != .fault }

@@ -1,5 +1,6 @@
 // Resident bytes per materialised object after fetching 100,000 objects: DataStore objects of 1, 5
-// and 20 attributes, and for the five-attribute item the floor (SQLite's C API into structs, and
+// and 20 attributes (and the five-attribute ones again once each has been read, which makes its
+// observation registrar), and for the five-attribute item the floor (SQLite's C API into structs, and
 // into one plain class instance per row) and the peers (GRDB records and `Record` subclasses,
 // Fluent models). The figure is the growth of the resident set (/proc/self/statm; Linux only), so
 // it counts everything a fetch leaves behind: objects, their strings, result arrays, a context's
@@ -47,7 +48,7 @@ if arguments.isEmpty {
     let narrow = try GeneratedFixtures.storeURL(of: Narrow.self)
     let wide = try GeneratedFixtures.storeURL(of: Wide.self)
     let runs = [("raw", items), ("raw-objects", items), ("grdb", items), ("grdb-record", items), ("fluent", items),
-                ("datastore", items), ("datastore-1", narrow), ("datastore-20", wide)]
+                ("datastore", items), ("datastore-read", items), ("datastore-1", narrow), ("datastore-20", wide)]
     for (name, url) in runs {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -78,6 +79,14 @@ if arguments.isEmpty {
     case "datastore":
         let context = try PersistentStore(url: url, model: StoreFixtures.model).newContext()
         try measure("5 attributes: DataStore objects") { try context.fetch(FetchRequest<Item>()) }
+    case "datastore-read":
+        let context = try PersistentStore(url: url, model: StoreFixtures.model).newContext()
+        try measure("5 attributes: DataStore objects, each read") {
+            let items = try context.fetch(FetchRequest<Item>())
+            let names = items.reduce(0) { count, item in count + (item.name?.utf8.count ?? 0) }
+            precondition(names > 0)
+            return items
+        }
     case "datastore-1":
         let context = try PersistentStore(url: url, model: Fixtures.model).newContext()
         try measure("1 attribute: DataStore objects") { try context.fetch(Narrow.fetchRequest()) }
