@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StoreSchema", targets: ["StoreSchema"]),
         .library(name: "StoreMigration", targets: ["StoreMigration"]),
         .library(name: "DataStore", targets: ["DataStore"]),
+        .library(name: "PostgreSQLStore", targets: ["PostgreSQLStore"]),
         .library(name: "SwiftGenerator", targets: ["SwiftGenerator"]),
         .executable(name: "datamodel-gen", targets: ["datamodel-gen"]),
         .plugin(name: "DataModelGenerator", targets: ["DataModelGenerator"]),
@@ -49,6 +50,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Core Data's layout on PostgreSQL (postgres-nio), and copies of stores between SQLite and PostgreSQL.
+        .target(
+            name: "PostgreSQLStore",
+            dependencies: [
+                "DataModel", "StoreSchema", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Model → typed template context → Mustache templates → Swift files.
         .target(
             name: "SwiftGenerator",
@@ -69,6 +78,7 @@ let package = Package(
                 "DataStore",
                 "StoreMigration",
                 "SwiftGenerator",
+                "PostgreSQLStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -105,6 +115,7 @@ let package = Package(
             dependencies: [
                 "datamodel-gen", "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The generator's output for the sample models, compiled: golden files the tests run against.

@@ -119,23 +119,11 @@ extension PersistentStore {
     /// that names a join table is not fully known (format reference §2.5), so an existing store is
     /// searched for the table that holds both expected columns.
     static func locatingJoinTables(of schema: StoreSchema, in db: Database) throws -> StoreSchema {
-        var schema = schema
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         var columnsByTable: [String: Set<String>] = [:]
-        func columns(of table: String) throws -> Set<String> {
-            if let known = columnsByTable[table] { return known }
-            let names = Set(try db.columns(in: table).map(\.name))
-            columnsByTable[table] = names
-            return names
+        return try schema.locatingJoinTables(among: tables) { table, column in
+            if columnsByTable[table] == nil { columnsByTable[table] = Set(try db.columns(in: table).map(\.name)) }
+            return columnsByTable[table]?.contains(column) ?? false
         }
-        for index in schema.joinTables.indices {
-            let join = schema.joinTables[index]
-            let wanted: Set<String> = [join.sourceColumn, join.destinationColumn]
-            if tables.contains(join.name), try wanted.isSubset(of: columns(of: join.name)) { continue }
-            if let actual = try tables.first(where: { try wanted.isSubset(of: columns(of: $0)) }) {
-                schema.joinTables[index].name = actual
-            }
-        }
-        return schema
     }
 }

@@ -83,18 +83,24 @@ public enum PostgreSQLName {
         let digest = hexDigits(Array(SHA256.hash(data: Array(name.utf8)).prefix(4)))
         return "\(prefix)_\(digest)"
     }
+
+    /// The name as PostgreSQL keeps it, in double quotes, for SQL text.
+    public static func quoted(_ name: String) -> String { quotedName(of(name)) }
 }
 
 /// A name in double quotes, as PostgreSQL keeps it.
-private func quotedForPostgreSQL(_ name: String) -> String { quoted(PostgreSQLName.of(name)) }
+private func quotedForPostgreSQL(_ name: String) -> String { PostgreSQLName.quoted(name) }
+
+/// `quoted(_:)`, under a name `PostgreSQLName.quoted` does not hide.
+private func quotedName(_ name: String) -> String { quoted(name) }
 
 /// The PostgreSQL type of each column: by the attribute it stores, else by its role.
-struct PostgreSQLColumnTypes {
+public struct PostgreSQLColumnTypes: Sendable {
     /// The type of every attribute and of every composite attribute's leaf, by `Entity.attribute`
     /// followed by the leaf's path.
     private var attributeTypes: [[String]: AttributeType] = [:]
 
-    init(model: Model) {
+    public init(model: Model) {
         for entity in model.entities {
             for attribute in entity.attributes {
                 attributeTypes[[entity.name, attribute.name]] = attribute.type
@@ -105,7 +111,8 @@ struct PostgreSQLColumnTypes {
         }
     }
 
-    func type(of column: Column) -> String {
+    /// The PostgreSQL type of `column`, as `CREATE TABLE` spells it.
+    public func type(of column: Column) -> String {
         switch column.role {
         case .primaryKey, .version, .foreignKey, .orderKey, .inverselessToMany: "bigint"
         case .entityNumber, .foreignEntity: "integer"

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct DataModelGen: ParsableCommand {
+struct DataModelGen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "datamodel-gen",
         abstract: "Reads Core Data models (.xcdatamodeld, .xcdatamodel): checks them, generates typed Swift for DataStore, prints their SQLite schema, and reads the stores they describe.",
@@ -25,7 +25,8 @@ struct DataModelGen: ParsableCommand {
               datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld --format table
               datamodel-gen diff Models/Everything.xcdatamodeld Models/Everything.xcdatamodeld --old-version "Everything 1"
               datamodel-gen migrate Library.sqlite --model Models/Everything.xcdatamodeld --dry-run
+              datamodel-gen copy-store Library.sqlite postgresql://app@127.0.0.1/app --model Models/Everything.xcdatamodeld
             """,
-        subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self, Diff.self, Migrate.self, Diagram.self]
+        subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self, Diff.self, Migrate.self, CopyStore.self, Diagram.self]
     )
 }

@@ -59,14 +59,16 @@ public struct CorpusStore: Sendable {
     /// A copy of the store file in a new temporary directory (the originals are WAL files, and are
     /// never opened in place).
     public func copyOfStoreFile() throws -> URL {
-        let dumps = [".md", ".txt", ".sql", ".tsv", ".plist"]
+        let dumps = [".md", ".txt", ".sql", ".tsv", ".plist", "-wal", "-shm"]
         guard let file = try FileManager.default.contentsOfDirectory(atPath: folder.path).first(where: { file in
             !dumps.contains { file.hasSuffix($0) } && !file.contains(".xcdatamodel")
         }) else { throw CocoaError(.fileNoSuchFile) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let copy = directory.appendingPathComponent(file)
-        try FileManager.default.copyItem(at: folder.appendingPathComponent(file), to: copy)
-        return copy
+        // With its write-ahead log, which may hold the last transactions Core Data committed.
+        for name in [file, file + "-wal", file + "-shm"] where FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
+            try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        return directory.appendingPathComponent(file)
     }
 }

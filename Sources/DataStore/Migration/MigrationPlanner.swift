@@ -38,7 +38,8 @@ struct MigrationPlanner {
         self.difference = difference
         self.snapshot = snapshot
         self.defaults = defaults
-        let source = Self.locatingJoinTables(of: StoreSchema(model: difference.mapping.source, framework: snapshot.framework), in: snapshot)
+        let source = StoreSchema(model: difference.mapping.source, framework: snapshot.framework)
+            .locatingJoinTables(among: snapshot.columns.keys.sorted(), where: snapshot.table(_:has:))
         let destination = StoreSchema(model: difference.mapping.destination)
         self.source = source
         self.destination = destination
@@ -56,21 +57,6 @@ struct MigrationPlanner {
         self.numbers = numbers
         self.feeds = feeds
         relationships = RelationshipMove.plan(for: self)
-    }
-
-    /// The source schema with each join table named as the store names it (found by its columns).
-    private static func locatingJoinTables(of schema: StoreSchema, in snapshot: StoreSnapshot) -> StoreSchema {
-        var schema = schema
-        for index in schema.joinTables.indices {
-            let join = schema.joinTables[index]
-            if snapshot.table(join.name, has: join.sourceColumn), snapshot.table(join.name, has: join.destinationColumn) { continue }
-            if let actual = snapshot.columns.keys.sorted().first(where: {
-                snapshot.table($0, has: join.sourceColumn) && snapshot.table($0, has: join.destinationColumn)
-            }) {
-                schema.joinTables[index].name = actual
-            }
-        }
-        return schema
     }
 
     // MARK: Lookups

@@ -1,0 +1,134 @@
+import DataModel
+import Foundation
+import GRDB
+import Logging
+import PostgresNIO
+import StoreSchema
+
+/// A connection for a copy, in one transaction from `open` to the end.
+private func connect(_ configuration: PostgresConnection.Configuration, beginning transaction: String) async throws -> PostgresConnection {
+    let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "datamodelkit.copy"))
+    do {
+        try await connection.query(PostgresQuery(unsafeSQL: transaction), logger: connection.logger)
+    } catch {
+        try? await connection.close()
+        throw error
+    }
+    return connection
+}
+
+/// A PostgreSQL store read for a copy, in one repeatable-read transaction (one snapshot).
+final class PostgreSQLTableReader: StoreTableReader {
+    private let connection: PostgresConnection
+    /// Rows per batch handed on.
+    private static let batchSize = 1_000
+
+    init(_ configuration: PostgresConnection.Configuration) async throws {
+        connection = try await connect(configuration, beginning: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    }
+
+    func catalog() async throws -> [String: Set<String>] {
+        let rows = try await connection.query(
+            "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = current_schema()",
+            logger: connection.logger)
+        var catalog: [String: Set<String>] = [:]
+        for try await (table, column) in rows.decode((String, String).self) { catalog[table, default: []].insert(column) }
+        return catalog
+    }
+
+    func storedName(_ name: String) -> String { PostgreSQLName.of(name) }
+
+    func metadata() async throws -> [UInt8]? {
+        guard try await catalog()["Z_METADATA"] != nil else { return nil }
+        let rows = try await connection.query(#"SELECT "Z_PLIST" FROM "Z_METADATA" WHERE "Z_VERSION" = 1"#, logger: connection.logger)
+        for try await var plist in rows.decode(ByteBuffer.self) { return plist.readBytes(length: plist.readableBytes) }
+        return nil
+    }
+
+    func rowCount(of table: String) async throws -> Int {
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(PostgreSQLName.quoted(table))"), logger: connection.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    func forEachBatch(of table: CopiedTable, _ body: ([[DatabaseValue]]) async throws -> Void) async throws {
+        let columns = table.columns.map { PostgreSQLValue.selection(of: PostgreSQLName.quoted($0.name), type: $0.type) }.joined(separator: ", ")
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(columns) FROM \(PostgreSQLName.quoted(table.name))"), logger: connection.logger)
+        var batch: [[DatabaseValue]] = []
+        batch.reserveCapacity(Self.batchSize)
+        for try await row in rows {
+            batch.append(try zip(row, table.columns).map { cell, column in try PostgreSQLValue.value(cell, of: column.type) })
+            if batch.count == Self.batchSize {
+                try await body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try await body(batch) }
+    }
+
+    func close() async throws {
+        try await connection.query("ROLLBACK", logger: connection.logger)
+        try await connection.close()
+    }
+}
+
+/// A PostgreSQL database a copy creates a store in, in one transaction: PostgreSQL's DDL is
+/// transactional, so a failed copy leaves not even the tables.
+final class PostgreSQLTableWriter: StoreTableWriter {
+    private let connection: PostgresConnection
+    private let description: String
+    /// Bound values per `INSERT`, under PostgreSQL's limit of 65,535.
+    private static let parametersPerStatement = 30_000
+
+    init(_ configuration: PostgresConnection.Configuration, description: String) async throws {
+        connection = try await connect(configuration, beginning: "BEGIN")
+        self.description = description
+    }
+
+    func create(_ schema: StoreSchema, model: Model) async throws {
+        let existing = try await connection.query(
+            #"SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('Z_METADATA', 'Z_PRIMARYKEY')"#,
+            logger: connection.logger)
+        for try await count in existing.decode(Int.self) where count > 0 { throw StoreCopyError.destinationNotEmpty(description) }
+        for statement in schema.postgreSQLCreateStatements(model: model) {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger)
+        }
+    }
+
+    func insert(_ rows: [[DatabaseValue]], into table: CopiedTable) async throws {
+        let rowsPerStatement = max(1, Self.parametersPerStatement / max(1, table.columns.count))
+        let prefix = "INSERT INTO \(PostgreSQLName.quoted(table.name)) (\(table.columns.map { PostgreSQLName.quoted($0.name) }.joined(separator: ", "))) VALUES "
+        let primaryKey = table.columns.firstIndex { $0.name == "Z_PK" }
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let chunk = rows[start..<min(start + rowsPerStatement, rows.endIndex)]
+            var bindings = PostgresBindings(capacity: chunk.count * table.columns.count)
+            var tuples: [String] = []
+            tuples.reserveCapacity(chunk.count)
+            for row in chunk {
+                var placeholders: [String] = []
+                for (value, column) in zip(row, table.columns) {
+                    guard PostgreSQLValue.bind(value, as: column.type, to: &bindings) else {
+                        throw StoreCopyError.valueDoesNotFit(
+                            table: table.name, column: column.name, row: primaryKey.flatMap { Int64.fromDatabaseValue(row[$0]) },
+                            value: value.description, type: column.type.rawValue)
+                    }
+                    placeholders.append("$\(bindings.count)" + (column.type == .numeric ? "::numeric" : ""))
+                }
+                tuples.append("(" + placeholders.joined(separator: ", ") + ")")
+            }
+            try await connection.query(PostgresQuery(unsafeSQL: prefix + tuples.joined(separator: ", "), binds: bindings), logger: connection.logger)
+            start = chunk.endIndex
+        }
+    }
+
+    func commit(_ schema: StoreSchema) async throws {
+        try await connection.query("COMMIT", logger: connection.logger)
+        try await connection.close()
+    }
+
+    func rollBack() async {
+        _ = try? await connection.query("ROLLBACK", logger: connection.logger)
+        try? await connection.close()
+    }
+}

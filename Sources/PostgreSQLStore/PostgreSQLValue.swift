@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import PostgresNIO
+
+/// Values between SQLite's storage classes and PostgreSQL's types, both ways, without loss: a value
+/// a column's PostgreSQL type cannot hold as it is is refused, never rounded or reinterpreted.
+enum PostgreSQLValue {
+    /// Appends `value`, read from SQLite, to `bindings` as a value of `type`; false, appending
+    /// nothing, when the type cannot hold it.
+    static func bind(_ value: DatabaseValue, as type: PostgreSQLValueType, to bindings: inout PostgresBindings) -> Bool {
+        switch (value.storage, type) {
+        case (.null, _):
+            bindings.appendNull()
+        case (.int64(let integer), .smallint) where Int16(exactly: integer) != nil,
+            (.int64(let integer), .integer) where Int32(exactly: integer) != nil,
+            (.int64(let integer), .bigint):
+            bindings.append(integer)
+        case (.int64(let integer), .boolean) where integer == 0 || integer == 1:
+            bindings.append(integer == 1)
+        case (.int64(let integer), .double) where Int64(exactly: Double(integer)) == integer:
+            bindings.append(Double(integer))
+        case (.double(let real), .double):
+            bindings.append(real)
+        // Decimals go as text, which `numeric` reads exactly: the shortest digits that give the double back.
+        case (.int64(let integer), .numeric):
+            bindings.append(String(integer))
+        case (.double(let real), .numeric) where real.isFinite:
+            bindings.append(String(real))
+        case (.string(let text), .numeric) where Decimal(string: text) != nil || text == "NaN":
+            // Core Data writes an `NSDecimalNumber.notANumber` as the text NaN, which `numeric` holds.
+            bindings.append(text)
+        case (.string(let text), .text):
+            bindings.append(text)
+        case (.blob(let data), .uuid) where data.count == 16:
+            bindings.append(UUID(uuid: data.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
+        case (.blob(let data), .bytea):
+            bindings.append(ByteBuffer(bytes: data))
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The SQL that selects `column` of `type` in the form `value(_:of:)` decodes.
+    static func selection(of column: String, type: PostgreSQLValueType) -> String {
+        // `numeric` has no binary form PostgresNIO decodes without rounding; its text is exact.
+        type == .numeric ? "\(column)::text" : column
+    }
+
+    /// The SQLite value of `cell`, a value of `type` selected by `selection(of:type:)`.
+    static func value(_ cell: PostgresCell, of type: PostgreSQLValueType) throws -> DatabaseValue {
+        if cell.bytes == nil { return .null }
+        switch type {
+        case .smallint, .integer, .bigint:
+            return try cell.decode(Int64.self).databaseValue
+        case .boolean:
+            return (try cell.decode(Bool.self) ? 1 : 0).databaseValue
+        case .double:
+            return try cell.decode(Double.self).databaseValue
+        case .numeric:
+            // As text, which the decimal column's NUMERIC affinity turns into the number SQLite
+            // kept in the source (text that is no number, NaN, stays text as it was there).
+            return try cell.decode(String.self).databaseValue
+        case .text:
+            return try cell.decode(String.self).databaseValue
+        case .uuid:
+            let uuid = try cell.decode(UUID.self)
+            return withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue
+        case .bytea:
+            var buffer = try cell.decode(ByteBuffer.self)
+            return Data(buffer.readBytes(length: buffer.readableBytes) ?? []).databaseValue
+        }
+    }
+}
