@@ -15,8 +15,11 @@ import StoreSchema
 public struct StoreCopier: Sendable {
     /// How far a copy is: rows copied of the store's total, and the table being copied.
     public struct Progress: Sendable {
+        /// The table whose rows were copied last.
         public var table: String
+        /// The rows copied so far, of every table.
         public var copiedRows: Int
+        /// The rows of the whole store.
         public var totalRows: Int
     }
 

@@ -3,7 +3,10 @@ import PostgresNIO
 
 /// Where a store is: a SQLite file, or a PostgreSQL database.
 public enum StoreLocation: Sendable, CustomStringConvertible {
+    /// A SQLite store file.
     case sqlite(URL)
+    /// A PostgreSQL database (its current schema), and how messages name it (its URL without the
+    /// password).
     case postgreSQL(PostgresConnection.Configuration, description: String)
 
     /// A `postgresql://` (or `postgres://`) URL names a PostgreSQL database; anything else is a file path.
@@ -32,6 +35,7 @@ public enum StoreLocation: Sendable, CustomStringConvertible {
 
 /// A store location that cannot be used.
 public enum StoreLocationError: Error, Sendable, CustomStringConvertible {
+    /// The URL cannot be read, or asks for what the connection cannot do.
     case invalidURL(String, reason: String)
 
     public var description: String {
