@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "DataModelGenTests",
             dependencies: [
-                "datamodel-gen", "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport",
+                "datamodel-gen", "DataModel", "DataModelParser", "DataStore", "StoreSchema", "PostgreSQLStore", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]

@@ -2,6 +2,7 @@ import DataModelParser
 import Foundation
 import GRDB
 import Logging
+import PostgreSQLStore
 import PostgresNIO
 import Testing
 import TestSupport
@@ -14,9 +15,7 @@ struct CopyStoreCommandTests {
     /// Runs `body` with the URL of a new, empty database, dropped afterwards.
     func withEmptyDatabase(_ body: (String) async throws -> Void) async throws {
         let server = try #require(PostgreSQLServer.url)
-        let configuration = PostgresConnection.Configuration(
-            host: server.host ?? "127.0.0.1", port: server.port ?? 5432, username: server.user ?? "postgres",
-            password: server.password, database: String(server.path.dropFirst()), tls: .disable)
+        let configuration = try PostgresConnection.Configuration(url: try #require(server.string) + "?sslmode=disable")
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "tests"))
         let name = "copy_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: connection.logger)
