@@ -12,9 +12,6 @@ struct CopiedTable: Sendable {
     var name: String
     var columns: [CopiedColumn]
 
-    /// The name as PostgreSQL keeps it (long names are shortened).
-    var postgreSQLName: String { PostgreSQLName.of(name) }
-
     /// Every table of a store with `schema`'s layout, objects' tables first, then join tables, then
     /// the bookkeeping.
     static func tables(of schema: StoreSchema, model: Model) -> [CopiedTable] {

@@ -39,7 +39,6 @@ final class PostgreSQLTableReader: StoreTableReader {
     func storedName(_ name: String) -> String { PostgreSQLName.of(name) }
 
     func metadata() async throws -> [UInt8]? {
-        guard try await catalog()["Z_METADATA"] != nil else { return nil }
         let rows = try await connection.query(#"SELECT "Z_PLIST" FROM "Z_METADATA" WHERE "Z_VERSION" = 1"#, logger: connection.logger)
         for try await var plist in rows.decode(ByteBuffer.self) { return plist.readBytes(length: plist.readableBytes) }
         return nil

@@ -28,10 +28,7 @@ final class SQLiteTableReader: StoreTableReader {
     func storedName(_ name: String) -> String { name }
 
     func metadata() async throws -> [UInt8]? {
-        try queue.inDatabase { db in
-            guard try db.tableExists("Z_METADATA") else { return nil }
-            return try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1").map(Array.init)
-        }
+        try queue.inDatabase { db in try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1").map(Array.init) }
     }
 
     func rowCount(of table: String) async throws -> Int {

@@ -67,10 +67,12 @@ public struct StoreCopier: Sendable {
     /// The source's layout, checked against the model's: the schema (with the source's Core Data
     /// release and join table names) and the tables to copy.
     private func plan(reading reader: any StoreTableReader, source: StoreLocation) async throws -> (StoreSchema, [CopiedTable]) {
-        guard let plist = try await reader.metadata() else { throw StoreCopyError.notAStore(source.description) }
+        let catalog = try await reader.catalog()
+        guard catalog[reader.storedName("Z_METADATA")] != nil, let plist = try await reader.metadata() else {
+            throw StoreCopyError.notAStore(source.description)
+        }
         let metadata = try StoreMetadata(binaryPropertyList: plist)
         guard let hashes = metadata.versionHashes else { throw StoreCopyError.notAStore(source.description) }
-        let catalog = try await reader.catalog()
         let framework = metadata.frameworkVersion.map(FrameworkVersion.init) ?? .current
         let schema = StoreSchema(model: model, framework: framework).locatingJoinTables(among: catalog.keys.sorted()) { table, column in
             catalog[table]?.contains(reader.storedName(column)) ?? false

@@ -9,7 +9,8 @@ protocol StoreTableReader {
     func catalog() async throws -> [String: Set<String>]
     /// A table or column name of the layout as the store spells it.
     func storedName(_ name: String) -> String
-    /// The binary property list of `Z_METADATA`'s row, if the store has one.
+    /// The binary property list of `Z_METADATA`'s row, if it has one; only for a store whose
+    /// catalog has the table.
     func metadata() async throws -> [UInt8]?
     /// The number of rows of the table the store names `table`.
     func rowCount(of table: String) async throws -> Int
