@@ -11,6 +11,14 @@ struct CopiedTable: Sendable {
 
     var name: String
     var columns: [CopiedColumn]
+    /// For a table outside the model's layout, the SQLite statements that create it and its
+    /// indexes and triggers; its values are then kept in PostgreSQL as `anyValue`.
+    var sqliteDefinition: [String]? = nil
+
+    /// A table outside the model's layout, with `columns`, which `definition` creates in SQLite.
+    static func outsideLayout(_ name: String, columns: some Sequence<String>, definition: [String]) -> CopiedTable {
+        CopiedTable(name: name, columns: columns.map { CopiedColumn(name: $0, type: .anyValue) }, sqliteDefinition: definition)
+    }
 
     /// Every table of a store with `schema`'s layout, objects' tables first, then join tables, then
     /// the bookkeeping.
@@ -33,6 +41,16 @@ struct CopiedTable: Sendable {
         CopiedTable(name: "Z_MODELCACHE", columns: [.init(name: "Z_CONTENT", type: .bytea)]),
     ]
 
+    /// The persistent history's tables, with `tombstoneColumns` tombstone columns.
+    static func history(tombstoneColumns: Int) -> [CopiedTable] {
+        let tombstones = Set((0..<tombstoneColumns).map(HistorySchema.tombstoneColumn))
+        return HistorySchema.postgreSQLTables(tombstoneColumns: tombstoneColumns).map { table in
+            CopiedTable(name: table.name, columns: table.columns.map { column in
+                CopiedColumn(name: column.name, type: tombstones.contains(column.name) ? .anyValue : PostgreSQLValueType(column.type))
+            })
+        }
+    }
+
     /// `Z_PRIMARYKEY`: each entity's number, name, parent and largest primary key.
     static let primaryKeys = CopiedTable(
         name: "Z_PRIMARYKEY",
@@ -42,6 +60,9 @@ struct CopiedTable: Sendable {
 /// The PostgreSQL types Core Data's layout maps to (`StoreSchema.postgreSQLCreateStatements`).
 enum PostgreSQLValueType: String, Sendable {
     case smallint, integer, bigint, boolean, double = "double precision", numeric, text, uuid, bytea
+    /// `bytea` holding a value of any SQLite storage class, tagged: a history tombstone's, or any
+    /// value of a table outside the model's layout.
+    case anyValue = "bytea (tagged)"
 
     /// The type `PostgreSQLColumnTypes` spells `declaration`.
     init(_ declaration: String) {

@@ -50,6 +50,14 @@ final class PostgreSQLTableReader: StoreTableReader {
         return 0
     }
 
+    func sqliteDefinition(of table: String) async throws -> [String]? {
+        let rows = try await connection.query(
+            "SELECT obj_description(to_regclass(quote_ident(current_schema()) || '.' || quote_ident(\(table))), 'pg_class')",
+            logger: connection.logger)
+        for try await comment in rows.decode(String?.self) { return comment.flatMap(SQLiteDefinitionComment.statements(in:)) }
+        return nil
+    }
+
     func forEachBatch(of table: CopiedTable, _ body: ([[DatabaseValue]]) async throws -> Void) async throws {
         let columns = table.columns.map { PostgreSQLValue.selection(of: PostgreSQLName.quoted($0.name), type: $0.type) }.joined(separator: ", ")
         let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(columns) FROM \(PostgreSQLName.quoted(table.name))"), logger: connection.logger)
@@ -84,13 +92,21 @@ final class PostgreSQLTableWriter: StoreTableWriter {
         self.description = description
     }
 
-    func create(_ schema: StoreSchema, model: Model) async throws {
+    func create(_ plan: CopyPlan, model: Model) async throws {
         let existing = try await connection.query(
             #"SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('Z_METADATA', 'Z_PRIMARYKEY')"#,
             logger: connection.logger)
         for try await count in existing.decode(Int.self) where count > 0 { throw StoreCopyError.destinationNotEmpty(description) }
-        for statement in schema.postgreSQLCreateStatements(model: model) {
+        let history = plan.historyTombstoneColumns.map(HistorySchema.postgreSQLCreateStatements(tombstoneColumns:)) ?? []
+        for statement in plan.schema.postgreSQLCreateStatements(model: model) + history {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger)
+        }
+        for table in plan.tablesOutsideLayout {
+            let name = PostgreSQLName.quoted(table.name)
+            let columns = table.columns.map { "\(PostgreSQLName.quoted($0.name)) bytea" }.joined(separator: ", ")
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(name) (\(columns))"), logger: connection.logger)
+            let comment = SQLiteDefinitionComment.comment(for: table.sqliteDefinition ?? [])
+            try await connection.query(PostgresQuery(unsafeSQL: "COMMENT ON TABLE \(name) IS \(SQLSyntax.stringLiteral(comment))"), logger: connection.logger)
         }
     }
 
@@ -121,7 +137,7 @@ final class PostgreSQLTableWriter: StoreTableWriter {
         }
     }
 
-    func commit(_ schema: StoreSchema) async throws {
+    func commit(_ plan: CopyPlan) async throws {
         try await connection.query("COMMIT", logger: connection.logger)
         try await connection.close()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PostgresNIO
+import StoreSchema
 
 /// Values between SQLite's storage classes and PostgreSQL's types, both ways, without loss: a value
 /// a column's PostgreSQL type cannot hold as it is is refused, never rounded or reinterpreted.
@@ -35,6 +36,13 @@ enum PostgreSQLValue {
             bindings.append(UUID(uuid: data.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
         case (.blob(let data), .bytea):
             bindings.append(ByteBuffer(bytes: data))
+        case (.string(let text), .bytea):
+            // Core Data leaves text in some binary attributes' columns (CloudKit imports do). A
+            // binary attribute reads a text value as its UTF-8 bytes, in SQLite as here; it comes
+            // back as a blob of those bytes, which reads the same.
+            bindings.append(ByteBuffer(string: text))
+        case (_, .anyValue):
+            bindings.append(tagged(value))
         default:
             return false
         }
@@ -69,6 +77,61 @@ enum PostgreSQLValue {
         case .bytea:
             var buffer = try cell.decode(ByteBuffer.self)
             return Data(buffer.readBytes(length: buffer.readableBytes) ?? []).databaseValue
+        case .anyValue:
+            return try untagged(cell.decode(ByteBuffer.self))
         }
+    }
+
+    /// A non-null value as `bytea` that keeps its storage class (`HistorySchema.TombstoneStorageClassTag`).
+    private static func tagged(_ value: DatabaseValue) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        switch value.storage {
+        case .null:
+            preconditionFailure("NULL is bound as NULL")
+        case .int64(let integer):
+            buffer.writeInteger(HistorySchema.TombstoneStorageClassTag.integer.rawValue)
+            buffer.writeInteger(integer)
+        case .double(let real):
+            buffer.writeInteger(HistorySchema.TombstoneStorageClassTag.real.rawValue)
+            buffer.writeInteger(real.bitPattern)
+        case .string(let text):
+            buffer.writeInteger(HistorySchema.TombstoneStorageClassTag.text.rawValue)
+            buffer.writeString(text)
+        case .blob(let data):
+            buffer.writeInteger(HistorySchema.TombstoneStorageClassTag.blob.rawValue)
+            buffer.writeBytes(data)
+        }
+        return buffer
+    }
+
+    /// The value `tagged(_:)` wrote.
+    private static func untagged(_ bytes: ByteBuffer) throws -> DatabaseValue {
+        var buffer = bytes
+        guard let tag = buffer.readInteger(as: UInt8.self).flatMap(HistorySchema.TombstoneStorageClassTag.init(rawValue:)) else {
+            throw PostgreSQLValueError.malformedTaggedValue
+        }
+        switch tag {
+        case .integer:
+            guard let integer = buffer.readInteger(as: Int64.self), buffer.readableBytes == 0 else { throw PostgreSQLValueError.malformedTaggedValue }
+            return integer.databaseValue
+        case .real:
+            guard let bits = buffer.readInteger(as: UInt64.self), buffer.readableBytes == 0 else { throw PostgreSQLValueError.malformedTaggedValue }
+            return Double(bitPattern: bits).databaseValue
+        case .text:
+            guard let text = buffer.readString(length: buffer.readableBytes) else { throw PostgreSQLValueError.malformedTaggedValue }
+            return text.databaseValue
+        case .blob:
+            return Data(buffer.readableBytesView).databaseValue
+        }
+    }
+}
+
+/// A value the database holds in a form no store of this layout writes.
+enum PostgreSQLValueError: Error, CustomStringConvertible {
+    /// A tombstone's `bytea` does not begin with a storage class tag or does not hold its value.
+    case malformedTaggedValue
+
+    var description: String {
+        "a tombstone value is not a tagged value (HistorySchema.TombstoneStorageClassTag)"
     }
 }

@@ -35,6 +35,13 @@ final class SQLiteTableReader: StoreTableReader {
         try queue.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0 }
     }
 
+    func sqliteDefinition(of table: String) async throws -> [String]? {
+        try queue.inDatabase { db in
+            try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type <> 'table', rowid", arguments: [table])
+        }
+    }
+
     func forEachBatch(of table: CopiedTable, _ body: ([[DatabaseValue]]) async throws -> Void) async throws {
         // Pages by rowid, so that each batch is one short query in the same read transaction.
         let columns = table.columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
@@ -66,7 +73,8 @@ final class SQLiteTableWriter: StoreTableWriter {
         temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).copy-\(UUID().uuidString)")
     }
 
-    func create(_ schema: StoreSchema, model: Model) async throws {
+    func create(_ plan: CopyPlan, model: Model) async throws {
+        let schema = plan.schema
         guard !FileManager.default.fileExists(atPath: destination.path) else { throw StoreCopyError.destinationNotEmpty(destination.path) }
         var configuration = Configuration()
         // The copy's transaction spans the batches, each written in an access of its own.
@@ -77,6 +85,8 @@ final class SQLiteTableWriter: StoreTableWriter {
             try db.beginTransaction(.immediate)
             let statements = schema.tables.map(schema.createStatement(for:)) + schema.joinTables.map(schema.createStatement(for:))
                 + schema.indexes.map(schema.createStatement(for:)) + StoreSchema.bookkeepingTables
+                + (plan.historyTombstoneColumns.map(HistorySchema.createStatements(tombstoneColumns:)) ?? [])
+                + plan.tablesOutsideLayout.flatMap { $0.sqliteDefinition ?? [] }
             for statement in statements { try db.execute(sql: statement) }
         }
     }
@@ -91,10 +101,10 @@ final class SQLiteTableWriter: StoreTableWriter {
         }
     }
 
-    func commit(_ schema: StoreSchema) async throws {
+    func commit(_ plan: CopyPlan) async throws {
         guard let queue else { return }
         try queue.inDatabase { db in
-            for trigger in schema.derivedAttributes.flatMap(\.triggers) { try db.execute(sql: trigger.sql) }
+            for trigger in plan.schema.derivedAttributes.flatMap(\.triggers) { try db.execute(sql: trigger.sql) }
             try db.commit()
         }
         try queue.close()

@@ -7,11 +7,17 @@ import StoreSchema
 /// back — keeping primary keys, relationships, ordering, `Z_PRIMARYKEY` and `Z_METADATA` (the
 /// store's UUID, so object IDs stay the same): how an app's data moves to a server.
 ///
+/// Persistent history goes with the objects. So do a SQLite store's tables outside the model's
+/// layout (Core Data's CloudKit mirroring metadata): PostgreSQL holds each of their values tagged
+/// with its SQLite storage class, and their SQLite definition as the table's comment, from which
+/// a copy back creates them as they were.
+///
 /// The source is read in one snapshot; the destination is written in one transaction, so a copy
 /// that stops leaves it as it was. A copy refuses, before writing anything, a source written by
-/// another model version, a source with tables or columns the model's layout does not have (they
-/// would be lost), and a destination that already holds a store; it stops on the first value the
-/// destination cannot hold as it is (`StoreCopyError.valueDoesNotFit`), naming its row.
+/// another model version, a table of the layout whose columns differ from the model's, a table
+/// of other origin that holds rows (it would be lost), and a destination that already holds a
+/// store; it stops on the first value the destination cannot hold as it is
+/// (`StoreCopyError.valueDoesNotFit`), naming its row.
 public struct StoreCopier: Sendable {
     /// How far a copy is: rows copied of the store's total, and the table being copied.
     public struct Progress: Sendable {
@@ -36,22 +42,22 @@ public struct StoreCopier: Sendable {
     public func copy(from source: StoreLocation, to destination: StoreLocation, progress: (Progress) -> Void = { _ in }) async throws -> Int {
         let reader = try await Self.reader(of: source)
         do {
-            let (schema, tables) = try await plan(reading: reader, source: source)
+            let plan = try await plan(reading: reader, source: source)
             var totals: [String: Int] = [:]
-            for table in tables { totals[table.name] = try await reader.rowCount(of: reader.storedName(table.name)) }
+            for table in plan.tables { totals[table.name] = try await reader.rowCount(of: reader.storedName(table.name)) }
             let totalRows = totals.values.reduce(0, +)
             let writer = try await Self.writer(of: destination)
             var copiedRows = 0
             do {
-                try await writer.create(schema, model: model)
-                for table in tables where totals[table.name, default: 0] > 0 {
+                try await writer.create(plan, model: model)
+                for table in plan.tables where totals[table.name, default: 0] > 0 {
                     try await reader.forEachBatch(of: table) { rows in
                         try await writer.insert(rows, into: table)
                         copiedRows += rows.count
                         progress(Progress(table: table.name, copiedRows: copiedRows, totalRows: totalRows))
                     }
                 }
-                try await writer.commit(schema)
+                try await writer.commit(plan)
             } catch {
                 await writer.rollBack()
                 throw error
@@ -64,9 +70,8 @@ public struct StoreCopier: Sendable {
         }
     }
 
-    /// The source's layout, checked against the model's: the schema (with the source's Core Data
-    /// release and join table names) and the tables to copy.
-    private func plan(reading reader: any StoreTableReader, source: StoreLocation) async throws -> (StoreSchema, [CopiedTable]) {
+    /// The source's layout, checked against the model's, and its other tables.
+    private func plan(reading reader: any StoreTableReader, source: StoreLocation) async throws -> CopyPlan {
         let catalog = try await reader.catalog()
         guard catalog[reader.storedName("Z_METADATA")] != nil, let plist = try await reader.metadata() else {
             throw StoreCopyError.notAStore(source.description)
@@ -84,8 +89,11 @@ public struct StoreCopier: Sendable {
            try await entityNumbers(reading: reader) != Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.number, $0.name) }) {
             throw StoreCopyError.modelMismatch(source.description)
         }
+        let history = catalog[reader.storedName(HistorySchema.changeTable)].map { columns in
+            (0...).first { !columns.contains(reader.storedName(HistorySchema.tombstoneColumn($0))) }!
+        }
         var tables: [CopiedTable] = []
-        for table in CopiedTable.tables(of: schema, model: model) {
+        for table in CopiedTable.tables(of: schema, model: model) + (history.map(CopiedTable.history(tombstoneColumns:)) ?? []) {
             guard let columns = catalog[reader.storedName(table.name)] else {
                 // Core Data writes no model cache in some releases; every other table must be there.
                 if table.name == "Z_MODELCACHE" { continue }
@@ -99,12 +107,18 @@ public struct StoreCopier: Sendable {
             }
             tables.append(table)
         }
+        // Tables outside the layout that a SQLite store had (Core Data's CloudKit mirroring
+        // metadata) go as they are; any other table with rows cannot be copied without loss.
         let copied = Set(tables.map { reader.storedName($0.name) })
         for table in catalog.keys.sorted() where !copied.contains(table) {
+            if let definition = try await reader.sqliteDefinition(of: table) {
+                tables.append(.outsideLayout(table, columns: catalog[table, default: []].sorted(), definition: definition))
+                continue
+            }
             let rows = try await reader.rowCount(of: table)
             if rows > 0 { throw StoreCopyError.unknownTable(table, rows: rows) }
         }
-        return (schema, tables)
+        return CopyPlan(schema: schema, historyTombstoneColumns: history, tables: tables)
     }
 
     /// The entity names `Z_PRIMARYKEY` numbers.

@@ -6,7 +6,8 @@ public enum StoreCopyError: Error, Sendable, Equatable, CustomStringConvertible 
     case modelMismatch(String)
     /// The destination already holds tables of a store.
     case destinationNotEmpty(String)
-    /// The source has a table, holding rows, that the model's layout does not have.
+    /// The source has a table, holding rows, that the model's layout does not have and no SQLite
+    /// definition describes (a PostgreSQL table of other origin).
     case unknownTable(String, rows: Int)
     /// A table of the source lacks columns of the model's layout, or has columns it does not.
     case layoutMismatch(table: String, missing: [String], unknown: [String])
@@ -23,7 +24,7 @@ public enum StoreCopyError: Error, Sendable, Equatable, CustomStringConvertible 
         case .destinationNotEmpty(let store):
             "\(store) already holds a store; copy-store writes only into an empty file or database"
         case .unknownTable(let table, let rows):
-            "the source's table \(table) holds \(rows) rows and is not part of the model's layout; copying would lose them"
+            "the source's table \(table) holds \(rows == 1 ? "1 row" : "\(rows) rows") and is not part of the model's layout; copying would lose them"
         case .layoutMismatch(let table, let missing, let unknown):
             "the source's table \(table) does not have the model's layout"
                 + (missing.isEmpty ? "" : "; missing columns: \(missing.joined(separator: ", "))")

@@ -16,12 +16,19 @@ struct CopyStore: AsyncParsableCommand {
             and Z_METADATA with the store's UUID, so object IDs stay the same — and writes \
             PostgreSQL's types for Core Data's layout (datamodel-gen sql --dialect postgresql).
 
+            Persistent history (ATRANSACTION, ACHANGE) goes too, deleted objects' preserved values \
+            included, and so do the tables a SQLite store has outside the model's layout, such as \
+            Core Data's CloudKit mirroring metadata (ANSCK…): PostgreSQL keeps their values with \
+            SQLite's storage class and their SQLite definition as the table's comment, so a copy \
+            back creates them as they were.
+
             The source is read in one snapshot and the destination written in one transaction: a \
             copy that stops leaves nothing behind. DESTINATION must be a file that does not exist, \
             or a database (its current schema) without a store. The copy refuses a source written \
-            by another model version, tables or columns the model's layout does not have (they \
-            would be lost; persistent history is one such table), and any value the destination \
-            cannot hold as it is, naming its table, column and row. Progress goes to standard error.
+            by another model version, a table or column of the layout that differs from the \
+            model's, a PostgreSQL table of other origin that holds rows (it would be lost), and any \
+            value the destination cannot hold as it is, naming its table, column and row. Progress \
+            goes to standard error.
 
             Examples:
               datamodel-gen copy-store App.sqlite postgresql://app@db.example.com/app --model Model.xcdatamodeld
