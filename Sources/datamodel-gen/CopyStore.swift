@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PostgreSQLStore
-import PostgresNIO
 
 /// `datamodel-gen copy-store SOURCE DESTINATION --model MODEL`: copies a store into a new one,
 /// SQLite or PostgreSQL.
@@ -68,12 +67,8 @@ struct CopyStore: AsyncParsableCommand {
                 StandardError.write("copied \(progress.copiedRows) of \(progress.totalRows) rows (\(progress.table))")
             }
             print("Copied \(copied) rows from \(source) to \(destination).")
-        } catch let error as PSQLError {
-            // PostgresNIO hides the server's message from `description`.
-            StandardError.write("error: \(String(reflecting: error))")
-            throw ExitCode.failure
         } catch {
-            StandardError.write("error: \(error)")
+            StandardError.write("error: \(StandardError.message(for: error))")
             throw ExitCode.failure
         }
     }

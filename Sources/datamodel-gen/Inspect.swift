@@ -1,10 +1,12 @@
 import ArgumentParser
+import DataModel
 import DataModelParser
 import DataStore
 import Foundation
+import PostgreSQLStore
 
 /// `datamodel-gen inspect STORE --model MODEL`: the objects of a store, with typed values.
-struct Inspect: ParsableCommand {
+struct Inspect: AsyncParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case json
         case table
@@ -44,6 +46,10 @@ struct Inspect: ParsableCommand {
             [{"changeType", "entity", "objectID", "updatedProperties"}]}]}, a delete's change with \
             "tombstone": {NAME: value} when it kept values.
 
+            STORE may be a PostgreSQL store (copy-store writes one) given as a URL: \
+            postgresql://user:password@host:port/database?sslmode=disable|prefer|require. It is \
+            read in one snapshot and printed exactly as the same store in a SQLite file would be.
+
             The model should be the version that wrote the store. Another version reads the store \
             too when every table and column it needs is there and it numbers the entities alike, \
             with a warning naming the entities whose version hashes differ; otherwise the error names \
@@ -60,10 +66,11 @@ struct Inspect: ParsableCommand {
               datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld --entity Book --predicate "price < 10" --count
               datamodel-gen inspect App.sqlite --model App/Model.xcdatamodeld --history --after 41 --format table
               datamodel-gen inspect App.sqlite --model App/Model.xcdatamodeld --history --predicate "changeType == 2"
+              datamodel-gen inspect postgresql://app@127.0.0.1:5432/app --model App/Model.xcdatamodeld --entity Note --count
             """
     )
 
-    @Argument(help: "The store file (.sqlite) to read.")
+    @Argument(help: "The store to read: a .sqlite file, or a PostgreSQL store's postgresql:// URL.")
     var store: String
 
     @Option(help: ArgumentHelp("The model that wrote the store: an .xcdatamodeld, .xcdatamodel or 'contents'.", valueName: "model"))
@@ -142,15 +149,44 @@ struct Inspect: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let loaded = try ModelOptions.load(model, version: modelVersion)
         // Only errors: the model's warnings are for its authors (`lint`), not for reading a store.
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         errors.forEach(StandardError.print)
         if !errors.isEmpty { throw ExitCode.failure }
+        let location: StoreLocation
+        do {
+            location = try StoreLocation(store)
+        } catch {
+            StandardError.write("error: \(error)")
+            throw ExitCode.failure
+        }
+        switch location {
+        case .sqlite(let url):
+            try inspect(url, named: store, model: loaded.model)
+        case .postgreSQL:
+            // Read in one snapshot, into a file the SQLite store then reads as it reads any: the
+            // same objects, predicates and history, printed alike.
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let snapshot = directory.appendingPathComponent("Snapshot.sqlite")
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try await StoreCopier(model: loaded.model).copy(from: location, to: .sqlite(snapshot))
+            } catch {
+                StandardError.write("\(location): error: \(StandardError.message(for: error))")
+                throw ExitCode.failure
+            }
+            try inspect(snapshot, named: location.description, model: loaded.model)
+        }
+    }
+
+    /// Prints the store file at `url`, which messages call `store`.
+    private func inspect(_ url: URL, named store: String, model: Model) throws {
         let persistentStore: PersistentStore
         do {
-            persistentStore = try PersistentStore.readOnly(url: URL(fileURLWithPath: store), model: ManagedObjectModel(model: loaded.model))
+            persistentStore = try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: model))
         } catch {
             StandardError.write("\(store): error: \(error)")
             throw ExitCode.failure
@@ -169,7 +205,7 @@ struct Inspect: ParsableCommand {
             }
             entities = entities.filter { $0.isKind(of: selected) }
         }
-        if history { return try printHistory(of: persistentStore) }
+        if history { return try printHistory(of: persistentStore, named: store) }
         let inspection: StoreInspection
         do {
             if let entity, isQuery {
@@ -194,7 +230,7 @@ struct Inspect: ParsableCommand {
         }
     }
 
-    private func printHistory(of persistentStore: PersistentStore) throws {
+    private func printHistory(of persistentStore: PersistentStore, named store: String) throws {
         let token = after.map { HistoryToken(storeIdentifier: persistentStore.identifier, transactionNumber: $0) }
         let changes = try parsedPredicate()
         let report: HistoryReport

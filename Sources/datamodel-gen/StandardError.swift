@@ -1,6 +1,6 @@
 import DataModel
-
 import Foundation
+import PostgresNIO
 
 /// Diagnostics go to standard error, so standard output carries only the command's product.
 enum StandardError {
@@ -10,6 +10,12 @@ enum StandardError {
 
     static func write(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// What an error says: for PostgreSQL's, the server's message, which PostgresNIO leaves out
+    /// of `description`.
+    static func message(for error: any Error) -> String {
+        error is PSQLError ? String(reflecting: error) : "\(error)"
     }
 
     /// `2 errors, 1 warning`, or nil when there is nothing to count.

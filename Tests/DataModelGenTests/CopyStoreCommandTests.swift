@@ -120,14 +120,19 @@ struct CopyStoreCommandTests {
             let outside = try await Self.tablesOutsideLayout(in: database)
             #expect(try Self.rows(of: back, tablesOutsideLayout: outside) == Self.rows(of: path, tablesOutsideLayout: outside), "\(path)")
             #expect(try Self.definitions(of: back, tables: outside) == Self.definitions(of: path, tables: outside), "\(path)")
+            // `inspect` prints the same from the file, from PostgreSQL, and from the copy back.
             let original = try CLITests.run(["inspect", path] + model)
+            let onServer = try CLITests.run(["inspect", database] + model)
             let copied = try CLITests.run(["inspect", back] + model)
             #expect(original.status == 0 && copied.status == 0)
+            #expect(onServer.standardOutput == original.standardOutput, "\(onServer.standardError)")
             #expect(copied.standardOutput == original.standardOutput)
             if try Self.rows(of: path)["ATRANSACTION"] != nil {
                 let originalHistory = try CLITests.run(["inspect", path, "--history"] + model)
+                let serverHistory = try CLITests.run(["inspect", database, "--history"] + model)
                 let copiedHistory = try CLITests.run(["inspect", back, "--history"] + model)
                 #expect(originalHistory.status == 0 && originalHistory.standardOutput.contains(#""transactions""#))
+                #expect(serverHistory.standardOutput == originalHistory.standardOutput)
                 #expect(copiedHistory.standardOutput == originalHistory.standardOutput)
             }
         }
@@ -138,6 +143,39 @@ struct CopyStoreCommandTests {
     func coreDataStore_comesBackFromPostgreSQLUnchanged(name: String) async throws {
         let store = CorpusStore(name)
         try await expectRoundTrip(try store.copyOfStoreFile().path, model: ["--model", try store.modelURL().path])
+    }
+
+    @Test func everyAttributeType_comesBackFromPostgreSQLUnchanged() async throws {
+        let (url, _) = try InspectCommandTests.libraryStore()
+        try await expectRoundTrip(url.path, model: ["--model", InspectCommandTests.everything, "--model-version", "Everything 2"])
+    }
+
+    /// `inspect` queries a PostgreSQL store as it queries the file; a database without a store,
+    /// or one another model version wrote, is reported.
+    @Test func inspect_queriesAPostgreSQLStoreAsItQueriesTheFile() async throws {
+        let (url, _) = try InspectCommandTests.libraryStore()
+        let model = ["--model", InspectCommandTests.everything, "--model-version", "Everything 2"]
+        try await withEmptyDatabase { database in
+            let empty = try CLITests.run(["inspect", database] + model)
+            #expect(empty.status == 1)
+            #expect(empty.standardError.contains("is not a Core Data store: it has no Z_METADATA row"), "\(empty.standardError)")
+            let copy = try CLITests.run(["copy-store", url.path, database] + model)
+            try #require(copy.status == 0, "\(copy.standardError)")
+            let queries = [
+                ["--entity", "Book", "--predicate", "title CONTAINS[cd] 'DISPOSSESSED' AND pageCount > 100", "--sort", "title:desc"],
+                ["--entity", "Chapter", "--predicate", "book.author.name BEGINSWITH 'Ursula'", "--count"],
+                ["--entity", "Item", "--format", "table"],
+            ]
+            for query in queries {
+                let fromFile = try CLITests.run(["inspect", url.path] + model + query)
+                let fromServer = try CLITests.run(["inspect", database] + model + query)
+                #expect(fromFile.status == 0 && !fromFile.standardOutput.isEmpty, "\(fromFile.standardError)")
+                #expect(fromServer.standardOutput == fromFile.standardOutput, "\(query): \(fromServer.standardError)")
+            }
+            let otherVersion = try CLITests.run("inspect", database, "--model", InspectCommandTests.everything, "--model-version", "Everything 1")
+            #expect(otherVersion.status == 1)
+            #expect(otherVersion.standardError.contains("was written by another version of the model"))
+        }
     }
 
     /// A store's history, with deleted objects' preserved values of every storage class (which
