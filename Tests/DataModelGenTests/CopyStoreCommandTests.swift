@@ -181,22 +181,14 @@ struct CopyStoreCommandTests {
     /// A store's history, with deleted objects' preserved values of every storage class (which
     /// PostgreSQL keeps tagged in `bytea`), comes back as it was.
     @Test func persistentHistory_withTombstonesOfEveryType_comesBackFromPostgreSQLUnchanged() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
-        let model = directory.appendingPathComponent("Notes.xcdatamodel")
-        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-        try """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
-                <entity name="Note" representedClassName="Note" syncable="YES">
-                    <attribute name="attachment" optional="YES" attributeType="Binary" preserveAfterDeletion="YES"/>
-                    <attribute name="body" optional="YES" attributeType="String"/>
-                    <attribute name="rank" optional="YES" attributeType="Integer 64" usesScalarValueType="YES" preserveAfterDeletion="YES"/>
-                    <attribute name="score" optional="YES" attributeType="Double" usesScalarValueType="YES" preserveAfterDeletion="YES"/>
-                    <attribute name="title" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
-                </entity>
-            </model>
-            """.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-        let url = directory.appendingPathComponent("Notes.sqlite")
+        let model = try InspectCommandTests.notesModel(attributes: """
+            <attribute name="attachment" optional="YES" attributeType="Binary" preserveAfterDeletion="YES"/>
+            <attribute name="body" optional="YES" attributeType="String"/>
+            <attribute name="rank" optional="YES" attributeType="Integer 64" usesScalarValueType="YES" preserveAfterDeletion="YES"/>
+            <attribute name="score" optional="YES" attributeType="Double" usesScalarValueType="YES" preserveAfterDeletion="YES"/>
+            <attribute name="title" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
+            """)
+        let url = model.deletingLastPathComponent().appendingPathComponent("Notes.sqlite")
         do {
             let store = try PersistentStore(url: url, model: ManagedObjectModel(model: try ModelLoader().load(model.path).model), history: .enabled)
             let context = store.newContext()

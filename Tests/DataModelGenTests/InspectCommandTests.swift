@@ -41,6 +41,21 @@ import TestSupport
         return (url, store)
     }
 
+    /// A new `Notes.xcdatamodel`, in a folder of its own, whose one entity `Note` has `attributes`.
+    static func notesModel(attributes: String) throws -> URL {
+        let model = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString)/Notes.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
+                <entity name="Note" representedClassName="Note" syncable="YES">
+            \(attributes)
+                </entity>
+            </model>
+            """.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        return model
+    }
+
     static func json(_ run: CLITests.Run) throws -> [String: [[String: Any]]] {
         try #require(run.status == 0, "\(run.standardError)")
         return try #require(JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: [[String: Any]]])
@@ -255,20 +270,12 @@ import TestSupport
 
     /// A delete's preserved values print with its change, in JSON and in the table.
     @Test func history_showsTombstones() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tombstones-\(UUID().uuidString)")
-        let model = directory.appendingPathComponent("Notes.xcdatamodel")
-        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-        try """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
-                <entity name="Note" representedClassName="Note" syncable="YES">
-                    <attribute name="body" optional="YES" attributeType="String"/>
-                    <attribute name="rank" optional="YES" attributeType="Integer 64" usesScalarValueType="YES" preserveAfterDeletion="YES"/>
-                    <attribute name="title" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
-                </entity>
-            </model>
-            """.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-        let url = directory.appendingPathComponent("Notes.sqlite")
+        let model = try Self.notesModel(attributes: """
+            <attribute name="body" optional="YES" attributeType="String"/>
+            <attribute name="rank" optional="YES" attributeType="Integer 64" usesScalarValueType="YES" preserveAfterDeletion="YES"/>
+            <attribute name="title" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
+            """)
+        let url = model.deletingLastPathComponent().appendingPathComponent("Notes.sqlite")
         let store = try PersistentStore(url: url, model: ManagedObjectModel(model: try ModelLoader().load(model.path).model), history: .enabled)
         let context = store.newContext()
         let note = try context.insertObject(entityName: "Note")
