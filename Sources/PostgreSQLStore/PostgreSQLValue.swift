@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import PostgresNIO
-import StoreSchema
 
 /// Values between SQLite's storage classes and PostgreSQL's types, both ways, without loss: a value
 /// a column's PostgreSQL type cannot hold as it is is refused, never rounded or reinterpreted.
@@ -82,23 +81,29 @@ enum PostgreSQLValue {
         }
     }
 
-    /// A non-null value as `bytea` that keeps its storage class (`HistorySchema.TombstoneStorageClassTag`).
+    /// How an `anyValue` begins, by the value's SQLite storage class; the rest is the value: a
+    /// big-endian 64-bit integer or IEEE double, UTF-8 text, or the blob's bytes.
+    private enum StorageClassTag: UInt8 {
+        case integer = 1, real = 2, text = 3, blob = 4
+    }
+
+    /// A non-null value as `bytea` that keeps its storage class.
     private static func tagged(_ value: DatabaseValue) -> ByteBuffer {
         var buffer = ByteBuffer()
         switch value.storage {
         case .null:
             preconditionFailure("NULL is bound as NULL")
         case .int64(let integer):
-            buffer.writeInteger(HistorySchema.TombstoneStorageClassTag.integer.rawValue)
+            buffer.writeInteger(StorageClassTag.integer.rawValue)
             buffer.writeInteger(integer)
         case .double(let real):
-            buffer.writeInteger(HistorySchema.TombstoneStorageClassTag.real.rawValue)
+            buffer.writeInteger(StorageClassTag.real.rawValue)
             buffer.writeInteger(real.bitPattern)
         case .string(let text):
-            buffer.writeInteger(HistorySchema.TombstoneStorageClassTag.text.rawValue)
+            buffer.writeInteger(StorageClassTag.text.rawValue)
             buffer.writeString(text)
         case .blob(let data):
-            buffer.writeInteger(HistorySchema.TombstoneStorageClassTag.blob.rawValue)
+            buffer.writeInteger(StorageClassTag.blob.rawValue)
             buffer.writeBytes(data)
         }
         return buffer
@@ -107,7 +112,7 @@ enum PostgreSQLValue {
     /// The value `tagged(_:)` wrote.
     private static func untagged(_ bytes: ByteBuffer) throws -> DatabaseValue {
         var buffer = bytes
-        guard let tag = buffer.readInteger(as: UInt8.self).flatMap(HistorySchema.TombstoneStorageClassTag.init(rawValue:)) else {
+        guard let tag = buffer.readInteger(as: UInt8.self).flatMap(StorageClassTag.init(rawValue:)) else {
             throw PostgreSQLValueError.malformedTaggedValue
         }
         switch tag {
@@ -128,10 +133,11 @@ enum PostgreSQLValue {
 
 /// A value the database holds in a form no store of this layout writes.
 enum PostgreSQLValueError: Error, CustomStringConvertible {
-    /// A tombstone's `bytea` does not begin with a storage class tag or does not hold its value.
+    /// A `bytea` that should hold a value tagged with its storage class (a history tombstone's, or
+    /// one of a table outside the model's layout) does not begin with a tag or does not hold its value.
     case malformedTaggedValue
 
     var description: String {
-        "a tombstone value is not a tagged value (HistorySchema.TombstoneStorageClassTag)"
+        "a value of a history tombstone or of a table outside the model's layout does not begin with its storage class"
     }
 }

@@ -11,7 +11,7 @@ extension HistorySchema {
     ///
     /// A tombstone column holds the preserved values of every entity's deletes, so values of any
     /// type, which SQLite keeps in one `BLOB` column and PostgreSQL cannot: there it is `bytea`
-    /// holding the value tagged with its SQLite storage class (``TombstoneStorageClassTag``).
+    /// holding the value tagged with its SQLite storage class (PostgreSQLStore's `anyValue`).
     public static func postgreSQLTables(tombstoneColumns: Int) -> [PostgreSQLTable] {
         // As the objects' tables have them.
         let bookkeeping = [("Z_PK", "bigint"), ("Z_ENT", "integer"), ("Z_OPT", "bigint")]
@@ -29,12 +29,6 @@ extension HistorySchema {
                 ]),
             PostgreSQLTable(name: stringTable, columns: bookkeeping + [("ZNAME", "text")]),
         ]
-    }
-
-    /// How a tombstone column's `bytea` begins, by the value's SQLite storage class; the rest is
-    /// the value: a big-endian 64-bit integer or IEEE double, UTF-8 text, or the blob's bytes.
-    public enum TombstoneStorageClassTag: UInt8, Sendable {
-        case integer = 1, real = 2, text = 3, blob = 4
     }
 
     /// `CREATE TABLE` and `CREATE INDEX` statements for PostgreSQL, in Core Data's order, with the
