@@ -26,7 +26,7 @@ extension ObjectContext {
             return try withExtendedLifetime(rows) {
                 guard try rows.next() != nil else { return false }
                 var values = AttributeValues.Writer(valuesPerBuffer: 0)
-                object.entity.rowLayout.fill(object, from: statement.sqliteStatement, into: &values, context: self)
+                object.entity.rowLayout.fill(object, from: .statement(statement.sqliteStatement), into: &values, context: self)
                 return true
             }
         }

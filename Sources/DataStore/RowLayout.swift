@@ -67,30 +67,30 @@ final class RowLayout: Sendable {
         }
     }
 
-    /// Sets `object`'s values from the current row of `statement`, which selects the entity's
-    /// `selectColumns`: into the class's stored properties when it has them, else into a row of
-    /// `values`. This is the inner loop of every fetch.
-    func fill(_ object: ManagedObject, from statement: SQLiteStatement, into values: inout AttributeValues.Writer, context: ObjectContext) {
-        if fillsProperties, fillProperties(of: object, from: statement) {
+    /// Sets `object`'s values from `row`, which selects the entity's `selectColumns`: into the
+    /// class's stored properties when it has them, else into a row of `values`. This is the inner
+    /// loop of every fetch.
+    func fill(_ object: ManagedObject, from row: RowColumns, into values: inout AttributeValues.Writer, context: ObjectContext) {
+        if fillsProperties, fillProperties(of: object, from: row) {
             // An entity without relationships keeps its empty array: no copy to make or release.
             if relationshipTemplate.isEmpty {
                 object.keepValuesAsSaved()
             } else {
-                object.setLoadedRelationshipValues(relationships(from: statement, context: context))
+                object.setLoadedRelationshipValues(relationships(from: row, context: context))
             }
         } else {
-            let row = values.row(count: attributes.count) { value(atSlot: $0, of: statement) }
-            object.setLoadedValues(row, relationships(from: statement, context: context))
+            let loaded = values.row(count: attributes.count) { value(atSlot: $0, of: row) }
+            object.setLoadedValues(loaded, relationships(from: row, context: context))
         }
-        object.version = sqlite3_column_int64(statement, 2)
+        object.version = row.int64(2)
         object.isLoaded = true
     }
 
     /// Reads the row into the object's stored properties; `false` when one of them cannot hold its
     /// value, which the buffer then holds.
-    private func fillProperties(of object: ManagedObject, from statement: SQLiteStatement) -> Bool {
+    private func fillProperties(of object: ManagedObject, from row: RowColumns) -> Bool {
         let isRead = attributes.withUnsafeBufferPointer { reads in
-            object.readStoredAttributes(from: StoreRow(statement: statement, reads: reads, layout: self))
+            object.readStoredAttributes(from: StoreRow(columns: row, reads: reads, layout: self))
         }
         guard isRead else { return false }
         if !object.attributeValues.isEmpty { object.attributeValues = AttributeValues() }
@@ -98,17 +98,16 @@ final class RowLayout: Sendable {
         return true
     }
 
-    /// The value of the attribute in `slot` in the current row of `statement`: its column's, its
-    /// leaf columns' for a composite, its default for a transient. Reads the columns through
-    /// SQLite's C API.
+    /// The value of the attribute in `slot` in `row`: its column's, its leaf columns' for a
+    /// composite, its default for a transient.
     @inline(__always)
-    func value(atSlot slot: Int, of statement: SQLiteStatement) -> AttributeValue {
+    func value(atSlot slot: Int, of row: RowColumns) -> AttributeValue {
         attributes.withUnsafeBufferPointer { reads in
             if let column = reads[slot].column {
-                AttributeValue(column: column, of: statement, as: reads[slot].type)
+                row.attributeValue(column, as: reads[slot].type)
             } else if reads[slot].isComposite, let composite = composites[slot] {
                 composite.compositeValue { leaf in
-                    AttributeValue(column: Int32(leaf.columnIndex ?? 0), of: statement, as: leaf.type)
+                    row.attributeValue(Int32(leaf.columnIndex ?? 0), as: leaf.type)
                 }
             } else {
                 defaultValues[slot]
@@ -116,12 +115,12 @@ final class RowLayout: Sendable {
         }
     }
 
-    /// The relationship values of the current row: its to-ones' destinations, the rest as the template has them.
-    private func relationships(from statement: SQLiteStatement, context: ObjectContext) -> [RelationshipValue] {
+    /// The relationship values of `row`: its to-ones' destinations, the rest as the template has them.
+    private func relationships(from row: RowColumns, context: ObjectContext) -> [RelationshipValue] {
         var relationships = relationshipTemplate
-        for read in toOnes where sqlite3_column_type(statement, read.column) != SQLITE_NULL {
-            let number = read.entityColumn.map { Int(sqlite3_column_int64(statement, $0)) } ?? read.destinationEntityNumber
-            relationships[read.slot] = .toOne(context.objectID(key: sqlite3_column_int64(statement, read.column), entityNumber: number))
+        for read in toOnes where !row.isNull(read.column) {
+            let number = read.entityColumn.map { Int(row.int64($0)) } ?? read.destinationEntityNumber
+            relationships[read.slot] = .toOne(context.objectID(key: row.int64(read.column), entityNumber: number))
         }
         return relationships
     }

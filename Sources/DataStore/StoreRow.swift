@@ -11,7 +11,7 @@ import GRDBSQLite
 /// row: the object then keeps its values in a value buffer, which holds any value, so none is lost.
 @usableFromInline
 struct StoreRow {
-    private let statement: SQLiteStatement
+    private let columns: RowColumns
     /// The layout's slots; valid while the layout reads the row.
     private let reads: UnsafeBufferPointer<RowLayout.AttributeRead>
     /// Not retained: the entity keeps its layout alive while its rows are read.
@@ -19,8 +19,8 @@ struct StoreRow {
     /// Whether a read found a value of another type than its own.
     private(set) var hasMismatch = false
 
-    init(statement: SQLiteStatement, reads: UnsafeBufferPointer<RowLayout.AttributeRead>, layout: RowLayout) {
-        self.statement = statement
+    init(columns: RowColumns, reads: UnsafeBufferPointer<RowLayout.AttributeRead>, layout: RowLayout) {
+        self.columns = columns
         self.reads = reads
         self.layout = layout
     }
@@ -58,18 +58,18 @@ struct StoreRow {
 
     /// The value of any type: for attributes without a payload type of their own (composites).
     @usableFromInline func value(_ slot: Int) -> AttributeValue {
-        layout.value(atSlot: slot, of: statement)
+        layout.value(atSlot: slot, of: columns)
     }
 
-    /// The slot's value read with `payload` when the slot is a plain column of a type `accepts` and
-    /// the value is `NULL` or of a storage class `isStored` accepts; otherwise through `AttributeValue`'s
-    /// conversions.
+    /// The slot's value read with `payload` when the row is a statement's, the slot is a plain column
+    /// of a type `accepts` and the value is `NULL` or of a storage class `isStored` accepts; otherwise
+    /// through `AttributeValue`'s conversions.
     @inline(__always)
     private mutating func read<Property: StoredPropertyValue>(
         _ slot: Int, ofType accepts: (AttributeType) -> Bool, storedAs isStored: (Int32) -> Bool,
         _ payload: (OpaquePointer?) -> Property
     ) -> Property? {
-        if slot < reads.count, let column = reads[slot].column, accepts(reads[slot].type) {
+        if case .statement(let statement) = columns, slot < reads.count, let column = reads[slot].column, accepts(reads[slot].type) {
             let value = sqlite3_column_value(statement, column)
             let storageClass = sqlite3_value_type(value)
             if storageClass == SQLITE_NULL { return nil }

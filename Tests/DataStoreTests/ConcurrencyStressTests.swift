@@ -39,7 +39,7 @@ import Testing
         }
 
         let check = store.newContext()
-        let books = try check.fetch(FetchRequest<Book>())
+        let books = try await check.fetch(FetchRequest<Book>())
         func book(_ title: String) throws -> Book { try #require(books.first { $0.title == title }) }
         for index in 0..<Self.sharedCounters {
             let increments = tallies.reduce(0) { $0 + $1.sharedIncrements[index] }

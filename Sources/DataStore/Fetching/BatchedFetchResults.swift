@@ -1,6 +1,3 @@
-import GRDB
-import GRDBSQLite
-
 /// The result of a batched fetch: the keys of every match, in order, read at once; the objects
 /// themselves loaded `fetchBatchSize` at a time, by key, when an element is first read — Core
 /// Data's batched fetch. Memory holds the keys (8 bytes per row, 12 with subentities) and the
@@ -27,9 +24,9 @@ public final class BatchedFetchResults<Object: ManagedObject>: RandomAccessColle
         case objects([Object])
     }
 
-    init(context: ObjectContext, request: FetchRequest<Object>) throws(ContextError) {
+    /// The results of `request`; `keys` are the rows of its key query when they were read already.
+    init(context: ObjectContext, request: FetchRequest<Object>, plan: FetchPlan, keys: ReadRows? = nil) throws(ContextError) {
         self.context = context
-        let plan = try FetchPlan(request, store: context.store)
         guard request.fetchBatchSize > 0, !(request.includesPendingChanges && context.hasPendingChanges) else {
             let objects = try context.matchingObjects(plan, request).objects(of: Object.self, entities: plan.entities)
             try context.prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
@@ -38,9 +35,16 @@ public final class BatchedFetchResults<Object: ManagedObject>: RandomAccessColle
             return
         }
         let withEntities = plan.entity.hasSubentities
-        let (keys, entityNumbers) = try context.readKeys(plan, limit: request.fetchLimit, offset: request.fetchOffset)
+        let (keys, entityNumbers) = try context.readKeys(plan, limit: request.fetchLimit, offset: request.fetchOffset, from: keys)
         storage = .keys(keys: keys, entityNumbers: withEntities ? entityNumbers : nil, batchSize: request.fetchBatchSize, plan: plan)
         endIndex = keys.count
+    }
+
+    /// Results already made in full.
+    init(context: ObjectContext, objects: [Object]) {
+        self.context = context
+        storage = .objects(objects)
+        endIndex = objects.count
     }
 
     public subscript(position: Int) -> Object {
@@ -80,20 +84,26 @@ public final class BatchedFetchResults<Object: ManagedObject>: RandomAccessColle
 
 extension ObjectContext {
     /// The keys (`Z_PK`) of the rows `plan` selects, in order, with their `Z_ENT` when the entity
-    /// has subentities — Core Data's first query of a batched fetch.
-    func readKeys(_ plan: FetchPlan, limit: Int = 0, offset: Int = 0) throws(ContextError) -> (keys: [Int64], entityNumbers: [Int32]) {
+    /// has subentities — Core Data's first query of a batched fetch — from `rows` when
+    /// `keyQuery(plan, limit:offset:)` was read already.
+    func readKeys(_ plan: FetchPlan, limit: Int = 0, offset: Int = 0, from rows: ReadRows? = nil) throws(ContextError) -> (keys: [Int64], entityNumbers: [Int32]) {
         let withEntities = plan.entity.hasSubentities
         var keys: [Int64] = [], entityNumbers: [Int32] = []
-        try forEachRow(plan.select(withEntities ? "t0.Z_ENT, t0.Z_PK" : "0, t0.Z_PK", limit: limit, offset: offset)) { row in
-            keys.append(sqlite3_column_int64(row, 1))
-            if withEntities { entityNumbers.append(Int32(truncatingIfNeeded: sqlite3_column_int64(row, 0))) }
+        try forEachRow(keyQuery(plan, limit: limit, offset: offset), from: rows) { row in
+            keys.append(row.int64(1))
+            if withEntities { entityNumbers.append(Int32(truncatingIfNeeded: row.int64(0))) }
         }
         return (keys, entityNumbers)
+    }
+
+    /// The query of `readKeys`.
+    func keyQuery(_ plan: FetchPlan, limit: Int = 0, offset: Int = 0) -> SQLFragment {
+        plan.select(plan.entity.hasSubentities ? "t0.Z_ENT, t0.Z_PK" : "0, t0.Z_PK", limit: limit, offset: offset)
     }
 
     /// The objects that match `request` as a collection that loads them in batches of
     /// `request.fetchBatchSize` when read (all at once when the batch size is 0).
     public func fetchBatched<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> BatchedFetchResults<Object> {
-        try BatchedFetchResults(context: self, request: request)
+        try BatchedFetchResults(context: self, request: request, plan: FetchPlan(request, store: store))
     }
 }

@@ -144,8 +144,8 @@ struct FetchPlan {
 
     /// The value of sort key `index` selected in `column` (from `sortColumns`), as an object of the
     /// store would give it: read as its attribute's type, then as the store keeps that.
-    func sortValue(_ index: Int, column: Int32, of row: SQLiteStatement) -> DatabaseValue {
-        AttributeValue(DatabaseValue(sqliteStatement: row, index: column), as: sortKeys[index].attribute.type).databaseValue
+    func sortValue(_ index: Int, column: Int32, of row: RowColumns) -> DatabaseValue {
+        AttributeValue(row.databaseValue(column), as: sortKeys[index].attribute.type).databaseValue
     }
 
     /// Whether an object of `entityNumber` is one this fetch returns.

@@ -89,17 +89,17 @@ extension ObjectContext {
             orderTerms: shape.isGrouped || shape.isDistinct ? plan.sortTerms + keyTerms.filter { !plan.sortTerms.contains($0) } : nil,
             limit: request.fetchLimit, offset: request.fetchOffset)
         var rows: [[DictionaryCell]] = []
-        try forEachRow(sql) { statement in
+        try forEachRow(sql) { columns in
             var index: Int32 = 0
             var row: [DictionaryCell] = []
             row.reserveCapacity(shape.columns.count)
             for column in shape.columns {
                 if case .object = column.source {
-                    let isNull = sqlite3_column_type(statement, index) == SQLITE_NULL
-                    row.append(.object(isNull ? nil : objectID(key: sqlite3_column_int64(statement, index), entityNumber: Int(sqlite3_column_int64(statement, index + 1)))))
+                    let isNull = columns.isNull(index)
+                    row.append(.object(isNull ? nil : objectID(key: columns.int64(index), entityNumber: Int(columns.int64(index + 1)))))
                     index += 2
                 } else {
-                    row.append(.stored(DatabaseValue(sqliteStatement: statement, index: index)))
+                    row.append(.stored(columns.databaseValue(index)))
                     index += 1
                 }
             }

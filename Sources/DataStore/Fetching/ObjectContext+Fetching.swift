@@ -24,6 +24,11 @@ extension ObjectContext {
         let all: Int = try read(sql) { db, statement in
             try Int.fetchOne(statement, arguments: StatementArguments(sql.arguments)) ?? 0
         }
+        return Self.count(all, within: request)
+    }
+
+    /// How many of `all` matches the request's offset and limit leave.
+    static func count<Object>(_ all: Int, within request: FetchRequest<Object>) -> Int {
         let afterOffset = max(0, all - request.fetchOffset)
         return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
     }
@@ -33,46 +38,84 @@ extension ObjectContext {
     public func fetchObjectIDs<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [ObjectID] {
         let plan = try FetchPlan(request, store: store)
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try matchingObjects(plan, request).map(\.objectID) }
-        return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset), of: plan.entity)
+        return try readObjectIDs(objectIDQuery(plan, request), of: plan.entity)
     }
 
-    /// The IDs of the rows `sql` selects (`Z_PK`, `Z_ENT`) from `entity`'s table: all of `entity`
-    /// when it is alone in its table, as `RowMaterializer` reads them.
-    private func readObjectIDs(_ sql: SQLFragment, of entity: EntityDescription) throws(ContextError) -> [ObjectID] {
+    /// The query of `fetchObjectIDs` in a context without changes the request includes.
+    func objectIDQuery<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) -> SQLFragment {
+        plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset)
+    }
+
+    /// The IDs of the rows `sql` selects (`Z_PK`, `Z_ENT`) from `entity`'s table — all of `entity`
+    /// when it is alone in its table, as `RowMaterializer` reads them — from `rows` when they were
+    /// read already.
+    func readObjectIDs(_ sql: SQLFragment, of entity: EntityDescription, from rows: ReadRows? = nil) throws(ContextError) -> [ObjectID] {
         var ids: [ObjectID] = []
         let readsEntityColumn = !entity.isSoleEntityOfTable
-        try forEachRow(sql) { row in
-            let entityNumber = readsEntityColumn ? Int(sqlite3_column_int64(row, 1)) : entity.number
-            ids.append(objectID(key: sqlite3_column_int64(row, 0), entityNumber: entityNumber))
+        try forEachRow(sql, from: rows) { row in
+            let entityNumber = readsEntityColumn ? Int(row.int64(1)) : entity.number
+            ids.append(objectID(key: row.int64(0), entityNumber: entityNumber))
         }
         return ids
     }
 
-    /// The objects that match, merged with unsaved changes when the request includes them, sorted,
-    /// offset and limited.
-    func matchingObjects<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) throws(ContextError) -> [ManagedObject] {
+    /// What `matchingObjects` reads from the store for a request: the one query, and how its rows
+    /// become the result. Decided once, before the read, so that an asynchronous fetch turns its
+    /// rows into objects as the query it read meant.
+    struct MatchingRead {
+        enum Use {
+            /// The result, in order: IDs only, or whole rows.
+            case objectIDs, objects
+            /// Candidates to merge with the context's changes: rows the predicate matched in SQL,
+            /// or every row of the entity.
+            case matchedCandidates, allCandidates
+        }
+        var sql: SQLFragment
+        var use: Use
+    }
+
+    func matchingRead<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) -> MatchingRead {
         let columns = plan.entity.selectColumns
         guard request.includesPendingChanges, hasPendingChanges else {
             guard request.includesPropertyValues else {
-                return try readObjectIDs(plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset), of: plan.entity).map(object(with:))
+                return MatchingRead(sql: objectIDQuery(plan, request), use: .objectIDs)
             }
-            return try fetchRows(plan.select(columns, limit: request.fetchLimit, offset: request.fetchOffset), of: plan.entity, asFaults: plan.returnsObjectsAsFaults)
+            return MatchingRead(sql: plan.select(columns, limit: request.fetchLimit, offset: request.fetchOffset), use: .objects)
+        }
+        return plan.isLocal
+            ? MatchingRead(sql: plan.select(columns, ordered: false), use: .matchedCandidates)
+            : MatchingRead(sql: SQLFragment(sql: plan.selectAllRows(columns)), use: .allCandidates)
+    }
+
+    /// The objects that match, merged with unsaved changes when the request includes them, sorted,
+    /// offset and limited: from `rows` when `read` was read already.
+    func matchingObjects<Object>(
+        _ plan: FetchPlan, _ request: FetchRequest<Object>, _ read: MatchingRead? = nil, rows: ReadRows? = nil
+    ) throws(ContextError) -> [ManagedObject] {
+        let read = read ?? matchingRead(plan, request)
+        let asFaults = plan.returnsObjectsAsFaults
+        let candidates: [ManagedObject]
+        switch read.use {
+        case .objectIDs: return try readObjectIDs(read.sql, of: plan.entity, from: rows).map(object(with:))
+        case .objects: return try fetchRows(read.sql, of: plan.entity, asFaults: asFaults, from: rows)
+        case .matchedCandidates: candidates = try fetchRows(read.sql, of: plan.entity, asFaults: asFaults, from: rows)
+        case .allCandidates: candidates = try fetchRows(read.sql, of: plan.entity, from: rows)
         }
         let evaluator = PredicateEvaluator(context: self)
         let matches = { (object: ManagedObject) in plan.predicate.map { evaluator.evaluate($0, on: object) } ?? true }
         let pending = pendingChanges()
-        var candidates: [ManagedObject]
-        if plan.isLocal {
+        var matching: [ManagedObject]
+        if read.use == .matchedCandidates {
             // Unchanged rows matched in SQL; changed and new objects are judged by their current values.
-            candidates = try fetchRows(plan.select(columns, ordered: false), of: plan.entity, asFaults: plan.returnsObjectsAsFaults).filter { !pending.isChanged($0) }
-            candidates += (pending.inserted + pending.updated).filter { plan.includes($0) && !pending.isDeleted($0) && matches($0) }
+            matching = candidates.filter { !pending.isChanged($0) }
+            matching += (pending.inserted + pending.updated).filter { plan.includes($0) && !pending.isDeleted($0) && matches($0) }
         } else {
             // A change to a related object can change any row's match or order: judge them all in memory.
-            candidates = try fetchRows(SQLFragment(sql: plan.selectAllRows(columns)), of: plan.entity).filter { !pending.isDeleted($0) }
-            candidates += pending.inserted.filter { plan.includes($0) && !pending.isDeleted($0) }
-            candidates = candidates.filter(matches)
+            matching = candidates.filter { !pending.isDeleted($0) }
+            matching += pending.inserted.filter { plan.includes($0) && !pending.isDeleted($0) }
+            matching = matching.filter(matches)
         }
-        let sorted = sortedInMemory(candidates.map { ($0, plan.sortKeys) })
+        let sorted = sortedInMemory(matching.map { ($0, plan.sortKeys) })
         let start = min(request.fetchOffset, sorted.count)
         let end = request.fetchLimit > 0 ? min(sorted.count, start + request.fetchLimit) : sorted.count
         return Array(sorted[start..<end])
@@ -103,21 +146,28 @@ extension ObjectContext {
         }
     }
 
-    /// The objects for the rows `sql` selects (every column of the table, in table order); objects
-    /// not loaded before are left reporting themselves faults when `asFaults`.
-    func fetchRows(_ sql: SQLFragment, of entity: EntityDescription, asFaults: Bool = false) throws(ContextError) -> [ManagedObject] {
+    /// The objects for the rows `sql` selects (every column of the table, in table order) — from
+    /// `rows` when they were read already; objects not loaded before are left reporting themselves
+    /// faults when `asFaults`.
+    func fetchRows(_ sql: SQLFragment, of entity: EntityDescription, asFaults: Bool = false, from rows: ReadRows? = nil) throws(ContextError) -> [ManagedObject] {
         var objects: [ManagedObject] = []
         var materializer = RowMaterializer(context: self, entity: entity, asFaults: asFaults)
-        try forEachRow(sql) { row in objects.append(materializer.object(for: row)) }
+        try forEachRow(sql, from: rows) { row in objects.append(materializer.object(for: row)) }
         return objects
     }
 
-    /// Runs `sql` in a read and calls `body` with the statement on each row in turn, logging the
-    /// number of rows.
-    func forEachRow(_ sql: SQLFragment, _ body: (SQLiteStatement) -> Void) throws(ContextError) {
+    /// Calls `body` with the columns of each row of `rows`, when they were read already, or else
+    /// of `sql` run in a read (logging the number of rows).
+    func forEachRow(_ sql: SQLFragment, from rows: ReadRows? = nil, _ body: (RowColumns) -> Void) throws(ContextError) {
+        if let rows { return rows.forEach(body) }
         _ = try read(sql) { _, statement in
-            try statement.forEachRow(arguments: sql.arguments, body)
+            try statement.forEachRow(arguments: sql.arguments) { body(.statement($0)) }
         } rows: { $0 }
+    }
+
+    /// Every row `sql` selects, read into memory.
+    func readRows(_ sql: SQLFragment) throws(ContextError) -> ReadRows {
+        try read(sql) { _, statement in try ReadRows(statement, arguments: sql.arguments) } rows: { $0.count }
     }
 
     /// Runs `body` with the prepared statement of `sql` in a read, logging it and turning database

@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 
 /// Prefetching (`relationshipKeyPathsForPrefetching`): the objects a fetch's results lead to, read
 /// in one query per relationship step (per 500 sources) instead of one per object when used.
@@ -35,25 +34,76 @@ extension ObjectContext {
         for path in paths {
             var level = objects
             for relationship in path {
-                let owners = level.filter { $0.entity.relationship(named: relationship.name)?.slot == relationship.slot }
-                level = relationship.isToMany
-                    ? try prefetchToMany(relationship, of: owners, asFaults: asFaults)
-                    : try prefetchToOne(relationship, of: owners, asFaults: asFaults)
+                let step = prefetchStep(relationship, from: level)
+                var rows: [ReadRows] = []
+                for query in step.queries { rows.append(try readRows(query.sql)) }
+                level = finish(step, rows: rows, asFaults: asFaults)
                 reached += level
             }
         }
+        keepPrefetchedRows(of: reached)
+    }
+
+    /// `prefetch(_:for:asFaults:)` with every query read off the caller's isolation.
+    nonisolated(nonsending)
+    func prefetch(_ paths: [[RelationshipDescription]], for objects: [ManagedObject], asFaults: Bool) async throws(ContextError) {
+        var reached: [ManagedObject] = []
+        for path in paths {
+            var level = objects
+            for relationship in path {
+                let step = prefetchStep(relationship, from: level)
+                var rows: [ReadRows] = []
+                for query in step.queries { rows.append(try await store.readRows(query.sql)) }
+                level = finish(step, rows: rows, asFaults: asFaults)
+                reached += level
+            }
+        }
+        keepPrefetchedRows(of: reached)
+    }
+
+    private func keepPrefetchedRows(of reached: [ManagedObject]) {
         for object in reached where object.isLoaded && !object.hasChanges {
             prefetchedRows[object.objectID] = PrefetchedRow(object)
         }
     }
 
-    /// The destinations of a to-one, with the ones that are faults read in batches by key.
-    private func prefetchToOne(_ relationship: RelationshipDescription, of owners: [ManagedObject], asFaults: Bool) throws(ContextError) -> [ManagedObject] {
+    /// One step of a prefetch path: the destinations already known, and the queries that read the
+    /// rest — the faults of a to-one by key, or a to-many's destinations for the owners that have
+    /// not loaded them (ordered by owner, then by the relationship's order).
+    struct PrefetchStep {
+        struct Query {
+            var sql: SQLFragment
+            var entity: EntityDescription
+            /// For a to-many: the owners the rows are read for, and the column of their key.
+            var owners: ArraySlice<Int64> = []
+            var ownerColumn: Int32 = 0
+        }
+        var relationship: RelationshipDescription
+        var known: [ManagedObject]
+        var queries: [Query] = []
+        /// For a to-many: the owners without loaded destinations, by key.
+        var unloadedOwners: [Int64: ManagedObject] = [:]
+    }
+
+    private func prefetchStep(_ relationship: RelationshipDescription, from level: [ManagedObject]) -> PrefetchStep {
+        let owners = level.filter { $0.entity.relationship(named: relationship.name)?.slot == relationship.slot }
+        return relationship.isToMany ? toManyStep(relationship, of: owners) : toOneStep(relationship, of: owners)
+    }
+
+    /// The destinations of a to-one, with queries for the ones that are faults, in runs of keys.
+    private func toOneStep(_ relationship: RelationshipDescription, of owners: [ManagedObject]) -> PrefetchStep {
         var seen: Set<ObjectID> = []
         let destinations = owners.compactMap { loadedDestinationID(of: $0, slot: relationship.slot) }
             .filter { seen.insert($0).inserted }
             .map(object(with:))
-        let faults = destinations.filter { !$0.isLoaded && $0.objectID.primaryKey != nil }
+        return PrefetchStep(relationship: relationship, known: destinations, queries: rowQueries(forFaultsAmong: destinations))
+    }
+
+    /// The queries that read the rows of the faults among `objects`, by key, a run of keys of one
+    /// entity each.
+    func rowQueries(forFaultsAmong objects: [ManagedObject]) -> [PrefetchStep.Query] {
+        let faults = objects.filter { !$0.isLoaded && $0.objectID.primaryKey != nil }
+        var queries: [PrefetchStep.Query] = []
         for entity in Set(faults.map(\.entity.number)).sorted() {
             guard let description = store.entity(number: entity) else { continue }
             let keys = faults.filter { $0.entity.number == entity }.compactMap(\.objectID.primaryKey)
@@ -61,51 +111,64 @@ extension ObjectContext {
                 let sql = SQLFragment(
                     sql: "SELECT \(description.selectColumns) FROM \(description.tableName) t0 WHERE t0.Z_PK IN (\(KeyParameters.placeholders(chunk.count)))",
                     arguments: chunk.map(\.databaseValue))
-                _ = try fetchRows(sql, of: description, asFaults: asFaults)
+                queries.append(.init(sql: sql, entity: description))
             }
         }
-        return destinations
+        return queries
     }
 
-    /// The destinations of a to-many, read for every owner that has not loaded them yet, in one
-    /// query per chunk of owners (ordered by owner, then by the relationship's order).
-    private func prefetchToMany(_ relationship: RelationshipDescription, of owners: [ManagedObject], asFaults: Bool) throws(ContextError) -> [ManagedObject] {
+    /// The destinations of a to-many the owners have loaded, with queries for the owners that have not.
+    private func toManyStep(_ relationship: RelationshipDescription, of owners: [ManagedObject]) -> PrefetchStep {
+        var step = PrefetchStep(relationship: relationship, known: [])
         guard let destination = store.entity(number: relationship.destinationEntityNumber),
               let source = relationship.toManySource(destinationTable: destination.tableName)
-        else { return [] }
-        var unloaded: [Int64: ManagedObject] = [:]
-        var destinations: [ManagedObject] = []
-        var seen: Set<ObjectID> = []
-        func reached(_ object: ManagedObject) {
-            if seen.insert(object.objectID).inserted { destinations.append(object) }
-        }
+        else { return step }
         for owner in owners {
             if !owner.isLoaded { owner.fulfillIfNeeded() }
             guard relationship.slot < owner.relationshipValues.count else { continue }
             switch owner.relationshipValues[relationship.slot] {
-            case .unloaded: if let key = owner.objectID.primaryKey { unloaded[key] = owner }
-            case .toMany(let list): list.forEach { reached(object(with: $0)) }
+            case .unloaded: if let key = owner.objectID.primaryKey { step.unloadedOwners[key] = owner }
+            case .toMany(let list): step.known += list.map(object(with:))
             case .toOne: break
             }
         }
         // The owner's key is read after the destination's columns, which the materializer reads.
         let ownerColumn = Int32(destination.tableColumns.count)
-        for chunk in KeyParameters.runs(unloaded.keys.sorted()) {
+        for chunk in KeyParameters.runs(step.unloadedOwners.keys.sorted()) {
             let sql = SQLFragment(
                 sql: "SELECT \(destination.selectColumns), \(source.owner) \(source.from) WHERE \(source.owner) IN (\(KeyParameters.placeholders(chunk.count)))"
                     + " ORDER BY \(source.owner), \(source.order)",
                 arguments: chunk.map(\.databaseValue))
+            step.queries.append(.init(sql: sql, entity: destination, owners: chunk, ownerColumn: ownerColumn))
+        }
+        return step
+    }
+
+    /// The objects of the step's rows (`rows[i]` read by `step.queries[i]`), each once, after the
+    /// known ones; a to-many's owners get their destinations.
+    private func finish(_ step: PrefetchStep, rows: [ReadRows], asFaults: Bool) -> [ManagedObject] {
+        var destinations: [ManagedObject] = []
+        var seen: Set<ObjectID> = []
+        func reached(_ object: ManagedObject) {
+            if seen.insert(object.objectID).inserted { destinations.append(object) }
+        }
+        step.known.forEach(reached)
+        for (query, rows) in zip(step.queries, rows) {
+            var materializer = RowMaterializer(context: self, entity: query.entity, asFaults: asFaults)
+            guard step.relationship.isToMany else {
+                rows.forEach { row in _ = materializer.object(for: row) }
+                continue
+            }
             var lists: [Int64: ObjectIDList] = [:]
-            var materializer = RowMaterializer(context: self, entity: destination, asFaults: asFaults)
-            try forEachRow(sql) { row in
+            rows.forEach { row in
                 let object = materializer.object(for: row)
-                lists[sqlite3_column_int64(row, ownerColumn), default: ObjectIDList()].append(object.objectID)
+                lists[row.int64(query.ownerColumn), default: ObjectIDList()].append(object.objectID)
                 reached(object)
             }
-            for key in chunk {
-                guard let owner = unloaded[key] else { continue }
-                let list = lists[key] ?? ObjectIDList()
-                owner.setReadRelationshipValue(.toMany(list), atSlot: relationship.slot)
+            for key in query.owners {
+                // An owner changed while the rows were read keeps what it has.
+                guard let owner = step.unloadedOwners[key], case .unloaded = owner.relationshipValues[step.relationship.slot] else { continue }
+                owner.setReadRelationshipValue(.toMany(lists[key] ?? ObjectIDList()), atSlot: step.relationship.slot)
             }
         }
         return destinations

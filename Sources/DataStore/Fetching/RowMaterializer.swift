@@ -1,6 +1,3 @@
-import GRDB
-import GRDBSQLite
-
 /// Turns the rows a fetch reads into objects: a row's registered object, filled if it was a fault,
 /// or a new one. The rows of a fetch are mostly of one entity, so the entity is looked up once per
 /// run of rows of one entity rather than once per row: this is the inner loop of every fetch.
@@ -33,21 +30,21 @@ struct RowMaterializer {
         readsEntityColumn = !entity.isSoleEntityOfTable
     }
 
-    /// The object for the statement's current row, which selects the entity's `selectColumns`.
-    mutating func object(for statement: SQLiteStatement) -> ManagedObject {
-        let key = ObjectID.Key.permanent(sqlite3_column_int64(statement, 1))
-        let entityNumber = readsEntityColumn ? Int(sqlite3_column_int64(statement, 0)) : scope.entityNumber
+    /// The object for `row`, which selects the entity's `selectColumns`.
+    mutating func object(for row: RowColumns) -> ManagedObject {
+        let key = ObjectID.Key.permanent(row.int64(1))
+        let entityNumber = readsEntityColumn ? Int(row.int64(0)) : scope.entityNumber
         let slot = context.registrySlot(for: ObjectID.Row(entityNumber: entityNumber, key: key))
         if let registered = context.registeredObject(at: slot) {
             guard !registered.isLoaded else { return registered }
-            registered.entity.rowLayout.fill(registered, from: statement, into: &values, context: context)
+            registered.entity.rowLayout.fill(registered, from: row, into: &values, context: context)
             if asFaults { registered.faultState = .fetchedAsFault }
             return registered
         }
         if entityNumber != scope.entityNumber { useEntity(numbered: entityNumber) }
         let object = scope.entity.objectClass.init(ObjectCreation(objectID: ObjectID(scope: scope, key: key), context: context))
         context.register(object, at: slot)
-        layout.fill(object, from: statement, into: &values, context: context)
+        layout.fill(object, from: row, into: &values, context: context)
         if asFaults { object.faultState = .fetchedAsFault }
         return object
     }

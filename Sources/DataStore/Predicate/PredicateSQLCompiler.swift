@@ -2,7 +2,7 @@ import GRDB
 
 /// SQL text with `?` placeholders and the values they stand for, in order. Values are never
 /// spliced into the text.
-struct SQLFragment {
+struct SQLFragment: Sendable {
     var sql: String
     var arguments: [DatabaseValue] = []
 

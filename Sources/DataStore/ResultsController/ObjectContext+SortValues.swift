@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 
 extension ObjectContext {
     /// The sort values of the rows keyed `keys`, by key, as the store holds them: what the
@@ -8,7 +7,7 @@ extension ObjectContext {
         var values: [Int64: [DatabaseValue]] = [:]
         for run in KeyParameters.runs(keys) {
             try forEachRow(plan.selectSortValues(run)) { row in
-                values[sqlite3_column_int64(row, 0)] = plan.sortKeys.indices.map { plan.sortValue($0, column: Int32(1 + $0), of: row) }
+                values[row.int64(0)] = plan.sortKeys.indices.map { plan.sortValue($0, column: Int32(1 + $0), of: row) }
             }
         }
         return values

@@ -1,0 +1,97 @@
+/// The asynchronous forms of what reads the store: in `async` code, `try await context.fetch(request)`
+/// reads the store's rows on one of its connections while the caller's isolation — the main actor,
+/// a server's request task — is free to run other work, then makes the objects on the caller's
+/// isolation, where the context and its objects stay. Each returns what its synchronous form
+/// returns for the same store and context.
+///
+///     @MainActor func reload() async throws {
+///         books = try await context.fetch(FetchRequest<Book>(sortDescriptors: [.init(\.title)]))
+///     }
+///
+/// Changes made to the context while a fetch waits for its rows are part of its result, as they
+/// would be of a fetch started after them.
+extension ObjectContext {
+    /// The objects that match `request`, in its order: the synchronous `fetch(_:)` with the store read off
+    /// the caller's isolation, prefetched relationships included. With a `fetchBatchSize`, the keys
+    /// are read so and the batches as they are used.
+    nonisolated(nonsending)
+    public func fetch<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> [Object] {
+        if request.fetchBatchSize > 0 { return Array(try await fetchBatched(request)) }
+        let plan = try FetchPlan(request, store: store)
+        let objects = try await matchingObjects(plan, request)
+        try await prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
+        return objects.objects(of: Object.self, entities: plan.entities)
+    }
+
+    /// The number of objects `fetch(request)` would return, counted in SQL off the caller's
+    /// isolation when the context has no unsaved changes the request includes.
+    nonisolated(nonsending)
+    public func count<Object>(for request: FetchRequest<Object>) async throws(ContextError) -> Int {
+        let plan = try FetchPlan(request, store: store)
+        guard !(request.includesPendingChanges && hasPendingChanges) else { return try await matchingObjects(plan, request).count }
+        var all = 0
+        try await store.readRows(plan.select("COUNT(*)", ordered: false)).forEach { row in all = Int(row.int64(0)) }
+        guard !(request.includesPendingChanges && hasPendingChanges) else { return try await count(for: request) }
+        return Self.count(all, within: request)
+    }
+
+    /// The IDs of the objects `fetch(request)` would return, without making objects when the
+    /// context has no unsaved changes the request includes.
+    nonisolated(nonsending)
+    public func fetchObjectIDs<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> [ObjectID] {
+        let plan = try FetchPlan(request, store: store)
+        guard !(request.includesPendingChanges && hasPendingChanges) else { return try await matchingObjects(plan, request).map(\.objectID) }
+        let sql = objectIDQuery(plan, request)
+        let rows = try await store.readRows(sql)
+        guard !(request.includesPendingChanges && hasPendingChanges) else { return try await fetchObjectIDs(request) }
+        return try readObjectIDs(sql, of: plan.entity, from: rows)
+    }
+
+    /// The objects that match `request` in batches of its `fetchBatchSize`: the keys of every match
+    /// read off the caller's isolation; each batch read when first used, as the synchronous
+    /// `fetchBatched(_:)` reads it.
+    nonisolated(nonsending)
+    public func fetchBatched<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> BatchedFetchResults<Object> {
+        let plan = try FetchPlan(request, store: store)
+        guard request.fetchBatchSize > 0, !(request.includesPendingChanges && hasPendingChanges) else {
+            let objects = try await matchingObjects(plan, request)
+            try await prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
+            return BatchedFetchResults(context: self, objects: objects.objects(of: Object.self, entities: plan.entities))
+        }
+        let keys = try await store.readRows(keyQuery(plan, limit: request.fetchLimit, offset: request.fetchOffset))
+        guard !(request.includesPendingChanges && hasPendingChanges) else { return try await fetchBatched(request) }
+        return try BatchedFetchResults(context: self, request: request, plan: plan, keys: keys)
+    }
+
+    /// Loads the rows of every fault among `objects` — one query per entity and run of 500 keys, read
+    /// off the caller's isolation — so that reading them afterwards waits for nothing: a batch of
+    /// faults fired at once. Objects without a row in the store stay faults (and read as unset
+    /// values, as a deleted object's fault does).
+    nonisolated(nonsending)
+    public func fulfillFaults(of objects: [ManagedObject]) async throws(ContextError) {
+        let faults = objects.filter { $0.context === self && !$0.isLoaded }
+        guard parent == nil else {
+            // A child's faults fill from the parent's objects, in memory.
+            return faults.forEach { $0.fulfillIfNeeded() }
+        }
+        for query in rowQueries(forFaultsAmong: faults) {
+            let rows = try await store.readRows(query.sql)
+            var materializer = RowMaterializer(context: self, entity: query.entity, asFaults: false)
+            rows.forEach { row in _ = materializer.object(for: row) }
+        }
+    }
+
+    /// The objects that match, as the synchronous form gives them, with the store's rows read off
+    /// the caller's isolation. When changes the read did not plan for arrive while it waits (the
+    /// first unsaved change of a context whose rows were read already limited), it reads again.
+    nonisolated(nonsending)
+    func matchingObjects<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) async throws(ContextError) -> [ManagedObject] {
+        let read = matchingRead(plan, request)
+        let rows = try await store.readRows(read.sql)
+        let plannedForChanges = read.use == .matchedCandidates || read.use == .allCandidates
+        guard plannedForChanges || !(request.includesPendingChanges && hasPendingChanges) else {
+            return try await matchingObjects(plan, request)
+        }
+        return try matchingObjects(plan, request, read, rows: rows)
+    }
+}
