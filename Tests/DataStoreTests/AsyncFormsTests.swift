@@ -25,9 +25,13 @@ import Testing
         var differentFromStore = 0
         for index in 0..<Self.cases {
             let edits = Edits.random(&random, books: objects.books)
+            // One case in three fetches in child contexts, whose parents hold the edits.
+            let inChildren = Int.random(in: 0..<3, using: &random) == 0
             let synchronous = store.newContext(), asynchronous = store.newContext()
             try edits.apply(to: synchronous)
             try edits.apply(to: asynchronous)
+            let (fetching, fetchingAsynchronously) = inChildren
+                ? (synchronous.newChildContext(), asynchronous.newChildContext()) : (synchronous, asynchronous)
 
             var request = FetchRequest<ManagedObject>(entityName: ["Book", "Ebook"].randomElement(using: &random)!)
             if Int.random(in: 0..<4, using: &random) > 0 {
@@ -42,15 +46,15 @@ import Testing
             request.includesPropertyValues = Int.random(in: 0..<5, using: &random) > 0
             request.returnsObjectsAsFaults = Bool.random(using: &random)
             request.relationshipKeyPathsForPrefetching = ["author", "chapters", "tags", "shelf.books"].filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
-            let label = "case \(index), seed \(Self.seed): \(request.predicate.map { "\($0)" } ?? "no predicate") edits \(edits)"
+            let label = "case \(index), seed \(Self.seed)\(inChildren ? ", in children" : ""): \(request.predicate.map { "\($0)" } ?? "no predicate") edits \(edits)"
 
-            let expected = try Self.synchronousResults(of: request, in: synchronous)
-            let fetched = try await asynchronous.fetch(request)
+            let expected = try Self.synchronousResults(of: request, in: fetching)
+            let fetched = try await fetchingAsynchronously.fetch(request)
             try #require(fetched.map(Edits.describe) == expected.objects.map(Edits.describe), "\(label)")
-            try #require(try await asynchronous.count(for: request) == expected.count, "\(label): count")
-            let fetchedIDs = try await asynchronous.fetchObjectIDs(request).map { Edits.describe(asynchronous.object(with: $0)) }
-            try #require(fetchedIDs == expected.ids.map { Edits.describe(synchronous.object(with: $0)) }, "\(label): object IDs")
-            let batched = try await asynchronous.fetchBatched(request)
+            try #require(try await fetchingAsynchronously.count(for: request) == expected.count, "\(label): count")
+            let fetchedIDs = try await fetchingAsynchronously.fetchObjectIDs(request).map { Edits.describe(fetchingAsynchronously.object(with: $0)) }
+            try #require(fetchedIDs == expected.ids.map { Edits.describe(fetching.object(with: $0)) }, "\(label): object IDs")
+            let batched = try await fetchingAsynchronously.fetchBatched(request)
             try #require(batched.map(Edits.describe) == expected.objects.map(Edits.describe), "\(label): batched")
             if !edits.isEmpty, request.includesPendingChanges, !expected.objects.isEmpty { differentFromStore += 1 }
         }

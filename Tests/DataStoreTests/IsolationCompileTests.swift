@@ -7,7 +7,7 @@ import Testing
     static let prelude = """
         import DataStore
         @MainActor func use(_ store: PersistentStore, _ viewContext: ObjectContext) async throws {
-            let object = try viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Book")).first!
+            let object = try await viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Book")).first!
             let background = store.newBackgroundContext()
             _ = object
 
@@ -48,6 +48,28 @@ import Testing
             """
         let result = try Self.compile(Self.prelude + code)
         #expect(result.status == 0, "\(result.output)")
+    }
+
+    /// The asynchronous forms, awaited on the main actor with the main actor's context and objects,
+    /// compile without an error or a warning: nothing they take or return must be `Sendable`.
+    @Test func asyncForms_compileOnTheMainActorWithoutWarnings() throws {
+        let code = """
+                _ = background
+                var request = FetchRequest<ManagedObject>(entityName: "Book")
+                request.fetchBatchSize = 10
+                let books = try await viewContext.fetch(request)
+                let count = try await viewContext.count(for: request)
+                let ids = try await viewContext.fetchObjectIDs(request)
+                let batched = try await viewContext.fetchBatched(request)
+                try await viewContext.fulfillFaults(of: books + [object])
+                let reopened = try await PersistentStore.open(url: store.url!, model: store.model)
+                print(books.count, count, ids.count, batched.count, reopened.identifier, object.isFault)
+            }
+
+            """
+        let result = try Self.compile(Self.prelude + code)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(!result.output.contains("warning:"), "\(result.output)")
     }
 
     /// Compiles `source` to SIL, which runs every isolation check, with the package's built modules.

@@ -93,17 +93,17 @@ extension ObjectContext {
         _ plan: FetchPlan, _ request: FetchRequest<Object>, _ read: MatchingRead? = nil, rows: ReadRows? = nil
     ) throws(ContextError) -> [ManagedObject] {
         let read = read ?? matchingRead(plan, request)
-        let asFaults = plan.returnsObjectsAsFaults
-        let candidates: [ManagedObject]
         switch read.use {
         case .objectIDs: return try readObjectIDs(read.sql, of: plan.entity, from: rows).map(object(with:))
-        case .objects: return try fetchRows(read.sql, of: plan.entity, asFaults: asFaults, from: rows)
-        case .matchedCandidates: candidates = try fetchRows(read.sql, of: plan.entity, asFaults: asFaults, from: rows)
-        case .allCandidates: candidates = try fetchRows(read.sql, of: plan.entity, from: rows)
+        case .objects: return try fetchRows(read.sql, of: plan.entity, asFaults: plan.returnsObjectsAsFaults, from: rows)
+        case .matchedCandidates, .allCandidates: break
         }
+        // Before the rows become objects: a child's objects of rows its parent changed are made
+        // from the parent's objects, not from the store's rows.
+        let pending = pendingChanges()
+        let candidates = try fetchRows(read.sql, of: plan.entity, asFaults: read.use == .matchedCandidates && plan.returnsObjectsAsFaults, from: rows)
         let evaluator = PredicateEvaluator(context: self)
         let matches = { (object: ManagedObject) in plan.predicate.map { evaluator.evaluate($0, on: object) } ?? true }
-        let pending = pendingChanges()
         var matching: [ManagedObject]
         if read.use == .matchedCandidates {
             // Unchanged rows matched in SQL; changed and new objects are judged by their current values.
