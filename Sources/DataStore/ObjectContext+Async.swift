@@ -5,7 +5,7 @@
 /// returns for the same store and context.
 ///
 ///     @MainActor func reload() async throws {
-///         books = try await context.fetch(FetchRequest<Book>(sortDescriptors: [.init(\.title)]))
+///         books = try await context.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("title")]))
 ///     }
 ///
 /// Changes made to the context while a fetch waits for its rows are part of its result, as they

@@ -7,17 +7,18 @@ import GRDBSQLite
 struct ReadRows: Sendable {
     let columnCount: Int
     /// The values of every row, row after row.
-    private var values: [DatabaseValue] = []
+    private let values: [DatabaseValue]
 
     var count: Int { columnCount == 0 ? 0 : values.count / columnCount }
 
     /// Reads every row `statement` gives for `arguments`.
     init(_ statement: Statement, arguments: [DatabaseValue]) throws {
-        columnCount = statement.columnCount
+        let columns = Int32(statement.columnCount)
         var values: [DatabaseValue] = []
         try statement.forEachRow(arguments: arguments) { row in
-            for column in 0..<Int32(columnCount) { values.append(DatabaseValue(sqliteStatement: row, index: column)) }
+            for column in 0..<columns { values.append(DatabaseValue(sqliteStatement: row, index: column)) }
         }
+        columnCount = Int(columns)
         self.values = values
     }
 

@@ -165,11 +165,6 @@ extension ObjectContext {
         } rows: { $0 }
     }
 
-    /// Every row `sql` selects, read into memory.
-    func readRows(_ sql: SQLFragment) throws(ContextError) -> ReadRows {
-        try read(sql) { _, statement in try ReadRows(statement, arguments: sql.arguments) } rows: { $0.count }
-    }
-
     /// Runs `body` with the prepared statement of `sql` in a read, logging it and turning database
     /// errors into `ContextError.database`.
     func read<T>(_ sql: SQLFragment, _ body: (Database, Statement) throws -> T, rows: (T) -> Int = { _ in 1 }) throws(ContextError) -> T {

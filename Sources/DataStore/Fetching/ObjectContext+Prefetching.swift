@@ -34,10 +34,7 @@ extension ObjectContext {
         for path in paths {
             var level = objects
             for relationship in path {
-                let step = prefetchStep(relationship, from: level)
-                var rows: [ReadRows] = []
-                for query in step.queries { rows.append(try readRows(query.sql)) }
-                level = finish(step, rows: rows, asFaults: asFaults)
+                level = try finish(prefetchStep(relationship, from: level), asFaults: asFaults)
                 reached += level
             }
         }
@@ -54,7 +51,7 @@ extension ObjectContext {
                 let step = prefetchStep(relationship, from: level)
                 var rows: [ReadRows] = []
                 for query in step.queries { rows.append(try await store.readRows(query.sql)) }
-                level = finish(step, rows: rows, asFaults: asFaults)
+                level = try finish(step, rows: rows, asFaults: asFaults)
                 reached += level
             }
         }
@@ -144,23 +141,25 @@ extension ObjectContext {
         return step
     }
 
-    /// The objects of the step's rows (`rows[i]` read by `step.queries[i]`), each once, after the
-    /// known ones; a to-many's owners get their destinations.
-    private func finish(_ step: PrefetchStep, rows: [ReadRows], asFaults: Bool) -> [ManagedObject] {
+    /// The objects of the step's rows, each once, after the known ones; a to-many's owners get
+    /// their destinations. The rows are `rows[i]` for `step.queries[i]` when they were read already,
+    /// else read here, a row at a time.
+    private func finish(_ step: PrefetchStep, rows: [ReadRows]? = nil, asFaults: Bool) throws(ContextError) -> [ManagedObject] {
         var destinations: [ManagedObject] = []
         var seen: Set<ObjectID> = []
         func reached(_ object: ManagedObject) {
             if seen.insert(object.objectID).inserted { destinations.append(object) }
         }
         step.known.forEach(reached)
-        for (query, rows) in zip(step.queries, rows) {
+        for (index, query) in step.queries.enumerated() {
+            let read = rows?[index]
             var materializer = RowMaterializer(context: self, entity: query.entity, asFaults: asFaults)
             guard step.relationship.isToMany else {
-                rows.forEach { row in _ = materializer.object(for: row) }
+                try forEachRow(query.sql, from: read) { row in _ = materializer.object(for: row) }
                 continue
             }
             var lists: [Int64: ObjectIDList] = [:]
-            rows.forEach { row in
+            try forEachRow(query.sql, from: read) { row in
                 let object = materializer.object(for: row)
                 lists[row.int64(query.ownerColumn), default: ObjectIDList()].append(object.objectID)
                 reached(object)
