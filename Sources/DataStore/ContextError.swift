@@ -24,6 +24,10 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
     case invalidFetch(String)
     /// A dictionary result could not be decoded into the type asked for.
     case resultDecoding(type: String, reason: String)
+    /// The context's asynchronous save has not ended, and a synchronous read of the store would
+    /// see its rows before the context knows them. Await the save first, or read with the
+    /// asynchronous form, which waits.
+    case saveInProgress
 
     public var description: String {
         switch self {
@@ -39,6 +43,7 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
         case .invalidFetch(let reason): "invalid fetch request: \(reason)"
         case .resultDecoding(let type, let reason): "a dictionary result does not decode as \(type): \(reason)"
         case .unboundVariable(let name): "variable $\(name) has no value; substitute it with withSubstitutionVariables"
+        case .saveInProgress: "the context's asynchronous save has not ended; await it, or read with the asynchronous form"
         }
     }
 }

@@ -30,7 +30,7 @@ extension ObjectContext {
         let plan = try FetchPlan(request, store: store)
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await matchingObjects(plan, request).count }
         var all = 0
-        try await store.readRows(plan.select("COUNT(*)", ordered: false)).forEach { row in all = Int(row.int64(0)) }
+        try await readRows(plan.select("COUNT(*)", ordered: false)).forEach { row in all = Int(row.int64(0)) }
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await count(for: request) }
         return Self.count(all, within: request)
     }
@@ -42,7 +42,7 @@ extension ObjectContext {
         let plan = try FetchPlan(request, store: store)
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await matchingObjects(plan, request).map(\.objectID) }
         let sql = objectIDQuery(plan, request)
-        let rows = try await store.readRows(sql)
+        let rows = try await readRows(sql)
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await fetchObjectIDs(request) }
         return try readObjectIDs(sql, of: plan.entity, from: rows)
     }
@@ -58,7 +58,7 @@ extension ObjectContext {
             try await prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
             return BatchedFetchResults(context: self, objects: objects.objects(of: Object.self, entities: plan.entities))
         }
-        let keys = try await store.readRows(keyQuery(plan, limit: request.fetchLimit, offset: request.fetchOffset))
+        let keys = try await readRows(keyQuery(plan, limit: request.fetchLimit, offset: request.fetchOffset))
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await fetchBatched(request) }
         return try BatchedFetchResults(context: self, request: request, plan: plan, keys: keys)
     }
@@ -75,7 +75,7 @@ extension ObjectContext {
             return faults.forEach { $0.fulfillIfNeeded() }
         }
         for query in rowQueries(forFaultsAmong: faults) {
-            let rows = try await store.readRows(query.sql)
+            let rows = try await readRows(query.sql)
             var materializer = RowMaterializer(context: self, entity: query.entity, asFaults: false)
             rows.forEach { row in _ = materializer.object(for: row) }
         }
@@ -87,11 +87,26 @@ extension ObjectContext {
     nonisolated(nonsending)
     func matchingObjects<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) async throws(ContextError) -> [ManagedObject] {
         let read = matchingRead(plan, request)
-        let rows = try await store.readRows(read.sql)
+        let rows = try await readRows(read.sql)
         let plannedForChanges = read.use == .matchedCandidates || read.use == .allCandidates
         guard plannedForChanges || !(request.includesPendingChanges && hasPendingChanges) else {
             return try await matchingObjects(plan, request)
         }
         return try matchingObjects(plan, request, read, rows: rows)
+    }
+}
+
+extension ObjectContext {
+    /// The rows of `sql`, read off the caller's isolation once no asynchronous save of this
+    /// context is writing — and read again if one ran meanwhile: its rows would reach the context
+    /// before the context knows what they are.
+    nonisolated(nonsending)
+    func readRows(_ sql: SQLFragment) async throws(ContextError) -> ReadRows {
+        while true {
+            await waitForAsynchronousSave()
+            let saves = completedSaves
+            let rows = try await store.readRows(sql)
+            if !isSavingAsynchronously && completedSaves == saves { return rows }
+        }
     }
 }

@@ -10,7 +10,37 @@ extension ObjectContext {
     /// On error nothing is written and the changes stay in the context.
     public func save() throws(SaveError) {
         guard hasChanges || !misuses.isEmpty else { return }
+        guard !isSavingAsynchronously else { throw .saveInProgress }
+        guard let save = try prepareSave() else { return }
+        let result: SaveWriter.Result
+        do {
+            result = try store.database.write { db in
+                var writer = SaveWriter(save.changes, store: store)
+                return try writer.write(db)
+            }
+        } catch {
+            throw Self.saveError(error)
+        }
+        didSave(save, result, valuesMayHaveChanged: false)
+    }
+
+    /// A save's objects, and the values it writes of them.
+    struct PreparedSave {
+        let toInsert: [ManagedObject]
+        let toUpdate: [ManagedObject]
+        let toDelete: [ManagedObject]
+        /// Every object deleted, inserted ones included: each is forgotten once the save is done.
+        let deletedObjects: [ManagedObject]
+        /// The misuses the save reported, which it forgets.
+        let misuseCount: Int
+        let changes: SaveChanges
+    }
+
+    /// Applies the delete rules, validates, and reads the values to write; `nil` when the changes
+    /// went into the parent context instead.
+    func prepareSave() throws(SaveError) -> PreparedSave? {
         prefetchedRows.removeAll()
+        let misuseCount = misuses.count
         var failures = misuses + propagateDeletes()
         processPendingChanges()
         let toInsert = inserted.objects.filter { !deleted.contains($0) }
@@ -18,67 +48,90 @@ extension ObjectContext {
         let toDelete = deleted.objects.filter { !inserted.contains($0) }
         failures += validate(toInsert) + validate(toUpdate)
         guard failures.isEmpty else { throw .validation(failures) }
-        if let parent { return try save(into: parent, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete) }
+        if let parent {
+            try save(into: parent, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
+            return nil
+        }
+        let changes = SaveChanges(
+            inserted: toInsert.map(SaveChanges.Row.init(inserting:)),
+            updated: toUpdate.map { SaveChanges.Row(updating: $0, changedKeys: changedKeys(of: $0)) },
+            deleted: toDelete.map(SaveChanges.Row.init(deleting:)),
+            author: transactionAuthor, contextName: name)
+        return PreparedSave(
+            toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete, deletedObjects: deleted.objects, misuseCount: misuseCount,
+            changes: changes)
+    }
 
-        var writer = SaveWriter(context: self, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
-        do {
-            try store.database.write { db in try writer.write(db) }
-        } catch let abort as SaveWriter.Abort {
-            switch abort {
-            case .conflicts(let conflicts): throw .conflicts(conflicts)
-            case .validation(let failures): throw .validation(failures)
-            }
-        } catch {
-            // The commit failed after the history was written: its transaction number is free again.
-            if let number = writer.historyTransaction { store.forgetOwnHistoryTransaction(number) }
-            throw .database(message: "\(error)")
+    /// The save's error for what its write threw.
+    static func saveError(_ error: any Error) -> SaveError {
+        switch error {
+        case SaveWriter.Abort.conflicts(let conflicts): .conflicts(conflicts)
+        case SaveWriter.Abort.validation(let failures): .validation(failures)
+        default: .database(message: "\(error)")
         }
-        var changes = didSave(writer, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
-        let derived = applyDerivedValues(writer.derivedValues, to: &changes)
+    }
+
+    /// Brings the objects in line with what the save wrote, then tells this context's observers,
+    /// its children and the store's observers. `valuesMayHaveChanged` when the objects may have
+    /// changed since the save read them: those changes stay unsaved changes.
+    func didSave(_ save: PreparedSave, _ result: SaveWriter.Result, valuesMayHaveChanged: Bool) {
+        var changes = apply(save, result, valuesMayHaveChanged: valuesMayHaveChanged)
+        completedSaves += 1
+        let derived = applyDerivedValues(result.derivedValues, to: &changes)
         if !changeObservers.isEmpty {
-            notifyObservers(ObjectsDidChange(updated: derived, permanentIDs: writer.permanentIDs.dictionary))
+            notifyObservers(ObjectsDidChange(updated: derived, permanentIDs: result.permanentIDs.dictionary))
         }
-        if !writer.permanentIDs.isEmpty {
-            for child in children { child.context?.adoptPermanentIDs(writer.permanentIDs) }
+        if !result.permanentIDs.isEmpty {
+            for child in children { child.context?.adoptPermanentIDs(result.permanentIDs) }
         }
         if !changes.isEmpty { store.publish(changes) }
     }
 
     /// Brings the objects in line with what the transaction wrote, and describes it.
-    private func didSave(_ writer: SaveWriter, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) -> ChangeSet {
+    private func apply(_ save: PreparedSave, _ result: SaveWriter.Result, valuesMayHaveChanged: Bool) -> ChangeSet {
+        let permanentIDs = result.permanentIDs
         // One pass over each list: a save of many objects is bound by touching each object's memory.
-        var changes = ChangeSet(insertedIDs: writer.permanentIDs.ids)
-        for (index, object) in toUpdate.enumerated() {
-            changes.updated[object.objectID] = writer.updatedKeys?[index] ?? changedKeys(of: object)
+        var changes = ChangeSet(insertedIDs: permanentIDs.ids)
+        if valuesMayHaveChanged { clearChanges(savedBy: save) } else { clearChanges() }
+        for (object, row) in zip(save.toUpdate, save.changes.updated) {
+            changes.updated[object.objectID] = row.changedKeys
             object.version += 1
-            object.keepValuesAsSaved()
+            if valuesMayHaveChanged { keepAsSaved(row, in: object) } else { object.keepValuesAsSaved() }
         }
-        for (object, permanent) in zip(toInsert, writer.permanentIDs.ids) {
-            let old = object.objectID
+        for (index, object) in save.toInsert.enumerated() where object.context === self {
+            let old = object.objectID, permanent = permanentIDs.ids[index]
             object.objectID = permanent
             reregister(object, from: old)
             noteSaved(old, as: permanent)
             object.version = 1
-            object.keepValuesAsSaved()
+            if valuesMayHaveChanged { keepAsSaved(save.changes.inserted[index], in: object) } else { object.keepValuesAsSaved() }
         }
         // Only a relationship set since the last save can hold a temporary ID: without one, there is
         // no need to visit every registered object. Saved values hold one only if saved just now.
-        if !writer.permanentIDs.isEmpty && relationshipsChanged {
+        if !permanentIDs.isEmpty && relationshipsChanged {
             forEachRegisteredObject { object in
                 guard object.isLoaded && !object.relationshipValues.isEmpty else { return }
-                remap(&object.relationshipValues, writer.permanentIDs, keepingUnsaved: false)
-                if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, writer.permanentIDs, keepingUnsaved: false) }
+                remap(&object.relationshipValues, permanentIDs, keepingUnsaved: false)
+                if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, permanentIDs, keepingUnsaved: false) }
             }
         }
-        relationshipsChanged = false
-        var deletedIDs: [ObjectID] = []
-        for object in deleted.objects {
-            if !inserted.contains(object) { deletedIDs.append(object.objectID) }
-            reregisterDeleted(object)
-        }
-        changes.setDeleted(deletedIDs)
-        clearChanges()
+        // Changes made while an asynchronous save waited may hold temporary IDs still.
+        if !valuesMayHaveChanged { relationshipsChanged = false }
+        changes.setDeleted(save.toDelete.map(\.objectID))
+        for object in save.deletedObjects { reregisterDeleted(object) }
         return changes
+    }
+
+    /// Makes the values a save wrote of `object` its saved values. Values changed since the save
+    /// read them stay unsaved changes, and the object stays changed.
+    private func keepAsSaved(_ row: SaveChanges.Row, in object: ManagedObject) {
+        let attributesKept = !object.isLoaded || row.attributes.indices.allSatisfy { object.primitiveValue(atSlot: $0) == row.attributes[$0] }
+        let relationshipsKept = !object.isLoaded
+            || zip(object.relationshipValues, row.relationships).allSatisfy { Self.same($0, $1) }
+        object.keepValuesAsSaved()
+        if !attributesKept { object.savedAttributeValuesIfChanged = AttributeValues(count: row.attributes.count) { row.attributes[$0] } }
+        if !relationshipsKept { object.savedRelationshipValuesIfChanged = row.relationships }
+        if !(attributesKept && relationshipsKept) { stillChanged(object) }
     }
 
     /// Puts the values the store's triggers computed into the registered objects, as saved values,

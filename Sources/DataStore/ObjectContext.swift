@@ -53,6 +53,14 @@ public final class ObjectContext {
     /// Whether a relationship was set since the last save, and may hold a temporary ID that the
     /// save must replace with a permanent one.
     var relationshipsChanged = false
+    /// Whether an asynchronous save is writing this context's changes: other saves and reads of
+    /// the context wait for it to end, or throw when they cannot wait.
+    var isSavingAsynchronously = false
+    /// The asynchronous saves and reads waiting for that save to end.
+    var waitingForSave: [CheckedContinuation<Void, Never>] = []
+    /// How many saves this context has made: an asynchronous read that sees it change while it
+    /// waits for its rows reads them again.
+    var completedSaves = 0
     /// Rows a prefetch read, for objects nobody may hold: a fault of one fills from here, not from
     /// the store (Core Data's row cache). Dropped by a refresh of the object, and all at once by a
     /// save, a merge or a reset, which may change them.
@@ -338,6 +346,23 @@ public final class ObjectContext {
         updated.removeAll()
         deleted.removeAll()
         misuses.removeAll()
+    }
+
+    /// Forgets the change tracking of what an asynchronous save wrote; changes made while it
+    /// waited stay.
+    func clearChanges(savedBy save: PreparedSave) {
+        for object in save.toInsert { inserted.remove(object) }
+        for object in save.toUpdate { updated.remove(object) }
+        for object in save.deletedObjects {
+            deleted.remove(object)
+            inserted.remove(object)
+        }
+        misuses.removeFirst(min(save.misuseCount, misuses.count))
+    }
+
+    /// Tracks as changed a saved object whose values differ from those just saved.
+    func stillChanged(_ object: ManagedObject) {
+        if !deleted.contains(object) && !inserted.contains(object) { updated.insert(object) }
     }
 
     // MARK: Discarding changes

@@ -7,6 +7,9 @@ public enum SaveError: Error, Equatable, CustomStringConvertible {
     /// deleted there. Nothing is overwritten; refresh the objects and decide.
     case conflicts([Conflict])
     case database(message: String)
+    /// The context's asynchronous save has not ended: a synchronous save cannot wait for it.
+    /// Await that save first, or save with `try await context.save()`, which waits.
+    case saveInProgress
 
     /// An object whose row changed underneath the context — or, for a child context's save, that
     /// the parent context changed or deleted since the child read it.
@@ -54,6 +57,7 @@ public enum SaveError: Error, Equatable, CustomStringConvertible {
         case .conflicts(let conflicts):
             "optimistic locking failed:\n" + conflicts.map { "  \($0)" }.joined(separator: "\n")
         case .database(let message): "database error: \(message)"
+        case .saveInProgress: "the context's asynchronous save has not ended; await it, or save with 'try await save()'"
         }
     }
 }

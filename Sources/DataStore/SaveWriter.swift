@@ -1,22 +1,23 @@
 import Foundation
 import GRDB
 
-/// The statements of one save, run inside its write transaction.
+/// The statements of one save, run inside its write transaction: they read only `SaveChanges`,
+/// never the context's objects, so they can run on any thread.
 struct SaveWriter {
-    let context: ObjectContext
-    let toInsert: [ManagedObject]
-    let toUpdate: [ManagedObject]
-    let toDelete: [ManagedObject]
-    /// The permanent ID the transaction gave each object of `toInsert`.
-    private(set) var permanentIDs = PermanentIDs()
-    /// The values the store's derived-attribute triggers computed, in the order they did.
-    private(set) var derivedValues: [DerivedValueLog.Report] = []
-    /// The number of the history transaction the save wrote.
-    private(set) var historyTransaction: Int64?
-    /// The changed properties of each object of `toUpdate`, when the history needed them first.
-    private(set) var updatedKeys: [Set<String>]?
+    let changes: SaveChanges
+    let store: PersistentStore
+    /// The permanent ID the transaction gave each object of `changes.inserted`.
+    private var permanentIDs = PermanentIDs()
     /// The values the history keeps of deleted objects, read before their rows go.
     private var tombstones: [ObjectID: [DatabaseValue]] = [:]
+
+    /// What the transaction did, for the context to bring its objects in line.
+    struct Result: Sendable {
+        /// The permanent ID of each object of `changes.inserted`.
+        let permanentIDs: PermanentIDs
+        /// The values the store's derived-attribute triggers computed, in the order they did.
+        let derivedValues: [DerivedValueLog.Report]
+    }
 
     /// Rolls the transaction back with the reason.
     enum Abort: Error {
@@ -30,29 +31,26 @@ struct SaveWriter {
     /// insert many thousands.
     private var insertStatements: [Int: Statement] = [:]
 
-    init(context: ObjectContext, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) {
-        self.context = context
-        self.toInsert = toInsert
-        self.toUpdate = toUpdate
-        self.toDelete = toDelete
-        logsSQL = context.store.logsSQL
+    init(_ changes: SaveChanges, store: PersistentStore) {
+        self.changes = changes
+        self.store = store
+        logsSQL = store.logsSQL
     }
 
-    private var store: PersistentStore { context.store }
-
-    mutating func write(_ db: Database) throws {
+    /// Writes the changes in the transaction of `db`; throws `Abort` when the save must roll back.
+    mutating func write(_ db: Database) throws -> Result {
         _ = store.derivedValues.take()  // left by an earlier write that rolled back
         try allocatePrimaryKeys(db)
         var conflicts: [SaveError.Conflict] = []
         var failures: [ValidationFailure] = []
-        for (object, id) in zip(toInsert, permanentIDs.ids) {
+        for (object, id) in zip(changes.inserted, permanentIDs.ids) {
             do {
                 try insert(object, key: id.primaryKey ?? 0, db)
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
                 failures += try uniquenessFailures(of: object, db)
             }
         }
-        for object in toUpdate {
+        for object in changes.updated {
             do {
                 if try !update(object, db) { conflicts.append(try conflict(for: object, db)) }
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -60,42 +58,43 @@ struct SaveWriter {
             }
         }
         if store.tracksHistory { try readTombstones(db) }
-        for object in toDelete where try !delete(object, db) {
+        for object in changes.deleted where try !delete(object, db) {
             conflicts.append(try conflict(for: object, db))
         }
-        for object in toInsert { try writeToManyChanges(of: object, db) }
-        for object in toUpdate { try writeToManyChanges(of: object, db) }
+        for object in changes.inserted { try writeToManyChanges(of: object, db) }
+        for object in changes.updated { try writeToManyChanges(of: object, db) }
         if !conflicts.isEmpty { throw Abort.conflicts(conflicts) }
         if !failures.isEmpty { throw Abort.validation(failures) }
-        derivedValues = store.derivedValues.take()
+        let derivedValues = store.derivedValues.take()
         if store.tracksHistory { try writeHistory(db) }
+        return Result(permanentIDs: permanentIDs, derivedValues: derivedValues)
     }
 
     /// Records the save's inserts, updates (with the changed properties) and deletes as one
     /// transaction of the store's history.
-    private mutating func writeHistory(_ db: Database) throws {
+    private func writeHistory(_ db: Database) throws {
         var history = HistoryRecorder()
-        for (object, id) in zip(toInsert, permanentIDs.ids) {
+        for (object, id) in zip(changes.inserted, permanentIDs.ids) {
             history.record(.insert, entityNumber: object.entity.number, key: id.primaryKey ?? 0)
         }
-        let updatedKeys = toUpdate.map(context.changedKeys(of:))
-        for (object, keys) in zip(toUpdate, updatedKeys) {
-            history.recordUpdate(of: object.entity, key: key(of: object), properties: keys, layout: store.historyColumns(of: object.entity))
+        for object in changes.updated {
+            history.recordUpdate(
+                of: object.entity, key: key(of: object), properties: object.changedKeys, layout: store.historyColumns(of: object.entity))
         }
-        self.updatedKeys = updatedKeys
-        for object in toDelete {
+        for object in changes.deleted {
             history.record(.delete, entityNumber: object.entity.number, key: key(of: object), tombstone: tombstones[object.objectID] ?? [])
         }
         let number = try history.write(
-            author: context.transactionAuthor, contextName: context.name, tombstoneColumns: store.tombstoneColumns, in: db)
-        historyTransaction = number
+            author: changes.author, contextName: changes.contextName, tombstoneColumns: store.tombstoneColumns, in: db)
         store.noteOwnHistoryTransaction(number)
+        // A commit that fails after this frees the number again.
+        db.afterNextTransaction(onCommit: { _ in }, onRollback: { [store] _ in store.forgetOwnHistoryTransaction(number) })
     }
 
     /// Reads the values that the deleted objects of entities with preserved attributes leave in
     /// the history.
     private mutating func readTombstones(_ db: Database) throws {
-        for object in toDelete {
+        for object in changes.deleted {
             let layout = store.historyTombstones(of: object.entity)
             guard !layout.isEmpty else { continue }
             let key = key(of: object)
@@ -111,7 +110,7 @@ struct SaveWriter {
     private mutating func allocatePrimaryKeys(_ db: Database) throws {
         // The last key taken in each hierarchy, by root entity number.
         var lastKeys = [Int64](repeating: 0, count: store.entities.count + 1)
-        let roots = Set(toInsert.lazy.map(\.entity.rootNumber)).sorted()
+        let roots = Set(changes.inserted.lazy.map(\.entity.rootNumber)).sorted()
         for root in roots {
             let table = store.entity(number: root)?.tableName ?? ""
             let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
@@ -120,9 +119,9 @@ struct SaveWriter {
         }
         var temporaryKeys: [UInt64] = []
         var ids: [ObjectID] = []
-        temporaryKeys.reserveCapacity(toInsert.count)
-        ids.reserveCapacity(toInsert.count)
-        for object in toInsert {
+        temporaryKeys.reserveCapacity(changes.inserted.count)
+        ids.reserveCapacity(changes.inserted.count)
+        for object in changes.inserted {
             let id = object.objectID
             guard case .temporary(let key) = id.key else {
                 // A saved delete, undone: the row comes back with its key, which `Z_MAX` covers.
@@ -148,13 +147,13 @@ struct SaveWriter {
         return id.isTemporaryID ? permanentIDs[id] : id
     }
 
-    private func key(of object: ManagedObject) -> Int64 {
+    private func key(of object: SaveChanges.Row) -> Int64 {
         resolved(object.objectID)?.primaryKey ?? 0
     }
 
     // MARK: Rows
 
-    private mutating func insert(_ object: ManagedObject, key: Int64, _ db: Database) throws {
+    private mutating func insert(_ object: SaveChanges.Row, key: Int64, _ db: Database) throws {
         var row = ParameterBinder(try insertStatement(of: object.entity, db), logging: logsSQL)
         row.bindRow(of: object, key: key, destinationKey: resolved)
         if let values = row.logged { store.log(object.entity.insertStatement, values) }
@@ -169,20 +168,20 @@ struct SaveWriter {
     }
 
     /// Writes the changed columns if the row still has the version the context read.
-    private func update(_ object: ManagedObject, _ db: Database) throws -> Bool {
+    private func update(_ object: SaveChanges.Row, _ db: Database) throws -> Bool {
         let entity = object.entity
         var assignments: [String] = []
         var values: [DatabaseValue] = []
-        for attribute in entity.attributes where object.attributeChanged(atSlot: attribute.slot) {
-            attribute.forEachStoredColumn(of: object.primitiveValue(atSlot: attribute.slot)) { index, stored in
+        for slot in object.changedSlots {
+            entity.attributes[slot].forEachStoredColumn(of: object.attributes[slot]) { index, stored in
                 assignments.append("\(entity.tableColumns[index]) = ?")
                 values.append(stored.databaseValue)
             }
         }
         for relationship in entity.relationships {
             guard case .foreignKey(let column, let entityColumn, _) = relationship.storage,
-                  case .toOne(let id) = object.relationshipValues[relationship.slot],
-                  !ObjectContext.same(object.relationshipValues[relationship.slot], object.savedRelationshipValues[relationship.slot])
+                  case .toOne(let id) = object.relationships[relationship.slot],
+                  !ObjectContext.same(object.relationships[relationship.slot], object.savedRelationships[relationship.slot])
             else { continue }
             let target = resolved(id)
             assignments.append("\(entity.tableColumns[column]) = ?")
@@ -202,7 +201,7 @@ struct SaveWriter {
 
     /// Deletes the row if it still has the version the context read, with its join-table rows and
     /// hidden inverse references.
-    private func delete(_ object: ManagedObject, _ db: Database) throws -> Bool {
+    private func delete(_ object: SaveChanges.Row, _ db: Database) throws -> Bool {
         let entity = object.entity
         let key = key(of: object)
         try execute(db, "DELETE FROM \(entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [key, object.version])
@@ -220,7 +219,7 @@ struct SaveWriter {
         return true
     }
 
-    private func conflict(for object: ManagedObject, _ db: Database) throws -> SaveError.Conflict {
+    private func conflict(for object: SaveChanges.Row, _ db: Database) throws -> SaveError.Conflict {
         let current = try Int64.fetchOne(
             db, sql: "SELECT Z_OPT FROM \(object.entity.tableName) WHERE Z_PK = ?", arguments: [key(of: object)])
         return SaveError.Conflict(objectID: object.objectID, expectedVersion: object.version, storeVersion: current)
@@ -230,10 +229,10 @@ struct SaveWriter {
 
     /// Join-table rows, order keys and hidden inverse columns of the to-many relationships that
     /// changed. Order keys are spaced by 1024, as Core Data spaces them.
-    private func writeToManyChanges(of object: ManagedObject, _ db: Database) throws {
+    private func writeToManyChanges(of object: SaveChanges.Row, _ db: Database) throws {
         for relationship in object.entity.relationships where relationship.isToMany {
-            guard case .toMany(let current) = object.relationshipValues[relationship.slot] else { continue }
-            let saved: ObjectIDList = if case .toMany(let list) = object.savedRelationshipValues[relationship.slot] { list } else { ObjectIDList() }
+            guard case .toMany(let current) = object.relationships[relationship.slot] else { continue }
+            let saved: ObjectIDList = if case .toMany(let list) = object.savedRelationships[relationship.slot] { list } else { ObjectIDList() }
             guard current != saved else { continue }
             let owner = key(of: object)
             let currentKeys = current.compactMap { resolved($0)?.primaryKey }
@@ -282,7 +281,7 @@ struct SaveWriter {
 
     /// For an object whose write broke a unique index: each constraint it breaks, with the object
     /// that already has the values.
-    private func uniquenessFailures(of object: ManagedObject, _ db: Database) throws -> [ValidationFailure] {
-        try UniquenessConflicts.failures(of: object, key: key(of: object), context: context, destinationKey: resolved, db)
+    private func uniquenessFailures(of object: SaveChanges.Row, _ db: Database) throws -> [ValidationFailure] {
+        try UniquenessConflicts.failures(of: object, key: key(of: object), store: store, destinationKey: resolved, db)
     }
 }

@@ -6,7 +6,7 @@ enum UniquenessConflicts {
     /// The failures of `object`, written as the row `key`; `destinationKey` gives the permanent
     /// ID of a to-one's destination.
     static func failures(
-        of object: ManagedObject, key: Int64, context: ObjectContext, destinationKey: (ObjectID?) -> ObjectID?, _ db: Database
+        of object: SaveChanges.Row, key: Int64, store: PersistentStore, destinationKey: (ObjectID?) -> ObjectID?, _ db: Database
     ) throws -> [ValidationFailure] {
         let entity = object.entity
         var failures: [ValidationFailure] = []
@@ -16,10 +16,10 @@ enum UniquenessConflicts {
             for name in constraint {
                 if let attribute = entity.attribute(named: name), let index = attribute.columnIndex {
                     conditions.append("\(entity.tableColumns[index]) = ?")
-                    values.append(object.primitiveValue(atSlot: attribute.slot).databaseValue)
+                    values.append(object.attributes[attribute.slot].databaseValue)
                 } else if let relationship = entity.relationship(named: name),
                           case .foreignKey(let column, _, _) = relationship.storage,
-                          case .toOne(let id) = object.relationshipValues[relationship.slot] {
+                          case .toOne(let id) = object.relationships[relationship.slot] {
                     conditions.append("\(entity.tableColumns[column]) = ?")
                     values.append(destinationKey(id)?.primaryKey?.databaseValue ?? .null)
                 }
@@ -29,7 +29,7 @@ enum UniquenessConflicts {
             let sql = "SELECT Z_PK, Z_ENT FROM \(entity.tableName) WHERE \(conditions.joined(separator: " AND ")) AND Z_PK != ? LIMIT 1"
             if let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(values)) {
                 failures.append(.uniquenessViolated(
-                    object.objectID, constraint: constraint, conflictingObject: context.objectID(key: row[0], entityNumber: row[1])))
+                    object.objectID, constraint: constraint, conflictingObject: store.objectID(key: .permanent(row[0]), entityNumber: row[1])))
             }
         }
         return failures

@@ -201,11 +201,11 @@ struct CopyStoreCommandTests {
                 try note.setValue(Data(repeating: UInt8(index), count: index), forKey: "attachment")
                 return note
             }
-            try context.save()
+            try await context.save()
             try notes[1].setValue("edited", forKey: "body")
-            try context.save()
+            try await context.save()
             for note in notes { context.delete(note) }
-            try context.save()
+            try await context.save()
         }
         try await expectRoundTrip(url.path, model: ["--model", model.path])
     }

@@ -157,7 +157,7 @@ private actor Probe {
         let store = try self.store ?? TestStores.newStore(TestStores.library)
         let context = store.newContext()
         for index in 0..<2_000 { Book(context: context).title = "book \(index)" }
-        try context.save()
+        try await context.save()
         let other = Task { self.note("other work") }
         try await body(context)
         note("done")

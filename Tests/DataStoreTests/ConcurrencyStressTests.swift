@@ -29,7 +29,7 @@ import Testing
         let setup = store.newContext()
         for index in 0..<Self.sharedCounters { Book(context: setup).title = "shared \(index)" }
         for context in 0..<4 { Book(context: setup).title = "own \(context)" }
-        try setup.save()
+        try await setup.save()
 
         let tallies = try await withThrowingTaskGroup(of: [Tally].self) { group in
             for task in 0..<2 {

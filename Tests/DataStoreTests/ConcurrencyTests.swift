@@ -104,7 +104,7 @@ import Testing
         let stream = store.savedChanges
         let context = store.newContext()
         let book = Book(context: context)
-        try context.save()
+        try await context.save()
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next()?.inserted == [book.objectID])
     }

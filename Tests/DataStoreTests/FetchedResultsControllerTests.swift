@@ -429,7 +429,7 @@ import Testing
         #expect(first.numberOfItems == 5)
         let emma = controller.object(at: ResultsIndexPath(item: 0, section: 0))
         emma.price = 99
-        try context.save()
+        try await context.save()
         let second = try #require(await snapshots.next())
         #expect(second.itemIdentifiers == first.itemIdentifiers.dropFirst() + [emma.objectID])
         emma.title = "Emma (annotated)"

@@ -62,6 +62,8 @@ import Testing
                 let ids = try await viewContext.fetchObjectIDs(request)
                 let batched = try await viewContext.fetchBatched(request)
                 try await viewContext.fulfillFaults(of: books + [object])
+                try object.setValue("edited", forKey: "title")
+                try await viewContext.save()
                 let reopened = try await PersistentStore.open(url: store.url!, model: store.model)
                 print(books.count, count, ids.count, batched.count, reopened.identifier, object.isFault)
             }

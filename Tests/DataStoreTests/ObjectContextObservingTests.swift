@@ -74,10 +74,10 @@ import Testing
         // The store's own saves are not external writes.
         let own = store.newContext()
         Book(context: own).title = "Emma"
-        try own.save()
+        try await own.save()
         let other = try PersistentStore(url: url, model: TestStores.books).newContext()
         Book(context: other).title = "Persuasion"
-        try other.save()
+        try await other.save()
         for _ in 0..<200 where !saved.all.contains(where: \.isExternalWrite) {
             try await Task.sleep(for: .milliseconds(10))
         }

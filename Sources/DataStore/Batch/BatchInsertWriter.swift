@@ -36,13 +36,14 @@ struct BatchInsertWriter<Object: ManagedObject> {
                 continue
             }
             lastKey += 1
+            let values = SaveChanges.Row(inserting: object)
             var row = ParameterBinder(statement, logging: logsSQL)
-            row.bindRow(of: object, key: lastKey, destinationKey: { _ in nil })
+            row.bindRow(of: values, key: lastKey, destinationKey: { _ in nil })
             if let values = row.logged { store.log(entity.insertStatement, values) }
             do {
                 try row.execute()
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                let conflicts = try UniquenessConflicts.failures(of: object, key: lastKey, context: context, destinationKey: { _ in nil }, db)
+                let conflicts = try UniquenessConflicts.failures(of: values, key: lastKey, store: store, destinationKey: { _ in nil }, db)
                 failures += conflicts.map { BatchInsertFailure(index: index, failure: $0) }
                 continue
             }

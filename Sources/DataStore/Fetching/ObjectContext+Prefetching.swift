@@ -50,7 +50,7 @@ extension ObjectContext {
             for relationship in path {
                 let step = prefetchStep(relationship, from: level)
                 var rows: [ReadRows] = []
-                for query in step.queries { rows.append(try await store.readRows(query.sql)) }
+                for query in step.queries { rows.append(try await readRows(query.sql)) }
                 level = try finish(step, rows: rows, asFaults: asFaults)
                 reached += level
             }

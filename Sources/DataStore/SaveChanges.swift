@@ -1,0 +1,68 @@
+/// What one save writes, read from the context's objects before the write starts: values only,
+/// so the write can run on another thread while the caller's isolation — and the objects — go on.
+struct SaveChanges: Sendable {
+    /// One object as the save writes it.
+    struct Row: Sendable {
+        let objectID: ObjectID
+        let entity: EntityDescription
+        /// The `Z_OPT` the context read: the version the row must still have.
+        let version: Int64
+        /// Every attribute's value, by slot (none for a deleted object).
+        let attributes: [AttributeValue]
+        /// The slots of an updated object whose values differ from the saved ones.
+        let changedSlots: [Int]
+        /// Every relationship's value, by slot, and the value last saved.
+        let relationships: [RelationshipValue]
+        let savedRelationships: [RelationshipValue]
+        /// The names of an updated object's changed properties: for the history and the change set.
+        let changedKeys: Set<String>
+
+        /// An object to insert: every value, nothing changed yet.
+        init(inserting object: ManagedObject) {
+            objectID = object.objectID
+            entity = object.entity
+            version = 0
+            attributes = Self.attributes(of: object)
+            changedSlots = []
+            relationships = object.relationshipValues
+            savedRelationships = object.savedRelationshipValues
+            changedKeys = []
+        }
+
+        /// A saved object with changes: every value, and which ones changed.
+        init(updating object: ManagedObject, changedKeys: Set<String>) {
+            objectID = object.objectID
+            entity = object.entity
+            version = object.version
+            attributes = Self.attributes(of: object)
+            changedSlots = object.entity.attributes.indices.filter(object.attributeChanged(atSlot:))
+            relationships = object.relationshipValues
+            savedRelationships = object.savedRelationshipValues
+            self.changedKeys = changedKeys
+        }
+
+        /// A saved object to delete: its ID and version.
+        init(deleting object: ManagedObject) {
+            objectID = object.objectID
+            entity = object.entity
+            version = object.version
+            attributes = []
+            changedSlots = []
+            relationships = []
+            savedRelationships = []
+            changedKeys = []
+        }
+
+        private static func attributes(of object: ManagedObject) -> [AttributeValue] {
+            object.entity.attributes.indices.map(object.primitiveValue(atSlot:))
+        }
+    }
+
+    let inserted: [Row]
+    let updated: [Row]
+    let deleted: [Row]
+    /// The context's `transactionAuthor` and `name`, which the history records.
+    let author: String?
+    let contextName: String?
+}
+
