@@ -114,6 +114,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Whether the object has unsaved changes of any kind.
     public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
 
+    /// Whether a save would write anything of the object: it is inserted or deleted, or a
+    /// property's value differs from the saved one. An object set back to its saved values is
+    /// still `isUpdated`, but has none, and a save leaves its row alone.
+    public var hasPersistentChangedValues: Bool {
+        guard let context else { return false }
+        return isInserted || isDeleted || (isUpdated && !context.changedKeys(of: self).isEmpty)
+    }
+
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }

@@ -162,8 +162,8 @@ extension ObjectContext {
         }
         forEachRegisteredObject { object in
             guard object.isLoaded, !object.relationshipValues.isEmpty else { return }
-            remap(&object.relationshipValues, ids, keepingUnsaved: true)
-            if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, ids, keepingUnsaved: true) }
+            remap(&object.relationshipValues, ids, keeping: { _ in true })
+            if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, ids, keeping: { _ in true }) }
         }
         if !renamed.isEmpty { notifyObservers(ObjectsDidChange(permanentIDs: renamed)) }
         for child in children { child.context?.adoptPermanentIDs(ids) }

@@ -28,6 +28,8 @@ extension ObjectContext {
     struct PreparedSave {
         let toInsert: [ManagedObject]
         let toUpdate: [ManagedObject]
+        /// Objects tracked as changed whose values are the saved ones.
+        let unchanged: [ManagedObject]
         let toDelete: [ManagedObject]
         /// Every object deleted, inserted ones included: each is forgotten once the save is done.
         let deletedObjects: [ManagedObject]
@@ -44,22 +46,33 @@ extension ObjectContext {
         var failures = misuses + propagateDeletes()
         processPendingChanges()
         let toInsert = inserted.objects.filter { !deleted.contains($0) }
-        let toUpdate = updated.objects.filter { !deleted.contains($0) && !inserted.contains($0) }
+        let changed = updated.objects.filter { !deleted.contains($0) && !inserted.contains($0) }
         let toDelete = deleted.objects.filter { !inserted.contains($0) }
-        failures += validate(toInsert) + validate(toUpdate)
+        failures += validate(toInsert) + validate(changed)
         guard failures.isEmpty else { throw .validation(failures) }
         if let parent {
-            try save(into: parent, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
+            try save(into: parent, toInsert: toInsert, toUpdate: changed, toDelete: toDelete)
             return nil
+        }
+        // An object changed and changed back has nothing to write: its row and `Z_OPT` stay.
+        var toUpdate: [ManagedObject] = [], updates: [SaveChanges.Row] = [], unchanged: [ManagedObject] = []
+        for object in changed {
+            let keys = changedKeys(of: object)
+            if keys.isEmpty {
+                unchanged.append(object)
+            } else {
+                toUpdate.append(object)
+                updates.append(SaveChanges.Row(updating: object, changedKeys: keys))
+            }
         }
         let changes = SaveChanges(
             inserted: toInsert.map(SaveChanges.Row.init(inserting:)),
-            updated: toUpdate.map { SaveChanges.Row(updating: $0, changedKeys: changedKeys(of: $0)) },
+            updated: updates,
             deleted: toDelete.map(SaveChanges.Row.init(deleting:)),
             author: transactionAuthor, contextName: name)
         return PreparedSave(
-            toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete, deletedObjects: deleted.objects, misuseCount: misuseCount,
-            changes: changes)
+            toInsert: toInsert, toUpdate: toUpdate, unchanged: unchanged, toDelete: toDelete, deletedObjects: deleted.objects,
+            misuseCount: misuseCount, changes: changes)
     }
 
     /// The save's error for what its write threw.
@@ -98,6 +111,10 @@ extension ObjectContext {
             object.version += 1
             if valuesMayHaveChanged { keepAsSaved(row, in: object) } else { object.keepValuesAsSaved() }
         }
+        for object in save.unchanged where !valuesMayHaveChanged || changedKeys(of: object).isEmpty {
+            object.keepValuesAsSaved()
+            if valuesMayHaveChanged { forgetChange(of: object) }
+        }
         for (index, object) in save.toInsert.enumerated() where object.context === self {
             let old = object.objectID, permanent = permanentIDs.ids[index]
             object.objectID = permanent
@@ -109,10 +126,12 @@ extension ObjectContext {
         // Only a relationship set since the last save can hold a temporary ID: without one, there is
         // no need to visit every registered object. Saved values hold one only if saved just now.
         if !permanentIDs.isEmpty && relationshipsChanged {
+            // Objects inserted while an asynchronous save waited are not saved yet, but stay.
+            let unsaved: (ObjectID) -> Bool = valuesMayHaveChanged ? { self.registeredObject(for: $0)?.isInserted == true } : { _ in false }
             forEachRegisteredObject { object in
                 guard object.isLoaded && !object.relationshipValues.isEmpty else { return }
-                remap(&object.relationshipValues, permanentIDs, keepingUnsaved: false)
-                if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, permanentIDs, keepingUnsaved: false) }
+                remap(&object.relationshipValues, permanentIDs, keeping: unsaved)
+                if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, permanentIDs, keeping: { _ in false }) }
             }
         }
         // Changes made while an asynchronous save waited may hold temporary IDs still.
@@ -169,15 +188,15 @@ extension ObjectContext {
     }
 
     /// Replaces temporary IDs in `values` with their permanent ones; those without one are dropped
-    /// (objects the save forgot), or kept when `keepingUnsaved` (a child's objects not saved yet).
-    func remap(_ values: inout [RelationshipValue], _ permanentIDs: PermanentIDs, keepingUnsaved: Bool) {
+    /// (objects the save forgot), unless `keeping` them (objects not saved yet).
+    func remap(_ values: inout [RelationshipValue], _ permanentIDs: PermanentIDs, keeping unsaved: (ObjectID) -> Bool) {
         for index in values.indices {
             switch values[index] {
             case .toOne(let id?) where id.isTemporaryID:
-                values[index] = .toOne(permanentIDs[id] ?? (keepingUnsaved ? id : nil))
+                values[index] = .toOne(permanentIDs[id] ?? (unsaved(id) ? id : nil))
             case .toMany(var list) where list.contains(where: \.isTemporaryID):
                 for id in list.ids where id.isTemporaryID {
-                    if let permanent = permanentIDs[id] { list.replace(id, with: permanent) } else if !keepingUnsaved { list.remove(id) }
+                    if let permanent = permanentIDs[id] { list.replace(id, with: permanent) } else if !unsaved(id) { list.remove(id) }
                 }
                 values[index] = .toMany(list)
             default:

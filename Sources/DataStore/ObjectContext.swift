@@ -356,8 +356,14 @@ public final class ObjectContext {
         for object in save.deletedObjects {
             deleted.remove(object)
             inserted.remove(object)
+            updated.remove(object)
         }
         misuses.removeFirst(min(save.misuseCount, misuses.count))
+    }
+
+    /// Stops tracking as changed an object whose values are the saved ones.
+    func forgetChange(of object: ManagedObject) {
+        updated.remove(object)
     }
 
     /// Tracks as changed a saved object whose values differ from those just saved.

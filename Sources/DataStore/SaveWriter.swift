@@ -42,24 +42,41 @@ struct SaveWriter {
         _ = store.derivedValues.take()  // left by an earlier write that rolled back
         try allocatePrimaryKeys(db)
         var conflicts: [SaveError.Conflict] = []
-        var failures: [ValidationFailure] = []
-        for (object, id) in zip(changes.inserted, permanentIDs.ids) {
-            do {
-                try insert(object, key: id.primaryKey ?? 0, db)
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-                failures += try uniquenessFailures(of: object, db)
-            }
-        }
-        for object in changes.updated {
-            do {
-                if try !update(object, db) { conflicts.append(try conflict(for: object, db)) }
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                failures += try uniquenessFailures(of: object, db)
+        // A row may take values that another row of the save gives up later in it — a name passed
+        // on, a deleted object replaced — so a write a unique index refuses is tried again once
+        // the others are done, and fails only if it is refused still.
+        var refused: [(write: Write, error: DatabaseError)] = []
+        let writes = changes.inserted.indices.map(Write.insert) + changes.updated.indices.map(Write.update)
+        for write in writes {
+            switch try attempt(write, db) {
+            case .written: break
+            case .conflict(let conflict): conflicts.append(conflict)
+            case .refused(let error): refused.append((write, error))
             }
         }
         if store.tracksHistory { try readTombstones(db) }
         for object in changes.deleted where try !delete(object, db) {
             conflicts.append(try conflict(for: object, db))
+        }
+        while !refused.isEmpty {
+            var stillRefused: [(write: Write, error: DatabaseError)] = []
+            for (write, _) in refused {
+                switch try attempt(write, db) {
+                case .written: break
+                case .conflict(let conflict): conflicts.append(conflict)
+                case .refused(let error): stillRefused.append((write, error))
+                }
+            }
+            if stillRefused.count == refused.count { break }
+            refused = stillRefused
+        }
+        var failures: [ValidationFailure] = []
+        for (write, error) in refused {
+            let found = try uniquenessFailures(of: row(of: write), db)
+            // A refusal no constraint of the model explains (a primary key taken) is not the
+            // user's to fix: the save fails as the database failed.
+            guard !found.isEmpty else { throw error }
+            failures += found
         }
         for object in changes.inserted { try writeToManyChanges(of: object, db) }
         for object in changes.updated { try writeToManyChanges(of: object, db) }
@@ -68,6 +85,42 @@ struct SaveWriter {
         let derivedValues = store.derivedValues.take()
         if store.tracksHistory { try writeHistory(db) }
         return Result(permanentIDs: permanentIDs, derivedValues: derivedValues)
+    }
+
+    /// One row's insert or update, by its index in `changes`.
+    private enum Write {
+        case insert(Int)
+        case update(Int)
+    }
+
+    private enum Outcome {
+        case written
+        case conflict(SaveError.Conflict)
+        /// A unique index refused the values.
+        case refused(DatabaseError)
+    }
+
+    private func row(of write: Write) -> SaveChanges.Row {
+        switch write {
+        case .insert(let index): changes.inserted[index]
+        case .update(let index): changes.updated[index]
+        }
+    }
+
+    private mutating func attempt(_ write: Write, _ db: Database) throws -> Outcome {
+        do {
+            switch write {
+            case .insert(let index):
+                try insert(changes.inserted[index], key: permanentIDs.ids[index].primaryKey ?? 0, db)
+            case .update(let index):
+                let object = changes.updated[index]
+                if try !update(object, db) { return .conflict(try conflict(for: object, db)) }
+            }
+            return .written
+        } catch let error as DatabaseError
+            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            return .refused(error)
+        }
     }
 
     /// Records the save's inserts, updates (with the changed properties) and deletes as one

@@ -67,4 +67,42 @@ import Testing
         try second.save()
         #expect(try store.newContext().fetch(FetchRequest<Author>()).count == 2)
     }
+
+    /// Unique values judged as the save leaves them, not in the order the objects changed: a name
+    /// passed from one object to another, and a deleted object's values taken by a new one, save.
+    @Test func uniqueValues_passedOnOrTakenFromADeletedObject_save() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let (first, second, leaving) = (Author(context: context), Author(context: context), Author(context: context))
+        (first.name, second.name, leaving.name) = ("First", "Second", "Leaving")
+        try context.save()
+
+        first.name = "Second"  // changed first, while `second` still has the name
+        second.name = "Third"
+        context.delete(leaving)
+        let arriving = Author(context: context)
+        arriving.name = "Leaving"
+        try context.save()
+        let names = try store.newContext().fetch(FetchRequest<Author>()).compactMap(\.name).sorted()
+        #expect(names == ["Leaving", "Second", "Third"])
+    }
+
+    /// Two objects swapping unique values need a moment where both hold one: the save fails, names
+    /// the objects, and writes nothing.
+    @Test func uniqueValues_swapped_failWithoutWriting() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let (first, second) = (Author(context: context), Author(context: context))
+        (first.name, second.name) = ("First", "Second")
+        try context.save()
+
+        (first.name, second.name) = ("Second", "First")
+        #expect(throws: SaveError.validation([
+            .uniquenessViolated(first.objectID, constraint: ["name"], conflictingObject: second.objectID),
+            .uniquenessViolated(second.objectID, constraint: ["name"], conflictingObject: first.objectID),
+        ])) { try context.save() }
+        let names = try store.newContext().fetch(FetchRequest<Author>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("name")])).compactMap(\.name)
+        #expect(names == ["First", "Second"])
+        #expect(first.isUpdated && second.isUpdated)
+    }
 }

@@ -1,5 +1,5 @@
 /// A small, fast, seedable generator (SplitMix64), so that randomized tests replay exactly.
-public struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
 
     public init(seed: UInt64) {

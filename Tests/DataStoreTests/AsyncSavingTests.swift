@@ -1,0 +1,252 @@
+import DataStore
+import Foundation
+import GRDB
+import Library
+import TestSupport
+import Testing
+
+/// The asynchronous save writes what the synchronous save writes, and keeps as unsaved changes
+/// what changes while it waits.
+///
+/// 30 rounds by default; `DATASTORE_ASYNC_SAVE_ROUNDS=1000 swift test --filter AsyncSavingTests`
+/// for the full run (`DATASTORE_ASYNC_SEED` replays one).
+@Suite struct AsyncSavingTests {
+    static let rounds = ProcessInfo.processInfo.environment["DATASTORE_ASYNC_SAVE_ROUNDS"].flatMap(Int.init) ?? 30
+    static let seed = ProcessInfo.processInfo.environment["DATASTORE_ASYNC_SEED"].flatMap(UInt64.init) ?? .random(in: 1...UInt64.max)
+
+    /// Two stores filled alike; each round makes the same random edits in a context of each, then
+    /// saves one synchronously and the other asynchronously while more random edits are made on its
+    /// actor — edits the other context makes right after its save. Both stores then hold the same
+    /// rows, both contexts the same unsaved changes, and the next saves leave them equal again.
+    @Test func randomSaves_writeWhatTheSynchronousSaveWrites_andKeepEditsMadeWhileWaiting() async throws {
+        var random = SplitMix64(seed: Self.seed)
+        var populating = random
+        let synchronousStore = try TestStores.newStore(TestStores.library)
+        let synchronousObjects = try RandomLibrary.populate(synchronousStore, &random)
+        let asynchronousStore = try TestStores.newStore(TestStores.library)
+        let asynchronousObjects = try RandomLibrary.populate(asynchronousStore, &populating)
+        let synchronous = synchronousStore.newContext()
+        let saver = AsyncSaver(asynchronousStore)
+        var editedWhileWaiting = 0
+        for round in 0..<Self.rounds {
+            let label = "round \(round), seed \(Self.seed)"
+            // The synchronous side: edits, a save, then the edits the other side makes while it saves.
+            let firstEdits = random
+            try ChildContextRandomTests.edit(synchronous, try Self.alive(synchronous, synchronousObjects), &random, deletesAnyBook: true)
+            let waiting = try Self.alive(synchronous, synchronousObjects, excludingDeleted: true)
+            let saveError = Self.saveSynchronously(synchronous)
+            let laterEdits = random
+            try ChildContextRandomTests.edit(synchronous, waiting, &random, deletesAnyBook: true)
+
+            let savedAsynchronously = try await saver.editSaveAndEdit(asynchronousObjects, first: firstEdits, then: laterEdits)
+            try #require(savedAsynchronously.saveError == saveError, "\(label)")
+            if savedAsynchronously.changedWhileSaving { editedWhileWaiting += 1 }
+            let (rowsA, rowsS) = (try Self.rows(of: asynchronousStore), try Self.rows(of: synchronousStore)); try #require(rowsA == rowsS, "\(label): rows after the save \(rowsA.filter { !rowsS.contains($0) }) vs \(rowsS.filter { !rowsA.contains($0) })")
+            let (pendingA, pendingS) = (await saver.unsavedChanges(), Self.unsavedChanges(synchronous)); try #require(pendingA == pendingS, "\(label): unsaved changes \(pendingA.filter { !pendingS.contains($0) }) vs \(pendingS.filter { !pendingA.contains($0) })")
+
+            // The edits made while the save waited are saved by the next save, as edits made after it.
+            let nextError = Self.saveSynchronously(synchronous)
+            let nextAsyncError = await saver.save(); try #require(nextAsyncError == nextError, "\(label): next save \(String(describing: nextAsyncError)) vs \(String(describing: nextError))")
+            let (nextA, nextS) = (try Self.rows(of: asynchronousStore), try Self.rows(of: synchronousStore)); try #require(nextA == nextS, "\(label): rows after the next save \(nextA.filter { !nextS.contains($0) }) vs \(nextS.filter { !nextA.contains($0) })")
+            try #require(!synchronous.hasChanges)
+            let leftAsync = await saver.unsavedChanges(), leftSync = Self.unsavedChanges(synchronous); try #require(leftAsync == leftSync, "\(label): changes left \(leftAsync) vs \(leftSync)")
+        }
+        #expect(editedWhileWaiting > Self.rounds / 2, "only \(editedWhileWaiting) of \(Self.rounds) saves had edits made while they waited")
+    }
+
+    /// Saves with the synchronous form; on error, rolls back and describes the error.
+    static func saveSynchronously(_ context: ObjectContext) -> String? {
+        do {
+            try context.save()
+            return nil
+        } catch {
+            context.rollback()
+            return describe(error, in: context)
+        }
+    }
+
+    /// The error's description, the same for the same error in any store, whatever temporary
+    /// keys the context used before; its failures in order of description, as the context's
+    /// changed objects are a set. Of objects that want the same unique values, the one written
+    /// first gets them, and the others are reported: the order of that set decides which, so
+    /// uniqueness failures are compared as such.
+    static func describe(_ error: any Error, in context: ObjectContext) -> String {
+        if case SaveError.validation(let failures) = error, failures.allSatisfy({
+            if case .uniquenessViolated = $0 { true } else { false }
+        }) {
+            return "uniqueness violated"
+        }
+        return "\(error)".replacingOccurrences(of: context.store.identifier, with: "store").replacing(/\/t[0-9]+:/, with: "/t:")
+            .split(separator: "\n").sorted().joined(separator: "\n")
+    }
+
+    /// `objects` with the books the store holds now, in key order — those the context deleted and
+    /// has not saved left out when `excludingDeleted`. A store left with few books gets ten more.
+    static func alive(_ context: ObjectContext, _ objects: RandomLibrary.Objects, excludingDeleted: Bool = false) throws -> RandomLibrary.Objects {
+        let reader = context.store.newContext()
+        var stored = try reader.fetchObjectIDs(FetchRequest<ManagedObject>(entityName: "Book"))
+        if stored.count < 10 {
+            for index in 0..<10 { try reader.insertObject(entityName: "Book").setValue("added \(index)", forKey: "title") }
+            try reader.save()
+            stored = try reader.fetchObjectIDs(FetchRequest<ManagedObject>(entityName: "Book"))
+        }
+        var alive = objects
+        alive.books = stored.sorted { $0.primaryKey ?? 0 < $1.primaryKey ?? 0 }.filter { !(excludingDeleted && context.object(with: $0).isDeleted) }
+        return alive
+    }
+
+    /// Every row of every table but the store's metadata and the history's transaction times.
+    static func rows(of store: PersistentStore) throws -> [String] {
+        let database = try DatabaseQueue(path: store.url!.path)
+        defer { try? database.close() }
+        return try database.read { db in
+            var lines: [String] = []
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('Z_METADATA', 'ATRANSACTION') ORDER BY name") {
+                lines += try Row.fetchAll(db, sql: "SELECT * FROM \(table)").map { "\(table): \($0)" }.sorted()
+            }
+            return lines
+        }
+    }
+
+    /// The context's unsaved changes, described alike in any store: objects changed and changed
+    /// back are left out, as a save leaves them out.
+    static func unsavedChanges(_ context: ObjectContext) -> [String] {
+        func describe(_ object: ManagedObject) -> String {
+            let key = object.objectID.isTemporaryID ? "new" : "\(object.objectID.primaryKey ?? 0)"
+            let values = object.entity.attributes.map { "\($0.name)=\(String(describing: object.value(forKey: $0.name)))" }
+            let destinations = object.entity.relationships.map { relationship -> String in
+                let value = object.value(forKey: relationship.name)
+                let keys = ((value as? [ManagedObject]) ?? (value as? ManagedObject).map { [$0] } ?? []).map {
+                    $0.objectID.isTemporaryID ? "new" : "\($0.objectID.primaryKey ?? 0)"
+                }
+                return "\(relationship.name)=\(keys)"
+            }
+            return "\(object.entity.name) \(key) \(values) \(destinations)"
+        }
+        return ["inserted"] + context.insertedObjects.map(describe) + ["updated"] + context.updatedObjects.filter(\.hasPersistentChangedValues).map(describe).sorted()
+            + ["deleted"] + context.deletedObjects.map(describe).sorted()
+    }
+
+    /// A synchronous save or read while an asynchronous save writes would see its rows before the
+    /// context does: they throw `saveInProgress`; asynchronous ones wait for it.
+    @Test func synchronousWorkDuringAnAsynchronousSave_throws_andAsynchronousWorkWaits() async throws {
+        let results = try await AsyncSaver(try TestStores.newStore(TestStores.library)).workWhileSaving()
+        #expect(results.synchronousSave == .saveInProgress)
+        #expect(results.synchronousFetch == .saveInProgress)
+        #expect(results.asynchronousFetch == 101)
+        #expect(results.secondSaveSaw == 101)
+    }
+
+    /// A failed asynchronous save writes nothing and leaves every change in the context.
+    @Test func failedAsynchronousSave_writesNothing_andKeepsTheChanges() async throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let book = Book(context: context)
+        book.title = "First"
+        try await context.save()
+        let stale = store.newContext()
+        let other = try stale.existingObject(with: book.objectID)
+        try other.setValue("Changed elsewhere", forKey: "title")
+        try await stale.save()
+
+        book.title = "Mine"
+        let added = Book(context: context)
+        added.title = "Added"
+        await #expect(throws: SaveError.self) { try await context.save() }
+        #expect(context.hasChanges && book.isUpdated && added.isInserted && added.objectID.isTemporaryID)
+        #expect(try await store.newContext().count(for: FetchRequest<Book>()) == 1)
+    }
+}
+
+/// A context on an actor of its own, saved asynchronously while tasks on the same actor work.
+private actor AsyncSaver {
+    private let context: ObjectContext
+
+    init(_ store: PersistentStore) {
+        context = store.newContext()
+    }
+
+    /// Makes random edits with `first`, then saves asynchronously while a task on this actor —
+    /// run during the save's wait — makes random edits with `then`.
+    func editSaveAndEdit(
+        _ objects: RandomLibrary.Objects, first: SplitMix64, then: SplitMix64
+    ) async throws -> (saveError: String?, changedWhileSaving: Bool) {
+        var random = first
+        let saved = try AsyncSavingTests.alive(context, objects)
+        try ChildContextRandomTests.edit(context, saved, &random, deletesAnyBook: true)
+        let waiting = try AsyncSavingTests.alive(context, objects, excludingDeleted: true)
+        let editing = Task {
+            var random = then
+            try self.edit(waiting, &random)
+        }
+        var saveError: String?
+        do {
+            try await context.save()
+        } catch {
+            saveError = AsyncSavingTests.describe(error, in: context)
+            try await editing.value
+            // The synchronous side rolled back before its edits: so does this one, edits and all,
+            // then makes them again.
+            context.rollback()
+            var random = then
+            try edit(waiting, &random)
+            return (saveError, false)
+        }
+        try await editing.value
+        return (saveError, context.hasChanges)
+    }
+
+    private func edit(_ objects: RandomLibrary.Objects, _ random: inout SplitMix64) throws {
+        try ChildContextRandomTests.edit(context, objects, &random, deletesAnyBook: true)
+    }
+
+    func save() async -> String? {
+        do {
+            try await context.save()
+            return nil
+        } catch {
+            context.rollback()
+            return AsyncSavingTests.describe(error, in: context)
+        }
+    }
+
+    func unsavedChanges() -> [String] {
+        AsyncSavingTests.unsavedChanges(context)
+    }
+
+    /// Saves 100 books asynchronously while tasks on this actor save, fetch synchronously and
+    /// asynchronously, and save asynchronously with one more book.
+    func workWhileSaving() async throws -> (synchronousSave: SaveError?, synchronousFetch: ContextError?, asynchronousFetch: Int, secondSaveSaw: Int) {
+        for index in 0..<100 { Book(context: context).title = "book \(index)" }
+        let synchronous = Task { () -> (SaveError?, ContextError?) in
+            (self.synchronousSaveError(), self.synchronousFetchError())
+        }
+        let asynchronousFetch = Task { try await self.context.fetch(FetchRequest<Book>()).count }
+        let second = Task {
+            Book(context: self.context).title = "one more"
+            try await self.context.save()
+            return try await self.context.count(for: FetchRequest<Book>())
+        }
+        try await context.save()
+        let (saveError, fetchError) = await synchronous.value
+        return (saveError, fetchError, try await asynchronousFetch.value, try await second.value)
+    }
+
+    private func synchronousSaveError() -> SaveError? {
+        do throws(SaveError) {
+            try context.save()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func synchronousFetchError() -> ContextError? {
+        do throws(ContextError) {
+            _ = try context.fetch(FetchRequest<Book>())
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
