@@ -63,6 +63,30 @@ extension ObjectContext {
         return try BatchedFetchResults(context: self, request: request, plan: plan, keys: keys)
     }
 
+    /// The dictionary results of `request`, as the synchronous `fetchDictionaries(_:)` returns them,
+    /// computed in SQL off the caller's isolation — or in memory from the matching objects, read
+    /// so, when the context has unsaved changes the request includes.
+    nonisolated(nonsending)
+    public func fetchDictionaries<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> [[String: PredicateValue]] {
+        let plan = try FetchPlan(request, store: store, forDictionaries: true)
+        guard let shape = plan.dictionary else { return [] }
+        guard !(request.includesPendingChanges && hasPendingChanges) else {
+            let objects = try await matchingObjects(plan, Self.inMemoryRequest(shape, request))
+            return Self.dictionaries(try rowsInMemory(plan, shape, request, objects), shape)
+        }
+        let sql = Self.dictionarySQL(plan, shape, request)
+        let rows = try await readRows(sql)
+        guard !(request.includesPendingChanges && hasPendingChanges) else { return try await fetchDictionaries(request) }
+        return Self.dictionaries(try rowsInSQL(sql, shape, from: rows), shape)
+    }
+
+    /// The dictionary results of `request` decoded as `type`, as the synchronous
+    /// `fetchDictionaries(_:as:)` decodes them, read off the caller's isolation.
+    nonisolated(nonsending)
+    public func fetchDictionaries<Object, Row: Decodable>(_ request: FetchRequest<Object>, as type: Row.Type) async throws(ContextError) -> [Row] {
+        try Self.decode(try await fetchDictionaries(request), as: Row.self)
+    }
+
     /// Loads the rows of every fault among `objects` — one query per entity and run of 500 keys, read
     /// off the caller's isolation — so that reading them afterwards waits for nothing: a batch of
     /// faults fired at once. Objects without a row in the store stay faults (and read as unset

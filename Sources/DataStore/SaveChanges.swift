@@ -1,8 +1,9 @@
 /// What one save writes, read from the context's objects before the write starts: values only,
 /// so the write can run on another thread while the caller's isolation — and the objects — go on.
 struct SaveChanges: Sendable {
-    /// One object as the save writes it.
-    struct Row: Sendable {
+    /// One object as the save writes it. A class: a save of many objects passes each row through
+    /// several steps, and a reference is one count to keep where the values are several.
+    final class Row: Sendable {
         let objectID: ObjectID
         let entity: EntityDescription
         /// The `Z_OPT` the context read: the version the row must still have.

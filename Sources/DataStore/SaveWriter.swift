@@ -27,9 +27,9 @@ struct SaveWriter {
 
     /// Whether each statement is logged, checked once per save rather than once per row.
     private let logsSQL: Bool
-    /// Each entity's prepared `INSERT`, by entity number: reused from row to row, as a save may
-    /// insert many thousands.
-    private var insertStatements: [Int: Statement] = [:]
+    /// Each inserted entity's prepared `INSERT`, by entity number: reused from row to row, as a
+    /// save may insert many thousands.
+    private var insertStatements: [Statement?] = []
 
     init(_ changes: SaveChanges, store: PersistentStore) {
         self.changes = changes
@@ -41,6 +41,7 @@ struct SaveWriter {
     mutating func write(_ db: Database) throws -> Result {
         _ = store.derivedValues.take()  // left by an earlier write that rolled back
         try allocatePrimaryKeys(db)
+        try prepareInsertStatements(db)
         var conflicts: [SaveError.Conflict] = []
         // A row may take values that another row of the save gives up later in it — a name passed
         // on, a deleted object replaced — so a write a unique index refuses is tried again once
@@ -107,7 +108,8 @@ struct SaveWriter {
         }
     }
 
-    private mutating func attempt(_ write: Write, _ db: Database) throws -> Outcome {
+    // Not `mutating`, like every step that runs once per row: the rows stay borrowed, not copied.
+    private func attempt(_ write: Write, _ db: Database) throws -> Outcome {
         do {
             switch write {
             case .insert(let index):
@@ -206,18 +208,18 @@ struct SaveWriter {
 
     // MARK: Rows
 
-    private mutating func insert(_ object: SaveChanges.Row, key: Int64, _ db: Database) throws {
-        var row = ParameterBinder(try insertStatement(of: object.entity, db), logging: logsSQL)
+    private func insert(_ object: SaveChanges.Row, key: Int64, _ db: Database) throws {
+        var row = ParameterBinder(insertStatements[object.entity.number]!, logging: logsSQL)
         row.bindRow(of: object, key: key, destinationKey: resolved)
         if let values = row.logged { store.log(object.entity.insertStatement, values) }
         try row.execute()
     }
 
-    private mutating func insertStatement(of entity: EntityDescription, _ db: Database) throws -> Statement {
-        if let statement = insertStatements[entity.number] { return statement }
-        let statement = try db.cachedStatement(sql: entity.insertStatement)
-        insertStatements[entity.number] = statement
-        return statement
+    private mutating func prepareInsertStatements(_ db: Database) throws {
+        insertStatements = Array(repeating: nil, count: store.entities.count + 1)
+        for object in changes.inserted where insertStatements[object.entity.number] == nil {
+            insertStatements[object.entity.number] = try db.cachedStatement(sql: object.entity.insertStatement)
+        }
     }
 
     /// Writes the changed columns if the row still has the version the context read.

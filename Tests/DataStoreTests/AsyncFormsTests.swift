@@ -5,7 +5,7 @@ import Library
 import TestSupport
 import Testing
 
-/// The asynchronous forms of fetching, counting, batched fetches, faulting and opening: the same
+/// The asynchronous forms of fetching, counting, batched and dictionary fetches, faulting and opening: the same
 /// results as the synchronous forms, with the caller's isolation free while the store is read.
 ///
 /// 300 random requests by default; `DATASTORE_ASYNC_CASES=5000 swift test --filter AsyncFormsTests`
@@ -16,7 +16,8 @@ import Testing
 
     /// Random requests — predicates, sorts, limits, offsets, batch sizes, IDs only, prefetching,
     /// with and without pending changes — give, in two contexts with the same unsaved edits, the
-    /// same objects in the same order with the same values, the same count and the same IDs.
+    /// same objects in the same order with the same values, the same count, the same IDs and the
+    /// same dictionary results, grouped or not.
     @Test func randomRequests_asyncFormsEqualSynchronousForms() async throws {
         var random = SplitMix64(seed: Self.seed)
         let store = try TestStores.newStore(TestStores.library)
@@ -56,6 +57,17 @@ import Testing
             try #require(fetchedIDs == expected.ids.map { Edits.describe(fetching.object(with: $0)) }, "\(label): object IDs")
             let batched = try await fetchingAsynchronously.fetchBatched(request)
             try #require(batched.map(Edits.describe) == expected.objects.map(Edits.describe), "\(label): batched")
+            var dictionaries = request
+            dictionaries.fetchBatchSize = 0
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                dictionaries.propertiesToFetch = ["author.name", .count("title", as: "books"), .maximum("pageCount", as: "longest")]
+                dictionaries.propertiesToGroupBy = ["author.name"]
+                dictionaries.sortDescriptors = [ObjectSortDescriptor("author.name")]
+            } else {
+                dictionaries.propertiesToFetch = ["title", "pageCount", "author.name", "author"]
+            }
+            let expectedDictionaries = try Self.synchronousDictionaries(of: dictionaries, in: fetching)
+            try #require(try await fetchingAsynchronously.fetchDictionaries(dictionaries) == expectedDictionaries, "\(label): dictionaries")
             if !edits.isEmpty, request.includesPendingChanges, !expected.objects.isEmpty { differentFromStore += 1 }
         }
         // Enough cases must merge unsaved changes, or the comparison leaves that path out.
@@ -67,6 +79,10 @@ import Testing
         of request: FetchRequest<ManagedObject>, in context: ObjectContext
     ) throws -> (objects: [ManagedObject], count: Int, ids: [ObjectID]) {
         (try context.fetch(request), try context.count(for: request), try context.fetchObjectIDs(request))
+    }
+
+    private static func synchronousDictionaries(of request: FetchRequest<ManagedObject>, in context: ObjectContext) throws -> [[String: PredicateValue]] {
+        try context.fetchDictionaries(request)
     }
 
     private static func fetchSynchronously(_ context: ObjectContext) throws {

@@ -62,6 +62,10 @@ import Testing
                 let ids = try await viewContext.fetchObjectIDs(request)
                 let batched = try await viewContext.fetchBatched(request)
                 try await viewContext.fulfillFaults(of: books + [object])
+                var totals = FetchRequest<ManagedObject>(entityName: "Book")
+                totals.propertiesToFetch = ["title"]
+                let titles = try await viewContext.fetchDictionaries(totals)
+                _ = titles
                 try object.setValue("edited", forKey: "title")
                 try await viewContext.save()
                 let reopened = try await PersistentStore.open(url: store.url!, model: store.model)

@@ -17,7 +17,10 @@ extension ObjectContext {
     /// `fetchDictionaries(_:)` instead. A row that does not decode throws
     /// ``ContextError/resultDecoding(type:reason:)``.
     public func fetchDictionaries<Object, Row: Decodable>(_ request: FetchRequest<Object>, as type: Row.Type) throws(ContextError) -> [Row] {
-        let rows = try fetchDictionaries(request)
+        try Self.decode(try fetchDictionaries(request), as: Row.self)
+    }
+
+    static func decode<Row: Decodable>(_ rows: [[String: PredicateValue]], as type: Row.Type) throws(ContextError) -> [Row] {
         do {
             return try rows.map { try Row(from: DictionaryResultDecoder(row: $0)) }
         } catch {

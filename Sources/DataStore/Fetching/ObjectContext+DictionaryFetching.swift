@@ -22,10 +22,16 @@ extension ObjectContext {
     public func fetchDictionaries<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [[String: PredicateValue]] {
         let plan = try FetchPlan(request, store: store, forDictionaries: true)
         guard let shape = plan.dictionary else { return [] }
-        let rows = request.includesPendingChanges && hasPendingChanges
-            ? try rowsInMemory(plan, shape, request)
-            : try rowsInSQL(plan, shape, request)
-        return rows.map { cells in
+        guard !(request.includesPendingChanges && hasPendingChanges) else {
+            let objects = try matchingObjects(plan, Self.inMemoryRequest(shape, request))
+            return Self.dictionaries(try rowsInMemory(plan, shape, request, objects), shape)
+        }
+        return Self.dictionaries(try rowsInSQL(Self.dictionarySQL(plan, shape, request), shape), shape)
+    }
+
+    /// The results, each cell by its column's name; a nil value has no entry.
+    static func dictionaries(_ rows: [[DictionaryCell]], _ shape: DictionaryShape) -> [[String: PredicateValue]] {
+        rows.map { cells in
             var dictionary: [String: PredicateValue] = [:]
             for (column, cell) in zip(shape.columns, cells) {
                 if let value = cell.value(for: column) { dictionary[column.name] = value }
@@ -81,15 +87,20 @@ extension ObjectContext {
         }
     }
 
-    private func rowsInSQL<Object>(_ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Object>) throws(ContextError) -> [[DictionaryCell]] {
+    /// The query that computes the results in SQL.
+    static func dictionarySQL<Object>(_ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Object>) -> SQLFragment {
         let keyTerms = shape.keys.map(\.orderingTerm)
-        let sql = plan.select(
+        return plan.select(
             shape.columns.flatMap(\.selected).joined(separator: ", "), distinct: shape.isDistinct,
             groupBy: shape.isGrouped ? keyTerms : [],
             orderTerms: shape.isGrouped || shape.isDistinct ? plan.sortTerms + keyTerms.filter { !plan.sortTerms.contains($0) } : nil,
             limit: request.fetchLimit, offset: request.fetchOffset)
+    }
+
+    /// The results of `sql`, from `rows` when they were read already.
+    func rowsInSQL(_ sql: SQLFragment, _ shape: DictionaryShape, from read: ReadRows? = nil) throws(ContextError) -> [[DictionaryCell]] {
         var rows: [[DictionaryCell]] = []
-        try forEachRow(sql) { columns in
+        try forEachRow(sql, from: read) { columns in
             var index: Int32 = 0
             var row: [DictionaryCell] = []
             row.reserveCapacity(shape.columns.count)
@@ -108,8 +119,22 @@ extension ObjectContext {
         return rows
     }
 
-    /// The same rows as `rowsInSQL`, from the matching objects with their unsaved changes.
-    private func rowsInMemory<Object>(_ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Object>) throws(ContextError) -> [[DictionaryCell]] {
+    /// The request whose matching objects `rowsInMemory` computes the results from: all of them,
+    /// unordered, when they are grouped or distinct.
+    static func inMemoryRequest<Object>(_ shape: DictionaryShape, _ request: FetchRequest<Object>) -> FetchRequest<Object> {
+        guard shape.isGrouped || shape.isDistinct else { return request }
+        var everything = request
+        everything.fetchLimit = 0
+        everything.fetchOffset = 0
+        everything.sortDescriptors = []
+        return everything
+    }
+
+    /// The same rows as `rowsInSQL`, from `objects`, those matching `inMemoryRequest`, with their
+    /// unsaved changes.
+    func rowsInMemory<Object>(
+        _ plan: FetchPlan, _ shape: DictionaryShape, _ request: FetchRequest<Object>, _ objects: [ManagedObject]
+    ) throws(ContextError) -> [[DictionaryCell]] {
         let evaluator = PredicateEvaluator(context: self)
         func cell(_ column: DictionaryShape.Column, _ object: ManagedObject) -> DictionaryCell {
             switch column.source {
@@ -119,14 +144,8 @@ extension ObjectContext {
             }
         }
         guard shape.isGrouped || shape.isDistinct else {
-            return try matchingObjects(plan, request).map { object in shape.columns.map { cell($0, object) } }
+            return objects.map { object in shape.columns.map { cell($0, object) } }
         }
-        var everything = request
-        everything.fetchLimit = 0
-        everything.fetchOffset = 0
-        everything.sortDescriptors = []
-        let objects = try matchingObjects(plan, everything)
-
         var rows: [(keys: [DictionaryCell], cells: [DictionaryCell])] = []
         if shape.isGrouped {
             var members: [[ManagedObject]] = []
