@@ -122,15 +122,16 @@ extension ObjectContext {
 
 extension ObjectContext {
     /// The rows of `sql`, read off the caller's isolation once no asynchronous save of this
-    /// context is writing — and read again if one ran meanwhile: its rows would reach the context
-    /// before the context knows what they are.
+    /// context or an ancestor is writing — and read again if one ran meanwhile: its rows would
+    /// reach the context before the context knows what they are.
     nonisolated(nonsending)
     func readRows(_ sql: SQLFragment) async throws(ContextError) -> ReadRows {
+        let writing = topContext
         while true {
             await waitForAsynchronousSave()
-            let saves = completedSaves
+            let saves = writing.completedSaves
             let rows = try await store.readRows(sql)
-            if !isSavingAsynchronously && completedSaves == saves { return rows }
+            if !writing.isSavingAsynchronously && writing.completedSaves == saves { return rows }
         }
     }
 }

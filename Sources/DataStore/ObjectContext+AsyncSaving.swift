@@ -10,8 +10,11 @@
 ///
 /// While the transaction runs, the caller's isolation is free, and the objects can go on changing:
 /// what changes then stays an unsaved change, for the next save. The context runs one save at a
-/// time: another `save()` awaited meanwhile, and the asynchronous reads, wait for this one to end;
-/// the synchronous `save()` and reads of the store throw `saveInProgress` instead of waiting.
+/// time: another `save()` awaited meanwhile, and the asynchronous reads of the context and its
+/// children, wait for this one to end; their synchronous `save()` and reads of the store throw
+/// `saveInProgress` instead of waiting. `undo()`, `redo()`, `rollback()` and `reset()` called
+/// meanwhile take effect when the save ends, as if called after it. Faults fire as usual: the
+/// rows they read are not among those the save writes.
 extension ObjectContext {
     /// Saves every change in one transaction — or, in a child context, moves them into the
     /// parent — as the synchronous `save()` does, with the transaction run off the caller's
@@ -22,33 +25,45 @@ extension ObjectContext {
         guard hasChanges || !misuses.isEmpty else { return }
         guard let save = try prepareSave() else { return }
         isSavingAsynchronously = true
-        defer { endAsynchronousSave() }
         let (changes, store) = (save.changes, store)
-        let result: SaveWriter.Result
+        let written: Result<SaveWriter.Result, any Error>
         do {
-            result = try await store.database.write { db in
-                var writer = SaveWriter(changes, store: store)
-                return try writer.write(db)
-            }
+            written = .success(try await store.database.write { db in try SaveWriter.write(changes, store: store, db) })
         } catch {
-            throw Self.saveError(error)
+            written = .failure(error)
         }
-        didSave(save, result, valuesMayHaveChanged: true)
+        // Observers told of the save may read the store at once.
+        isSavingAsynchronously = false
+        defer { runAfterAsynchronousSave() }
+        switch written {
+        case .success(let result): didSave(save, result, valuesMayHaveChanged: true)
+        case .failure(let error): throw saveFailed(save, error)
+        }
     }
 
-    /// Returns once no asynchronous save of this context is writing: saves and reads queue behind
-    /// it in the order they came.
+    /// Returns once no asynchronous save of the store's changes from this context or an ancestor
+    /// is writing: saves and reads queue behind it in the order they came.
     nonisolated(nonsending)
     func waitForAsynchronousSave() async {
-        while isSavingAsynchronously {
-            await withCheckedContinuation { waitingForSave.append($0) }
+        let writing = topContext
+        while writing.isSavingAsynchronously {
+            await withCheckedContinuation { writing.waitingForSave.append($0) }
         }
     }
 
-    private func endAsynchronousSave() {
-        isSavingAsynchronously = false
-        let waiting = waitingForSave
+    /// Runs `work` now, or, while an asynchronous save writes, when it ends: what rewrites the
+    /// objects wholesale must not run between the save reading them and bringing them in line.
+    func afterAsynchronousSave(_ work: @escaping (ObjectContext) -> Void) {
+        guard isSavingAsynchronously else { return work(self) }
+        deferredUntilSaved.append(work)
+    }
+
+    /// Runs the work deferred until the save ended, then lets the waiting saves and reads go on.
+    private func runAfterAsynchronousSave() {
+        let deferred = deferredUntilSaved, waiting = waitingForSave
+        deferredUntilSaved.removeAll()
         waitingForSave.removeAll()
+        for work in deferred { work(self) }
         for continuation in waiting { continuation.resume() }
     }
 }

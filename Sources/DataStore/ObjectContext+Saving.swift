@@ -7,19 +7,18 @@ import GRDB
 /// published to every context. A child context saves into its parent instead.
 extension ObjectContext {
     /// Saves every change in one transaction — or, in a child context, moves them into the parent.
-    /// On error nothing is written and the changes stay in the context.
+    /// On error nothing is written and the changes stay in the context. While an asynchronous
+    /// save of the context writes, throws `saveInProgress`: await that save, or save with
+    /// `try await save()`, which waits for it.
     public func save() throws(SaveError) {
         guard hasChanges || !misuses.isEmpty else { return }
         guard !isSavingAsynchronously else { throw .saveInProgress }
         guard let save = try prepareSave() else { return }
         let result: SaveWriter.Result
         do {
-            result = try store.database.write { db in
-                var writer = SaveWriter(save.changes, store: store)
-                return try writer.write(db)
-            }
+            result = try store.database.write { db in try SaveWriter.write(save.changes, store: store, db) }
         } catch {
-            throw Self.saveError(error)
+            throw saveFailed(save, error)
         }
         didSave(save, result, valuesMayHaveChanged: false)
     }
@@ -33,8 +32,8 @@ extension ObjectContext {
         let toDelete: [ManagedObject]
         /// Every object deleted, inserted ones included: each is forgotten once the save is done.
         let deletedObjects: [ManagedObject]
-        /// The misuses the save reported, which it forgets.
-        let misuseCount: Int
+        /// Whether a relationship was set before the save: its values may hold temporary IDs.
+        let relationshipsChanged: Bool
         let changes: SaveChanges
     }
 
@@ -42,7 +41,6 @@ extension ObjectContext {
     /// went into the parent context instead.
     func prepareSave() throws(SaveError) -> PreparedSave? {
         prefetchedRows.removeAll()
-        let misuseCount = misuses.count
         var failures = misuses + propagateDeletes()
         processPendingChanges()
         let toInsert = inserted.objects.filter { !deleted.contains($0) }
@@ -70,14 +68,18 @@ extension ObjectContext {
             updated: updates,
             deleted: toDelete.map(SaveChanges.Row.init(deleting:)),
             author: transactionAuthor, contextName: name)
-        return PreparedSave(
+        let save = PreparedSave(
             toInsert: toInsert, toUpdate: toUpdate, unchanged: unchanged, toDelete: toDelete, deletedObjects: deleted.objects,
-            misuseCount: misuseCount, changes: changes)
+            relationshipsChanged: relationshipsChanged, changes: changes)
+        // Relationships set from now on, while an asynchronous save waits, are the next save's.
+        relationshipsChanged = false
+        return save
     }
 
-    /// The save's error for what its write threw.
-    static func saveError(_ error: any Error) -> SaveError {
-        switch error {
+    /// The save's error for what its write threw; its changes stay, to be saved again.
+    func saveFailed(_ save: PreparedSave, _ error: any Error) -> SaveError {
+        if save.relationshipsChanged { relationshipsChanged = true }
+        return switch error {
         case SaveWriter.Abort.conflicts(let conflicts): .conflicts(conflicts)
         case SaveWriter.Abort.validation(let failures): .validation(failures)
         default: .database(message: "\(error)")
@@ -108,12 +110,14 @@ extension ObjectContext {
         if valuesMayHaveChanged { clearChanges(savedBy: save) } else { clearChanges() }
         for (object, row) in zip(save.toUpdate, save.changes.updated) {
             changes.updated[object.objectID] = row.changedKeys
-            object.version += 1
-            if valuesMayHaveChanged { keepAsSaved(row, in: object) } else { object.keepValuesAsSaved() }
+            // Not `+= 1`: a fault fired while the save waited may have read the new row already.
+            object.version = row.version + 1
+            keepAsSaved(row, in: object, valuesMayHaveChanged)
         }
-        for object in save.unchanged where !valuesMayHaveChanged || changedKeys(of: object).isEmpty {
+        // A fault now (refreshed while the save waited) reads its row when used.
+        for object in save.unchanged where object.isLoaded && (!valuesMayHaveChanged || changedKeys(of: object).isEmpty) {
             object.keepValuesAsSaved()
-            if valuesMayHaveChanged { forgetChange(of: object) }
+            forgetChange(of: object)
         }
         for (index, object) in save.toInsert.enumerated() where object.context === self {
             let old = object.objectID, permanent = permanentIDs.ids[index]
@@ -121,11 +125,11 @@ extension ObjectContext {
             reregister(object, from: old)
             noteSaved(old, as: permanent)
             object.version = 1
-            if valuesMayHaveChanged { keepAsSaved(save.changes.inserted[index], in: object) } else { object.keepValuesAsSaved() }
+            keepAsSaved(save.changes.inserted[index], in: object, valuesMayHaveChanged)
         }
         // Only a relationship set since the last save can hold a temporary ID: without one, there is
         // no need to visit every registered object. Saved values hold one only if saved just now.
-        if !permanentIDs.isEmpty && relationshipsChanged {
+        if !permanentIDs.isEmpty && (save.relationshipsChanged || relationshipsChanged) {
             // Objects inserted while an asynchronous save waited are not saved yet, but stay.
             let unsaved: (ObjectID) -> Bool = valuesMayHaveChanged ? { self.registeredObject(for: $0)?.isInserted == true } : { _ in false }
             forEachRegisteredObject { object in
@@ -134,22 +138,30 @@ extension ObjectContext {
                 if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, permanentIDs, keeping: { _ in false }) }
             }
         }
-        // Changes made while an asynchronous save waited may hold temporary IDs still.
-        if !valuesMayHaveChanged { relationshipsChanged = false }
         changes.setDeleted(save.toDelete.map(\.objectID))
-        for object in save.deletedObjects { reregisterDeleted(object) }
+        for object in save.deletedObjects where object.context === self { reregisterDeleted(object) }
         return changes
     }
 
-    /// Makes the values a save wrote of `object` its saved values. Values changed since the save
-    /// read them stay unsaved changes, and the object stays changed.
-    private func keepAsSaved(_ row: SaveChanges.Row, in object: ManagedObject) {
-        let attributesKept = !object.isLoaded || row.attributes.indices.allSatisfy { object.primitiveValue(atSlot: $0) == row.attributes[$0] }
-        let relationshipsKept = !object.isLoaded
-            || zip(object.relationshipValues, row.relationships).allSatisfy { Self.same($0, $1) }
+    /// Makes the values a save wrote of `object` its saved values. When they `mayHaveChanged`
+    /// since the save read them, those that did stay unsaved changes, and the object stays changed.
+    private func keepAsSaved(_ row: SaveChanges.Row, in object: ManagedObject, _ mayHaveChanged: Bool) {
+        guard mayHaveChanged, object.isLoaded else { return object.keepValuesAsSaved() }
+        let attributesKept = row.attributes.indices.allSatisfy { object.primitiveValue(atSlot: $0) == row.attributes[$0] }
+        // A to-many list the save left unloaded is as the store had it: loaded since, its saved
+        // value is what was read. One unloaded now is read again when used.
+        var relationships = row.relationships
+        for slot in relationships.indices {
+            if case .unloaded = object[observedRelationship: slot] {
+                relationships[slot] = .unloaded
+            } else if case .unloaded = relationships[slot] {
+                relationships[slot] = object.savedRelationshipValues[slot]
+            }
+        }
+        let relationshipsKept = zip(object.relationshipValues, relationships).allSatisfy(Self.same)
         object.keepValuesAsSaved()
         if !attributesKept { object.savedAttributeValuesIfChanged = AttributeValues(count: row.attributes.count) { row.attributes[$0] } }
-        if !relationshipsKept { object.savedRelationshipValuesIfChanged = row.relationships }
+        if !relationshipsKept { object.savedRelationshipValuesIfChanged = relationships }
         if !(attributesKept && relationshipsKept) { stillChanged(object) }
     }
 

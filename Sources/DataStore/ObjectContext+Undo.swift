@@ -4,10 +4,10 @@
 /// rules applied by a save are recorded too, so undoing a saved delete restores the cascade.
 extension ObjectContext {
     /// Undoes the last step of the context's `undoManager`.
-    public func undo() { undoManager?.undo() }
+    public func undo() { afterAsynchronousSave { $0.undoManager?.undo() } }
 
     /// Redoes the last undone step of the context's `undoManager`.
-    public func redo() { undoManager?.redo() }
+    public func redo() { afterAsynchronousSave { $0.undoManager?.redo() } }
 
     /// Unsaved inserts are undone by forgetting the object; saved ones by deleting it.
     func undoInsert(of object: ManagedObject) {
@@ -54,8 +54,9 @@ extension UndoManager {
     }
 
     /// Records the value one side of a relationship had before a change.
-    func recordChange(of object: ManagedObject, relationshipSlot slot: Int, from old: RelationshipValue, in context: ObjectContext) {
+    func recordChange(of object: ManagedObject, relationshipSlot slot: Int, from recorded: RelationshipValue, in context: ObjectContext) {
         registerUndo(withTarget: context) { context in
+            let old = context.withPermanentIDs(recorded)
             if object.context === context {
                 context.setRelationshipValue(old, of: object, slot: slot)
             } else if object.context == nil, slot < object.relationshipValues.count {

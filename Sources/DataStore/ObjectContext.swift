@@ -25,6 +25,8 @@ public final class ObjectContext {
     /// temporary keys of the whole tree, so that an object keeps its ID when a child's save moves it
     /// into the parent.
     private let root: ObjectContext?
+    /// The context at the top of the parent chain, whose saves write to the store.
+    var topContext: ObjectContext { root ?? self }
     /// Child contexts, not retained: a root's save gives their objects their permanent IDs.
     var children: [WeakContext] = []
     /// The context's name, recorded with each save in the store's persistent history.
@@ -58,6 +60,8 @@ public final class ObjectContext {
     var isSavingAsynchronously = false
     /// The asynchronous saves and reads waiting for that save to end.
     var waitingForSave: [CheckedContinuation<Void, Never>] = []
+    /// Undo, redo, rollback and reset called while that save writes, run when it ends.
+    var deferredUntilSaved: [(ObjectContext) -> Void] = []
     /// How many saves this context has made: an asynchronous read that sees it change while it
     /// waits for its rows reads them again.
     var completedSaves = 0
@@ -286,6 +290,22 @@ public final class ObjectContext {
         return store.objectID(key: .permanent(savedTemporaryKeys[Int(key)]), entityNumber: id.entityNumber)
     }
 
+    /// `value` with the temporary IDs of objects saved since replaced by their permanent ones: a
+    /// value recorded before a save (for an undo) names the objects as they are named now.
+    func withPermanentIDs(_ value: RelationshipValue) -> RelationshipValue {
+        switch value {
+        case .toOne(let id?) where id.isTemporaryID:
+            return .toOne(permanentID(ofSaved: id) ?? id)
+        case .toMany(var list) where list.contains(where: \.isTemporaryID):
+            for id in list.ids where id.isTemporaryID {
+                if let permanent = permanentID(ofSaved: id) { list.replace(id, with: permanent) }
+            }
+            return .toMany(list)
+        default:
+            return value
+        }
+    }
+
     /// Notes that the object with the temporary ID `temporary` was saved as `permanent`.
     func noteSaved(_ temporary: ObjectID, as permanent: ObjectID) {
         guard case .temporary(let key) = temporary.key, let saved = permanent.primaryKey else { return }
@@ -358,7 +378,6 @@ public final class ObjectContext {
             inserted.remove(object)
             updated.remove(object)
         }
-        misuses.removeFirst(min(save.misuseCount, misuses.count))
     }
 
     /// Stops tracking as changed an object whose values are the saved ones.
@@ -376,6 +395,7 @@ public final class ObjectContext {
     /// Discards every unsaved change: inserted objects are forgotten, changed ones get their saved
     /// values back, deleted ones are undeleted.
     public func rollback() {
+        guard !isSavingAsynchronously else { return afterAsynchronousSave { $0.rollback() } }
         // Everything changed since the last save changes back: observers hear of it once.
         var changes = ObjectsDidChange()
         if !changeObservers.isEmpty {
@@ -409,6 +429,7 @@ public final class ObjectContext {
     /// Forgets every object: registered objects are disconnected (their `context` becomes `nil`),
     /// unsaved changes are dropped.
     public func reset() {
+        guard !isSavingAsynchronously else { return afterAsynchronousSave { $0.reset() } }
         for object in registeredObjects { object.context = nil }
         registry.removeAll()
         inserted.removeAll()

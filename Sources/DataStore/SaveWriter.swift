@@ -37,6 +37,12 @@ struct SaveWriter {
         logsSQL = store.logsSQL
     }
 
+    /// Writes `changes` in the transaction of `db`; throws `Abort` when the save must roll back.
+    static func write(_ changes: SaveChanges, store: PersistentStore, _ db: Database) throws -> Result {
+        var writer = SaveWriter(changes, store: store)
+        return try writer.write(db)
+    }
+
     /// Writes the changes in the transaction of `db`; throws `Abort` when the save must roll back.
     mutating func write(_ db: Database) throws -> Result {
         _ = store.derivedValues.take()  // left by an earlier write that rolled back
@@ -45,32 +51,20 @@ struct SaveWriter {
         var conflicts: [SaveError.Conflict] = []
         // A row may take values that another row of the save gives up later in it — a name passed
         // on, a deleted object replaced — so a write a unique index refuses is tried again once
-        // the others are done, and fails only if it is refused still.
-        var refused: [(write: Write, error: DatabaseError)] = []
-        let writes = changes.inserted.indices.map(Write.insert) + changes.updated.indices.map(Write.update)
-        for write in writes {
-            switch try attempt(write, db) {
-            case .written: break
-            case .conflict(let conflict): conflicts.append(conflict)
-            case .refused(let error): refused.append((write, error))
-            }
-        }
+        // the others are done, and fails only if it is refused still. Each pass runs the other
+        // way, so a chain of rows each taking the next one's value takes two passes, not one per
+        // row. Values swapped between two rows are refused both ways: a uniqueness failure.
+        var refused = try attempt(changes.inserted.indices.map(Write.insert) + changes.updated.indices.map(Write.update), &conflicts, db)
         if store.tracksHistory { try readTombstones(db) }
         for object in changes.deleted where try !delete(object, db) {
             conflicts.append(try conflict(for: object, db))
         }
         while !refused.isEmpty {
-            var stillRefused: [(write: Write, error: DatabaseError)] = []
-            for (write, _) in refused {
-                switch try attempt(write, db) {
-                case .written: break
-                case .conflict(let conflict): conflicts.append(conflict)
-                case .refused(let error): stillRefused.append((write, error))
-                }
-            }
+            let stillRefused = try attempt(refused.reversed().map(\.write), &conflicts, db)
             if stillRefused.count == refused.count { break }
             refused = stillRefused
         }
+        if !conflicts.isEmpty { throw Abort.conflicts(conflicts) }
         var failures: [ValidationFailure] = []
         for (write, error) in refused {
             let found = try uniquenessFailures(of: row(of: write), db)
@@ -79,10 +73,9 @@ struct SaveWriter {
             guard !found.isEmpty else { throw error }
             failures += found
         }
+        if !failures.isEmpty { throw Abort.validation(failures) }
         for object in changes.inserted { try writeToManyChanges(of: object, db) }
         for object in changes.updated { try writeToManyChanges(of: object, db) }
-        if !conflicts.isEmpty { throw Abort.conflicts(conflicts) }
-        if !failures.isEmpty { throw Abort.validation(failures) }
         let derivedValues = store.derivedValues.take()
         if store.tracksHistory { try writeHistory(db) }
         return Result(permanentIDs: permanentIDs, derivedValues: derivedValues)
@@ -106,6 +99,19 @@ struct SaveWriter {
         case .insert(let index): changes.inserted[index]
         case .update(let index): changes.updated[index]
         }
+    }
+
+    /// Tries `writes` in order, collecting conflicts; the writes a unique index refused.
+    private func attempt(_ writes: [Write], _ conflicts: inout [SaveError.Conflict], _ db: Database) throws -> [(write: Write, error: DatabaseError)] {
+        var refused: [(write: Write, error: DatabaseError)] = []
+        for write in writes {
+            switch try attempt(write, db) {
+            case .written: break
+            case .conflict(let conflict): conflicts.append(conflict)
+            case .refused(let error): refused.append((write, error))
+            }
+        }
+        return refused
     }
 
     // Not `mutating`, like every step that runs once per row: the rows stay borrowed, not copied.

@@ -16,8 +16,9 @@ import Testing
 
     /// Two stores filled alike; each round makes the same random edits in a context of each, then
     /// saves one synchronously and the other asynchronously while more random edits are made on its
-    /// actor — edits the other context makes right after its save. Both stores then hold the same
-    /// rows, both contexts the same unsaved changes, and the next saves leave them equal again.
+    /// actor — edits the other context makes right after its save, ending now and then with
+    /// refreshes, an undo, a rollback or a reset. Both stores then hold the same rows, both
+    /// contexts the same unsaved changes, and the next saves leave them equal again.
     @Test func randomSaves_writeWhatTheSynchronousSaveWrites_andKeepEditsMadeWhileWaiting() async throws {
         var random = SplitMix64(seed: Self.seed)
         var populating = random
@@ -26,6 +27,7 @@ import Testing
         let asynchronousStore = try TestStores.newStore(TestStores.library)
         let asynchronousObjects = try RandomLibrary.populate(asynchronousStore, &populating)
         let synchronous = synchronousStore.newContext()
+        synchronous.undoManager = UndoManager()
         let saver = AsyncSaver(asynchronousStore)
         var editedWhileWaiting = 0
         for round in 0..<Self.rounds {
@@ -36,11 +38,11 @@ import Testing
             let waiting = try Self.alive(synchronous, synchronousObjects, excludingDeleted: true)
             let saveError = Self.saveSynchronously(synchronous)
             let laterEdits = random
-            try ChildContextRandomTests.edit(synchronous, waiting, &random, deletesAnyBook: true)
+            try Self.editAndFinish(synchronous, waiting, &random)
 
             let savedAsynchronously = try await saver.editSaveAndEdit(asynchronousObjects, first: firstEdits, then: laterEdits)
             try #require(savedAsynchronously.saveError == saveError, "\(label)")
-            if savedAsynchronously.changedWhileSaving { editedWhileWaiting += 1 }
+            if savedAsynchronously.editedWhileWaiting { editedWhileWaiting += 1 }
             let (rowsA, rowsS) = (try Self.rows(of: asynchronousStore), try Self.rows(of: synchronousStore)); try #require(rowsA == rowsS, "\(label): rows after the save \(rowsA.filter { !rowsS.contains($0) }) vs \(rowsS.filter { !rowsA.contains($0) })")
             let (pendingA, pendingS) = (await saver.unsavedChanges(), Self.unsavedChanges(synchronous)); try #require(pendingA == pendingS, "\(label): unsaved changes \(pendingA.filter { !pendingS.contains($0) }) vs \(pendingS.filter { !pendingA.contains($0) })")
 
@@ -52,6 +54,21 @@ import Testing
             let leftAsync = await saver.unsavedChanges(), leftSync = Self.unsavedChanges(synchronous); try #require(leftAsync == leftSync, "\(label): changes left \(leftAsync) vs \(leftSync)")
         }
         #expect(editedWhileWaiting > Self.rounds / 2, "only \(editedWhileWaiting) of \(Self.rounds) saves had edits made while they waited")
+    }
+
+    /// Random edits, then now and then what rewrites objects wholesale — refreshes, an undo, a
+    /// rollback, a reset — which an asynchronous save that waits defers until it ends.
+    static func editAndFinish(_ context: ObjectContext, _ objects: RandomLibrary.Objects, _ random: inout SplitMix64) throws {
+        try ChildContextRandomTests.edit(context, objects, &random, deletesAnyBook: true)
+        for _ in 0..<Int.random(in: 0...2, using: &random) {
+            context.refresh(context.object(with: objects.books.randomElement(using: &random)!), mergeChanges: Bool.random(using: &random))
+        }
+        switch Int.random(in: 0..<12, using: &random) {
+        case 0: context.undo()
+        case 1: context.rollback()
+        case 2: context.reset()
+        default: break
+        }
     }
 
     /// Saves with the synchronous form; on error, rolls back and describes the error.
@@ -128,12 +145,14 @@ import Testing
     }
 
     /// A synchronous save or read while an asynchronous save writes would see its rows before the
-    /// context does: they throw `saveInProgress`; asynchronous ones wait for it.
+    /// context does — or its child: they throw `saveInProgress`; asynchronous ones wait for it.
     @Test func synchronousWorkDuringAnAsynchronousSave_throws_andAsynchronousWorkWaits() async throws {
         let results = try await AsyncSaver(try TestStores.newStore(TestStores.library)).workWhileSaving()
         #expect(results.synchronousSave == .saveInProgress)
         #expect(results.synchronousFetch == .saveInProgress)
+        #expect(results.synchronousFetchInChild == .saveInProgress)
         #expect(results.asynchronousFetch == 101)
+        #expect(results.asynchronousFetchInChild == 101)
         #expect(results.secondSaveSaw == 101)
     }
 
@@ -161,43 +180,50 @@ import Testing
 /// A context on an actor of its own, saved asynchronously while tasks on the same actor work.
 private actor AsyncSaver {
     private let context: ObjectContext
+    private lazy var child = context.newChildContext()
+    private var isSaving = false
 
     init(_ store: PersistentStore) {
         context = store.newContext()
+        context.undoManager = UndoManager()
     }
 
     /// Makes random edits with `first`, then saves asynchronously while a task on this actor —
     /// run during the save's wait — makes random edits with `then`.
     func editSaveAndEdit(
         _ objects: RandomLibrary.Objects, first: SplitMix64, then: SplitMix64
-    ) async throws -> (saveError: String?, changedWhileSaving: Bool) {
+    ) async throws -> (saveError: String?, editedWhileWaiting: Bool) {
         var random = first
         let saved = try AsyncSavingTests.alive(context, objects)
         try ChildContextRandomTests.edit(context, saved, &random, deletesAnyBook: true)
         let waiting = try AsyncSavingTests.alive(context, objects, excludingDeleted: true)
+        // Whether the edits ran while the save waited (and not after it).
         let editing = Task {
             var random = then
-            try self.edit(waiting, &random)
+            let whileWaiting = self.isSaving
+            try self.editAndFinish(waiting, &random)
+            return whileWaiting
         }
         var saveError: String?
         do {
+            isSaving = true
+            defer { isSaving = false }
             try await context.save()
         } catch {
             saveError = AsyncSavingTests.describe(error, in: context)
-            try await editing.value
+            _ = try await editing.value
             // The synchronous side rolled back before its edits: so does this one, edits and all,
             // then makes them again.
             context.rollback()
             var random = then
-            try edit(waiting, &random)
+            try editAndFinish(waiting, &random)
             return (saveError, false)
         }
-        try await editing.value
-        return (saveError, context.hasChanges)
+        return (saveError, try await editing.value)
     }
 
-    private func edit(_ objects: RandomLibrary.Objects, _ random: inout SplitMix64) throws {
-        try ChildContextRandomTests.edit(context, objects, &random, deletesAnyBook: true)
+    private func editAndFinish(_ objects: RandomLibrary.Objects, _ random: inout SplitMix64) throws {
+        try AsyncSavingTests.editAndFinish(context, objects, &random)
     }
 
     func save() async -> String? {
@@ -215,21 +241,27 @@ private actor AsyncSaver {
     }
 
     /// Saves 100 books asynchronously while tasks on this actor save, fetch synchronously and
-    /// asynchronously, and save asynchronously with one more book.
-    func workWhileSaving() async throws -> (synchronousSave: SaveError?, synchronousFetch: ContextError?, asynchronousFetch: Int, secondSaveSaw: Int) {
+    /// asynchronously, here and in a child, and save asynchronously with one more book.
+    func workWhileSaving() async throws -> (
+        synchronousSave: SaveError?, synchronousFetch: ContextError?, synchronousFetchInChild: ContextError?,
+        asynchronousFetch: Int, asynchronousFetchInChild: Int, secondSaveSaw: Int
+    ) {
         for index in 0..<100 { Book(context: context).title = "book \(index)" }
-        let synchronous = Task { () -> (SaveError?, ContextError?) in
-            (self.synchronousSaveError(), self.synchronousFetchError())
+        let synchronous = Task { () -> (SaveError?, ContextError?, ContextError?) in
+            (self.synchronousSaveError(), self.synchronousFetchError(self.context), self.synchronousFetchError(self.child))
         }
         let asynchronousFetch = Task { try await self.context.fetch(FetchRequest<Book>()).count }
+        let asynchronousFetchInChild = Task { try await self.child.fetch(FetchRequest<Book>()).count }
         let second = Task {
             Book(context: self.context).title = "one more"
             try await self.context.save()
             return try await self.context.count(for: FetchRequest<Book>())
         }
         try await context.save()
-        let (saveError, fetchError) = await synchronous.value
-        return (saveError, fetchError, try await asynchronousFetch.value, try await second.value)
+        let (saveError, fetchError, childFetchError) = await synchronous.value
+        return (
+            saveError, fetchError, childFetchError,
+            try await asynchronousFetch.value, try await asynchronousFetchInChild.value, try await second.value)
     }
 
     private func synchronousSaveError() -> SaveError? {
@@ -241,7 +273,7 @@ private actor AsyncSaver {
         }
     }
 
-    private func synchronousFetchError() -> ContextError? {
+    private func synchronousFetchError(_ context: ObjectContext) -> ContextError? {
         do throws(ContextError) {
             _ = try context.fetch(FetchRequest<Book>())
             return nil

@@ -166,10 +166,11 @@ extension ObjectContext {
     }
 
     /// Runs `body` with the prepared statement of `sql` in a read, logging it and turning database
-    /// errors into `ContextError.database`. While an asynchronous save of the context writes, the
-    /// store may hold rows of objects the context does not know saved: it throws `saveInProgress`.
+    /// errors into `ContextError.database`. While an asynchronous save of the context or an
+    /// ancestor writes, the store may hold rows of objects the context does not know saved: it
+    /// throws `saveInProgress`.
     func read<T>(_ sql: SQLFragment, _ body: (Database, Statement) throws -> T, rows: (T) -> Int = { _ in 1 }) throws(ContextError) -> T {
-        guard !isSavingAsynchronously else { throw .saveInProgress }
+        guard !topContext.isSavingAsynchronously else { throw .saveInProgress }
         do {
             return try store.logged(sql, {
                 try store.database.read { db in try body(db, try db.cachedStatement(sql: sql.sql)) }
