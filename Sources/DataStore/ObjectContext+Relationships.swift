@@ -97,6 +97,8 @@ extension ObjectContext {
 
     /// Sets one side of a relationship, as a change to save (and to undo).
     func setRelationshipValue(_ value: RelationshipValue, of object: ManagedObject, slot: Int) {
+        // An undo may reach an object that has become a fault since.
+        object.fulfillIfNeeded()
         guard slot < object.relationshipValues.count else { return }
         undoManager?.recordChange(of: object, relationshipSlot: slot, from: object.relationshipValues[slot], in: self)
         object.changingRelationship(at: slot, to: value) { object.changeRelationshipValue(value, atSlot: slot) }

@@ -201,6 +201,34 @@ import Testing
         #expect(book.isDeleted)
     }
 
+    /// An undo that reaches objects turned into faults since fires them, and changes them back;
+    /// relationships recorded before a save name the objects it saved by their permanent IDs.
+    @Test func undoAfterSaveAndRefresh_changesFaultsBack_withPermanentIDs() throws {
+        let context = try Self.newContext()
+        let (austen, bronte) = (Author(context: context), Author(context: context))
+        (austen.name, bronte.name) = ("Austen", "Brontë")
+        let book = Book(context: context)
+        book.author = austen
+        try context.save()
+        let sequel = Book(context: context)
+        sequel.author = austen
+        context.processPendingChanges()
+        book.author = bronte
+        try context.save()
+        context.refresh(book, mergeChanges: false)
+        context.refresh(austen, mergeChanges: false)
+
+        context.undo()
+        #expect(book.author === austen && bronte.books.isEmpty)
+        #expect(austen.books == [book, sequel])
+        // The list holds the sequel's permanent ID, so the sequel can leave it.
+        sequel.author = nil
+        #expect(austen.books == [book])
+        try context.save()
+        let reader = context.store.newContext()
+        #expect(try reader.existingObject(with: austen.objectID).value(forKey: "books") as? Set<ManagedObject> == [reader.object(with: book.objectID)])
+    }
+
     @Test func rollback_andReset_clearTheStacks() throws {
         let context = try Self.newContext()
         let book = Book(context: context)
