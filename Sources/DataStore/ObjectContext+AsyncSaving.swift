@@ -12,9 +12,10 @@
 /// what changes then stays an unsaved change, for the next save. The context runs one save at a
 /// time: another `save()` awaited meanwhile, and the asynchronous reads of the context and its
 /// children, wait for this one to end; their synchronous `save()` and reads of the store throw
-/// `saveInProgress` instead of waiting. `undo()`, `redo()`, `rollback()` and `reset()` called
-/// meanwhile take effect when the save ends, as if called after it. Faults fire as usual: the
-/// rows they read are not among those the save writes.
+/// `saveInProgress` instead of waiting. `undo()`, `redo()`, `rollback()`, `reset()`,
+/// `refresh(_:mergeChanges:)` and `mergeChanges(from:)` called meanwhile take effect when the save
+/// ends, as if called after it: each compares objects with their saved values, which the save is
+/// replacing. Faults fire as usual: the rows they read are not among those the save writes.
 extension ObjectContext {
     /// Saves every change in one transaction — or, in a child context, moves them into the
     /// parent — as the synchronous `save()` does, with the transaction run off the caller's
@@ -51,8 +52,8 @@ extension ObjectContext {
         }
     }
 
-    /// Runs `work` now, or, while an asynchronous save writes, when it ends: what rewrites the
-    /// objects wholesale must not run between the save reading them and bringing them in line.
+    /// Runs `work` now, or, while an asynchronous save writes, when it ends: what judges objects
+    /// by their saved values must not run between the save reading them and bringing them in line.
     func afterAsynchronousSave(_ work: @escaping (ObjectContext) -> Void) {
         guard isSavingAsynchronously else { return work(self) }
         deferredUntilSaved.append(work)

@@ -10,6 +10,7 @@ extension ObjectContext {
     /// A write by another connection or process (`changes.isExternalWrite`) names no objects: every
     /// loaded object without unsaved changes is read again, and observers are told to look again.
     public func mergeChanges(from changes: ChangeSet) {
+        guard !isSavingAsynchronously else { return afterAsynchronousSave { $0.mergeChanges(from: changes) } }
         prefetchedRows.removeAll()
         if changes.isExternalWrite { return mergeExternalWrite() }
         changes.forEachDeleted { id in

@@ -60,7 +60,8 @@ public final class ObjectContext {
     var isSavingAsynchronously = false
     /// The asynchronous saves and reads waiting for that save to end.
     var waitingForSave: [CheckedContinuation<Void, Never>] = []
-    /// Undo, redo, rollback and reset called while that save writes, run when it ends.
+    /// Undo, redo, rollback, reset, refreshes and merges called while that save writes, run when
+    /// it ends: they compare objects with their saved values, which the save is replacing.
     var deferredUntilSaved: [(ObjectContext) -> Void] = []
     /// How many saves this context has made: an asynchronous read that sees it change while it
     /// waits for its rows reads them again.
@@ -452,6 +453,9 @@ public final class ObjectContext {
     /// Refreshes `object`, whose observers hear of the properties a save elsewhere changed
     /// (`changedProperties`, from its change set), or of every loaded one when that is unknown.
     func refresh(_ object: ManagedObject, mergeChanges: Bool, changedProperties: Set<String>?) {
+        guard !isSavingAsynchronously else {
+            return afterAsynchronousSave { $0.refresh(object, mergeChanges: mergeChanges, changedProperties: changedProperties) }
+        }
         guard object.context === self, !inserted.contains(object) else { return }
         prefetchedRows[object.objectID] = nil
         object.changingValues(unloadedMayDiffer: changedProperties) { reload(object, mergeChanges: mergeChanges) }
