@@ -110,11 +110,9 @@ extension ObjectContext {
         if valuesMayHaveChanged { clearChanges(savedBy: save) } else { clearChanges() }
         for (object, row) in zip(save.toUpdate, save.changes.updated) {
             changes.updated[object.objectID] = row.changedKeys
-            // Not `+= 1`: a fault fired while the save waited may have read the new row already.
-            object.version = row.version + 1
+            object.version = row.version + 1  // the `Z_OPT` the save wrote
             keepAsSaved(row, in: object, valuesMayHaveChanged)
         }
-        // A fault now (refreshed while the save waited) reads its row when used.
         for object in save.unchanged where object.isLoaded && (!valuesMayHaveChanged || changedKeys(of: object).isEmpty) {
             object.keepValuesAsSaved()
             forgetChange(of: object)

@@ -8,7 +8,7 @@ import Testing
 /// The asynchronous save writes what the synchronous save writes, and keeps as unsaved changes
 /// what changes while it waits.
 ///
-/// 30 rounds by default; `DATASTORE_ASYNC_SAVE_ROUNDS=1000 swift test --filter AsyncSavingTests`
+/// 30 rounds by default; `DATASTORE_ASYNC_SAVE_ROUNDS=2000 swift test --filter AsyncSavingTests`
 /// for the full run (`DATASTORE_ASYNC_SEED` replays one).
 @Suite struct AsyncSavingTests {
     static let rounds = ProcessInfo.processInfo.environment["DATASTORE_ASYNC_SAVE_ROUNDS"].flatMap(Int.init) ?? 30
