@@ -53,6 +53,7 @@ extension ObjectContext {
             return nil
         }
         // An object changed and changed back has nothing to write: its row and `Z_OPT` stay.
+        var values = AttributeValues.Writer(valuesPerBuffer: 4096)
         var toUpdate: [ManagedObject] = [], updates: [SaveChanges.Row] = [], unchanged: [ManagedObject] = []
         for object in changed {
             let keys = changedKeys(of: object)
@@ -60,11 +61,11 @@ extension ObjectContext {
                 unchanged.append(object)
             } else {
                 toUpdate.append(object)
-                updates.append(SaveChanges.Row(updating: object, changedKeys: keys))
+                updates.append(SaveChanges.Row(updating: object, changedKeys: keys, values: &values))
             }
         }
         let changes = SaveChanges(
-            inserted: toInsert.map(SaveChanges.Row.init(inserting:)),
+            inserted: toInsert.map { SaveChanges.Row(inserting: $0, values: &values) },
             updated: updates,
             deleted: toDelete.map(SaveChanges.Row.init(deleting:)),
             author: transactionAuthor, contextName: name)
@@ -158,7 +159,7 @@ extension ObjectContext {
         }
         let relationshipsKept = zip(object.relationshipValues, relationships).allSatisfy(Self.same)
         object.keepValuesAsSaved()
-        if !attributesKept { object.savedAttributeValuesIfChanged = AttributeValues(count: row.attributes.count) { row.attributes[$0] } }
+        if !attributesKept { object.savedAttributeValuesIfChanged = row.attributes }
         if !relationshipsKept { object.savedRelationshipValuesIfChanged = relationships }
         if !(attributesKept && relationshipsKept) { stillChanged(object) }
     }

@@ -9,7 +9,7 @@ struct SaveChanges: Sendable {
         /// The `Z_OPT` the context read: the version the row must still have.
         let version: Int64
         /// Every attribute's value, by slot (none for a deleted object).
-        let attributes: [AttributeValue]
+        let attributes: AttributeValues
         /// The slots of an updated object whose values differ from the saved ones.
         let changedSlots: [Int]
         /// Every relationship's value, by slot, and the value last saved.
@@ -18,12 +18,13 @@ struct SaveChanges: Sendable {
         /// The names of an updated object's changed properties: for the history and the change set.
         let changedKeys: Set<String>
 
-        /// An object to insert: every value, nothing changed yet.
-        init(inserting object: ManagedObject) {
+        /// An object to insert: every value, nothing changed yet. `values` writes the values of
+        /// many rows into one buffer, so a large save allocates once per many rows.
+        init(inserting object: ManagedObject, values: inout AttributeValues.Writer) {
             objectID = object.objectID
             entity = object.entity
             version = 0
-            attributes = Self.attributes(of: object)
+            attributes = Self.attributes(of: object, &values)
             changedSlots = []
             relationships = object.relationshipValues
             savedRelationships = object.savedRelationshipValues
@@ -31,11 +32,11 @@ struct SaveChanges: Sendable {
         }
 
         /// A saved object with changes: every value, and which ones changed.
-        init(updating object: ManagedObject, changedKeys: Set<String>) {
+        init(updating object: ManagedObject, changedKeys: Set<String>, values: inout AttributeValues.Writer) {
             objectID = object.objectID
             entity = object.entity
             version = object.version
-            attributes = Self.attributes(of: object)
+            attributes = Self.attributes(of: object, &values)
             changedSlots = object.entity.attributes.indices.filter(object.attributeChanged(atSlot:))
             relationships = object.relationshipValues
             savedRelationships = object.savedRelationshipValues
@@ -47,15 +48,15 @@ struct SaveChanges: Sendable {
             objectID = object.objectID
             entity = object.entity
             version = object.version
-            attributes = []
+            attributes = AttributeValues()
             changedSlots = []
             relationships = []
             savedRelationships = []
             changedKeys = []
         }
 
-        private static func attributes(of object: ManagedObject) -> [AttributeValue] {
-            object.entity.attributes.indices.map(object.primitiveValue(atSlot:))
+        private static func attributes(of object: ManagedObject, _ values: inout AttributeValues.Writer) -> AttributeValues {
+            values.row(count: object.entity.attributes.count, object.primitiveValue(atSlot:))
         }
     }
 

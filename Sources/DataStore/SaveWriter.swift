@@ -216,7 +216,7 @@ struct SaveWriter {
 
     private func insert(_ object: SaveChanges.Row, key: Int64, _ db: Database) throws {
         var row = ParameterBinder(insertStatements[object.entity.number]!, logging: logsSQL)
-        row.bindRow(of: object, key: key, destinationKey: resolved)
+        row.bindRow(of: object, key: key, destinationKey: { resolved($0) })
         if let values = row.logged { store.log(object.entity.insertStatement, values) }
         try row.execute()
     }

@@ -25,6 +25,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
         var changes = BatchChanges()
         var failures: [BatchInsertFailure] = []
         var index = 0
+        var rowValues = AttributeValues.Writer(valuesPerBuffer: 4096)
         while true {
             object.setCurrentAttributeValues(defaults)
             guard try fill(object, index) else { break }
@@ -36,7 +37,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
                 continue
             }
             lastKey += 1
-            let values = SaveChanges.Row(inserting: object)
+            let values = SaveChanges.Row(inserting: object, values: &rowValues)
             var row = ParameterBinder(statement, logging: logsSQL)
             row.bindRow(of: values, key: lastKey, destinationKey: { _ in nil })
             if let values = row.logged { store.log(entity.insertStatement, values) }
