@@ -12,10 +12,12 @@
 /// what changes then stays an unsaved change, for the next save. The context runs one save at a
 /// time: another `save()` awaited meanwhile, and the asynchronous reads of the context and its
 /// children, wait for this one to end; their synchronous `save()` and reads of the store throw
-/// `saveInProgress` instead of waiting. `undo()`, `redo()`, `rollback()`, `reset()`,
-/// `refresh(_:mergeChanges:)` and `mergeChanges(from:)` called meanwhile take effect when the save
-/// ends, as if called after it: each compares objects with their saved values, which the save is
-/// replacing. Faults fire as usual: the rows they read are not among those the save writes.
+/// `saveInProgress` instead of waiting. What judges objects by their saved values, which the save
+/// is replacing, waits for its end: an undo or redo called meanwhile takes the step it would take
+/// at the call, applied then; `refresh(_:mergeChanges:)` and `mergeChanges(from:)` run then; and
+/// `rollback()` and `reset()` run then too, discarding what is unsaved at that point — changes
+/// made after the call included. Results controllers that need the store meanwhile look again
+/// then. Faults fire as usual: the rows they read are not among those the save writes.
 extension ObjectContext {
     /// Saves every change in one transaction — or, in a child context, moves them into the
     /// parent — as the synchronous `save()` does, with the transaction run off the caller's

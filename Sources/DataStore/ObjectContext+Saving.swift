@@ -12,7 +12,7 @@ extension ObjectContext {
     /// `try await save()`, which waits for it.
     public func save() throws(SaveError) {
         guard hasChanges || !misuses.isEmpty else { return }
-        guard !isSavingAsynchronously else { throw .saveInProgress }
+        guard !topContext.isSavingAsynchronously else { throw .saveInProgress }
         guard let save = try prepareSave() else { return }
         let result: SaveWriter.Result
         do {
@@ -114,10 +114,9 @@ extension ObjectContext {
             object.version = row.version + 1  // the `Z_OPT` the save wrote
             keepAsSaved(row, in: object, valuesMayHaveChanged)
         }
-        for object in save.unchanged where object.isLoaded && (!valuesMayHaveChanged || changedKeys(of: object).isEmpty) {
-            object.keepValuesAsSaved()
-            forgetChange(of: object)
-        }
+        let unchanged = save.unchanged.filter { $0.isLoaded && (!valuesMayHaveChanged || changedKeys(of: $0).isEmpty) }
+        for object in unchanged { object.keepValuesAsSaved() }
+        forgetChanges(of: unchanged)
         for (index, object) in save.toInsert.enumerated() where object.context === self {
             let old = object.objectID, permanent = permanentIDs.ids[index]
             object.objectID = permanent

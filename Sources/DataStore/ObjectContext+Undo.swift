@@ -4,10 +4,10 @@
 /// rules applied by a save are recorded too, so undoing a saved delete restores the cascade.
 extension ObjectContext {
     /// Undoes the last step of the context's `undoManager`.
-    public func undo() { afterAsynchronousSave { $0.undoManager?.undo() } }
+    public func undo() { undoManager?.undo() }
 
     /// Redoes the last undone step of the context's `undoManager`.
-    public func redo() { afterAsynchronousSave { $0.undoManager?.redo() } }
+    public func redo() { undoManager?.redo() }
 
     /// Unsaved inserts are undone by forgetting the object; saved ones by deleting it.
     func undoInsert(of object: ManagedObject) {

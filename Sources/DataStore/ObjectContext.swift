@@ -334,8 +334,15 @@ public final class ObjectContext {
         registry.insert(object, at: slot)
     }
 
+    /// Another object made for the new ID meanwhile (from an ID read elsewhere while an
+    /// asynchronous save waited) is disconnected: one object per row.
     func reregister(_ object: ManagedObject, from oldID: ObjectID) {
         registry.remove(oldID.row)
+        if let other = registry[object.objectID.row], other !== object {
+            updated.remove(other)
+            deleted.remove(other)
+            other.context = nil
+        }
         registry.insert(object, for: object.objectID.row)
     }
 
@@ -372,18 +379,14 @@ public final class ObjectContext {
     /// Forgets the change tracking of what an asynchronous save wrote; changes made while it
     /// waited stay.
     func clearChanges(savedBy save: PreparedSave) {
-        for object in save.toInsert { inserted.remove(object) }
-        for object in save.toUpdate { updated.remove(object) }
-        for object in save.deletedObjects {
-            deleted.remove(object)
-            inserted.remove(object)
-            updated.remove(object)
-        }
+        inserted.remove(save.toInsert + save.deletedObjects)
+        updated.remove(save.toUpdate + save.deletedObjects)
+        deleted.remove(save.deletedObjects)
     }
 
-    /// Stops tracking as changed an object whose values are the saved ones.
-    func forgetChange(of object: ManagedObject) {
-        updated.remove(object)
+    /// Stops tracking as changed objects whose values are the saved ones.
+    func forgetChanges(of objects: [ManagedObject]) {
+        updated.remove(objects)
     }
 
     /// Tracks as changed a saved object whose values differ from those just saved.

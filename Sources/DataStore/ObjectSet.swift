@@ -39,6 +39,16 @@ struct ObjectSet {
         if let position = objects.lastIndex(where: { $0 === object }) { objects.remove(at: position) }
     }
 
+    /// Removes every member of `removed` in one pass over the set.
+    mutating func remove(_ removed: [ManagedObject]) {
+        var any = false
+        for object in removed where object.changeFlags.contains(flag) {
+            object.changeFlags.remove(flag)
+            any = true
+        }
+        if any { objects.removeAll { !$0.changeFlags.contains(flag) } }
+    }
+
     mutating func removeAll() {
         for object in objects { object.changeFlags.remove(flag) }
         objects.removeAll()

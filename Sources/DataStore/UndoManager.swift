@@ -11,6 +11,9 @@
 /// pending changes (`processPendingChanges()`, which `save()` also does), and before an undo or
 /// redo. Explicit groups (`beginUndoGrouping()` … `endUndoGrouping()`) nest inside events.
 ///
+/// While an asynchronous save of a context among a step's targets writes, `undo()` and `redo()`
+/// take the step off its stack at once and apply it when the save ends.
+///
 /// Targets are not retained: an action whose target is gone is skipped. Used on the isolation of
 /// the contexts that use it. Where Foundation's own `UndoManager` is also visible (Apple
 /// platforms), write this one as `DataStore.UndoManager`.
@@ -128,19 +131,32 @@ public final class UndoManager {
     public func undo() {
         endEvent()
         guard openGroups.isEmpty, let group = undoStack.popLast() else { return }
-        isUndoing = true
-        redoStack.append(run(group))
-        isUndoing = false
+        whenTargetsAreFree(group) {
+            self.isUndoing = true
+            self.redoStack.append(self.run(group))
+            self.isUndoing = false
+        }
     }
 
     /// Redoes the last undone step.
     public func redo() {
         endEvent()
         guard openGroups.isEmpty, let group = redoStack.popLast() else { return }
-        isRedoing = true
-        undoStack.append(run(group))
-        isRedoing = false
-        trim()
+        whenTargetsAreFree(group) {
+            self.isRedoing = true
+            self.undoStack.append(self.run(group))
+            self.isRedoing = false
+            self.trim()
+        }
+    }
+
+    /// Runs `step` now, or once the asynchronous save of a context among `group`'s targets ends:
+    /// the step must not change objects that save is bringing in line. The group is off its stack
+    /// already, so edits made meanwhile do not change which step runs.
+    private func whenTargetsAreFree(_ group: Group, _ step: @escaping () -> Void) {
+        let targets = group.actions.lazy.compactMap { $0.target as? ObjectContext }
+        guard let saving = targets.first(where: { $0.topContext.isSavingAsynchronously })?.topContext else { return step() }
+        saving.afterAsynchronousSave { _ in self.whenTargetsAreFree(group, step) }
     }
 
     /// Forgets every step, to undo and to redo.

@@ -26,6 +26,11 @@ extension FetchedResultsController {
             } else {
                 place(affected, deleted: changes.deleted, plan)
             }
+        } catch .fetch(.saveInProgress) {
+            // The store holds rows the context does not know it saved yet: look again once it does.
+            var again = changes
+            again.invalidatesAll = true
+            context.topContext.afterAsynchronousSave { [weak self] _ in self?.contextDidChange(again) }
         } catch {
             trackingError = error
         }
