@@ -342,8 +342,12 @@ import Testing
         #expect(delegate.lastChanges.sorted() == ["delete [0, 2]", "move [0, 4] -> [0, 0]", "update [0, 0]"])
     }
 
+    /// The one folder of this run's section caches: tests running at once each set it, so they
+    /// must all set the same one.
+    static let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("DataStoreCaches-\(UUID().uuidString)")
+
     @Test func sectionCache_skipsTheGroupByWhileTheStoreIsUnchanged() throws {
-        FetchedResultsCache.directory = FileManager.default.temporaryDirectory.appendingPathComponent("DataStoreCaches-\(UUID().uuidString)")
+        FetchedResultsCache.directory = Self.cacheDirectory
         let store = try TestStores.newStore(TestStores.failedBanks)
         try Self.banks(50, store: store)
         let lines = LineCollector()
@@ -381,7 +385,7 @@ import Testing
     /// A cache name reused for another request: the sections are computed again, and the store
     /// warns once per name, through its log.
     @Test func sectionCache_underAChangedRequest_warnsOnce() throws {
-        FetchedResultsCache.directory = FileManager.default.temporaryDirectory.appendingPathComponent("DataStoreCaches-\(UUID().uuidString)")
+        FetchedResultsCache.directory = Self.cacheDirectory
         let name = "Banks-\(UUID().uuidString)"
         let store = try TestStores.newStore(TestStores.failedBanks)
         try Self.banks(20, store: store)
