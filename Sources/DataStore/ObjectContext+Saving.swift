@@ -201,17 +201,27 @@ extension ObjectContext {
     /// (objects the save forgot), unless `keeping` them (objects not saved yet).
     func remap(_ values: inout [RelationshipValue], _ permanentIDs: PermanentIDs, keeping unsaved: (ObjectID) -> Bool) {
         for index in values.indices {
-            switch values[index] {
-            case .toOne(let id?) where id.isTemporaryID:
-                values[index] = .toOne(permanentIDs[id] ?? (unsaved(id) ? id : nil))
-            case .toMany(var list) where list.contains(where: \.isTemporaryID):
-                for id in list.ids where id.isTemporaryID {
-                    if let permanent = permanentIDs[id] { list.replace(id, with: permanent) } else if !unsaved(id) { list.remove(id) }
-                }
-                values[index] = .toMany(list)
-            default:
-                break
+            if let remapped = Self.replacingTemporaryIDs(in: values[index], with: { permanentIDs[$0] }, keeping: unsaved) {
+                values[index] = remapped
             }
+        }
+    }
+
+    /// `value` with each temporary ID replaced by `permanent(id)`; one without is dropped unless
+    /// `kept`. `nil` when `value` holds no temporary ID: most hold none, and stay as they are.
+    static func replacingTemporaryIDs(
+        in value: RelationshipValue, with permanent: (ObjectID) -> ObjectID?, keeping kept: (ObjectID) -> Bool
+    ) -> RelationshipValue? {
+        switch value {
+        case .toOne(let id?) where id.isTemporaryID:
+            return .toOne(permanent(id) ?? (kept(id) ? id : nil))
+        case .toMany(var list) where list.contains(where: \.isTemporaryID):
+            for id in list.ids where id.isTemporaryID {
+                if let saved = permanent(id) { list.replace(id, with: saved) } else if !kept(id) { list.remove(id) }
+            }
+            return .toMany(list)
+        default:
+            return nil
         }
     }
 }

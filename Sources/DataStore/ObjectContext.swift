@@ -294,17 +294,7 @@ public final class ObjectContext {
     /// `value` with the temporary IDs of objects saved since replaced by their permanent ones: a
     /// value recorded before a save (for an undo) names the objects as they are named now.
     func withPermanentIDs(_ value: RelationshipValue) -> RelationshipValue {
-        switch value {
-        case .toOne(let id?) where id.isTemporaryID:
-            return .toOne(permanentID(ofSaved: id) ?? id)
-        case .toMany(var list) where list.contains(where: \.isTemporaryID):
-            for id in list.ids where id.isTemporaryID {
-                if let permanent = permanentID(ofSaved: id) { list.replace(id, with: permanent) }
-            }
-            return .toMany(list)
-        default:
-            return value
-        }
+        Self.replacingTemporaryIDs(in: value, with: permanentID(ofSaved:), keeping: { _ in true }) ?? value
     }
 
     /// Notes that the object with the temporary ID `temporary` was saved as `permanent`.

@@ -54,13 +54,13 @@ struct SaveWriter {
         // the others are done, and fails only if it is refused still. Each pass runs the other
         // way, so a chain of rows each taking the next one's value takes two passes, not one per
         // row. Values swapped between two rows are refused both ways: a uniqueness failure.
-        var refused = try attempt(changes.inserted.indices.map(Write.insert) + changes.updated.indices.map(Write.update), &conflicts, db)
+        var refused = try attemptAll(changes.inserted.indices.map(Write.insert) + changes.updated.indices.map(Write.update), &conflicts, db)
         if store.tracksHistory { try readTombstones(db) }
         for object in changes.deleted where try !delete(object, db) {
             conflicts.append(try conflict(for: object, db))
         }
         while !refused.isEmpty {
-            let stillRefused = try attempt(refused.reversed().map(\.write), &conflicts, db)
+            let stillRefused = try attemptAll(refused.reversed().map(\.write), &conflicts, db)
             if stillRefused.count == refused.count { break }
             refused = stillRefused
         }
@@ -102,7 +102,7 @@ struct SaveWriter {
     }
 
     /// Tries `writes` in order, collecting conflicts; the writes a unique index refused.
-    private func attempt(_ writes: [Write], _ conflicts: inout [SaveError.Conflict], _ db: Database) throws -> [(write: Write, error: DatabaseError)] {
+    private func attemptAll(_ writes: [Write], _ conflicts: inout [SaveError.Conflict], _ db: Database) throws -> [(write: Write, error: DatabaseError)] {
         var refused: [(write: Write, error: DatabaseError)] = []
         for write in writes {
             switch try attempt(write, db) {
