@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "PostgreSQLStore",
             dependencies: [
-                "DataModel", "StoreSchema", .product(name: "GRDB", package: "GRDB.swift"),
+                "DataModel", "StoreSchema", "DataStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -94,7 +94,14 @@ let package = Package(
             dependencies: ["datamodel-gen"]
         ),
         // Golden-file assertions shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["DataModel", "DataModelParser"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "DataModel", "DataModelParser",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(
             name: "DataModelParserTests",
@@ -141,8 +148,9 @@ let package = Package(
             name: "DataStoreTests",
             dependencies: [
                 "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport", "durability-writer",
-                "GeneratedBooks", "GeneratedFailedBanks", "GeneratedProducts", "Library",
+                "GeneratedBooks", "GeneratedFailedBanks", "GeneratedProducts", "Library", "PostgreSQLStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

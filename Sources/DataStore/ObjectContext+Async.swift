@@ -28,7 +28,7 @@ extension ObjectContext {
     nonisolated(nonsending)
     public func count<Object>(for request: FetchRequest<Object>) async throws(ContextError) -> Int {
         let plan = try FetchPlan(request, store: store)
-        guard !(request.includesPendingChanges && hasPendingChanges) else { return try await matchingObjects(plan, request).count }
+        guard !judgesInMemory(plan, request) else { return try await matchingObjects(plan, request).count }
         var all = 0
         try await readRows(plan.select("COUNT(*)", ordered: false)).forEach { row in all = Int(row.int64(0)) }
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await count(for: request) }
@@ -40,7 +40,7 @@ extension ObjectContext {
     nonisolated(nonsending)
     public func fetchObjectIDs<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> [ObjectID] {
         let plan = try FetchPlan(request, store: store)
-        guard !(request.includesPendingChanges && hasPendingChanges) else { return try await matchingObjects(plan, request).map(\.objectID) }
+        guard !judgesInMemory(plan, request) else { return try await matchingObjects(plan, request).map(\.objectID) }
         let sql = objectIDQuery(plan, request)
         let rows = try await readRows(sql)
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await fetchObjectIDs(request) }
@@ -53,7 +53,7 @@ extension ObjectContext {
     nonisolated(nonsending)
     public func fetchBatched<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> BatchedFetchResults<Object> {
         let plan = try FetchPlan(request, store: store)
-        guard request.fetchBatchSize > 0, !(request.includesPendingChanges && hasPendingChanges) else {
+        guard request.fetchBatchSize > 0, !judgesInMemory(plan, request) else {
             let objects = try await matchingObjects(plan, request)
             try await prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
             return BatchedFetchResults(context: self, objects: objects.objects(of: Object.self, entities: plan.entities))
@@ -70,7 +70,7 @@ extension ObjectContext {
     public func fetchDictionaries<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> [[String: PredicateValue]] {
         let plan = try FetchPlan(request, store: store, forDictionaries: true)
         guard let shape = plan.dictionary else { return [] }
-        guard !(request.includesPendingChanges && hasPendingChanges) else {
+        guard !judgesDictionariesInMemory(plan, request) else {
             let objects = try await matchingObjects(plan, Self.inMemoryRequest(shape, request))
             return Self.dictionaries(try rowsInMemory(plan, shape, request, objects), shape)
         }

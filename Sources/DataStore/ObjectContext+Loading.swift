@@ -1,6 +1,3 @@
-import GRDB
-import GRDBSQLite
-
 /// Faulting: loading an object's row on first access, and a to-many relationship's destinations on
 /// first use.
 extension ObjectContext {
@@ -14,22 +11,17 @@ extension ObjectContext {
     }
 
     /// Loads `object`'s row; `false` when the store has none.
-    func loadRow(of object: ManagedObject) throws -> Bool {
+    func loadRow(of object: ManagedObject) throws(ContextError) -> Bool {
         guard let key = object.objectID.primaryKey else { return false }
         let entity = object.entity
-        let sql = "SELECT \(entity.selectColumns) FROM \(entity.tableName) t0 WHERE t0.Z_PK = ?"
-        store.log(sql, [key])
-        return try store.database.read { db in
-            let statement = try db.cachedStatement(sql: sql)
-            // The cursor must outlive the reads: it resets the statement when it goes.
-            let rows = try Row.fetchCursor(statement, arguments: [key])
-            return try withExtendedLifetime(rows) {
-                guard try rows.next() != nil else { return false }
-                var values = AttributeValues.Writer(valuesPerBuffer: 0)
-                object.entity.rowLayout.fill(object, from: .statement(statement.sqliteStatement), into: &values, context: self)
-                return true
-            }
+        let sql = SQLFragment(sql: "SELECT \(entity.selectColumns) FROM \(entity.tableName) t0 WHERE t0.Z_PK = ?", arguments: [key.databaseValue])
+        var found = false
+        try readEachRow(sql) { row in
+            var values = AttributeValues.Writer(valuesPerBuffer: 0)
+            entity.rowLayout.fill(object, from: row, into: &values, context: self)
+            found = true
         }
+        return found
     }
 
     private func fillMissing(_ object: ManagedObject) {
@@ -65,19 +57,15 @@ extension ObjectContext {
         }
     }
 
-    private func loadDestinations(of object: ManagedObject, relationship: RelationshipDescription) throws -> ObjectIDList {
+    private func loadDestinations(of object: ManagedObject, relationship: RelationshipDescription) throws(ContextError) -> ObjectIDList {
         guard let key = object.objectID.primaryKey else { return ObjectIDList() }
         let destinationTable = store.entity(number: relationship.destinationEntityNumber)?.tableName ?? ""
         guard let source = relationship.toManySource(destinationTable: destinationTable) else { return ObjectIDList() }
         let sql = "SELECT t0.Z_PK, t0.Z_ENT \(source.from) WHERE \(source.owner) = ? ORDER BY \(source.order)"
-        store.log(sql, [key])
-        return try store.database.read { db in
-            var list = ObjectIDList()
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [key])
-            while let row = try rows.next() {
-                list.append(objectID(key: row[0], entityNumber: row[1]))
-            }
-            return list
+        var list = ObjectIDList()
+        try readEachRow(SQLFragment(sql: sql, arguments: [key.databaseValue])) { row in
+            list.append(objectID(key: row.int64(0), entityNumber: Int(row.int64(1))))
         }
+        return list
     }
 }

@@ -13,7 +13,8 @@ import StoreSchema
 ///     let context = store.newContext()
 public final class PersistentStore: Sendable {
     public let model: ManagedObjectModel
-    /// The file, or `nil` for an in-memory store.
+    /// The file; for a server's store, the server and database (`postgresql://user@host:port/name`,
+    /// without a password); `nil` for an in-memory store.
     public let url: URL?
     /// `Z_METADATA.Z_UUID`, which object URIs carry.
     public let identifier: String
@@ -32,7 +33,10 @@ public final class PersistentStore: Sendable {
     let tombstoneColumns: Int
     /// Every entity, by number (`entities[0]` is entity 1).
     public let entities: [EntityDescription]
-    let database: any DatabaseWriter
+    /// Where the rows are.
+    private let engine: Engine
+    /// The SQL the store's engine speaks.
+    let dialect: SQLDialect
     private let entitiesByName: [String: EntityDescription]
     /// The entity of each generated class, by class: found without hashing the entity's name.
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
@@ -133,13 +137,9 @@ public final class PersistentStore: Sendable {
         return configuration
     }
 
-    private init(
+    private convenience init(
         database: any DatabaseWriter, derivedValues: DerivedValueLog, url: URL?, model: ManagedObjectModel, history: HistoryTracking
     ) throws(StoreError) {
-        self.database = database
-        self.derivedValues = derivedValues
-        self.url = url
-        self.model = model
         let opened: Opened
         do {
             opened = try database.write { db in try Self.openOrCreate(db, model: model, history: history) }
@@ -148,6 +148,26 @@ public final class PersistentStore: Sendable {
         } catch {
             throw .database(message: "\(error)")
         }
+        self.init(engine: .sqlite(database), opened: opened, derivedValues: derivedValues, url: url, model: model)
+        _ = try? checkForExternalChanges()
+    }
+
+    /// A store whose rows a server holds, opened by the module that speaks to it
+    /// (`PostgreSQLStore`), which read its identity and checked its version hashes.
+    package convenience init(
+        server: any ServerDatabase, url: URL, model: ManagedObjectModel, identifier: String, metadata: StoreMetadata, schema: StoreSchema
+    ) {
+        self.init(
+            engine: .server(server), opened: Opened(identifier: identifier, metadata: metadata, schema: schema),
+            derivedValues: DerivedValueLog(), url: url, model: model)
+    }
+
+    private init(engine: Engine, opened: Opened, derivedValues: DerivedValueLog, url: URL?, model: ManagedObjectModel) {
+        self.engine = engine
+        dialect = if case .server = engine { .postgreSQL } else { .sqlite }
+        self.derivedValues = derivedValues
+        self.url = url
+        self.model = model
         identifier = opened.identifier
         metadata = opened.metadata
         differingEntities = opened.differingEntities
@@ -163,7 +183,26 @@ public final class PersistentStore: Sendable {
         }
         historyLayouts = tracksHistory ? entities.map { (HistoryColumns($0), HistoryTombstones($0)) } : []
         tombstoneColumns = opened.tombstoneColumns
-        _ = try? checkForExternalChanges()
+    }
+
+    /// A SQLite database, or a server's.
+    enum Engine {
+        case sqlite(any DatabaseWriter)
+        case server(any ServerDatabase)
+    }
+
+    /// The SQLite database. A server's store is open for reading only: what writes (saves, batch
+    /// requests, history, migration) finds no database and fails with ``ReadOnlyServerStore``.
+    var database: any DatabaseWriter {
+        get throws(ReadOnlyServerStore) {
+            guard case .sqlite(let database) = engine else { throw ReadOnlyServerStore() }
+            return database
+        }
+    }
+
+    /// The server that holds the rows, for a server's store.
+    var server: (any ServerDatabase)? {
+        if case .server(let server) = engine { server } else { nil }
     }
 
     /// The ID of the row `key` of the entity numbered `entityNumber` (an unknown number, from a
@@ -245,6 +284,7 @@ public final class PersistentStore: Sendable {
     @discardableResult
     public func checkForExternalChanges() throws(StoreError) -> Bool {
         let found: (changed: Bool, transactions: [HistoryTransaction])
+        guard server == nil else { return false }
         do {
             // On the writer's queue: no save of this store is between its commit and its note of
             // the history transaction it wrote.

@@ -4,12 +4,18 @@ import GRDBSQLite
 
 /// Rows read into memory, every column in its storage class: what a read off the context's
 /// isolation hands back to it, to be turned into objects there.
-struct ReadRows: Sendable {
+package struct ReadRows: Sendable {
     let columnCount: Int
     /// The values of every row, row after row.
     private let values: [DatabaseValue]
 
     var count: Int { columnCount == 0 ? 0 : values.count / columnCount }
+
+    /// Rows of `columnCount` columns: `values` holds the first row's, then the next row's….
+    package init(columnCount: Int, values: [DatabaseValue]) {
+        self.columnCount = columnCount
+        self.values = values
+    }
 
     /// Reads every row `statement` gives for `arguments`.
     init(_ statement: Statement, arguments: [DatabaseValue]) throws {
@@ -42,11 +48,21 @@ extension PersistentStore {
         let start = ContinuousClock.now
         let rows: ReadRows
         do {
-            rows = try await database.read { db in try ReadRows(db.cachedStatement(sql: sql.sql), arguments: sql.arguments) }
+            if let server {
+                rows = try await server.rows(sql.sql, arguments: sql.arguments)
+            } else {
+                rows = try await database.read { db in try ReadRows(db.cachedStatement(sql: sql.sql), arguments: sql.arguments) }
+            }
         } catch {
             throw .database(message: "\(error)")
         }
         if settings.level > 0 { settings.handler(.fetched(seconds: (ContinuousClock.now - start) / .seconds(1), rows: rows.count)) }
         return rows
+    }
+
+    /// Every row `sql` selects on the server, the calling thread waiting for them, logged as
+    /// `logged(_:_:rows:)` logs.
+    func rowsWaiting(_ sql: SQLFragment, on server: any ServerDatabase) throws -> ReadRows {
+        try logged(sql, { try server.rowsWaiting(sql.sql, arguments: sql.arguments) }, rows: \.count)
     }
 }

@@ -44,6 +44,13 @@ final class PostgreSQLTableReader: StoreTableReader {
         return nil
     }
 
+    /// `Z_METADATA.Z_UUID`: the store's identifier, which object URIs carry.
+    func identifier() async throws -> String? {
+        let rows = try await connection.query(#"SELECT "Z_UUID" FROM "Z_METADATA" WHERE "Z_VERSION" = 1"#, logger: connection.logger)
+        for try await identifier in rows.decode(String?.self) { return identifier }
+        return nil
+    }
+
     func rowCount(of table: String) async throws -> Int {
         let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(PostgreSQLName.quoted(table))"), logger: connection.logger)
         for try await count in rows.decode(Int.self) { return count }

@@ -56,29 +56,8 @@ enum PostgreSQLValue {
 
     /// The SQLite value of `cell`, a value of `type` selected by `selection(of:type:)`.
     static func value(_ cell: PostgresCell, of type: PostgreSQLValueType) throws -> DatabaseValue {
-        if cell.bytes == nil { return .null }
-        switch type {
-        case .smallint, .integer, .bigint:
-            return try cell.decode(Int64.self).databaseValue
-        case .boolean:
-            return (try cell.decode(Bool.self) ? 1 : 0).databaseValue
-        case .double:
-            return try cell.decode(Double.self).databaseValue
-        case .numeric:
-            // As text, which the decimal column's NUMERIC affinity turns into the number SQLite
-            // kept in the source (text that is no number, NaN, stays text as it was there).
-            return try cell.decode(String.self).databaseValue
-        case .text:
-            return try cell.decode(String.self).databaseValue
-        case .uuid:
-            let uuid = try cell.decode(UUID.self)
-            return withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue
-        case .bytea:
-            var buffer = try cell.decode(ByteBuffer.self)
-            return Data(buffer.readBytes(length: buffer.readableBytes) ?? []).databaseValue
-        case .anyValue:
-            return try untagged(cell.decode(ByteBuffer.self))
-        }
+        guard type == .anyValue, cell.bytes != nil else { return try PostgreSQLCells.value(of: cell) }
+        return try untagged(cell.decode(ByteBuffer.self))
     }
 
     /// How an `anyValue` begins, by the value's SQLite storage class; the rest is the value: a
@@ -136,8 +115,14 @@ enum PostgreSQLValueError: Error, CustomStringConvertible {
     /// A `bytea` that should hold a value tagged with its storage class (a history tombstone's, or
     /// one of a table outside the model's layout) does not begin with a tag or does not hold its value.
     case malformedTaggedValue
+    /// A `numeric` value whose binary form is not PostgreSQL's.
+    case malformedNumeric
 
     var description: String {
-        "a value of a history tombstone or of a table outside the model's layout does not begin with its storage class"
+        switch self {
+        case .malformedTaggedValue:
+            "a value of a history tombstone or of a table outside the model's layout does not begin with its storage class"
+        case .malformedNumeric: "a numeric value is not in PostgreSQL's binary form"
+        }
     }
 }

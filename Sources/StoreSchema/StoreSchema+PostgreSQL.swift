@@ -7,8 +7,8 @@ import DataModel
 /// Every name is quoted, so that the catalog spells it as Core Data does (`"ZBOOK"."Z_PK"`, where
 /// an unquoted name would fold to `zbook`), and a store reads the same through either engine.
 /// Dates stay Core Data's seconds since 2001 (`double precision`), so they compare and sort as
-/// they do in SQLite; text keys of indexes use the `"C"` collation, which orders by bytes as
-/// SQLite's `BINARY` does.
+/// they do in SQLite; text columns, and so their comparisons, orders and index keys, use the `"C"`
+/// collation, which orders by bytes as SQLite's `BINARY` does.
 extension StoreSchema {
     /// The fixed tables every store has.
     public static let postgreSQLBookkeepingTables = [
@@ -24,7 +24,9 @@ extension StoreSchema {
         let entityTables = tables.map { table in
             "CREATE TABLE \(quotedForPostgreSQL(table.name)) ( "
                 + table.columns.map { column in
-                    "\(quotedForPostgreSQL(column.name)) \(types.type(of: column))\(column.role == .primaryKey ? " PRIMARY KEY" : "")"
+                    let type = types.type(of: column)
+                    let collation = type == "text" ? #" COLLATE "C""# : ""
+                    return "\(quotedForPostgreSQL(column.name)) \(type)\(collation)\(column.role == .primaryKey ? " PRIMARY KEY" : "")"
                 }.joined(separator: ", ") + " );"
         }
         let joins = joinTables.map { join in

@@ -208,7 +208,7 @@ import TestSupport
         let run = try Self.run("sql", "Models/Products.xcdatamodeld", "--dialect", "postgresql")
         #expect(run.status == 0)
         #expect(run.standardOutput.hasPrefix(
-            #"CREATE TABLE "ZPRODUCTS" ( "Z_PK" bigint PRIMARY KEY, "Z_ENT" integer, "Z_OPT" bigint, "ZPRICE" double precision, "ZFAVORITEDAT" double precision, "ZNAME" text );"# + "\n"))
+            #"CREATE TABLE "ZPRODUCTS" ( "Z_PK" bigint PRIMARY KEY, "Z_ENT" integer, "Z_OPT" bigint, "ZPRICE" double precision, "ZFAVORITEDAT" double precision, "ZNAME" text COLLATE "C" );"# + "\n"))
         #expect(run.standardOutput.contains(#"INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES (2, 'FavoriteProducts', 1, 0);"#))
         #expect(run.standardOutput.contains(#"VALUES (1, upper(gen_random_uuid()::text), '\x62706C697374"#))
         let withViews = try Self.run("sql", "Models/Products.xcdatamodeld", "--dialect", "postgresql", "--views")

@@ -11,29 +11,8 @@ import TestSupport
 /// `datamodel-gen copy-store`: stores go to PostgreSQL and back without losing or changing a value,
 /// and a copy that cannot be made whole writes nothing. Runs on the PostgreSQL server of
 /// `DATAMODELKIT_POSTGRES_URL` (`Scripts/postgres-server.sh start`), each test in a new database.
-@Suite(.enabled(if: PostgreSQLServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
+@Suite(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
 struct CopyStoreCommandTests {
-    /// Runs `body` with the URL of a new, empty database, dropped afterwards.
-    func withEmptyDatabase(_ body: (String) async throws -> Void) async throws {
-        let server = try #require(PostgreSQLServer.url)
-        let configuration = try PostgresConnection.Configuration(url: try #require(server.string) + "?sslmode=disable")
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "tests"))
-        let name = "copy_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
-        try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: connection.logger)
-        var url = server
-        url.path = "/\(name)"
-        url.queryItems = [URLQueryItem(name: "sslmode", value: "disable")]
-        do {
-            try await body(try #require(url.string))
-        } catch {
-            _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: connection.logger)
-            try? await connection.close()
-            throw error
-        }
-        try await connection.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: connection.logger)
-        try await connection.close()
-    }
-
     /// A path for a new SQLite file.
     static func newStorePath() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("copy-\(UUID().uuidString)")
@@ -109,7 +88,7 @@ struct CopyStoreCommandTests {
     /// every row comes back with the same values of the same storage classes, and that `inspect`
     /// prints the same objects, and the same persistent history when the store has one.
     func expectRoundTrip(_ path: String, model: [String]) async throws {
-        try await withEmptyDatabase { database in
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
             let toServer = try CLITests.run(["copy-store", path, database] + model)
             try #require(toServer.status == 0, "\(toServer.standardError)")
             #expect(toServer.standardError.contains("rows ("))
@@ -155,7 +134,7 @@ struct CopyStoreCommandTests {
     @Test func inspect_queriesAPostgreSQLStoreAsItQueriesTheFile() async throws {
         let (url, _) = try InspectCommandTests.libraryStore()
         let model = ["--model", InspectCommandTests.everything, "--model-version", "Everything 2"]
-        try await withEmptyDatabase { database in
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
             let empty = try CLITests.run(["inspect", database] + model)
             #expect(empty.status == 1)
             #expect(empty.standardError.contains("is not a Core Data store: it has no Z_METADATA row"), "\(empty.standardError)")
@@ -224,7 +203,7 @@ struct CopyStoreCommandTests {
         }
         let model = ["--model", InspectCommandTests.everything, "--model-version", "Everything 2"]
         try await expectRoundTrip(url.path, model: model)
-        try await withEmptyDatabase { database in
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
             let toServer = try CLITests.run(["copy-store", url.path, database] + model)
             try #require(toServer.status == 0, "\(toServer.standardError)")
             #expect(try await Self.tablesOutsideLayout(in: database) == ["ZNOTES"])
@@ -244,7 +223,7 @@ struct CopyStoreCommandTests {
         let (url, store) = try InspectCommandTests.libraryStore()
         _ = store
         try await DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZITEM SET ZPAGECOUNT = 'many'") }
-        try await withEmptyDatabase { database in
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
             let copy = try CLITests.run("copy-store", url.path, database, "--model", InspectCommandTests.everything, "--model-version", "Everything 2")
             #expect(copy.status == 1)
             #expect(copy.standardError.contains("ZITEM.ZPAGECOUNT of the row with Z_PK 1: the value \"many\" cannot be stored as smallint without change"), "\(copy.standardError)")
@@ -274,9 +253,4 @@ struct CopyStoreCommandTests {
         #expect(copy.status == 1)
         #expect(copy.standardError.contains("unknown sslmode 'sometimes'"))
     }
-}
-
-/// The server the PostgreSQL tests use: `DATAMODELKIT_POSTGRES_URL`.
-enum PostgreSQLServer {
-    static let url = ProcessInfo.processInfo.environment["DATAMODELKIT_POSTGRES_URL"].flatMap(URLComponents.init(string:))
 }

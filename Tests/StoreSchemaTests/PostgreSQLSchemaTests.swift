@@ -5,6 +5,7 @@ import Logging
 import PostgresNIO
 import StoreSchema
 import Testing
+import TestSupport
 
 /// The PostgreSQL DDL of every model — bundled samples and the whole corpus — runs on a real
 /// PostgreSQL server (`Scripts/postgres-server.sh`, which `.ci/run` starts; its URL in
@@ -129,9 +130,4 @@ struct PostgreSQLSchemaTests {
         #expect(short != PostgreSQLName.of(long + "2"))
         #expect(PostgreSQLName.of("ZBOOK") == "ZBOOK")
     }
-}
-
-/// The server the PostgreSQL tests use: `DATAMODELKIT_POSTGRES_URL`.
-enum PostgreSQLTestServer {
-    static let url = ProcessInfo.processInfo.environment["DATAMODELKIT_POSTGRES_URL"].flatMap(URLComponents.init(string:))
 }

@@ -27,7 +27,7 @@ public final class BatchedFetchResults<Object: ManagedObject>: RandomAccessColle
     /// The results of `request`; `keys` are the rows of its key query when they were read already.
     init(context: ObjectContext, request: FetchRequest<Object>, plan: FetchPlan, keys: ReadRows? = nil) throws(ContextError) {
         self.context = context
-        guard request.fetchBatchSize > 0, !(request.includesPendingChanges && context.hasPendingChanges) else {
+        guard request.fetchBatchSize > 0, !context.judgesInMemory(plan, request) else {
             let objects = try context.matchingObjects(plan, request).objects(of: Object.self, entities: plan.entities)
             try context.prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
             storage = .objects(objects)

@@ -25,12 +25,19 @@ struct FetchPlan {
     /// Whether the predicate and sort keys read only the fetched rows' own columns, so that an
     /// unsaved change to another object cannot change which rows match or their order.
     let isLocal: Bool
+    /// Whether the store's SQL cannot tell which rows match or their order, so that they are
+    /// judged in memory: on a server, text comparisons and sorts, whose meaning is `TextMatching`'s
+    /// and `SortComparison`'s. `condition` then holds the terms of the predicate the SQL can say,
+    /// and selects candidates.
+    let evaluatesInMemory: Bool
     /// The request's `returnsObjectsAsFaults`.
     let returnsObjectsAsFaults: Bool
     /// The relationships of each prefetched key path.
     let prefetchPaths: [[RelationshipDescription]]
     /// For a dictionary fetch: its columns, groups and order.
     let dictionary: DictionaryShape?
+    /// The SQL the store speaks.
+    let dialect: SQLDialect
 
     struct SortKey {
         var path: ResolvedPath
@@ -44,6 +51,7 @@ struct FetchPlan {
             throw .classMismatch(entity: entity.name, type: "\(Object.self)")
         }
         self.entity = entity
+        dialect = store.dialect
         entityNumbers = request.includesSubentities ? entity.subtreeNumbers : entity.number...entity.number
         entities = store.entities[(entityNumbers.lowerBound - 1)...(entityNumbers.upperBound - 1)]
         let resolver = PredicateResolver(store: store, entity: entity)
@@ -57,20 +65,24 @@ struct FetchPlan {
         sortKeys = keys
 
         var compiler = PredicateSQLCompiler(store: store)
-        let predicateSQL = resolved.map { compiler.compile($0) }
+        let predicateInMemory = store.dialect != .sqlite && resolved?.usesTextFunctions == true
+        let sqlPredicate = predicateInMemory ? resolved.flatMap(Self.termsWithoutTextFunctions) : resolved
+        let predicateSQL = sqlPredicate.map { compiler.compile($0) }
         var order: [String] = []
         var columns: [String] = []
+        var sortsInMemory = false
         for key in keys {
             let column = compiler.column(key.path, key.attribute)
             columns.append(column)
-            var term = switch key.descriptor.comparator {
+            let term = switch key.descriptor.comparator {
             case .compare: column
             case .caseInsensitiveCompare: "DSFOLD(\(column), \(StringOptions.caseInsensitive.rawValue))"
             case .localizedStandardCompare: "\(column) COLLATE DSLOCALIZEDSTANDARD"
             }
-            if !key.descriptor.ascending { term += " DESC" }
-            order.append(term)
+            if store.dialect != .sqlite && key.descriptor.comparator != .compare { sortsInMemory = true }
+            order.append((sortsInMemory ? column : term) + store.dialect.direction(ascending: key.descriptor.ascending))
         }
+        evaluatesInMemory = predicateInMemory || sortsInMemory
         sortColumns = columns
         sortTerms = order
         dictionary = forDictionaries ? try DictionaryShape(request, entity: entity, sortKeys: keys, resolver: resolver, compiler: &compiler) : nil
@@ -95,6 +107,14 @@ struct FetchPlan {
         prefetchPaths = try ObjectContext.prefetchPaths(request.relationshipKeyPathsForPrefetching, from: entity, store: store)
     }
 
+    /// The terms of `predicate`'s top-level `AND` that need no text function: a condition every
+    /// match meets, for the candidates of a predicate judged in memory.
+    private static func termsWithoutTextFunctions(_ predicate: ResolvedPredicate) -> ResolvedPredicate? {
+        guard case .and(let terms) = predicate else { return nil }
+        let withoutText = terms.filter { !$0.usesTextFunctions }
+        return withoutText.isEmpty ? nil : .and(withoutText)
+    }
+
     /// `SELECT <columns> FROM … WHERE … GROUP BY … ORDER BY … LIMIT … OFFSET …`, ordered by the
     /// sort keys then `t0.Z_PK` unless `orderTerms` says otherwise.
     func select(
@@ -109,7 +129,7 @@ struct FetchPlan {
         } else if ordered {
             sql = sql + orderBy
         }
-        if limit > 0 || offset > 0 { sql = sql + " LIMIT \(limit > 0 ? limit : -1) OFFSET \(offset)" }
+        if limit > 0 || offset > 0 { sql = sql + dialect.limit(limit, offset: offset) }
         return sql
     }
 
@@ -119,7 +139,7 @@ struct FetchPlan {
         let column = sortColumns[0]
         var sql = SQLFragment(sql: "SELECT \(column), COUNT(*) \(from)")
         if let condition { sql = sql + " WHERE " + condition }
-        return sql + " GROUP BY \(column) ORDER BY \(column)\(sortKeys[0].descriptor.ascending ? "" : " DESC")"
+        return sql + " GROUP BY \(column) ORDER BY \(column)\(dialect.direction(ascending: sortKeys[0].descriptor.ascending))"
     }
 
     /// Every column of the rows keyed `keys`, in the fetch's order — Core Data's query for one batch.

@@ -6,6 +6,13 @@ import GRDBSQLite
 /// context has unsaved changes the request includes, in memory with the same meaning (Core Data
 /// ignores pending changes here; this does not).
 extension ObjectContext {
+    /// Whether dictionary results are computed in memory from the matching objects: when their
+    /// matches are (`judgesInMemory`), and on a server, whose aggregates and groups of text would
+    /// not always agree with SQLite's.
+    func judgesDictionariesInMemory<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) -> Bool {
+        judgesInMemory(plan, request) || store.server != nil
+    }
+
     /// One dictionary per matching object — or per distinct result, or per group — holding the
     /// request's `propertiesToFetch` by name: attribute values as `.attribute`, to-one destinations
     /// as `.object`; a nil value has no entry, as in Core Data.
@@ -22,7 +29,7 @@ extension ObjectContext {
     public func fetchDictionaries<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [[String: PredicateValue]] {
         let plan = try FetchPlan(request, store: store, forDictionaries: true)
         guard let shape = plan.dictionary else { return [] }
-        guard !(request.includesPendingChanges && hasPendingChanges) else {
+        guard !judgesDictionariesInMemory(plan, request) else {
             let objects = try matchingObjects(plan, Self.inMemoryRequest(shape, request))
             return Self.dictionaries(try rowsInMemory(plan, shape, request, objects), shape)
         }

@@ -19,11 +19,9 @@ extension ObjectContext {
     /// unsaved changes.
     public func count<Object>(for request: FetchRequest<Object>) throws(ContextError) -> Int {
         let plan = try FetchPlan(request, store: store)
-        guard !(request.includesPendingChanges && hasPendingChanges) else { return try matchingObjects(plan, request).count }
-        let sql = plan.select("COUNT(*)", ordered: false)
-        let all: Int = try read(sql) { db, statement in
-            try Int.fetchOne(statement, arguments: StatementArguments(sql.arguments)) ?? 0
-        }
+        guard !judgesInMemory(plan, request) else { return try matchingObjects(plan, request).count }
+        var all = 0
+        try forEachRow(plan.select("COUNT(*)", ordered: false)) { row in all = Int(row.int64(0)) }
         return Self.count(all, within: request)
     }
 
@@ -37,7 +35,7 @@ extension ObjectContext {
     /// context has no unsaved changes.
     public func fetchObjectIDs<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [ObjectID] {
         let plan = try FetchPlan(request, store: store)
-        guard !(request.includesPendingChanges && hasPendingChanges) else { return try matchingObjects(plan, request).map(\.objectID) }
+        guard !judgesInMemory(plan, request) else { return try matchingObjects(plan, request).map(\.objectID) }
         return try readObjectIDs(objectIDQuery(plan, request), of: plan.entity)
     }
 
@@ -74,15 +72,23 @@ extension ObjectContext {
         var use: Use
     }
 
+    /// Whether the matches of `request` are judged in memory: the context has unsaved changes the
+    /// request includes, or the store's SQL cannot tell which rows match or their order (text
+    /// comparisons on a server, judged as `PredicateEvaluator` judges them).
+    func judgesInMemory<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) -> Bool {
+        plan.evaluatesInMemory || (request.includesPendingChanges && hasPendingChanges)
+    }
+
     func matchingRead<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) -> MatchingRead {
         let columns = plan.entity.selectColumns
-        guard request.includesPendingChanges, hasPendingChanges else {
+        guard judgesInMemory(plan, request) else {
             guard request.includesPropertyValues else {
                 return MatchingRead(sql: objectIDQuery(plan, request), use: .objectIDs)
             }
             return MatchingRead(sql: plan.select(columns, limit: request.fetchLimit, offset: request.fetchOffset), use: .objects)
         }
-        return plan.isLocal
+        // Rows the SQL matched are candidates enough unless a change elsewhere can change them.
+        return plan.isLocal || !(request.includesPendingChanges && hasPendingChanges)
             ? MatchingRead(sql: plan.select(columns, ordered: false), use: .matchedCandidates)
             : MatchingRead(sql: SQLFragment(sql: plan.selectAllRows(columns)), use: .allCandidates)
     }
@@ -106,8 +112,9 @@ extension ObjectContext {
         let matches = { (object: ManagedObject) in plan.predicate.map { evaluator.evaluate($0, on: object) } ?? true }
         var matching: [ManagedObject]
         if read.use == .matchedCandidates {
-            // Unchanged rows matched in SQL; changed and new objects are judged by their current values.
-            matching = candidates.filter { !pending.isChanged($0) }
+            // Unchanged rows matched in SQL (all of the predicate, or the part the store's SQL can
+            // say); changed and new objects are judged by their current values.
+            matching = candidates.filter { !pending.isChanged($0) && (!plan.evaluatesInMemory || matches($0)) }
             matching += (pending.inserted + pending.updated).filter { plan.includes($0) && !pending.isDeleted($0) && matches($0) }
         } else {
             // A change to a related object can change any row's match or order: judge them all in memory.
@@ -157,24 +164,25 @@ extension ObjectContext {
     }
 
     /// Calls `body` with the columns of each row of `rows`, when they were read already, or else
-    /// of `sql` run in a read (logging the number of rows).
+    /// of `sql` run in a read. While an asynchronous save of the context or an ancestor writes,
+    /// the store may hold rows of objects the context does not know saved: it throws `saveInProgress`.
     func forEachRow(_ sql: SQLFragment, from rows: ReadRows? = nil, _ body: (RowColumns) -> Void) throws(ContextError) {
         if let rows { return rows.forEach(body) }
-        _ = try read(sql) { _, statement in
-            try statement.forEachRow(arguments: sql.arguments) { body(.statement($0)) }
-        } rows: { $0 }
+        guard !topContext.isSavingAsynchronously else { throw .saveInProgress }
+        try readEachRow(sql, body)
     }
 
-    /// Runs `body` with the prepared statement of `sql` in a read, logging it and turning database
-    /// errors into `ContextError.database`. While an asynchronous save of the context or an
-    /// ancestor writes, the store may hold rows of objects the context does not know saved: it
-    /// throws `saveInProgress`.
-    func read<T>(_ sql: SQLFragment, _ body: (Database, Statement) throws -> T, rows: (T) -> Int = { _ in 1 }) throws(ContextError) -> T {
-        guard !topContext.isSavingAsynchronously else { throw .saveInProgress }
+    /// Calls `body` with the columns of each row `sql` selects, read now — on the server, the
+    /// calling thread waiting — logging the number of rows and turning database errors into
+    /// `ContextError.database`.
+    func readEachRow(_ sql: SQLFragment, _ body: (RowColumns) -> Void) throws(ContextError) {
         do {
-            return try store.logged(sql, {
-                try store.database.read { db in try body(db, try db.cachedStatement(sql: sql.sql)) }
-            }, rows: rows)
+            if let server = store.server { return try store.rowsWaiting(sql, on: server).forEach(body) }
+            _ = try store.logged(sql, {
+                try store.database.read { db in
+                    try db.cachedStatement(sql: sql.sql).forEachRow(arguments: sql.arguments) { body(.statement($0)) }
+                }
+            }, rows: { $0 })
         } catch {
             throw .database(message: "\(error)")
         }

@@ -53,15 +53,20 @@ struct PredicateSQLCompiler {
         frames = [Frame(alias: "t0")]
     }
 
+    private var dialect: SQLDialect { store.dialect }
+
+    /// A condition that always holds or never does.
+    private func truth(_ value: Bool) -> SQLFragment { SQLFragment(sql: dialect.truth(value)) }
+
     /// The `LEFT OUTER JOIN`s the fetched table needs, each with a leading space.
     var rootJoins: String { frames[0].joins.map { " " + $0 }.joined() }
 
     mutating func compile(_ predicate: ResolvedPredicate) -> SQLFragment {
         switch predicate {
-        case .constant(let value): return SQLFragment(sql: value ? "1" : "0")
-        case .not(let predicate): return "NOT COALESCE(" + compile(predicate) + ", 0)"
-        case .and(let terms): return terms.isEmpty ? SQLFragment(sql: "1") : "(" + .joined(terms.map { compile($0) }, separator: " AND ") + ")"
-        case .or(let terms): return terms.isEmpty ? SQLFragment(sql: "0") : "(" + .joined(terms.map { compile($0) }, separator: " OR ") + ")"
+        case .constant(let value): return truth(value)
+        case .not(let predicate): return "NOT COALESCE(" + compile(predicate) + ", " + truth(false) + ")"
+        case .and(let terms): return terms.isEmpty ? truth(true) : "(" + .joined(terms.map { compile($0) }, separator: " AND ") + ")"
+        case .or(let terms): return terms.isEmpty ? truth(false) : "(" + .joined(terms.map { compile($0) }, separator: " OR ") + ")"
         case .compare(let lhs, let comparisonOperator, let rhs, let options):
             return compare(lhs, comparisonOperator, rhs, options)
         case .quantified(let quantifier, let collection, let predicate):
@@ -71,7 +76,7 @@ struct PredicateSQLCompiler {
             switch quantifier {
             case .direct, .any: return "EXISTS (SELECT 1 FROM " + from + " AND " + inner + ")"
             case .none: return "NOT EXISTS (SELECT 1 FROM " + from + " AND " + inner + ")"
-            case .all: return "NOT EXISTS (SELECT 1 FROM " + from + " AND NOT COALESCE(" + inner + ", 0))"
+            case .all: return "NOT EXISTS (SELECT 1 FROM " + from + " AND NOT COALESCE(" + inner + ", " + truth(false) + "))"
             }
         }
     }
@@ -90,6 +95,9 @@ struct PredicateSQLCompiler {
     // MARK: Comparisons
 
     private mutating func compare(_ lhs: ResolvedExpression, _ comparisonOperator: ComparisonOperator, _ rhs: ResolvedExpression, _ options: StringOptions) -> SQLFragment {
+        // PostgreSQL reads a UUID constant as the `uuid` column it meets only in its text form.
+        let comparesUUIDs = dialect == .postgreSQL && (lhs.isUUIDAttribute || rhs.isUUIDAttribute)
+        let (lhs, rhs) = comparesUUIDs ? (lhs.withUUIDsAsText, rhs.withUUIDsAsText) : (lhs, rhs)
         if case .objectValue = lhs { return compareObjects(rhs, comparisonOperator, lhs) }
         if case .objectValue = rhs { return compareObjects(lhs, comparisonOperator, rhs) }
         if case .object(let left) = lhs, case .object(let right) = rhs { return compareObjectPaths(left, comparisonOperator, right) }
@@ -107,46 +115,46 @@ struct PredicateSQLCompiler {
             if case .value(let value) = lhs, value.isNull { return right + (comparisonOperator == .equal ? " IS NULL" : " IS NOT NULL") }
             // `=` where one side is a non-null constant (it can use an index); `IS` otherwise, so nil equals nil.
             let isConstant = { (expression: ResolvedExpression) in if case .value = expression { true } else { false } }
-            let equal = isConstant(lhs) || isConstant(rhs) ? " = " : " IS "
-            return left + (comparisonOperator == .equal ? equal : " IS NOT ") + right
+            let equal = isConstant(lhs) || isConstant(rhs) ? " = " : dialect.isSame(true)
+            return left + (comparisonOperator == .equal ? equal : dialect.isSame(false)) + right
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             return left + " \(comparisonOperator.rawValue) " + expression(rhs, folding: options)
         case .between:
-            guard case .list(let bounds) = rhs, bounds.count == 2 else { return SQLFragment(sql: "0") }
+            guard case .list(let bounds) = rhs, bounds.count == 2 else { return truth(false) }
             return left + " BETWEEN " + expression(bounds[0], folding: options) + " AND " + expression(bounds[1], folding: options)
         case .in:
-            guard case .list(let elements) = rhs else { return SQLFragment(sql: "0") }
+            guard case .list(let elements) = rhs else { return truth(false) }
             let nonNull = elements.filter { if case .value(let value) = $0 { !value.isNull } else { true } }
             var alternatives: [SQLFragment] = []
             if !nonNull.isEmpty {
                 alternatives.append(left + " IN (" + .joined(nonNull.map { expression($0, folding: options) }, separator: ", ") + ")")
             }
             if nonNull.count < elements.count { alternatives.append(left + " IS NULL") }
-            return alternatives.isEmpty ? SQLFragment(sql: "0") : "(" + .joined(alternatives, separator: " OR ") + ")"
+            return alternatives.isEmpty ? truth(false) : "(" + .joined(alternatives, separator: " OR ") + ")"
         case .beginsWith, .endsWith, .contains, .like, .matches:
-            return SQLFragment(sql: "0")
+            return truth(false)
         }
     }
 
     /// An object path against an object constant: keys compare only within one table.
     private mutating func compareObjects(_ path: ResolvedExpression, _ comparisonOperator: ComparisonOperator, _ constant: ResolvedExpression) -> SQLFragment {
         guard case .object(let objectPath) = path, case .objectValue(let id) = constant else {
-            return SQLFragment(sql: comparisonOperator == .notEqual ? "1" : "0")
+            return truth(comparisonOperator == .notEqual)
         }
         let key = objectKey(objectPath)
         let isEqual = comparisonOperator == .equal
         guard let id else { return key + (isEqual ? " IS NULL" : " IS NOT NULL") }
         // A temporary ID or an object of another table is no row's value here.
         guard let primaryKey = id.primaryKey, store.entity(named: id.entityName)?.tableName == objectPath.end.tableName else {
-            return SQLFragment(sql: isEqual ? "0" : "1")
+            return truth(!isEqual)
         }
-        return key + (isEqual ? " = " : " IS NOT ") + .bound(primaryKey.databaseValue)
+        return key + (isEqual ? " = " : dialect.isSame(false)) + .bound(primaryKey.databaseValue)
     }
 
     private mutating func compareObjectPaths(_ lhs: ResolvedPath, _ comparisonOperator: ComparisonOperator, _ rhs: ResolvedPath) -> SQLFragment {
         let left = objectKey(lhs), right = objectKey(rhs)
         let same: SQLFragment = lhs.end.tableName == rhs.end.tableName
-            ? left + " IS " + right
+            ? left + dialect.isSame(true) + right
             : "(" + left + " IS NULL AND " + right + " IS NULL)"
         return comparisonOperator == .equal ? same : "NOT " + same
     }
@@ -172,10 +180,16 @@ struct PredicateSQLCompiler {
             let selected: String
             switch (function, value) {
             case (.count, _), (_, nil): selected = "COUNT(*)"
-            case (.sum, let (path, attribute)?): selected = "TOTAL(\(column(path, attribute)))"
-            case (.average, let (path, attribute)?): selected = "AVG(\(column(path, attribute)))"
-            case (.minimum, let (path, attribute)?): selected = "MIN(\(column(path, attribute)))"
-            case (.maximum, let (path, attribute)?): selected = "MAX(\(column(path, attribute)))"
+            case (let function, let (path, attribute)?):
+                let value = dialect.aggregated(column(path, attribute), type: attribute.type)
+                selected = switch function {
+                // SQLite's `TOTAL`: the sum, 0 for no rows.
+                case .sum: dialect == .sqlite ? "TOTAL(\(value))" : "COALESCE(SUM(\(value)), 0)"
+                case .average: "AVG(\(value))"
+                case .minimum: "MIN(\(value))"
+                case .maximum: "MAX(\(value))"
+                case .count: "COUNT(*)"
+                }
             }
             let value = "(SELECT \(selected) FROM " + leave(source) + ")"
             // `@min`/`@max` of text compared with `[c]`/`[d]`: the extreme value folded, as in memory.
@@ -252,7 +266,7 @@ struct PredicateSQLCompiler {
                 table: "\(table) \(join) JOIN \(collection.destination.tableName) \(element) ON \(element).Z_PK = \(join).\(otherColumn)",
                 correlation: "\(join).\(ownColumn) = " + owner, scope: collection.elementScope)
         case .foreignKey, .none:
-            source = CollectionSource(table: "\(collection.destination.tableName) \(element)", correlation: SQLFragment(sql: "0"), scope: collection.elementScope)
+            source = CollectionSource(table: "\(collection.destination.tableName) \(element)", correlation: truth(false), scope: collection.elementScope)
         }
         frames.removeSubrange(min(collection.elementScope, frames.count)...)
         frames.append(Frame(alias: element))

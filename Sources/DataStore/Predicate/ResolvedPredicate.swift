@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// A predicate checked against an entity: key paths resolved to properties, constants converted to
@@ -12,6 +13,21 @@ indirect enum ResolvedPredicate {
     /// `ANY`/`ALL`/`NONE`: `predicate` holds for some, every or no element of `collection`; the
     /// element is scope `collection.elementScope` inside `predicate`.
     case quantified(Quantifier, ResolvedCollection, ResolvedPredicate)
+}
+
+extension ResolvedPredicate {
+    /// Whether its SQL calls the text functions of `StoreFunctions` (string operators, `[c]` and
+    /// `[d]`), which only a SQLite store's connections have.
+    var usesTextFunctions: Bool {
+        switch self {
+        case .constant: false
+        case .not(let predicate): predicate.usesTextFunctions
+        case .and(let terms), .or(let terms): terms.contains { $0.usesTextFunctions }
+        case .compare(let lhs, let comparisonOperator, let rhs, let options):
+            comparisonOperator.isStringOperator || !options.isEmpty || lhs.usesTextFunctions || rhs.usesTextFunctions
+        case .quantified(_, _, let predicate): predicate.usesTextFunctions
+        }
+    }
 }
 
 /// A side of a resolved comparison.
@@ -30,6 +46,33 @@ indirect enum ResolvedExpression {
     case aggregate(AggregateFunction, ResolvedCollection, value: (ResolvedPath, AttributeDescription)?)
     /// `SUBQUERY(collection, $x, predicate).@count`.
     case subqueryCount(ResolvedCollection, ResolvedPredicate)
+}
+
+extension ResolvedExpression {
+    /// Whether its SQL calls the text functions of `StoreFunctions`.
+    var usesTextFunctions: Bool {
+        switch self {
+        case .subqueryCount(_, let predicate): predicate.usesTextFunctions
+        case .list(let elements): elements.contains { $0.usesTextFunctions }
+        case .value, .objectValue, .attribute, .object, .aggregate: false
+        }
+    }
+
+    /// Whether it is an attribute of type UUID.
+    var isUUIDAttribute: Bool {
+        if case .attribute(_, let attribute) = self { attribute.type == .uuid } else { false }
+    }
+
+    /// The expression with its UUID constants (16 bytes) as text: `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
+    var withUUIDsAsText: ResolvedExpression {
+        switch self {
+        case .value(let value):
+            guard case .blob(let bytes) = value.storage, bytes.count == 16 else { return self }
+            return .value(UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }).uuidString.databaseValue)
+        case .list(let elements): return .list(elements.map(\.withUUIDsAsText))
+        default: return self
+        }
+    }
 }
 
 enum AggregateFunction: String {

@@ -107,7 +107,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
     /// values holding, when the store was read, those of each key chunk's first row (one query).
     func readList(_ plan: FetchPlan, cache: SectionCache? = nil) throws(FetchedResultsError) -> (ResultsList, SortValueCache) {
         do {
-            let fromStore = !(context.hasPendingChanges && fetchRequest.includesPendingChanges)
+            let fromStore = !context.judgesInMemory(plan, fetchRequest)
             var list = fromStore ? try readListFromStore(plan, cache: cache) : try readListInMemory(plan)
             // A list of one chunk has one fence, read by the first search that needs it; its
             // filter is made by the first search too.
@@ -146,12 +146,12 @@ public final class FetchedResultsController<Object: ManagedObject> {
     private func readRuns(_ plan: FetchPlan) throws(ContextError) -> [ResultsList.SectionRun] {
         let sql = plan.selectRunLengths()
         let attribute = plan.sortKeys[0].attribute
-        return try context.read(sql) { db, statement in
-            try Row.fetchAll(statement, arguments: StatementArguments(sql.arguments)).map { row in
-                let value: DatabaseValue = row[0]
-                return ResultsList.SectionRun(value: value, name: Self.sectionName(value, attribute), count: row[1])
-            }
-        } rows: { $0.count }
+        var runs: [ResultsList.SectionRun] = []
+        try context.forEachRow(sql) { row in
+            let value = row.databaseValue(0)
+            runs.append(ResultsList.SectionRun(value: value, name: Self.sectionName(value, attribute), count: Int(row.int64(1))))
+        }
+        return runs
     }
 
     /// The list judged in memory, for a context with unsaved changes.

@@ -1,0 +1,45 @@
+import DataModel
+
+/// The SQL a store's engine speaks, where SQLite and PostgreSQL differ in what a fetch reads: the
+/// runtime writes one query for both, and these few spellings keep its meaning the same.
+package enum SQLDialect: Sendable {
+    case sqlite
+    case postgreSQL
+
+    /// A condition that always holds or never does: SQLite's truth values are integers, PostgreSQL's
+    /// a type of their own.
+    func truth(_ value: Bool) -> String {
+        switch self {
+        case .sqlite: value ? "1" : "0"
+        case .postgreSQL: value ? "TRUE" : "FALSE"
+        }
+    }
+
+    /// `lhs` and `rhs` are equal, `NULL` equal to `NULL` (or differ, when `equal` is false).
+    func isSame(_ equal: Bool) -> String {
+        switch self {
+        case .sqlite: equal ? " IS " : " IS NOT "
+        case .postgreSQL: equal ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM "
+        }
+    }
+
+    /// `LIMIT … OFFSET …`, where a limit of 0 means none.
+    func limit(_ limit: Int, offset: Int) -> String {
+        let count = limit > 0 ? "\(limit)" : (self == .sqlite ? "-1" : "ALL")
+        return " LIMIT \(count) OFFSET \(offset)"
+    }
+
+    /// The direction of an `ORDER BY` term: `NULL` sorts before every value, as in SQLite and in
+    /// memory (PostgreSQL puts it last by default).
+    func direction(ascending: Bool) -> String {
+        switch self {
+        case .sqlite: ascending ? "" : " DESC"
+        case .postgreSQL: ascending ? " NULLS FIRST" : " DESC NULLS LAST"
+        }
+    }
+
+    /// A value for an aggregate: PostgreSQL neither sums nor averages `boolean`, which SQLite keeps as 0 and 1.
+    func aggregated(_ column: String, type: AttributeType) -> String {
+        self == .postgreSQL && type == .boolean ? "CAST(\(column) AS INTEGER)" : column
+    }
+}

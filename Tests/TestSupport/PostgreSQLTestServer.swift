@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+/// The server the PostgreSQL tests use: `DATAMODELKIT_POSTGRES_URL`, which
+/// `Scripts/postgres-server.sh start` prints. Without it, their suites are skipped.
+public enum PostgreSQLTestServer {
+    public static let url = ProcessInfo.processInfo.environment["DATAMODELKIT_POSTGRES_URL"].flatMap(URLComponents.init(string:))
+
+    /// Runs `body` with the URL of a new, empty database, dropped afterwards (its connections
+    /// closed by force), whether `body` throws or not.
+    public static func withEmptyDatabase(_ body: (String) async throws -> Void) async throws {
+        let server = try #require(url)
+        let configuration = PostgresConnection.Configuration(
+            host: server.host ?? "127.0.0.1", port: server.port ?? 5432, username: server.user ?? "postgres",
+            password: server.password, database: String(server.path.dropFirst()), tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "tests"))
+        let name = "test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+        try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: connection.logger)
+        var database = server
+        database.path = "/\(name)"
+        database.queryItems = [URLQueryItem(name: "sslmode", value: "disable")]
+        var failure: (any Error)?
+        do {
+            try await body(try #require(database.string))
+        } catch {
+            failure = error
+        }
+        _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: connection.logger)
+        try? await connection.close()
+        if let failure { throw failure }
+    }
+}
