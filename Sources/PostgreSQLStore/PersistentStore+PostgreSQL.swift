@@ -37,7 +37,7 @@ extension PersistentStore {
 
     /// Opens the store in the PostgreSQL database `configuration` names for reading, as
     /// `readOnly(postgreSQL:model:)` does; pass a configuration of your own for TLS options a URL
-    /// cannot give. `url` is the store's ``url``; by default, built from the configuration.
+    /// cannot give. `url` is the store's `url`; by default, built from the configuration.
     public static func readOnly(
         postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, url: URL? = nil
     ) async throws(StoreError) -> PersistentStore {

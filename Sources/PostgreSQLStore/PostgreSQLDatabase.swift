@@ -23,8 +23,13 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
     }
 
     deinit {
-        // A connection must be closed before it goes: each stays alive until its close ends.
-        for connection in idle { connection.close().whenComplete { _ in withExtendedLifetime(connection) {} } }
+        Self.close(idle)
+    }
+
+    /// Closes `connections`, each kept alive until its close ends (a connection must be closed
+    /// before it goes).
+    private static func close(_ connections: [PostgresConnection]) {
+        for connection in connections { connection.close().whenComplete { _ in withExtendedLifetime(connection) {} } }
     }
 
     func rows(_ sql: String, arguments: [DatabaseValue]) async throws -> ReadRows {
@@ -35,9 +40,12 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         try rowsReading(queryText.query(sql, arguments: arguments)).wait()
     }
 
-    /// The rows of `query`, on a connection no other query uses meanwhile.
-    private func rowsReading(_ query: PostgresQuery) -> EventLoopFuture<ReadRows> {
-        withConnection { connection in
+    /// The rows of `query`, on a connection no other query uses meanwhile. A read whose
+    /// connection ended — the server restarted, or ended an idle session — runs once more on a
+    /// new connection: it changes nothing, and the caller sees an error only when the server
+    /// stays out of reach.
+    private func rowsReading(_ query: PostgresQuery, again: Bool = true) -> EventLoopFuture<ReadRows> {
+        let rows = withConnection(new: !again) { connection in
             connection.query(query, logger: self.logger).flatMapThrowing { result in
                 var columnCount = 0
                 var values: [DatabaseValue] = []
@@ -48,12 +56,22 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
                 return ReadRows(columnCount: columnCount, values: values)
             }
         }
+        return rows.flatMapError { error in
+            let failure = PostgreSQLServerError(error)
+            guard again, failure.connectionEnded else { return rows.eventLoop.makeFailedFuture(failure) }
+            return self.rowsReading(query, again: false)
+        }
     }
 
     /// Runs `body` on an idle connection, or a new one, which goes back to the idle ones after,
-    /// unless it closed (a server that went away): the next query connects anew.
-    private func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<T>) -> EventLoopFuture<T> {
+    /// unless it closed (a server that went away): the next query connects anew. A `new`
+    /// connection leaves the idle ones behind, closed: what ended one likely ended them all.
+    private func withConnection<T: Sendable>(new: Bool = false, _ body: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<T>) -> EventLoopFuture<T> {
         let (reused, id) = lock.withLock { () -> (PostgresConnection?, Int) in
+            if new {
+                Self.close(idle)
+                idle.removeAll()
+            }
             while let connection = idle.popLast() {
                 if !connection.isClosed { return (connection, 0) }
             }

@@ -43,6 +43,11 @@ struct PostgreSQLStoreTests {
         }
     }
 
+    /// The number of objects `request` fetches in a new context of `store`.
+    static func fetchedCount(_ request: FetchRequest<ManagedObject>, in store: PersistentStore) async throws -> Int {
+        try await store.newContext().fetch(request).count
+    }
+
     /// What `body` returns, called where only the synchronous forms of the API are in scope.
     static func synchronously<T>(_ body: () throws -> T) rethrows -> T {
         try body()
@@ -198,5 +203,50 @@ struct PostgreSQLStoreTests {
             }
         }
         try await connection.close()
+    }
+
+    @Test func aServerThatDropsTheConnection_failsTheFetchWithATypedError_andTheNextFetchReconnects() async throws {
+        try await Self.withRandomLibrary { pair in
+            let context = pair.postgreSQL.newContext()
+            let books = FetchRequest<ManagedObject>(entityName: "Book")
+            let count = try await context.fetch(books).count
+            let table = try #require(pair.postgreSQL.entity(named: "Book")).tableName
+            let configuration = try PostgresConnection.Configuration(url: pair.database)
+            let admin = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "tests"))
+            do {
+                // Idle connections the server ends are left behind.
+                try await admin.query(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                    logger: admin.logger)
+                #expect(try await context.fetch(books).count == count)
+                // A fetch whose connection ends while it waits (here, for a lock) runs again on a
+                // new connection; when that one ends too, it fails with a typed error.
+                try await admin.query("BEGIN", logger: admin.logger)
+                try await admin.query(PostgresQuery(unsafeSQL: #"LOCK TABLE "\#(table)" IN ACCESS EXCLUSIVE MODE"#), logger: admin.logger)
+                async let blocked = Self.fetchedCount(books, in: pair.postgreSQL)
+                var terminated = 0
+                while terminated < 2 {
+                    try await Task.sleep(for: .milliseconds(20))
+                    // The lock's transaction would otherwise see the activity of its first look.
+                    try await admin.query("SELECT pg_stat_clear_snapshot()", logger: admin.logger)
+                    let rows = try await admin.query(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                        logger: admin.logger)
+                    for try await count in rows.decode(Int.self) { terminated += count }
+                }
+                do {
+                    let fetched = try await blocked
+                    Issue.record("the fetch whose connections ended returned \(fetched) objects")
+                } catch {
+                    guard case ContextError.database(let message) = error else { throw error }
+                    #expect(message.contains("terminating connection due to administrator command"), "\(message)")
+                }
+                try await admin.query("ROLLBACK", logger: admin.logger)
+                #expect(try await context.fetch(books).count == count)
+            } catch {
+                Issue.record("\(String(reflecting: error))")
+            }
+            try await admin.close()
+        }
     }
 }

@@ -1,0 +1,29 @@
+import PostgresNIO
+
+/// Why PostgreSQL refused or could not run a query, said as the server or the connection said it:
+/// PostgresNIO describes its errors generically so that no bound value reaches a log by accident,
+/// and neither does this (no query text, no values), but the server's message and SQLSTATE, or
+/// what happened to the connection, are what a developer needs.
+struct PostgreSQLServerError: Error, CustomStringConvertible {
+    let description: String
+    /// Whether the connection ended (the server restarted, was shut down, or ended the session):
+    /// a read can run again on a new one.
+    let connectionEnded: Bool
+
+    init(_ error: any Error) {
+        guard let error = error as? PSQLError else {
+            description = "\(error)"
+            connectionEnded = false
+            return
+        }
+        let state = error.serverInfo?[.sqlState]
+        if let message = error.serverInfo?[.message] {
+            description = "PostgreSQL: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? "")
+        } else {
+            description = "PostgreSQL connection: \(error.code)"
+        }
+        // Class 08: connection exception; class 57: operator intervention (the session was ended).
+        connectionEnded = [.serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError].contains(error.code)
+            || state?.hasPrefix("08") == true || state?.hasPrefix("57") == true
+    }
+}
