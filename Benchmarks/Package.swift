@@ -16,6 +16,9 @@ let package = Package(
         // Fluent, the class-per-row ORM of server Swift, on SQLite: a peer of like kind.
         .package(url: "https://github.com/vapor/fluent-kit", from: "1.57.0"),
         .package(url: "https://github.com/vapor/fluent-sqlite-driver", from: "4.9.0"),
+        // The PostgreSQL store's floor: PostgresNIO decoding rows itself.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.3"),
     ],
     targets: [
         // The synthetic 1,000-entity model every generator-side benchmark reads.
@@ -76,6 +79,17 @@ let package = Package(
                 .product(name: "DataStore", package: "DataModelKit"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // The PostgreSQL store against PostgresNIO, interleaved: compare-postgresql [ROUNDS] (needs DATAMODELKIT_POSTGRES_URL)
+        .executableTarget(
+            name: "compare-postgresql",
+            dependencies: [
+                "StoreFixtures",
+                .product(name: "DataStore", package: "DataModelKit"),
+                .product(name: "PostgreSQLStore", package: "DataModelKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Migrations of 1,000,000 rows against the floor, interleaved: compare-migration [ROUNDS]
