@@ -9,6 +9,20 @@ enum SampleBanks {
     private static let names = ["First Citizens Bank", "Heritage Savings Bank", "Pioneer National Bank", "Valley Bank & Trust", "Summit Federal Savings"]
     private static let cities = ["Springfield", "Riverside", "Fairview", "Madison", "Georgetown", "Salem"]
 
+    /// The store in the PostgreSQL database at `url`; a database without one first gets
+    /// `sampleBanks` made-up banks, when given.
+    static func openStore(_ url: String, sampleBanks: Int?) async throws -> PersistentStore {
+        do {
+            return try await PersistentStore.readOnly(postgreSQL: url, model: FailedBanks.model)
+        } catch {
+            guard case .notAStore = error, sampleBanks != nil else { throw error }
+        }
+        let sampleBanks = sampleBanks ?? 0
+        try await copy(sampleBanks, to: url)
+        print("Put \(sampleBanks) sample banks in \(url)")
+        return try await PersistentStore.readOnly(postgreSQL: url, model: FailedBanks.model)
+    }
+
     /// Puts `count` banks in the empty PostgreSQL database at `url`.
     static func copy(_ count: Int, to url: String) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("FailedBanks-\(UUID().uuidString).sqlite")
@@ -25,7 +39,7 @@ enum SampleBanks {
             details.zip = Int32(10_000 + index * 131 % 89_999)
             bank.details = details
         }
-        try context.save()
+        try await context.save()
         try await StoreCopier(model: FailedBanks.model.model).copy(from: .sqlite(file), to: StoreLocation(url))
     }
 }

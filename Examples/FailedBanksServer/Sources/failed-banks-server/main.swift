@@ -22,15 +22,7 @@ guard let database = option("--database"), !arguments.contains("--help") else {
 }
 let port = option("--port").flatMap(Int.init) ?? 8080
 
-let store: PersistentStore
-do {
-    store = try await PersistentStore.readOnly(postgreSQL: database, model: FailedBanks.model)
-} catch .notAStore where option("--sample-banks") != nil {
-    let count = option("--sample-banks").flatMap(Int.init) ?? 3_000
-    try await SampleBanks.copy(count, to: database)
-    print("Put \(count) sample banks in \(database)")
-    store = try await PersistentStore.readOnly(postgreSQL: database, model: FailedBanks.model)
-}
+let store = try await SampleBanks.openStore(database, sampleBanks: option("--sample-banks").flatMap(Int.init))
 
 let router = Router()
 router.get("health") { _, _ in "ok" }
