@@ -280,7 +280,7 @@ public final class PersistentStore: Sendable {
     /// (or since the store was opened). If so, observers get the changes: with persistent history,
     /// one `ChangeSet` per transaction naming exactly the objects it inserted, updated and deleted;
     /// without, one whose `isExternalWrite` is set, after which contexts merging it read their
-    /// objects again and results controllers look again.
+    /// objects again and results controllers look again. A store on a server answers `false`.
     @discardableResult
     public func checkForExternalChanges() throws(StoreError) -> Bool {
         let found: (changed: Bool, transactions: [HistoryTransaction])

@@ -22,7 +22,12 @@ extension PersistentStore {
     /// `StoreError.modelMismatch` naming the entities that differ, `.notAStore` for a database
     /// without a store, and `.missingTable` or `.missingColumn` for a layout that lacks what the
     /// model reads.
-    public static func readOnly(postgreSQL url: String, model: ManagedObjectModel) async throws(StoreError) -> PersistentStore {
+    ///
+    /// The store opens at most `maximumConnections` connections to the server, as queries need
+    /// them; a query beyond waits for one to be free.
+    public static func readOnly(
+        postgreSQL url: String, model: ManagedObjectModel, maximumConnections: Int = 10
+    ) async throws(StoreError) -> PersistentStore {
         let location: StoreLocation
         do {
             location = try StoreLocation(url)
@@ -32,14 +37,15 @@ extension PersistentStore {
         guard case .postgreSQL(let configuration, let description) = location else {
             throw .database(message: "not a PostgreSQL URL: \(url) (expected postgresql://user@host:port/database)")
         }
-        return try await readOnly(postgreSQL: configuration, model: model, url: URL(string: description))
+        return try await readOnly(postgreSQL: configuration, model: model, maximumConnections: maximumConnections, url: URL(string: description))
     }
 
     /// Opens the store in the PostgreSQL database `configuration` names for reading, as
-    /// `readOnly(postgreSQL:model:)` does; pass a configuration of your own for TLS options a URL
-    /// cannot give. `url` is the store's `url`; by default, built from the configuration.
+    /// `readOnly(postgreSQL:model:maximumConnections:)` does; pass a configuration of your own for
+    /// TLS options a URL cannot give. `url` is the store's `url`; by default, built from the
+    /// configuration.
     public static func readOnly(
-        postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, url: URL? = nil
+        postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, maximumConnections: Int = 10, url: URL? = nil
     ) async throws(StoreError) -> PersistentStore {
         let url = url ?? URL(string: "postgresql://\(configuration.username)@\(configuration.host ?? "localhost"):\(configuration.port ?? 5432)/\(configuration.database ?? configuration.username)")!
         let opened: (identifier: String, metadata: StoreMetadata, schema: StoreSchema)
@@ -50,7 +56,8 @@ extension PersistentStore {
         } catch {
             throw .database(message: "\(String(reflecting: error))")
         }
-        let database = PostgreSQLDatabase(configuration: configuration, names: opened.schema.layoutNames)
+        let database = PostgreSQLDatabase(
+            configuration: configuration, names: opened.schema.layoutNames, maximumConnections: maximumConnections)
         return PersistentStore(
             server: database, url: url, model: model, identifier: opened.identifier, metadata: opened.metadata, schema: opened.schema)
     }

@@ -12,14 +12,20 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
     private let configuration: PostgresConnection.Configuration
     private let queryText: PostgreSQLQueryText
     private let logger = Logger(label: "datamodelkit.postgresql")
-    /// Connections between queries. `lock` guards them and `nextID`.
+    /// The most connections open at once; a query beyond waits for one to be free.
+    private let maximumConnections: Int
+    /// Connections between queries, the number open (idle, in use or connecting), and the queries
+    /// waiting for one: each gets a connection, or `nil` to open its own. `lock` guards them.
     private var idle: [PostgresConnection] = []
+    private var openConnections = 0
+    private var waiting: [EventLoopPromise<PostgresConnection?>] = []
     private var nextID = 0
     private let lock = NSLock()
 
-    init(configuration: PostgresConnection.Configuration, names: Set<String>) {
+    init(configuration: PostgresConnection.Configuration, names: Set<String>, maximumConnections: Int) {
         self.configuration = configuration
         queryText = PostgreSQLQueryText(names: names)
+        self.maximumConnections = max(1, maximumConnections)
     }
 
     deinit {
@@ -44,8 +50,8 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
     /// connection ended — the server restarted, or ended an idle session — runs once more on a
     /// new connection: it changes nothing, and the caller sees an error only when the server
     /// stays out of reach.
-    private func rowsReading(_ query: PostgresQuery, again: Bool = true) -> EventLoopFuture<ReadRows> {
-        let rows = withConnection(new: !again) { connection in
+    private func rowsReading(_ query: PostgresQuery, mayRunAgain: Bool = true) -> EventLoopFuture<ReadRows> {
+        let rows = connection(new: !mayRunAgain).flatMap { connection in
             connection.query(query, logger: self.logger).flatMapThrowing { result in
                 var columnCount = 0
                 var values: [DatabaseValue] = []
@@ -54,38 +60,86 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
                     for cell in row { values.append(try PostgreSQLCells.value(of: cell)) }
                 }
                 return ReadRows(columnCount: columnCount, values: values)
-            }
+            }.always { _ in self.release(connection) }
         }
         return rows.flatMapError { error in
             let failure = PostgreSQLServerError(error)
-            guard again, failure.connectionEnded else { return rows.eventLoop.makeFailedFuture(failure) }
-            return self.rowsReading(query, again: false)
+            guard mayRunAgain, failure.connectionEnded else { return rows.eventLoop.makeFailedFuture(failure) }
+            return self.rowsReading(query, mayRunAgain: false)
         }
     }
 
-    /// Runs `body` on an idle connection, or a new one, which goes back to the idle ones after,
-    /// unless it closed (a server that went away): the next query connects anew. A `new`
-    /// connection leaves the idle ones behind, closed: what ended one likely ended them all.
-    private func withConnection<T: Sendable>(new: Bool = false, _ body: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<T>) -> EventLoopFuture<T> {
-        let (reused, id) = lock.withLock { () -> (PostgresConnection?, Int) in
-            if new {
-                Self.close(idle)
-                idle.removeAll()
-            }
-            while let connection = idle.popLast() {
-                if !connection.isClosed { return (connection, 0) }
-            }
-            nextID += 1
-            return (nil, nextID)
+    /// An idle connection, or a new one while fewer than `maximumConnections` are open, or else
+    /// the next one a query gives back. A `new` connection leaves the idle ones behind, closed:
+    /// what ended one likely ended them all.
+    private func connection(new: Bool) -> EventLoopFuture<PostgresConnection> {
+        let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
+        enum Outcome {
+            case reuse(PostgresConnection)
+            case open
+            case wait(EventLoopPromise<PostgresConnection?>)
         }
-        let connection = reused.map { $0.eventLoop.makeSucceededFuture($0) }
-            ?? PostgresConnection.connect(
-                on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: id, logger: logger)
-        return connection.flatMap { connection in
-            body(connection).always { _ in
-                guard !connection.isClosed else { return }
-                self.lock.withLock { self.idle.append(connection) }
+        var stale: [PostgresConnection] = []
+        let outcome = lock.withLock { () -> Outcome in
+            if new { swap(&stale, &idle) }
+            var reused: PostgresConnection?
+            while reused == nil, let connection = idle.popLast() {
+                if connection.isClosed { stale.append(connection) } else { reused = connection }
             }
+            openConnections -= stale.count
+            if let reused { return .reuse(reused) }
+            guard openConnections < maximumConnections else {
+                let waiter = eventLoop.makePromise(of: PostgresConnection?.self)
+                waiting.append(waiter)
+                return .wait(waiter)
+            }
+            openConnections += 1
+            return .open
         }
+        Self.close(stale)
+        let handedOver: EventLoopFuture<PostgresConnection?>
+        switch outcome {
+        case .reuse(let connection): return eventLoop.makeSucceededFuture(connection)
+        case .open: handedOver = eventLoop.makeSucceededFuture(nil)
+        case .wait(let waiter): handedOver = waiter.futureResult
+        }
+        return handedOver.flatMap { connection in
+            if let connection { return eventLoop.makeSucceededFuture(connection) }
+            let id = self.lock.withLock {
+                self.nextID += 1
+                return self.nextID
+            }
+            return PostgresConnection.connect(on: eventLoop, configuration: self.configuration, id: id, logger: self.logger)
+                .flatMapErrorThrowing { error in
+                    self.releaseSlot()
+                    throw error
+                }
+        }
+    }
+
+    /// Gives `connection` back after a query: to the first waiting query, else to the idle ones;
+    /// a closed connection frees its place.
+    private func release(_ connection: PostgresConnection) {
+        guard !connection.isClosed else { return releaseSlot() }
+        let waiter = lock.withLock { () -> EventLoopPromise<PostgresConnection?>? in
+            guard !waiting.isEmpty else {
+                idle.append(connection)
+                return nil
+            }
+            return waiting.removeFirst()
+        }
+        waiter?.succeed(connection)
+    }
+
+    /// A connection that closed or never opened frees its place: the first waiting query opens one.
+    private func releaseSlot() {
+        let waiter = lock.withLock { () -> EventLoopPromise<PostgresConnection?>? in
+            guard !waiting.isEmpty else {
+                openConnections -= 1
+                return nil
+            }
+            return waiting.removeFirst()
+        }
+        waiter?.succeed(nil)
     }
 }

@@ -249,4 +249,27 @@ struct PostgreSQLStoreTests {
             try await admin.close()
         }
     }
+
+    @Test func concurrentFetches_shareAtMostTheStoresConnections() async throws {
+        try await Self.withRandomLibrary { pair in
+            let store = try await PersistentStore.readOnly(postgreSQL: pair.database, model: TestStores.library, maximumConnections: 2)
+            let books = FetchRequest<ManagedObject>(entityName: "Book")
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<12 { group.addTask { try await Self.fetchedCount(books, in: store) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(counts == Array(repeating: RandomLibrary.bookCount, count: 12))
+            let configuration = try PostgresConnection.Configuration(url: pair.database)
+            let admin = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "tests"))
+            do {
+                // `pair.postgreSQL` ran no query: every connection is the capped store's.
+                let rows = try await admin.query(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()", logger: admin.logger)
+                for try await connections in rows.decode(Int.self) { #expect(connections <= 2, "\(connections) connections") }
+            } catch {
+                Issue.record("\(String(reflecting: error))")
+            }
+            try await admin.close()
+        }
+    }
 }
