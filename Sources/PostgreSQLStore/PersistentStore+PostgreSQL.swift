@@ -54,7 +54,7 @@ extension PersistentStore {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .database(message: "\(String(reflecting: error))")
+            throw .database(message: PostgreSQLServerError(error).description)
         }
         let database = PostgreSQLDatabase(
             configuration: configuration, names: opened.schema.layoutNames, maximumConnections: maximumConnections)

@@ -66,7 +66,7 @@ final class PostgreSQLTableReader: StoreTableReader {
     }
 
     func forEachBatch(of table: CopiedTable, _ body: ([[DatabaseValue]]) async throws -> Void) async throws {
-        let columns = table.columns.map { PostgreSQLValue.selection(of: PostgreSQLName.quoted($0.name), type: $0.type) }.joined(separator: ", ")
+        let columns = table.columns.map { PostgreSQLName.quoted($0.name) }.joined(separator: ", ")
         let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(columns) FROM \(PostgreSQLName.quoted(table.name))"), logger: connection.logger)
         var batch: [[DatabaseValue]] = []
         batch.reserveCapacity(Self.batchSize)

@@ -48,13 +48,7 @@ enum PostgreSQLValue {
         return true
     }
 
-    /// The SQL that selects `column` of `type` in the form `value(_:of:)` decodes.
-    static func selection(of column: String, type: PostgreSQLValueType) -> String {
-        // `numeric` has no binary form PostgresNIO decodes without rounding; its text is exact.
-        type == .numeric ? "\(column)::text" : column
-    }
-
-    /// The SQLite value of `cell`, a value of `type` selected by `selection(of:type:)`.
+    /// The SQLite value of `cell`, a value of a column of `type`.
     static func value(_ cell: PostgresCell, of type: PostgreSQLValueType) throws -> DatabaseValue {
         guard type == .anyValue, cell.bytes != nil else { return try PostgreSQLCells.value(of: cell) }
         return try untagged(cell.decode(ByteBuffer.self))
