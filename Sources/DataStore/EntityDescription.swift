@@ -37,6 +37,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The `INSERT` of a new row: `Z_PK, Z_ENT, Z_OPT`, the stored attributes in slot order, then
     /// each to-one's key (and destination entity) column in slot order.
     let insertStatement: String
+    /// The columns `insertStatement` writes, in order.
+    let insertColumns: [String]
     /// How a row of the table fills an object of this entity.
     let rowLayout: RowLayout
     /// The attributes and relationships with a rule a save checks (a required value, bounds, a
@@ -89,6 +91,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         }
         insertStatement = "INSERT INTO \(tableName)(\(insertColumns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
+        self.insertColumns = insertColumns
         rowLayout = RowLayout(
             attributes: attributes, relationships: relationships,
             fillsProperties: fillsProperties)

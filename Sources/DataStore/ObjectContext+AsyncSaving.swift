@@ -31,7 +31,7 @@ extension ObjectContext {
         let (changes, store) = (save.changes, store)
         let written: Result<SaveWriter.Result, any Error>
         do {
-            written = .success(try await store.database.write { db in try SaveWriter.write(changes, store: store, db) })
+            written = .success(try await store.write(changes))
         } catch {
             written = .failure(error)
         }

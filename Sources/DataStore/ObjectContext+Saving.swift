@@ -16,7 +16,7 @@ extension ObjectContext {
         guard let save = try prepareSave() else { return }
         let result: SaveWriter.Result
         do {
-            result = try store.database.write { db in try SaveWriter.write(save.changes, store: store, db) }
+            result = try store.write(save.changes)
         } catch {
             throw saveFailed(save, error)
         }

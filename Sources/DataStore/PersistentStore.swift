@@ -34,7 +34,7 @@ public final class PersistentStore: Sendable {
     /// Every entity, by number (`entities[0]` is entity 1).
     public let entities: [EntityDescription]
     /// Where the rows are.
-    private let engine: Engine
+    let engine: Engine
     /// The SQL the store's engine speaks.
     let dialect: SQLDialect
     private let entitiesByName: [String: EntityDescription]
@@ -191,11 +191,11 @@ public final class PersistentStore: Sendable {
         case server(any ServerDatabase)
     }
 
-    /// The SQLite database. A server's store is open for reading only: what writes (saves, batch
-    /// requests, history, migration) finds no database and fails with ``ReadOnlyServerStore``.
+    /// The SQLite database. What only a SQLite store does (batch requests, history, migration)
+    /// finds none on a server's store, and fails with `SQLiteStoreRequired`.
     var database: any DatabaseWriter {
-        get throws(ReadOnlyServerStore) {
-            guard case .sqlite(let database) = engine else { throw ReadOnlyServerStore() }
+        get throws(SQLiteStoreRequired) {
+            guard case .sqlite(let database) = engine else { throw SQLiteStoreRequired() }
             return database
         }
     }

@@ -6,28 +6,81 @@ import PostgresNIO
 import StoreSchema
 
 extension PersistentStore {
-    /// Opens the store in the PostgreSQL database at `url` for reading:
+    /// Opens the store in the PostgreSQL database at `url` —
     /// `postgresql://user:password@host:port/database?sslmode=disable|prefer|require`, as
-    /// `PostgresConnection.Configuration(url:)` reads it. `datamodel-gen copy-store` puts a SQLite
-    /// store there.
+    /// `PostgresConnection.Configuration(url:)` reads it — creating it when the database holds
+    /// no table, as a SQLite store is created in a new file.
     ///
-    /// Contexts of the store fetch, count, fault and prefetch as on a SQLite store, with the same
-    /// results for the same rows; the `async` forms (`try await context.fetch(request)`) never
-    /// block the caller. Text comparisons (`CONTAINS[cd]`, `MATCHES`, `LIKE`…) and sorts by
-    /// `caseInsensitiveCompare` or `localizedStandardCompare` are judged in memory, exactly as a
-    /// SQLite store judges them, on the rows the rest of the predicate selects. Saving fails:
-    /// the store is open for reading only.
+    ///     let store = try await PersistentStore(postgreSQL: "postgresql://app@db.local/shop", model: Shop.model)
+    ///     let context = store.newContext()
+    ///     try await context.save()
+    ///
+    /// Contexts of the store fetch, fault, prefetch and save as on a SQLite store, with the same
+    /// results for the same rows; the `async` forms (`try await context.fetch(request)`,
+    /// `try await context.save()`) never block the caller. Text comparisons (`CONTAINS[cd]`,
+    /// `MATCHES`, `LIKE`…) and sorts by `caseInsensitiveCompare` or `localizedStandardCompare`
+    /// are judged in memory, exactly as a SQLite store judges them, on the rows the rest of the
+    /// predicate selects.
+    ///
+    /// A save is one transaction. Primary keys come from `Z_PRIMARYKEY`, whose rows a save locks
+    /// until it commits, so any number of processes insert at once without taking a key twice.
+    /// An object changed or deleted by another process since this one read it fails the save with
+    /// `SaveError.conflicts` (optimistic locking on `Z_OPT`), as on SQLite. Batch requests,
+    /// persistent history and migration need a SQLite store.
     ///
     /// Opening checks the store's version hashes against the model's and throws
     /// `StoreError.modelMismatch` naming the entities that differ, `.notAStore` for a database
-    /// without a store, and `.missingTable` or `.missingColumn` for a layout that lacks what the
-    /// model reads.
+    /// with other tables but no store, and `.missingTable` or `.missingColumn` for a layout that
+    /// lacks what the model reads.
     ///
     /// The store opens at most `maximumConnections` connections to the server, as queries need
     /// them; a query beyond waits for one to be free.
+    public convenience init(postgreSQL url: String, model: ManagedObjectModel, maximumConnections: Int = 10) async throws(StoreError) {
+        let (configuration, description) = try Self.configuration(postgreSQL: url)
+        try await self.init(postgreSQL: configuration, model: model, maximumConnections: maximumConnections, url: URL(string: description))
+    }
+
+    /// Opens the store in the PostgreSQL database `configuration` names, creating it in a database
+    /// without tables, as `init(postgreSQL:model:maximumConnections:)` does; pass a configuration
+    /// of your own for TLS options a URL cannot give. `url` is the store's `url`; by default, built
+    /// from the configuration.
+    public convenience init(
+        postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, maximumConnections: Int = 10, url: URL? = nil
+    ) async throws(StoreError) {
+        let opened = try await Self.open(configuration, model: model, creating: true)
+        self.init(
+            server: PostgreSQLDatabase(
+                configuration: configuration, names: opened.schema.layoutNames, maximumConnections: maximumConnections, isReadOnly: false),
+            url: url ?? Self.url(of: configuration), model: model, identifier: opened.identifier, metadata: opened.metadata,
+            schema: opened.schema)
+    }
+
+    /// Opens the existing store in the PostgreSQL database at `url` for reading only, as
+    /// `init(postgreSQL:model:maximumConnections:)` opens it for writing: saving fails with
+    /// `SaveError.database`, and the changes stay in the context. A database without a store is
+    /// `StoreError.notAStore`.
     public static func readOnly(
         postgreSQL url: String, model: ManagedObjectModel, maximumConnections: Int = 10
     ) async throws(StoreError) -> PersistentStore {
+        let (configuration, description) = try configuration(postgreSQL: url)
+        return try await readOnly(postgreSQL: configuration, model: model, maximumConnections: maximumConnections, url: URL(string: description))
+    }
+
+    /// Opens the existing store in the PostgreSQL database `configuration` names for reading only,
+    /// as `readOnly(postgreSQL:model:maximumConnections:)` does.
+    public static func readOnly(
+        postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, maximumConnections: Int = 10, url: URL? = nil
+    ) async throws(StoreError) -> PersistentStore {
+        let opened = try await open(configuration, model: model, creating: false)
+        return PersistentStore(
+            server: PostgreSQLDatabase(
+                configuration: configuration, names: opened.schema.layoutNames, maximumConnections: maximumConnections, isReadOnly: true),
+            url: url ?? Self.url(of: configuration), model: model, identifier: opened.identifier, metadata: opened.metadata,
+            schema: opened.schema)
+    }
+
+    /// The configuration a `postgresql://` URL gives, and the URL without its password.
+    private static func configuration(postgreSQL url: String) throws(StoreError) -> (PostgresConnection.Configuration, String) {
         let location: StoreLocation
         do {
             location = try StoreLocation(url)
@@ -37,29 +90,26 @@ extension PersistentStore {
         guard case .postgreSQL(let configuration, let description) = location else {
             throw .database(message: "not a PostgreSQL URL: \(url) (expected postgresql://user@host:port/database)")
         }
-        return try await readOnly(postgreSQL: configuration, model: model, maximumConnections: maximumConnections, url: URL(string: description))
+        return (configuration, description)
     }
 
-    /// Opens the store in the PostgreSQL database `configuration` names for reading, as
-    /// `readOnly(postgreSQL:model:maximumConnections:)` does; pass a configuration of your own for
-    /// TLS options a URL cannot give. `url` is the store's `url`; by default, built from the
-    /// configuration.
-    public static func readOnly(
-        postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, maximumConnections: Int = 10, url: URL? = nil
-    ) async throws(StoreError) -> PersistentStore {
-        let url = url ?? URL(string: "postgresql://\(configuration.username)@\(configuration.host ?? "localhost"):\(configuration.port ?? 5432)/\(configuration.database ?? configuration.username)")!
-        let opened: (identifier: String, metadata: StoreMetadata, schema: StoreSchema)
+    private static func url(of configuration: PostgresConnection.Configuration) -> URL {
+        URL(string: "postgresql://\(configuration.username)@\(configuration.host ?? "localhost"):\(configuration.port ?? 5432)/\(configuration.database ?? configuration.username)")!
+    }
+
+    /// The store's identity and layout, checked against the model; created first when `creating`
+    /// and the database has no table.
+    private static func open(_ configuration: PostgresConnection.Configuration, model: ManagedObjectModel, creating: Bool) async throws(StoreError) -> (
+        identifier: String, metadata: StoreMetadata, schema: StoreSchema
+    ) {
         do {
-            opened = try await PostgreSQLStoreOpening.check(configuration, model: model)
+            if creating { try await PostgreSQLStoreCreation.createIfEmpty(configuration, model: model) }
+            return try await PostgreSQLStoreOpening.check(configuration, model: model)
         } catch let error as StoreError {
             throw error
         } catch {
             throw .database(message: PostgreSQLServerError(error).description)
         }
-        let database = PostgreSQLDatabase(
-            configuration: configuration, names: opened.schema.layoutNames, maximumConnections: maximumConnections)
-        return PersistentStore(
-            server: database, url: url, model: model, identifier: opened.identifier, metadata: opened.metadata, schema: opened.schema)
     }
 }
 
@@ -111,9 +161,11 @@ enum PostgreSQLStoreOpening {
 }
 
 extension StoreSchema {
-    /// The names of every table and column of the layout, as the runtime's SQL spells them.
+    /// The names of every table and column of the layout and of `Z_PRIMARYKEY`, as the runtime's
+    /// SQL spells them.
     var layoutNames: Set<String> {
-        var names: Set<String> = []
+        // `Z_PRIMARYKEY`, which saves take keys from, and its columns.
+        var names: Set<String> = ["Z_PRIMARYKEY", "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]
         for table in tables {
             names.insert(table.name)
             names.formUnion(table.columns.map(\.name))

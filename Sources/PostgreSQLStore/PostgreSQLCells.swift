@@ -1,3 +1,4 @@
+import DataStore
 import Foundation
 import GRDB
 import PostgresNIO
@@ -61,5 +62,18 @@ enum PostgreSQLCells {
         }
         let negative = sign == 0x4000 && groups.contains { $0 != 0 }
         return (negative ? "-" : "") + integer + (scale > 0 ? "." + fraction.prefix(Int(scale)) : "")
+    }
+}
+
+extension ReadRows {
+    /// The rows of `result`, each value in the SQLite storage class the same value has in a SQLite store.
+    init(_ result: PostgresQueryResult) throws {
+        var columnCount = 0
+        var values: [DatabaseValue] = []
+        for row in result.rows {
+            columnCount = row.count
+            for cell in row { values.append(try PostgreSQLCells.value(of: cell)) }
+        }
+        self.init(columnCount: columnCount, values: values)
     }
 }

@@ -22,8 +22,14 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
     private var nextID = 0
     private let lock = NSLock()
 
-    init(configuration: PostgresConnection.Configuration, names: Set<String>, maximumConnections: Int) {
+    /// Whether the store was opened for reading only: writes fail.
+    private let isReadOnly: Bool
+    /// The threads saves wait on, so that neither an event loop nor Swift's cooperative pool does.
+    private static let writers = DispatchQueue(label: "datamodelkit.postgresql.writes", attributes: .concurrent)
+
+    init(configuration: PostgresConnection.Configuration, names: Set<String>, maximumConnections: Int, isReadOnly: Bool) {
         self.configuration = configuration
+        self.isReadOnly = isReadOnly
         queryText = PostgreSQLQueryText(names: names)
         self.maximumConnections = max(1, maximumConnections)
     }
@@ -46,21 +52,59 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         try rowsReading(queryText.query(sql, arguments: arguments)).wait()
     }
 
+    func writeWaiting<T>(_ body: (any ServerTransaction) throws -> T) throws -> T {
+        guard !isReadOnly else { throw PostgreSQLServerError(description: "the store was opened for reading only") }
+        let (connection, transaction) = try beginTransaction()
+        defer { release(connection) }
+        do {
+            let result = try body(transaction)
+            try transaction.run("COMMIT")
+            return result
+        } catch {
+            if (error as? PostgreSQLServerError)?.connectionEnded == true {
+                // The server rolled the transaction back as the session ended; the connection
+                // runs nothing more, and goes.
+                try? connection.close().wait()
+            } else {
+                _ = try? transaction.run("ROLLBACK")
+            }
+            throw error
+        }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any ServerTransaction) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Self.writers.async { continuation.resume(with: Result { try self.writeWaiting(body) }) }
+        }
+    }
+
+    /// A connection in a new transaction. One the server ended is replaced, as for a read: nothing
+    /// was written on it yet.
+    private func beginTransaction(mayRetry: Bool = true) throws -> (PostgresConnection, PostgreSQLTransaction) {
+        let connection: PostgresConnection
+        do {
+            connection = try self.connection(new: !mayRetry).wait()
+        } catch {
+            throw PostgreSQLServerError(error)
+        }
+        let transaction = PostgreSQLTransaction(connection, queryText: queryText, logger: logger)
+        do {
+            try transaction.run("BEGIN")
+            return (connection, transaction)
+        } catch let error as PostgreSQLServerError {
+            release(connection)
+            guard mayRetry, error.connectionEnded else { throw error }
+            return try beginTransaction(mayRetry: false)
+        }
+    }
+
     /// The rows of `query`, on a connection no other query uses meanwhile. A read whose
     /// connection ended — the server restarted, or ended an idle session — runs once more on a
     /// new connection: it changes nothing, and the caller sees an error only when the server
     /// stays out of reach.
     private func rowsReading(_ query: PostgresQuery, mayRunAgain: Bool = true) -> EventLoopFuture<ReadRows> {
         let rows = connection(new: !mayRunAgain).flatMap { connection in
-            connection.query(query, logger: self.logger).flatMapThrowing { result in
-                var columnCount = 0
-                var values: [DatabaseValue] = []
-                for row in result.rows {
-                    columnCount = row.count
-                    for cell in row { values.append(try PostgreSQLCells.value(of: cell)) }
-                }
-                return ReadRows(columnCount: columnCount, values: values)
-            }.always { _ in self.release(connection) }
+            connection.query(query, logger: self.logger).flatMapThrowing(ReadRows.init).always { _ in self.release(connection) }
         }
         return rows.flatMapError { error in
             let failure = PostgreSQLServerError(error)

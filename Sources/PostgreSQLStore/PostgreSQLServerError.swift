@@ -9,14 +9,29 @@ struct PostgreSQLServerError: Error, CustomStringConvertible {
     /// Whether the connection ended (the server restarted, was shut down, or ended the session):
     /// a read can run again on a new one.
     let connectionEnded: Bool
+    /// The server's SQLSTATE, when the server refused the query.
+    let sqlState: String?
+
+    /// An error of the store's own, not the server's.
+    init(description: String) {
+        self.description = description
+        connectionEnded = false
+        sqlState = nil
+    }
 
     init(_ error: any Error) {
+        if let error = error as? PostgreSQLServerError {
+            self = error
+            return
+        }
         guard let error = error as? PSQLError else {
             description = "\(error)"
             connectionEnded = false
+            sqlState = nil
             return
         }
         let state = error.serverInfo?[.sqlState]
+        sqlState = state
         if let message = error.serverInfo?[.message] {
             description = "PostgreSQL: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? "")
         } else {
@@ -26,4 +41,9 @@ struct PostgreSQLServerError: Error, CustomStringConvertible {
         connectionEnded = [.serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError].contains(error.code)
             || state?.hasPrefix("08") == true || state?.hasPrefix("57") == true
     }
+}
+
+extension PostgreSQLServerError {
+    /// A unique index refused a row (`unique_violation`).
+    var isUniqueViolation: Bool { sqlState == "23505" }
 }

@@ -39,12 +39,13 @@ struct BatchInsertWriter<Object: ManagedObject> {
             lastKey += 1
             let values = SaveChanges.Row(inserting: object, values: &rowValues)
             var row = ParameterBinder(statement, logging: logsSQL)
-            row.bindRow(of: values, key: lastKey, destinationKey: { _ in nil })
+            values.bindInsertedRow(key: lastKey, destinationKey: { _ in nil }, to: &row)
             if let values = row.logged { store.log(entity.insertStatement, values) }
             do {
                 try row.execute()
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                let conflicts = try UniquenessConflicts.failures(of: values, key: lastKey, store: store, destinationKey: { _ in nil }, db)
+                let conflicts = try UniquenessConflicts.failures(
+                    of: values, key: lastKey, store: store, destinationKey: { _ in nil }, in: SQLiteSaveTransaction(db, store: store))
                 failures += conflicts.map { BatchInsertFailure(index: index, failure: $0) }
                 continue
             }

@@ -1,4 +1,5 @@
 import DataModel
+import GRDB
 
 /// The SQL a store's engine speaks, where SQLite and PostgreSQL differ in what a fetch reads: the
 /// runtime writes one query for both, and these few spellings keep its meaning the same.
@@ -41,5 +42,27 @@ package enum SQLDialect: Sendable {
     /// A value for an aggregate: PostgreSQL neither sums nor averages `boolean`, which SQLite keeps as 0 and 1.
     func aggregated(_ column: String, type: AttributeType) -> String {
         self == .postgreSQL && type == .boolean ? "CAST(\(column) AS INTEGER)" : column
+    }
+}
+
+extension SQLDialect {
+    /// The value a column of the attribute's type holds: a UUID is 16 bytes in SQLite, and its
+    /// text in PostgreSQL, which a `uuid` column reads.
+    func storedValue(_ value: AttributeValue) -> DatabaseValue {
+        if self == .postgreSQL, case .uuid(let uuid) = value { return uuid.uuidString.databaseValue }
+        return value.databaseValue
+    }
+
+    /// `INSERT` of a row into a join table that may hold it already, which then stays.
+    func insertKeepingExisting(into table: String, columns: String) -> String {
+        switch self {
+        case .sqlite: "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (?, ?)"
+        case .postgreSQL: "INSERT INTO \(table) (\(columns)) VALUES (?, ?) ON CONFLICT DO NOTHING"
+        }
+    }
+
+    /// What a `SELECT` of a row ends with to keep other writers from it until the transaction ends.
+    var lockingRows: String {
+        self == .postgreSQL ? " FOR UPDATE" : ""
     }
 }

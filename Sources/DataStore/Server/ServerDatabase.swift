@@ -12,9 +12,35 @@ package protocol ServerDatabase: Sendable {
     /// a property needs. Servers should fire faults in batches with `fulfillFaults(of:)` or
     /// prefetching instead.
     func rowsWaiting(_ sql: String, arguments: [DatabaseValue]) throws -> ReadRows
+
+    /// Runs `body` in one transaction, committed when it returns and rolled back when it throws,
+    /// the calling thread waiting for each statement: the synchronous `save()`.
+    func writeWaiting<T>(_ body: (any ServerTransaction) throws -> T) throws -> T
+
+    /// Runs `body` in one transaction as `writeWaiting(_:)` does, on a thread of the server's own
+    /// that may wait, never the caller's: the asynchronous `save()`.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any ServerTransaction) throws -> T) async throws -> T
 }
 
-/// What writing to a server's store throws: it is open for reading only.
-struct ReadOnlyServerStore: Error, CustomStringConvertible {
-    var description: String { "the store is on a server and open for reading only" }
+/// A server's write transaction, its statements run in turn on one connection.
+package protocol ServerTransaction: AnyObject {
+    /// Runs `sql`; the number of rows it changed.
+    func execute(_ sql: String, arguments: [DatabaseValue]) throws -> Int
+
+    /// Every row `sql` selects.
+    func rows(_ sql: String, arguments: [DatabaseValue]) throws -> ReadRows
+
+    /// Inserts rows of `columns` into `table`, in as few statements as the server takes: `values`
+    /// holds the first row's values, then the next row's….
+    func insert(into table: String, columns: [String], values: [DatabaseValue]) throws
+
+    /// Runs `write` so that it can be undone alone: when a unique index refuses one of its rows,
+    /// its statements are undone, the transaction goes on, and the refusal is returned.
+    func refusal(of write: () throws -> Void) throws -> (any Error)?
+}
+
+/// What a server's store throws for what only a SQLite store does yet: batch requests,
+/// persistent history and migration.
+struct SQLiteStoreRequired: Error, CustomStringConvertible {
+    var description: String { "batch requests, persistent history and migration need a SQLite store" }
 }

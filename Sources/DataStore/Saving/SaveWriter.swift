@@ -2,10 +2,12 @@ import Foundation
 import GRDB
 
 /// The statements of one save, run inside its write transaction: they read only `SaveChanges`,
-/// never the context's objects, so they can run on any thread.
+/// never the context's objects, so they can run on any thread. What to write is decided here, for
+/// every engine; `transaction` writes it as its engine takes it.
 struct SaveWriter {
     let changes: SaveChanges
     let store: PersistentStore
+    let transaction: any SaveTransaction
     /// The permanent ID the transaction gave each object of `changes.inserted`.
     private var permanentIDs = PermanentIDs()
     /// The values the history keeps of deleted objects, read before their rows go.
@@ -25,59 +27,57 @@ struct SaveWriter {
         case validation([ValidationFailure])
     }
 
-    /// Whether each statement is logged, checked once per save rather than once per row.
-    private let logsSQL: Bool
-    /// Each inserted entity's prepared `INSERT`, by entity number: reused from row to row, as a
-    /// save may insert many thousands.
-    private var insertStatements: [Statement?] = []
-
-    init(_ changes: SaveChanges, store: PersistentStore) {
-        self.changes = changes
-        self.store = store
-        logsSQL = store.logsSQL
+    /// Writes `changes` in `transaction`; throws `Abort` when the save must roll back.
+    static func write(_ changes: SaveChanges, store: PersistentStore, in transaction: any SaveTransaction) throws -> Result {
+        var writer = SaveWriter(changes: changes, store: store, transaction: transaction)
+        return try writer.write()
     }
 
-    /// Writes `changes` in the transaction of `db`; throws `Abort` when the save must roll back.
+    /// Writes `changes` in a SQLite write transaction.
     static func write(_ changes: SaveChanges, store: PersistentStore, _ db: Database) throws -> Result {
-        var writer = SaveWriter(changes, store: store)
-        return try writer.write(db)
+        try write(changes, store: store, in: SQLiteSaveTransaction(db, store: store))
     }
 
-    /// Writes the changes in the transaction of `db`; throws `Abort` when the save must roll back.
-    mutating func write(_ db: Database) throws -> Result {
+    /// Writes `changes` in a server's write transaction.
+    static func write(_ changes: SaveChanges, store: PersistentStore, _ transaction: any ServerTransaction) throws -> Result {
+        try write(changes, store: store, in: ServerSaveTransaction(transaction, store: store))
+    }
+
+    /// Writes the changes; throws `Abort` when the save must roll back.
+    private mutating func write() throws -> Result {
         _ = store.derivedValues.take()  // left by an earlier write that rolled back
-        try allocatePrimaryKeys(db)
-        try prepareInsertStatements(db)
+        try allocatePrimaryKeys()
         var conflicts: [SaveError.Conflict] = []
         // A row may take values that another row of the save gives up later in it — a name passed
         // on, a deleted object replaced — so a write a unique index refuses is tried again once
         // the others are done, and fails only if it is refused still. Each pass runs the other
         // way, so a chain of rows each taking the next one's value takes two passes, not one per
         // row. Values swapped between two rows are refused both ways: a uniqueness failure.
-        var refused = try attemptAll(changes.inserted.indices.map(Write.insert) + changes.updated.indices.map(Write.update), &conflicts, db)
-        if store.tracksHistory { try readTombstones(db) }
-        for object in changes.deleted where try !delete(object, db) {
-            conflicts.append(try conflict(for: object, db))
+        var refused = try attemptAll(changes.inserted.indices.map(Write.insert) + changes.updated.indices.map(Write.update), &conflicts)
+        if store.tracksHistory, let db = transaction.sqliteDatabase { try readTombstones(db) }
+        for object in changes.deleted where try !delete(object) {
+            conflicts.append(try conflict(for: object))
         }
         while !refused.isEmpty {
-            let stillRefused = try attemptAll(refused.reversed().map(\.write), &conflicts, db)
+            let stillRefused = try attemptAll(refused.reversed().map(\.write), &conflicts)
             if stillRefused.count == refused.count { break }
             refused = stillRefused
         }
         if !conflicts.isEmpty { throw Abort.conflicts(conflicts) }
         var failures: [ValidationFailure] = []
         for (write, error) in refused {
-            let found = try uniquenessFailures(of: row(of: write), db)
+            let found = try uniquenessFailures(of: row(of: write))
             // A refusal no constraint of the model explains (a primary key taken) is not the
             // user's to fix: the save fails as the database failed.
             guard !found.isEmpty else { throw error }
             failures += found
         }
         if !failures.isEmpty { throw Abort.validation(failures) }
-        for object in changes.inserted { try writeToManyChanges(of: object, db) }
-        for object in changes.updated { try writeToManyChanges(of: object, db) }
+        for object in changes.inserted { try writeToManyChanges(of: object) }
+        for object in changes.updated { try writeToManyChanges(of: object) }
+        try transaction.writeHeldRows()
         let derivedValues = store.derivedValues.take()
-        if store.tracksHistory { try writeHistory(db) }
+        if store.tracksHistory, let db = transaction.sqliteDatabase { try writeHistory(db) }
         return Result(permanentIDs: permanentIDs, derivedValues: derivedValues)
     }
 
@@ -91,7 +91,7 @@ struct SaveWriter {
         case written
         case conflict(SaveError.Conflict)
         /// A unique index refused the values.
-        case refused(DatabaseError)
+        case refused(any Error)
     }
 
     private func row(of write: Write) -> SaveChanges.Row {
@@ -102,10 +102,10 @@ struct SaveWriter {
     }
 
     /// Tries `writes` in order, collecting conflicts; the writes a unique index refused.
-    private func attemptAll(_ writes: [Write], _ conflicts: inout [SaveError.Conflict], _ db: Database) throws -> [(write: Write, error: DatabaseError)] {
-        var refused: [(write: Write, error: DatabaseError)] = []
+    private func attemptAll(_ writes: [Write], _ conflicts: inout [SaveError.Conflict]) throws -> [(write: Write, error: any Error)] {
+        var refused: [(write: Write, error: any Error)] = []
         for write in writes {
-            switch try attempt(write, db) {
+            switch try attempt(write) {
             case .written: break
             case .conflict(let conflict): conflicts.append(conflict)
             case .refused(let error): refused.append((write, error))
@@ -115,20 +115,20 @@ struct SaveWriter {
     }
 
     // Not `mutating`, like every step that runs once per row: the rows stay borrowed, not copied.
-    private func attempt(_ write: Write, _ db: Database) throws -> Outcome {
-        do {
+    private func attempt(_ write: Write) throws -> Outcome {
+        var updated = true
+        let refusal = try transaction.refusal(of: {
             switch write {
             case .insert(let index):
-                try insert(changes.inserted[index], key: permanentIDs.ids[index].primaryKey ?? 0, db)
+                let object = changes.inserted[index]
+                try transaction.insert(object, key: permanentIDs.ids[index].primaryKey ?? 0, destinationKey: { resolved($0) })
             case .update(let index):
-                let object = changes.updated[index]
-                if try !update(object, db) { return .conflict(try conflict(for: object, db)) }
+                updated = try update(changes.updated[index])
             }
-            return .written
-        } catch let error as DatabaseError
-            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-            return .refused(error)
-        }
+        }, mayBeRefused: !row(of: write).entity.uniquenessConstraints.isEmpty)
+        if let refusal { return .refused(refusal) }
+        if !updated, case .update(let index) = write { return .conflict(try conflict(for: changes.updated[index])) }
+        return .written
     }
 
     /// Records the save's inserts, updates (with the changed properties) and deletes as one
@@ -168,14 +168,17 @@ struct SaveWriter {
 
     /// Takes `Z_MAX + 1 …` from each hierarchy's root row of `Z_PRIMARYKEY` (also past the table's
     /// largest `Z_PK`, in case a store's `Z_MAX` lags), and stores the new maximum.
-    private mutating func allocatePrimaryKeys(_ db: Database) throws {
+    private mutating func allocatePrimaryKeys() throws {
         // The last key taken in each hierarchy, by root entity number.
         var lastKeys = [Int64](repeating: 0, count: store.entities.count + 1)
         let roots = Set(changes.inserted.lazy.map(\.entity.rootNumber)).sorted()
         for root in roots {
             let table = store.entity(number: root)?.tableName ?? ""
-            let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
-            let used = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0
+            // Locked first, so that on a server the largest key read next is every other save's
+            // that took keys before this one.
+            let recorded = try transaction.integer(
+                "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?" + store.dialect.lockingRows, [root.databaseValue]) ?? 0
+            let used = try transaction.integer("SELECT MAX(Z_PK) FROM \(table)", []) ?? 0
             lastKeys[root] = max(recorded, used)
         }
         var temporaryKeys: [UInt64] = []
@@ -196,7 +199,7 @@ struct SaveWriter {
             ids.append(ObjectID(scope: id.scope, key: .permanent(lastKeys[root])))
         }
         for root in roots {
-            try execute(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKeys[root], root])
+            try execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKeys[root], root])
         }
         permanentIDs = PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids)
     }
@@ -214,29 +217,15 @@ struct SaveWriter {
 
     // MARK: Rows
 
-    private func insert(_ object: SaveChanges.Row, key: Int64, _ db: Database) throws {
-        var row = ParameterBinder(insertStatements[object.entity.number]!, logging: logsSQL)
-        row.bindRow(of: object, key: key, destinationKey: { resolved($0) })
-        if let values = row.logged { store.log(object.entity.insertStatement, values) }
-        try row.execute()
-    }
-
-    private mutating func prepareInsertStatements(_ db: Database) throws {
-        insertStatements = Array(repeating: nil, count: store.entities.count + 1)
-        for object in changes.inserted where insertStatements[object.entity.number] == nil {
-            insertStatements[object.entity.number] = try db.cachedStatement(sql: object.entity.insertStatement)
-        }
-    }
-
     /// Writes the changed columns if the row still has the version the context read.
-    private func update(_ object: SaveChanges.Row, _ db: Database) throws -> Bool {
+    private func update(_ object: SaveChanges.Row) throws -> Bool {
         let entity = object.entity
         var assignments: [String] = []
         var values: [DatabaseValue] = []
         for slot in object.changedSlots {
             entity.attributes[slot].forEachStoredColumn(of: object.attributes[slot]) { index, stored in
                 assignments.append("\(entity.tableColumns[index]) = ?")
-                values.append(stored.databaseValue)
+                values.append(store.dialect.storedValue(stored))
             }
         }
         for relationship in entity.relationships {
@@ -255,24 +244,21 @@ struct SaveWriter {
         assignments.append("Z_OPT = ?")
         values += [(object.version + 1).databaseValue, key(of: object).databaseValue, object.version.databaseValue]
         let sql = "UPDATE \(entity.tableName) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
-        store.log(sql, values)
-        try db.cachedStatement(sql: sql).execute(binding: values)
-        return db.changesCount == 1
+        return try transaction.execute(sql, values) == 1
     }
 
     /// Deletes the row if it still has the version the context read, with its join-table rows and
     /// hidden inverse references.
-    private func delete(_ object: SaveChanges.Row, _ db: Database) throws -> Bool {
+    private func delete(_ object: SaveChanges.Row) throws -> Bool {
         let entity = object.entity
         let key = key(of: object)
-        try execute(db, "DELETE FROM \(entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [key, object.version])
-        guard db.changesCount == 1 else { return false }
+        guard try execute("DELETE FROM \(entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [key, object.version]) == 1 else { return false }
         for relationship in entity.relationships {
             switch relationship.storage {
             case .joinTable(let table, let ownColumn, _, _, _):
-                try execute(db, "DELETE FROM \(table) WHERE \(ownColumn) = ?", [key])
+                try execute("DELETE FROM \(table) WHERE \(ownColumn) = ?", [key])
             case .hiddenColumn(let table, let column):
-                try execute(db, "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", [key])
+                try execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", [key])
             default:
                 break
             }
@@ -280,9 +266,8 @@ struct SaveWriter {
         return true
     }
 
-    private func conflict(for object: SaveChanges.Row, _ db: Database) throws -> SaveError.Conflict {
-        let current = try Int64.fetchOne(
-            db, sql: "SELECT Z_OPT FROM \(object.entity.tableName) WHERE Z_PK = ?", arguments: [key(of: object)])
+    private func conflict(for object: SaveChanges.Row) throws -> SaveError.Conflict {
+        let current = try transaction.integer("SELECT Z_OPT FROM \(object.entity.tableName) WHERE Z_PK = ?", [key(of: object).databaseValue])
         return SaveError.Conflict(objectID: object.objectID, expectedVersion: object.version, storeVersion: current)
     }
 
@@ -290,7 +275,7 @@ struct SaveWriter {
 
     /// Join-table rows, order keys and hidden inverse columns of the to-many relationships that
     /// changed. Order keys are spaced by 1024, as Core Data spaces them.
-    private func writeToManyChanges(of object: SaveChanges.Row, _ db: Database) throws {
+    private func writeToManyChanges(of object: SaveChanges.Row) throws {
         for relationship in object.entity.relationships where relationship.isToMany {
             guard case .toMany(let current) = object.relationships[relationship.slot] else { continue }
             let saved: ObjectIDList = if case .toMany(let list) = object.savedRelationships[relationship.slot] { list } else { ObjectIDList() }
@@ -304,28 +289,28 @@ struct SaveWriter {
             switch relationship.storage {
             case .joinTable(let table, let ownColumn, let otherColumn, let orderColumn, _):
                 for key in removed {
-                    try execute(db, "DELETE FROM \(table) WHERE \(ownColumn) = ? AND \(otherColumn) = ?", [owner, key])
+                    try execute("DELETE FROM \(table) WHERE \(ownColumn) = ? AND \(otherColumn) = ?", [owner, key])
                 }
                 for key in added {
-                    try execute(db, "INSERT OR IGNORE INTO \(table) (\(ownColumn), \(otherColumn)) VALUES (?, ?)", [owner, key])
+                    try execute(store.dialect.insertKeepingExisting(into: table, columns: "\(ownColumn), \(otherColumn)"), [owner, key])
                 }
                 if let orderColumn {
                     for (index, key) in currentKeys.enumerated() {
                         try execute(
-                            db, "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
+                            "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
                             [(index + 1) * 1024, owner, key])
                     }
                 }
             case .inverseForeignKey(let table, _, let orderColumn?):
                 for (index, key) in currentKeys.enumerated() {
-                    try execute(db, "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?", [(index + 1) * 1024, key])
+                    try execute("UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?", [(index + 1) * 1024, key])
                 }
             case .hiddenColumn(let table, let column):
                 for key in removed {
-                    try execute(db, "UPDATE \(table) SET \(column) = NULL WHERE Z_PK = ? AND \(column) = ?", [key, owner])
+                    try execute("UPDATE \(table) SET \(column) = NULL WHERE Z_PK = ? AND \(column) = ?", [key, owner])
                 }
                 for key in added {
-                    try execute(db, "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", [owner, key])
+                    try execute("UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", [owner, key])
                 }
             default:
                 break
@@ -333,16 +318,17 @@ struct SaveWriter {
         }
     }
 
-    /// Runs one statement through the statement cache, logging it.
-    private func execute(_ db: Database, _ sql: String, _ arguments: [any DatabaseValueConvertible]) throws {
-        try store.execute(SQLFragment(sql: sql, arguments: arguments.map(\.databaseValue)), cached: true, in: db)
+    /// Runs one statement of the transaction; the number of rows it changed.
+    @discardableResult
+    private func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws -> Int {
+        try transaction.execute(sql, arguments.map(\.databaseValue))
     }
 
     // MARK: Uniqueness
 
     /// For an object whose write broke a unique index: each constraint it breaks, with the object
     /// that already has the values.
-    private func uniquenessFailures(of object: SaveChanges.Row, _ db: Database) throws -> [ValidationFailure] {
-        try UniquenessConflicts.failures(of: object, key: key(of: object), store: store, destinationKey: resolved, db)
+    private func uniquenessFailures(of object: SaveChanges.Row) throws -> [ValidationFailure] {
+        try UniquenessConflicts.failures(of: object, key: key(of: object), store: store, destinationKey: resolved, in: transaction)
     }
 }

@@ -1,0 +1,43 @@
+import GRDB
+
+/// Where an inserted row's values go, in the order of `entity.insertStatement`'s parameters: a
+/// prepared SQLite statement, or the values of a server's multi-row `INSERT`.
+protocol InsertedRowValues {
+    mutating func bind(_ value: DatabaseValue)
+    /// Binds an attribute's value, as the engine stores the attribute's type.
+    mutating func bind(attribute value: AttributeValue)
+}
+
+extension InsertedRowValues {
+    mutating func bind(attribute value: AttributeValue) {
+        bind(value.databaseValue)
+    }
+}
+
+extension ParameterBinder: InsertedRowValues {}
+
+extension SaveChanges.Row {
+    /// Binds the parameters of `entity.insertStatement` for this object as the row `key`: its key,
+    /// entity and version, each stored attribute's columns, then each to-one's foreign key (and
+    /// entity column) from `destinationKey`, which gives the permanent ID of a destination.
+    func bindInsertedRow(key: Int64, destinationKey: (ObjectID?) -> ObjectID?, to row: inout some InsertedRowValues) {
+        let layout = entity.rowLayout
+        row.bind(key.databaseValue)
+        row.bind(entity.number.databaseValue)
+        row.bind(1.databaseValue)
+        for slot in layout.storedAttributeSlots {
+            // The row layout knows which slots are composites without copying their descriptions:
+            // this loop runs for every attribute of every inserted row.
+            if layout.attributes[slot].isComposite, let composite = layout.composites[slot] {
+                composite.forEachStoredColumn(of: attributes[slot]) { _, stored in row.bind(attribute: stored) }
+            } else {
+                row.bind(attribute: attributes[slot])
+            }
+        }
+        for read in layout.toOnes {
+            let target: ObjectID? = if case .toOne(let id) = relationships[read.slot] { destinationKey(id) } else { nil }
+            row.bind(target?.primaryKey?.databaseValue ?? .null)
+            if read.entityColumn != nil { row.bind(target?.entityNumber.databaseValue ?? .null) }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import GRDB
+
+/// The statements of one save, in the write transaction of the store's engine: ``SaveWriter``
+/// decides what to write, and a transaction writes it as its engine takes it best — SQLite one
+/// prepared row at a time, a server many rows per round trip.
+protocol SaveTransaction: AnyObject {
+    /// Writes `object` as the new row `key`; `destinationKey` gives the permanent ID of a to-one's
+    /// destination. A server may hold the row back and write it with others before the next statement.
+    func insert(_ object: SaveChanges.Row, key: Int64, destinationKey: (ObjectID?) -> ObjectID?) throws
+
+    /// Runs `sql`; the number of rows it changed.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int
+
+    /// Every row `sql` selects.
+    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> ReadRows
+
+    /// Runs `write`. When a unique index refuses one of its rows, the refusal, with nothing of
+    /// `write` left written; otherwise `nil`. Other errors are thrown. `mayBeRefused` is false
+    /// for writes no unique index of the model can refuse, which a server then need not guard.
+    func refusal(of write: () throws -> Void, mayBeRefused: Bool) throws -> (any Error)?
+
+    /// Writes the rows `insert` held back: the save's last statements.
+    func writeHeldRows() throws
+
+    /// The SQLite database the save writes to, where the persistent history goes; `nil` for a
+    /// server's store, which keeps no history.
+    var sqliteDatabase: Database? { get }
+}
+
+extension SaveTransaction {
+    /// The first column of the first row `sql` selects, as an integer; `nil` when there is no row
+    /// or the value is `NULL`.
+    func integer(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int64? {
+        var value: Int64?
+        try rows(sql, arguments).forEach { row in
+            if value == nil, !row.isNull(0) { value = row.int64(0) }
+        }
+        return value
+    }
+}

@@ -1,0 +1,75 @@
+import DataStore
+import GRDB
+import Logging
+import PostgresNIO
+import StoreSchema
+
+/// A save's transaction on one connection, each statement waited for in turn: a save's steps
+/// depend on what the previous ones found (a conflict, a refused row).
+final class PostgreSQLTransaction: ServerTransaction {
+    private let connection: PostgresConnection
+    private let queryText: PostgreSQLQueryText
+    private let logger: Logger
+    /// Savepoints made so far, which name the next.
+    private var savepoints = 0
+    /// Bound values per multi-row `INSERT`, under PostgreSQL's limit of 65,535.
+    private static let parametersPerStatement = 30_000
+
+    init(_ connection: PostgresConnection, queryText: PostgreSQLQueryText, logger: Logger) {
+        self.connection = connection
+        self.queryText = queryText
+        self.logger = logger
+    }
+
+    func execute(_ sql: String, arguments: [DatabaseValue]) throws -> Int {
+        try run(queryText.query(sql, arguments: arguments)).metadata.rows ?? 0
+    }
+
+    func rows(_ sql: String, arguments: [DatabaseValue]) throws -> ReadRows {
+        try ReadRows(run(queryText.query(sql, arguments: arguments)))
+    }
+
+    func insert(into table: String, columns: [String], values: [DatabaseValue]) throws {
+        guard !columns.isEmpty else { return }
+        let rowsPerStatement = max(1, Self.parametersPerStatement / columns.count)
+        let prefix = "INSERT INTO \(PostgreSQLName.quoted(table)) (\(columns.map(PostgreSQLName.quoted).joined(separator: ", "))) VALUES "
+        var start = values.startIndex
+        while start < values.endIndex {
+            let end = min(start + rowsPerStatement * columns.count, values.endIndex)
+            var text = prefix
+            var bindings = PostgresBindings(capacity: end - start)
+            for index in start..<end {
+                let column = (index - start) % columns.count
+                text += column == 0 ? (index == start ? "(" : "), (") : ", "
+                text += "$\(index - start + 1)"
+                PostgreSQLQueryText.bind(values[index], to: &bindings)
+            }
+            try run(PostgresQuery(unsafeSQL: text + ")", binds: bindings))
+            start = end
+        }
+    }
+
+    func refusal(of write: () throws -> Void) throws -> (any Error)? {
+        savepoints += 1
+        let savepoint = "refusable_\(savepoints)"
+        try run(PostgresQuery(unsafeSQL: "SAVEPOINT \(savepoint)"))
+        do {
+            try write()
+        } catch let error as PostgreSQLServerError where error.isUniqueViolation {
+            try run(PostgresQuery(unsafeSQL: "ROLLBACK TO SAVEPOINT \(savepoint)"))
+            return error
+        }
+        try run(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(savepoint)"))
+        return nil
+    }
+
+    /// Runs `query`, the calling thread waiting; errors say what the server said.
+    @discardableResult
+    func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
+        do {
+            return try connection.query(query, logger: logger).wait()
+        } catch {
+            throw PostgreSQLServerError(error)
+        }
+    }
+}
