@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-sqlite-driver", from: "4.9.0"),
         // The PostgreSQL store's floor: PostgresNIO decoding rows itself.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Fluent on PostgreSQL: the PostgreSQL store's peer of like kind.
+        .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.3"),
     ],
     targets: [
@@ -81,11 +83,13 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // The PostgreSQL store against PostgresNIO, interleaved: compare-postgresql [ROUNDS] (needs DATAMODELKIT_POSTGRES_URL)
+        // The PostgreSQL store against PostgresNIO and Fluent, interleaved: compare-postgresql [ROUNDS] (needs DATAMODELKIT_POSTGRES_URL)
         .executableTarget(
             name: "compare-postgresql",
             dependencies: [
-                "StoreFixtures",
+                "StoreFixtures", "FluentFixtures",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "DataStore", package: "DataModelKit"),
                 .product(name: "PostgreSQLStore", package: "DataModelKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -153,13 +153,20 @@ public final class PersistentStore: Sendable {
     }
 
     /// A store whose rows a server holds, opened by the module that speaks to it
-    /// (`PostgreSQLStore`), which read its identity and checked its version hashes.
+    /// (`PostgreSQLStore`), which read its identity and checked its version hashes. With
+    /// `lastHistoryTransaction`, the store records its saves as persistent history and delivers
+    /// other processes' saves from there on.
     package convenience init(
-        server: any ServerDatabase, url: URL, model: ManagedObjectModel, identifier: String, metadata: StoreMetadata, schema: StoreSchema
+        server: any ServerDatabase, url: URL, model: ManagedObjectModel, identifier: String, metadata: StoreMetadata, schema: StoreSchema,
+        lastHistoryTransaction: Int64?
     ) {
-        self.init(
-            engine: .server(server), opened: Opened(identifier: identifier, metadata: metadata, schema: schema),
-            derivedValues: DerivedValueLog(), url: url, model: model)
+        var opened = Opened(identifier: identifier, metadata: metadata, schema: schema)
+        if let lastHistoryTransaction {
+            opened.tracksHistory = true
+            opened.lastHistoryTransaction = lastHistoryTransaction
+        }
+        self.init(engine: .server(server), opened: opened, derivedValues: DerivedValueLog(), url: url, model: model)
+        if tracksHistory { listenForServerChanges(on: server) }
     }
 
     private init(engine: Engine, opened: Opened, derivedValues: DerivedValueLog, url: URL?, model: ManagedObjectModel) {
@@ -280,11 +287,20 @@ public final class PersistentStore: Sendable {
     /// (or since the store was opened). If so, observers get the changes: with persistent history,
     /// one `ChangeSet` per transaction naming exactly the objects it inserted, updated and deleted;
     /// without, one whose `isExternalWrite` is set, after which contexts merging it read their
-    /// objects again and results controllers look again. A store on a server answers `false`.
+    /// objects again and results controllers look again.
+    ///
+    /// A store on a server is told of other processes' saves as they commit, and delivers them by
+    /// itself; this reads any not yet delivered, the calling thread waiting for the server.
     @discardableResult
     public func checkForExternalChanges() throws(StoreError) -> Bool {
         let found: (changed: Bool, transactions: [HistoryTransaction])
-        guard server == nil else { return false }
+        if let server {
+            do {
+                return try deliverServerChangesWaiting(on: server)
+            } catch {
+                throw .database(message: "\(error)")
+            }
+        }
         do {
             // On the writer's queue: no save of this store is between its commit and its note of
             // the history transaction it wrote.

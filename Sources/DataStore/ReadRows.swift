@@ -28,6 +28,12 @@ package struct ReadRows: Sendable {
         self.values = values
     }
 
+    /// The first column of the first row as an integer; `nil` without a row, or for `NULL`.
+    var firstInteger: Int64? {
+        guard columnCount > 0, let value = values.first, !value.isNull else { return nil }
+        return Int64.fromDatabaseValue(value) ?? Double.fromDatabaseValue(value).flatMap { Int64(exactly: $0) }
+    }
+
     /// Calls `body` with the columns of each row in turn.
     func forEach(_ body: (RowColumns) throws -> Void) rethrows {
         guard columnCount > 0 else { return }
@@ -64,5 +70,12 @@ extension PersistentStore {
     /// `logged(_:_:rows:)` logs.
     func rowsWaiting(_ sql: SQLFragment, on server: any ServerDatabase) throws -> ReadRows {
         try logged(sql, { try server.rowsWaiting(sql.sql, arguments: sql.arguments) }, rows: \.count)
+    }
+}
+
+extension Database {
+    /// Every row `sql` selects, read into memory.
+    func readRows(_ sql: String, _ arguments: [DatabaseValue]) throws -> ReadRows {
+        try ReadRows(cachedStatement(sql: sql), arguments: arguments)
     }
 }

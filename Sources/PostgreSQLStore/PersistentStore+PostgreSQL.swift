@@ -52,7 +52,7 @@ extension PersistentStore {
             server: PostgreSQLDatabase(
                 configuration: configuration, names: opened.schema.layoutNames, maximumConnections: maximumConnections, isReadOnly: false),
             url: url ?? Self.url(of: configuration), model: model, identifier: opened.identifier, metadata: opened.metadata,
-            schema: opened.schema)
+            schema: opened.schema, lastHistoryTransaction: opened.lastHistoryTransaction)
     }
 
     /// Opens the existing store in the PostgreSQL database at `url` for reading only, as
@@ -76,7 +76,7 @@ extension PersistentStore {
             server: PostgreSQLDatabase(
                 configuration: configuration, names: opened.schema.layoutNames, maximumConnections: maximumConnections, isReadOnly: true),
             url: url ?? Self.url(of: configuration), model: model, identifier: opened.identifier, metadata: opened.metadata,
-            schema: opened.schema)
+            schema: opened.schema, lastHistoryTransaction: opened.lastHistoryTransaction)
     }
 
     /// The configuration a `postgresql://` URL gives, and the URL without its password.
@@ -100,10 +100,10 @@ extension PersistentStore {
     /// The store's identity and layout, checked against the model; created first when `creating`
     /// and the database has no table.
     private static func open(_ configuration: PostgresConnection.Configuration, model: ManagedObjectModel, creating: Bool) async throws(StoreError) -> (
-        identifier: String, metadata: StoreMetadata, schema: StoreSchema
+        identifier: String, metadata: StoreMetadata, schema: StoreSchema, lastHistoryTransaction: Int64?
     ) {
         do {
-            if creating { try await PostgreSQLStoreCreation.createIfEmpty(configuration, model: model) }
+            if creating { try await PostgreSQLStoreCreation.prepare(configuration, model: model) }
             return try await PostgreSQLStoreOpening.check(configuration, model: model)
         } catch let error as StoreError {
             throw error
@@ -119,7 +119,7 @@ enum PostgreSQLStoreOpening {
     /// `StoreError` when the database holds no store, or one of another model version, or lacks
     /// a table or column the model reads.
     static func check(_ configuration: PostgresConnection.Configuration, model: ManagedObjectModel) async throws -> (
-        identifier: String, metadata: StoreMetadata, schema: StoreSchema
+        identifier: String, metadata: StoreMetadata, schema: StoreSchema, lastHistoryTransaction: Int64?
     ) {
         let reader = try await PostgreSQLTableReader(configuration)
         do {
@@ -144,8 +144,10 @@ enum PostgreSQLStoreOpening {
             }
             for join in schema.joinTables { try checkColumns(join.columnNames, of: join.name, in: catalog) }
             let identifier = try await reader.identifier() ?? ""
+            let hasHistory = catalog[HistorySchema.changeTable] != nil && catalog[HistorySchema.transactionTable] != nil
+            let lastHistoryTransaction = hasHistory ? try await reader.largestKey(of: HistorySchema.transactionTable) : nil
             try await reader.close()
-            return (identifier, metadata, schema)
+            return (identifier, metadata, schema, lastHistoryTransaction)
         } catch {
             try? await reader.close()
             throw error
@@ -161,11 +163,15 @@ enum PostgreSQLStoreOpening {
 }
 
 extension StoreSchema {
-    /// The names of every table and column of the layout and of `Z_PRIMARYKEY`, as the runtime's
-    /// SQL spells them.
+    /// The names of every table and column of the layout, of `Z_PRIMARYKEY` and of the history, as
+    /// the runtime's SQL spells them.
     var layoutNames: Set<String> {
         // `Z_PRIMARYKEY`, which saves take keys from, and its columns.
         var names: Set<String> = ["Z_PRIMARYKEY", "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]
+        for table in HistorySchema.postgreSQLTables(tombstoneColumns: 0) {
+            names.insert(table.name)
+            names.formUnion(table.columns.map(\.name))
+        }
         for table in tables {
             names.insert(table.name)
             names.formUnion(table.columns.map(\.name))

@@ -34,8 +34,40 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         self.maximumConnections = max(1, maximumConnections)
     }
 
+    /// The task listening for commits, if the store listens.
+    private var listener: Task<Void, Never>?
+
     deinit {
+        listener?.cancel()
         Self.close(idle)
+    }
+
+    func listen(to channel: String, _ onCommit: @escaping @Sendable (String?) async -> Void) {
+        let (configuration, logger) = (configuration, logger)
+        let task = Task {
+            while !Task.isCancelled {
+                do {
+                    let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+                    try? await withTaskCancellationHandler {
+                        try await connection.listen(on: channel) { notifications in
+                            // Listening now: what committed before is read here, what commits
+                            // after is notified.
+                            await onCommit(nil)
+                            for try await notification in notifications { await onCommit(notification.payload) }
+                        }
+                    } onCancel: {
+                        connection.close().whenComplete { _ in }
+                    }
+                    try? await connection.close()
+                } catch {}
+                // The server is out of reach, or ended the session: listen again shortly.
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        lock.withLock {
+            listener?.cancel()
+            listener = task
+        }
     }
 
     /// Closes `connections`, each kept alive until its close ends (a connection must be closed
@@ -61,6 +93,7 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
             try transaction.run("COMMIT")
             return result
         } catch {
+            for handler in transaction.rollbackHandlers { handler() }
             if (error as? PostgreSQLServerError)?.connectionEnded == true {
                 // The server rolled the transaction back as the session ended; the connection
                 // runs nothing more, and goes.

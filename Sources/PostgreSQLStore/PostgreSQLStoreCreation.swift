@@ -3,14 +3,23 @@ import Logging
 import PostgresNIO
 import StoreSchema
 
-/// A new store in a database without tables: the layout, `Z_PRIMARYKEY` and `Z_METADATA`, in one
-/// transaction.
+/// A new store in a database without tables — the layout, `Z_PRIMARYKEY`, `Z_METADATA` and the
+/// persistent history — or the history added to a store without, in one transaction.
 enum PostgreSQLStoreCreation {
     /// The advisory lock that makes processes opening the same empty database create one store:
     /// the second waits, then finds the first one's tables.
     private static let lockKey = 0x4441_5441_4D4F_444C  // "DATAMODL"
 
-    static func createIfEmpty(_ configuration: PostgresConnection.Configuration, model: ManagedObjectModel) async throws {
+    /// Whether the database has the history's tables.
+    private static func hasHistory(_ connection: PostgresConnection, _ logger: Logger) async throws -> Bool {
+        let rows = try await connection.query(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = \(HistorySchema.changeTable)",
+            logger: logger)
+        for try await count in rows.decode(Int.self) { return count > 0 }
+        return false
+    }
+
+    static func prepare(_ configuration: PostgresConnection.Configuration, model: ManagedObjectModel) async throws {
         let logger = Logger(label: "datamodelkit.postgresql")
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         do {
@@ -20,11 +29,22 @@ enum PostgreSQLStoreCreation {
                 "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()", logger: logger)
             var isEmpty = false
             for try await count in tables.decode(Int.self) { isEmpty = count == 0 }
+            var statements: [String] = []
             if isEmpty {
                 let script = model.schema.postgreSQL(model: model.model, metadata: StoreMetadata(model: model.model))
-                for statement in script.split(separator: "\n") where !statement.hasPrefix("--") {
-                    try await connection.query(PostgresQuery(unsafeSQL: String(statement)), logger: logger)
+                statements = script.split(separator: "\n").filter { !$0.hasPrefix("--") }.map(String.init)
+            }
+            let needsHistory = isEmpty ? true : !(try await hasHistory(connection, logger))
+            if needsHistory {
+                // The history carries each save to the store's other processes.
+                statements += HistorySchema.postgreSQLCreateStatements(tombstoneColumns: HistorySchema.tombstoneColumnCount(of: model.model))
+                statements += HistorySchema.primaryKeyRows.map { row in
+                    #"INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES ("#
+                        + "\(row.number), '\(row.name)', \(row.superNumber), 0) ON CONFLICT DO NOTHING;"
                 }
+            }
+            for statement in statements {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
             try await connection.query("COMMIT", logger: logger)
             try await connection.close()

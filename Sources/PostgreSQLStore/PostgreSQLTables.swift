@@ -51,6 +51,13 @@ final class PostgreSQLTableReader: StoreTableReader {
         return nil
     }
 
+    /// The largest `Z_PK` of `table`; 0 for an empty table.
+    func largestKey(of table: String) async throws -> Int64 {
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT COALESCE(max(\"Z_PK\"), 0) FROM \(PostgreSQLName.quoted(table))"), logger: connection.logger)
+        for try await key in rows.decode(Int64.self) { return key }
+        return 0
+    }
+
     func rowCount(of table: String) async throws -> Int {
         let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(PostgreSQLName.quoted(table))"), logger: connection.logger)
         for try await count in rows.decode(Int.self) { return count }

@@ -12,6 +12,8 @@ final class PostgreSQLTransaction: ServerTransaction {
     private let logger: Logger
     /// Savepoints made so far, which name the next.
     private var savepoints = 0
+    /// What to call if the transaction rolls back.
+    private(set) var rollbackHandlers: [@Sendable () -> Void] = []
     /// Bound values per multi-row `INSERT`, under PostgreSQL's limit of 65,535.
     private static let parametersPerStatement = 30_000
 
@@ -61,6 +63,17 @@ final class PostgreSQLTransaction: ServerTransaction {
         }
         try run(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(savepoint)"))
         return nil
+    }
+
+    func onRollback(_ body: @escaping @Sendable () -> Void) {
+        rollbackHandlers.append(body)
+    }
+
+    func notify(_ channel: String, payload: String) throws {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(channel)
+        bindings.append(payload)
+        try run(PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)", binds: bindings))
     }
 
     /// Runs `query`, the calling thread waiting; errors say what the server said.

@@ -75,8 +75,8 @@ struct HistoryRecorder {
     }
 
     /// The app's bundle identifier where there is one (Apple's platforms).
-    private static let bundleID = Bundle.main.bundleIdentifier
-    private static let processID = ProcessInfo.processInfo.processName
+    static let bundleID = Bundle.main.bundleIdentifier
+    static let processID = ProcessInfo.processInfo.processName
 
     /// Takes `count` keys of a history table from `Z_PRIMARYKEY` (past any key already used, in
     /// case the row lags) and returns the first.

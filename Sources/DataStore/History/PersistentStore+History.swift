@@ -41,7 +41,7 @@ extension PersistentStore {
                 if token.transactionNumber > 0, kept != true { throw HistoryError.expired(token) }
                 after = token.transactionNumber
             }
-            return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, db)
+            return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, read: db.readRows)
         }
     }
 
@@ -55,7 +55,7 @@ extension PersistentStore {
         return try readingHistory { db in
             let after = try Int64.fetchOne(
                 db, sql: "SELECT ifnull(max(Z_PK), 0) FROM ATRANSACTION WHERE ZTIMESTAMP <= ?", arguments: [date.timeIntervalSinceReferenceDate]) ?? 0
-            return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, db)
+            return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, read: db.readRows)
         }
     }
 
@@ -112,69 +112,98 @@ extension PersistentStore {
     /// The transactions other connections committed since the last delivered one, on the writer.
     func externalTransactions(_ db: Database) throws -> [HistoryTransaction] {
         let after = historyCursor.withLock { $0.lastTransaction }
-        let transactions = try readTransactions(after: after, entityNames: nil, author: nil, filter: nil, isIncluded: nil, db)
-        return historyCursor.withLock { cursor in
-            let external = transactions.filter { !cursor.own.contains($0.transactionNumber) }
+        return advanceCursor(past: try readTransactions(after: after, entityNames: nil, author: nil, filter: nil, isIncluded: nil, read: db.readRows))
+    }
+
+    /// Moves the history cursor past `transactions`, read after it; those other connections or
+    /// processes wrote that no earlier reading delivered.
+    func advanceCursor(past transactions: [HistoryTransaction]) -> [HistoryTransaction] {
+        historyCursor.withLock { cursor in
+            // Another reading may have delivered some meanwhile.
+            let external = transactions.filter { $0.transactionNumber > cursor.lastTransaction && !cursor.own.contains($0.transactionNumber) }
             cursor.lastTransaction = max(cursor.lastTransaction, transactions.last?.transactionNumber ?? 0)
             cursor.own = cursor.own.filter { $0 > cursor.lastTransaction }
             return external
         }
     }
 
-    /// Transactions numbered above `after` with their changes, filtered.
-    private func readTransactions(
+    /// Transactions numbered above `after` with their changes, filtered; `read` runs a query.
+    func readTransactions(
         after: Int64, entityNames: Set<String>?, author: String?, filter: HistoryChangeFilter?, isIncluded: ((HistoryChange) -> Bool)?,
-        _ db: Database
+        read: (String, [DatabaseValue]) throws -> ReadRows
     ) throws -> [HistoryTransaction] {
+        let queries = historyQueries
+        return transactions(
+            from: try read(queries.transactions, [after.databaseValue]), changes: try read(queries.changes, [after.databaseValue]),
+            entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded)
+    }
+
+    /// The history's two queries: the transactions numbered above the argument, and their changes.
+    var historyQueries: (transactions: String, changes: String) {
+        // A server's history keeps no tombstones yet.
+        let tombstones = HistorySchema.tombstoneColumnList(server == nil ? tombstoneColumns : 0)
+        // A save on a server keeps the names in the transaction's own columns.
+        return (
+            """
+            SELECT t.Z_PK, t.ZTIMESTAMP, COALESCE(a.ZNAME, t.ZAUTHOR), COALESCE(c.ZNAME, t.ZCONTEXTNAME),
+                   COALESCE(b.ZNAME, t.ZBUNDLEID), COALESCE(p.ZNAME, t.ZPROCESSID)
+            FROM ATRANSACTION t
+            LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
+            LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS
+            WHERE t.Z_PK > ? ORDER BY t.Z_PK
+            """,
+            """
+            SELECT ZTRANSACTIONID, Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS\(tombstones) FROM ACHANGE
+            WHERE ZTRANSACTIONID > ? ORDER BY ZTRANSACTIONID, Z_PK
+            """
+        )
+    }
+
+    /// The transactions of the rows of `historyQueries`, with their changes, filtered.
+    func transactions(
+        from transactionRows: ReadRows, changes changeRows: ReadRows,
+        entityNames: Set<String>?, author: String?, filter: HistoryChangeFilter?, isIncluded: ((HistoryChange) -> Bool)?
+    ) -> [HistoryTransaction] {
         let entityNumbers = entityNames.map { names in
             Set(names.compactMap { entity(named: $0)?.subtreeNumbers }.joined())
         }
         var transactions: [HistoryTransaction] = []
         var positions: [Int64: Int] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT t.Z_PK, t.ZTIMESTAMP, ifnull(a.ZNAME, t.ZAUTHOR), ifnull(c.ZNAME, t.ZCONTEXTNAME),
-                   ifnull(b.ZNAME, t.ZBUNDLEID), ifnull(p.ZNAME, t.ZPROCESSID)
-            FROM ATRANSACTION t
-            LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
-            LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS
-            WHERE t.Z_PK > ? ORDER BY t.Z_PK
-            """, arguments: [after])
-        while let row = try rows.next() {
-            let transactionAuthor: String? = row[2]
-            if let author, transactionAuthor != author { continue }
-            let number: Int64 = row[0]
+        transactionRows.forEach { row in
+            let transactionAuthor = String.fromDatabaseValue(row.databaseValue(2))
+            if let author, transactionAuthor != author { return }
+            let number = row.int64(0)
             positions[number] = transactions.count
             transactions.append(HistoryTransaction(
                 token: HistoryToken(storeIdentifier: identifier, transactionNumber: number),
-                timestamp: Date(timeIntervalSinceReferenceDate: row[1] ?? 0), author: transactionAuthor, contextName: row[3],
-                bundleID: row[4], processID: row[5], changes: []))
+                timestamp: Date(timeIntervalSinceReferenceDate: Double.fromDatabaseValue(row.databaseValue(1)) ?? 0), author: transactionAuthor,
+                contextName: String.fromDatabaseValue(row.databaseValue(3)), bundleID: String.fromDatabaseValue(row.databaseValue(4)),
+                processID: String.fromDatabaseValue(row.databaseValue(5)), changes: []))
         }
-        let tombstones = HistorySchema.tombstoneColumnList(tombstoneColumns)
-        let changes = try Row.fetchCursor(db, sql: """
-            SELECT ZTRANSACTIONID, Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS\(tombstones) FROM ACHANGE
-            WHERE ZTRANSACTIONID > ? ORDER BY ZTRANSACTIONID, Z_PK
-            """, arguments: [after])
-        while let row = try changes.next() {
-            guard let position = positions[row[0]], let type = HistorySchema.ChangeType(rawValue: row[2]) else { continue }
-            let entityNumber: Int = row[3]
-            if let entityNumbers, !entityNumbers.contains(entityNumber) { continue }
+        let tombstoneColumns = changeRows.columnCount - 6
+        changeRows.forEach { row in
+            guard let position = positions[row.int64(0)], let type = HistorySchema.ChangeType(rawValue: Int(row.int64(2))) else { return }
+            let entityNumber = Int(row.int64(3))
+            if let entityNumbers, !entityNumbers.contains(entityNumber) { return }
             var change = HistoryChange(
-                changeID: row[1], changeType: type, changedObjectID: objectID(key: .permanent(row[4]), entityNumber: entityNumber),
+                changeID: row.int64(1), changeType: type, changedObjectID: objectID(key: .permanent(row.int64(4)), entityNumber: entityNumber),
                 updatedProperties: nil)
             if let entity = entity(number: entityNumber) {
                 switch type {
                 case .update:
-                    let columns: Data? = row[5]
+                    let columns = Data.fromDatabaseValue(row.databaseValue(5))
                     change.updatedProperties = columns.flatMap { historyColumns(of: entity).properties(in: $0) }
                 case .delete:
                     let layout = historyTombstones(of: entity)
-                    if !layout.isEmpty { change.tombstone = layout.tombstone((0..<min(layout.attributes.count, tombstoneColumns)).map { row[6 + $0] }) }
+                    if !layout.isEmpty {
+                        change.tombstone = layout.tombstone((0..<max(0, min(layout.attributes.count, tombstoneColumns))).map { row.databaseValue(Int32(6 + $0)) })
+                    }
                 case .insert:
                     break
                 }
             }
-            if let filter, !filter.matches(change, of: transactions[position]) { continue }
-            if let isIncluded, !isIncluded(change) { continue }
+            if let filter, !filter.matches(change, of: transactions[position]) { return }
+            if let isIncluded, !isIncluded(change) { return }
             transactions[position].changes.append(change)
         }
         if entityNames != nil || filter != nil || isIncluded != nil { transactions.removeAll { $0.changes.isEmpty } }

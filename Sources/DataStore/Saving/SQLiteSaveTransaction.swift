@@ -38,6 +38,14 @@ final class SQLiteSaveTransaction: SaveTransaction {
         try ReadRows(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
+    func writeHistory(_ history: HistoryRecorder, author: String?, contextName: String?) throws -> Int64 {
+        try history.write(author: author, contextName: contextName, tombstoneColumns: store.tombstoneColumns, in: db)
+    }
+
+    func onRollback(_ body: @escaping @Sendable () -> Void) {
+        db.afterNextTransaction(onCommit: { _ in }, onRollback: { _ in body() })
+    }
+
     /// Nothing is held back: SQLite writes each row at once.
     func writeHeldRows() {}
 

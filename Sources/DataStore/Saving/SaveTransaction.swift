@@ -23,8 +23,14 @@ protocol SaveTransaction: AnyObject {
     /// Writes the rows `insert` held back: the save's last statements.
     func writeHeldRows() throws
 
-    /// The SQLite database the save writes to, where the persistent history goes; `nil` for a
-    /// server's store, which keeps no history.
+    /// Writes the save's transaction of the persistent history; its number.
+    func writeHistory(_ history: HistoryRecorder, author: String?, contextName: String?) throws -> Int64
+
+    /// Calls `body` if the transaction rolls back, its commit included.
+    func onRollback(_ body: @escaping @Sendable () -> Void)
+
+    /// The SQLite database the save writes to, where the values of deleted objects' tombstones are
+    /// read; `nil` for a server's store, whose history keeps no tombstones yet.
     var sqliteDatabase: Database? { get }
 }
 
@@ -32,10 +38,6 @@ extension SaveTransaction {
     /// The first column of the first row `sql` selects, as an integer; `nil` when there is no row
     /// or the value is `NULL`.
     func integer(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int64? {
-        var value: Int64?
-        try rows(sql, arguments).forEach { row in
-            if value == nil, !row.isNull(0) { value = row.int64(0) }
-        }
-        return value
+        try rows(sql, arguments).firstInteger
     }
 }

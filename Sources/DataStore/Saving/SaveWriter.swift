@@ -77,7 +77,7 @@ struct SaveWriter {
         for object in changes.updated { try writeToManyChanges(of: object) }
         try transaction.writeHeldRows()
         let derivedValues = store.derivedValues.take()
-        if store.tracksHistory, let db = transaction.sqliteDatabase { try writeHistory(db) }
+        if store.tracksHistory { try writeHistory() }
         return Result(permanentIDs: permanentIDs, derivedValues: derivedValues)
     }
 
@@ -133,7 +133,7 @@ struct SaveWriter {
 
     /// Records the save's inserts, updates (with the changed properties) and deletes as one
     /// transaction of the store's history.
-    private func writeHistory(_ db: Database) throws {
+    private func writeHistory() throws {
         var history = HistoryRecorder()
         for (object, id) in zip(changes.inserted, permanentIDs.ids) {
             history.record(.insert, entityNumber: object.entity.number, key: id.primaryKey ?? 0)
@@ -145,11 +145,10 @@ struct SaveWriter {
         for object in changes.deleted {
             history.record(.delete, entityNumber: object.entity.number, key: key(of: object), tombstone: tombstones[object.objectID] ?? [])
         }
-        let number = try history.write(
-            author: changes.author, contextName: changes.contextName, tombstoneColumns: store.tombstoneColumns, in: db)
+        let number = try transaction.writeHistory(history, author: changes.author, contextName: changes.contextName)
         store.noteOwnHistoryTransaction(number)
         // A commit that fails after this frees the number again.
-        db.afterNextTransaction(onCommit: { _ in }, onRollback: { [store] _ in store.forgetOwnHistoryTransaction(number) })
+        transaction.onRollback { [store] in store.forgetOwnHistoryTransaction(number) }
     }
 
     /// Reads the values that the deleted objects of entities with preserved attributes leave in

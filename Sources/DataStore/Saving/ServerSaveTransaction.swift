@@ -33,6 +33,19 @@ final class ServerSaveTransaction: SaveTransaction {
         return try store.logged(SQLFragment(sql: sql, arguments: arguments), { try transaction.rows(sql, arguments: arguments) }, rows: \.count)
     }
 
+    /// Writes the history's transaction and changes, and notifies the store's other processes as
+    /// the transaction commits (`NOTIFY`, which the server delivers on commit only).
+    func writeHistory(_ history: HistoryRecorder, author: String?, contextName: String?) throws -> Int64 {
+        try writeHeldRows()
+        let number = try history.write(author: author, contextName: contextName, in: transaction)
+        try transaction.notify(store.commitChannel, payload: "\(number)")
+        return number
+    }
+
+    func onRollback(_ body: @escaping @Sendable () -> Void) {
+        transaction.onRollback(body)
+    }
+
     func refusal(of write: () throws -> Void, mayBeRefused: Bool) throws -> (any Error)? {
         guard mayBeRefused else {
             try write()

@@ -20,6 +20,12 @@ package protocol ServerDatabase: Sendable {
     /// Runs `body` in one transaction as `writeWaiting(_:)` does, on a thread of the server's own
     /// that may wait, never the caller's: the asynchronous `save()`.
     func write<T: Sendable>(_ body: @escaping @Sendable (any ServerTransaction) throws -> T) async throws -> T
+
+    /// Calls `onCommit` with the payload of every notification of `channel` (sent as its
+    /// transaction commits), one call at a time, for as long as the database lives; and with `nil`
+    /// when it starts listening, or listens again after losing its connection, since
+    /// notifications may have been missed.
+    func listen(to channel: String, _ onCommit: @escaping @Sendable (String?) async -> Void)
 }
 
 /// A server's write transaction, its statements run in turn on one connection.
@@ -37,6 +43,12 @@ package protocol ServerTransaction: AnyObject {
     /// Runs `write` so that it can be undone alone: when a unique index refuses one of its rows,
     /// its statements are undone, the transaction goes on, and the refusal is returned.
     func refusal(of write: () throws -> Void) throws -> (any Error)?
+
+    /// Calls `body` if the transaction rolls back, its commit included.
+    func onRollback(_ body: @escaping @Sendable () -> Void)
+
+    /// Notifies the listeners of `channel` with `payload` when the transaction commits.
+    func notify(_ channel: String, payload: String) throws
 }
 
 /// What a server's store throws for what only a SQLite store does yet: batch requests,
