@@ -30,8 +30,12 @@ package struct ReadRows: Sendable {
 
     /// The first column of the first row as an integer; `nil` without a row, or for `NULL`.
     var firstInteger: Int64? {
-        guard columnCount > 0, let value = values.first, !value.isNull else { return nil }
-        return Int64.fromDatabaseValue(value) ?? Double.fromDatabaseValue(value).flatMap { Int64(exactly: $0) }
+        guard columnCount > 0, !values.isEmpty else { return nil }
+        switch values[0].storage {
+        case .int64(let integer): return integer
+        case .double(let real): return Int64(exactly: real)
+        case .null, .string, .blob: return nil
+        }
     }
 
     /// Calls `body` with the columns of each row in turn.

@@ -50,7 +50,7 @@ extension PersistentStore {
         let opened = try await Self.open(configuration, model: model, creating: true)
         self.init(
             server: PostgreSQLDatabase(
-                configuration: configuration, names: opened.schema.layoutNames, maximumConnections: maximumConnections, isReadOnly: false),
+                configuration: configuration, schema: opened.schema, model: model.model, maximumConnections: maximumConnections, isReadOnly: false),
             url: url ?? Self.url(of: configuration), model: model, identifier: opened.identifier, metadata: opened.metadata,
             schema: opened.schema, lastHistoryTransaction: opened.lastHistoryTransaction)
     }
@@ -74,7 +74,7 @@ extension PersistentStore {
         let opened = try await open(configuration, model: model, creating: false)
         return PersistentStore(
             server: PostgreSQLDatabase(
-                configuration: configuration, names: opened.schema.layoutNames, maximumConnections: maximumConnections, isReadOnly: true),
+                configuration: configuration, schema: opened.schema, model: model.model, maximumConnections: maximumConnections, isReadOnly: true),
             url: url ?? Self.url(of: configuration), model: model, identifier: opened.identifier, metadata: opened.metadata,
             schema: opened.schema, lastHistoryTransaction: opened.lastHistoryTransaction)
     }

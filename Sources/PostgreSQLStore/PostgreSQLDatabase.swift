@@ -1,9 +1,11 @@
+import DataModel
 import DataStore
 import Foundation
 import GRDB
 import Logging
 import NIOCore
 import PostgresNIO
+import StoreSchema
 
 /// The PostgreSQL database a store's rows are in, as `DataStore` reads it: the runtime's queries,
 /// run on a few reused connections, their values read back as the SQLite storage classes the same
@@ -27,8 +29,16 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
     /// The threads saves wait on, so that neither an event loop nor Swift's cooperative pool does.
     private static let writers = DispatchQueue(label: "datamodelkit.postgresql.writes", attributes: .concurrent)
 
-    init(configuration: PostgresConnection.Configuration, names: Set<String>, maximumConnections: Int, isReadOnly: Bool) {
+    /// The type of each column of the store's tables, by table and column name: what inserts bind.
+    private let columnTypes: [String: [String: PostgreSQLValueType]]
+
+    init(configuration: PostgresConnection.Configuration, schema: StoreSchema, model: Model, maximumConnections: Int, isReadOnly: Bool) {
         self.configuration = configuration
+        let tables = CopiedTable.tables(of: schema, model: model) + CopiedTable.history(tombstoneColumns: 0)
+        columnTypes = Dictionary(tables.map { table in
+            (table.name, Dictionary(table.columns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first }))
+        }, uniquingKeysWith: { first, _ in first })
+        let names = schema.layoutNames
         self.isReadOnly = isReadOnly
         queryText = PostgreSQLQueryText(names: names)
         self.maximumConnections = max(1, maximumConnections)
@@ -120,7 +130,7 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         } catch {
             throw PostgreSQLServerError(error)
         }
-        let transaction = PostgreSQLTransaction(connection, queryText: queryText, logger: logger)
+        let transaction = PostgreSQLTransaction(connection, queryText: queryText, columnTypes: columnTypes, logger: logger)
         do {
             try transaction.run("BEGIN")
             return (connection, transaction)

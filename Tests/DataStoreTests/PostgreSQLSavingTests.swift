@@ -152,15 +152,7 @@ struct PostgreSQLSavingTests {
             // The same changes, to save once the connection is lost.
             for index in 0..<5 { Book(context: context).title = "Added \(index)" }
             book.pageCount = 7
-            var terminated = 0
-            while terminated == 0 {
-                try await Task.sleep(for: .milliseconds(20))
-                try await admin.query("SELECT pg_stat_clear_snapshot()", logger: admin.logger)
-                let rows = try await admin.query(
-                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-                    logger: admin.logger)
-                for try await count in rows.decode(Int.self) { terminated += count }
-            }
+            try await PostgreSQLTestServer.endSessionsWaitingForALock(1, admin: admin)
             let error = try await failure.value
             guard case .database(let message) = error else { throw error }
             #expect(message.contains("PostgreSQL"), "\(message)")

@@ -224,16 +224,7 @@ struct PostgreSQLStoreTests {
                 try await admin.query("BEGIN", logger: admin.logger)
                 try await admin.query(PostgresQuery(unsafeSQL: #"LOCK TABLE "\#(table)" IN ACCESS EXCLUSIVE MODE"#), logger: admin.logger)
                 async let blocked = Self.fetchedCount(books, in: pair.postgreSQL)
-                var terminated = 0
-                while terminated < 2 {
-                    try await Task.sleep(for: .milliseconds(20))
-                    // The lock's transaction would otherwise see the activity of its first look.
-                    try await admin.query("SELECT pg_stat_clear_snapshot()", logger: admin.logger)
-                    let rows = try await admin.query(
-                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-                        logger: admin.logger)
-                    for try await count in rows.decode(Int.self) { terminated += count }
-                }
+                try await PostgreSQLTestServer.endSessionsWaitingForALock(2, admin: admin)
                 do {
                     let fetched = try await blocked
                     Issue.record("the fetch whose connections ended returned \(fetched) objects")

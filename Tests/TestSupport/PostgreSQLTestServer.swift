@@ -31,4 +31,19 @@ public enum PostgreSQLTestServer {
         try? await connection.close()
         if let failure { throw failure }
     }
+
+    /// Ends the sessions of the current database that wait for a lock, once `count` have been,
+    /// looking every 20 ms; `admin` is the session that holds the lock.
+    public static func endSessionsWaitingForALock(_ count: Int, admin: PostgresConnection) async throws {
+        var ended = 0
+        while ended < count {
+            try await Task.sleep(for: .milliseconds(20))
+            // A transaction would otherwise see the activity of its first look.
+            try await admin.query("SELECT pg_stat_clear_snapshot()", logger: admin.logger)
+            let rows = try await admin.query(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                logger: admin.logger)
+            for try await count in rows.decode(Int.self) { ended += count }
+        }
+    }
 }

@@ -41,12 +41,15 @@ struct ItemRow {
 }
 
 let logger = Logger(label: "compare-postgresql")
-var adminURL = server
-adminURL.queryItems = [URLQueryItem(name: "sslmode", value: "disable")]
+let adminURL = {
+    var url = server
+    url.queryItems = [URLQueryItem(name: "sslmode", value: "disable")]
+    return url
+}()
 let admin = try await PostgresConnection.connect(configuration: PostgresConnection.Configuration(url: adminURL.string!), id: 1, logger: logger)
 
 /// A new database's URL.
-func newDatabase() async throws -> (name: String, url: String) {
+@MainActor func newDatabase() async throws -> (name: String, url: String) {
     let name = "bench_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
     _ = try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger).get()
     var url = adminURL
