@@ -33,21 +33,30 @@ extension PersistentStore {
     /// with other tables but no store, and `.missingTable` or `.missingColumn` for a layout that
     /// lacks what the model reads.
     ///
+    /// Saves are recorded as persistent history, which carries each save to the store's other
+    /// processes: their observers get it as its exact `ChangeSet`, as for a save of their own.
+    /// `history` can turn it off (`.disabledDeletingHistory`), for a store only one process writes;
+    /// `.automatic` records it when the store has it.
+    ///
     /// The store opens at most `maximumConnections` connections to the server, as queries need
     /// them; a query beyond waits for one to be free.
-    public convenience init(postgreSQL url: String, model: ManagedObjectModel, maximumConnections: Int = 10) async throws(StoreError) {
+    public convenience init(
+        postgreSQL url: String, model: ManagedObjectModel, history: HistoryTracking = .enabled, maximumConnections: Int = 10
+    ) async throws(StoreError) {
         let (configuration, description) = try Self.configuration(postgreSQL: url)
-        try await self.init(postgreSQL: configuration, model: model, maximumConnections: maximumConnections, url: URL(string: description))
+        try await self.init(
+            postgreSQL: configuration, model: model, history: history, maximumConnections: maximumConnections, url: URL(string: description))
     }
 
     /// Opens the store in the PostgreSQL database `configuration` names, creating it in a database
-    /// without tables, as `init(postgreSQL:model:maximumConnections:)` does; pass a configuration
+    /// without tables, as `init(postgreSQL:model:history:maximumConnections:)` does; pass a configuration
     /// of your own for TLS options a URL cannot give. `url` is the store's `url`; by default, built
     /// from the configuration.
     public convenience init(
-        postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, maximumConnections: Int = 10, url: URL? = nil
+        postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, history: HistoryTracking = .enabled,
+        maximumConnections: Int = 10, url: URL? = nil
     ) async throws(StoreError) {
-        let opened = try await Self.open(configuration, model: model, creating: true)
+        let opened = try await Self.open(configuration, model: model, creating: history)
         self.init(
             server: PostgreSQLDatabase(
                 configuration: configuration, schema: opened.schema, model: model.model, maximumConnections: maximumConnections, isReadOnly: false),
@@ -56,7 +65,7 @@ extension PersistentStore {
     }
 
     /// Opens the existing store in the PostgreSQL database at `url` for reading only, as
-    /// `init(postgreSQL:model:maximumConnections:)` opens it for writing: saving fails with
+    /// `init(postgreSQL:model:history:maximumConnections:)` opens it for writing: saving fails with
     /// `SaveError.database`, and the changes stay in the context. A database without a store is
     /// `StoreError.notAStore`.
     public static func readOnly(
@@ -71,7 +80,7 @@ extension PersistentStore {
     public static func readOnly(
         postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, maximumConnections: Int = 10, url: URL? = nil
     ) async throws(StoreError) -> PersistentStore {
-        let opened = try await open(configuration, model: model, creating: false)
+        let opened = try await open(configuration, model: model, creating: nil)
         return PersistentStore(
             server: PostgreSQLDatabase(
                 configuration: configuration, schema: opened.schema, model: model.model, maximumConnections: maximumConnections, isReadOnly: true),
@@ -97,13 +106,15 @@ extension PersistentStore {
         URL(string: "postgresql://\(configuration.username)@\(configuration.host ?? "localhost"):\(configuration.port ?? 5432)/\(configuration.database ?? configuration.username)")!
     }
 
-    /// The store's identity and layout, checked against the model; created first when `creating`
-    /// and the database has no table.
-    private static func open(_ configuration: PostgresConnection.Configuration, model: ManagedObjectModel, creating: Bool) async throws(StoreError) -> (
+    /// The store's identity and layout, checked against the model. When `creating`, the store is
+    /// created first in a database without tables, and its history brought in line with it.
+    private static func open(
+        _ configuration: PostgresConnection.Configuration, model: ManagedObjectModel, creating history: HistoryTracking?
+    ) async throws(StoreError) -> (
         identifier: String, metadata: StoreMetadata, schema: StoreSchema, lastHistoryTransaction: Int64?
     ) {
         do {
-            if creating { try await PostgreSQLStoreCreation.prepare(configuration, model: model) }
+            if let history { try await PostgreSQLStoreCreation.prepare(configuration, model: model, history: history) }
             return try await PostgreSQLStoreOpening.check(configuration, model: model)
         } catch let error as StoreError {
             throw error

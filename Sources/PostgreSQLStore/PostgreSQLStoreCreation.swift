@@ -19,7 +19,8 @@ enum PostgreSQLStoreCreation {
         return false
     }
 
-    static func prepare(_ configuration: PostgresConnection.Configuration, model: ManagedObjectModel) async throws {
+    /// Creates the store in a database without tables, and adds or drops its history as `history` asks.
+    static func prepare(_ configuration: PostgresConnection.Configuration, model: ManagedObjectModel, history: HistoryTracking) async throws {
         let logger = Logger(label: "datamodelkit.postgresql")
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         do {
@@ -34,8 +35,15 @@ enum PostgreSQLStoreCreation {
                 let script = model.schema.postgreSQL(model: model.model, metadata: StoreMetadata(model: model.model))
                 statements = script.split(separator: "\n").filter { !$0.hasPrefix("--") }.map(String.init)
             }
-            let needsHistory = isEmpty ? true : !(try await hasHistory(connection, logger))
-            if needsHistory {
+            let present = isEmpty ? false : try await hasHistory(connection, logger)
+            if history == .disabledDeletingHistory, present {
+                statements += [HistorySchema.changeTable, HistorySchema.transactionTable, HistorySchema.stringTable].map {
+                    "DROP TABLE \(PostgreSQLName.quoted($0));"
+                }
+                statements.append(
+                    #"DELETE FROM "Z_PRIMARYKEY" WHERE "Z_ENT" IN "# + "(\(HistorySchema.changeEntity), \(HistorySchema.transactionEntity), \(HistorySchema.stringEntity));")
+            }
+            if history == .enabled, !present {
                 // The history carries each save to the store's other processes.
                 statements += HistorySchema.postgreSQLCreateStatements(tombstoneColumns: HistorySchema.tombstoneColumnCount(of: model.model))
                 statements += HistorySchema.primaryKeyRows.map { row in
