@@ -3,8 +3,9 @@
 // - Fetch 100k: the 100,000 items of the runtime benchmarks fetched into objects; the floor is
 //   PostgresNIO decoding the same rows into structs itself, the least any reader of those rows
 //   through PostgresNIO does.
-// - Insert 100k: 100,000 new items saved in one transaction; the floor is PostgresNIO's batched
-//   multi-row `INSERT`s of the same values, typed, in one transaction.
+// - Insert 100k: 100,000 new items saved in one transaction, with the persistent history that
+//   carries the save to other processes (a change row per object) and without; the floor is
+//   PostgresNIO's batched multi-row `INSERT`s of the same values, typed, in one transaction.
 // - Fluent (`fluent-postgres-driver`) on the same tables, with the same `FluentItem` model as the
 //   SQLite comparison: the class-per-row ORM of server Swift.
 //
@@ -57,12 +58,15 @@ let admin = try await PostgresConnection.connect(configuration: PostgresConnecti
     return (name, url.string!)
 }
 
-let fetched = try await newDatabase(), inserted = try await newDatabase()
+let fetched = try await newDatabase(), inserted = try await newDatabase(), insertedAlone = try await newDatabase()
 try await StoreCopier(model: StoreFixtures.model.model).copy(from: .sqlite(StoreFixtures.filledStoreURL()), to: StoreLocation(fetched.url))
 let store = try await PersistentStore(postgreSQL: fetched.url, model: StoreFixtures.model)
 let insertStore = try await PersistentStore(postgreSQL: inserted.url, model: StoreFixtures.model)
+// Without the history that carries each save to other processes: what a store one process writes needs.
+let insertStoreAlone = try await PersistentStore(postgreSQL: insertedAlone.url, model: StoreFixtures.model, history: .disabledDeletingHistory)
 let connection = try await PostgresConnection.connect(configuration: PostgresConnection.Configuration(url: fetched.url), id: 2, logger: logger)
 let insertConnection = try await PostgresConnection.connect(configuration: PostgresConnection.Configuration(url: inserted.url), id: 3, logger: logger)
+let aloneConnection = try await PostgresConnection.connect(configuration: PostgresConnection.Configuration(url: insertedAlone.url), id: 4, logger: logger)
 let fluent = try FluentPostgreSQLPeer(url: fetched.url), fluentInserting = try FluentPostgreSQLPeer(url: inserted.url)
 let floorQuery: PostgresQuery = #"SELECT "Z_PK", "Z_OPT", "ZADDED", "ZISACTIVE", "ZNAME", "ZPRICE", "ZQUANTITY" FROM "ZITEM""#
 
@@ -70,10 +74,11 @@ func expectAll(_ count: Int) {
     precondition(count == StoreFixtures.objectCount, "\(count) objects")
 }
 
-/// Empties the insert database's items, outside the timings.
-func emptyInsertedItems() async throws {
-    _ = try await insertConnection.query(#"TRUNCATE "ZITEM""#, logger: logger).get()
-    _ = try await insertConnection.query(#"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = 0"#, logger: logger).get()
+/// Empties an insert database's items (and history), outside the timings.
+func emptyInsertedItems(_ connection: PostgresConnection = insertConnection) async throws {
+    _ = try await connection.query(#"TRUNCATE "ZITEM""#, logger: logger).get()
+    _ = try await connection.query(#"DO $$ BEGIN IF to_regclass('"ACHANGE"') IS NOT NULL THEN TRUNCATE "ACHANGE", "ATRANSACTION"; END IF; END $$"#, logger: logger).get()
+    _ = try await connection.query(#"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = 0"#, logger: logger).get()
 }
 
 /// The floor's insert: the items' values bound with their types, as many rows to a statement as
@@ -103,9 +108,9 @@ func insertRows() async throws {
     _ = try await insertConnection.query("COMMIT", logger: logger).get()
 }
 
-/// The number of items the insert database holds.
-func insertedCount() async throws -> Int {
-    let rows = try await insertConnection.query(#"SELECT count(*) FROM "ZITEM""#, logger: logger).get()
+/// The number of items an insert database holds.
+func insertedCount(_ connection: PostgresConnection = insertConnection) async throws -> Int {
+    let rows = try await connection.query(#"SELECT count(*) FROM "ZITEM""#, logger: logger).get()
     return try rows.rows.first!.decode(Int.self)
 }
 
@@ -130,6 +135,7 @@ let fetchObjects = "Fetch 100k: DataStore objects"
 let fetchFluent = "Fetch 100k: Fluent models"
 let insertFloor = "Insert 100k: PostgresNIO, batched INSERTs"
 let insertDataStore = "Insert 100k: DataStore, one save"
+let insertDataStoreAlone = "Insert 100k: DataStore, one save, no history"
 let insertFluent = "Insert 100k: Fluent, create in batches"
 for round in 0..<rounds {
     try await timings.measure(fetchFloor) {
@@ -168,6 +174,9 @@ for round in 0..<rounds {
     try await emptyInsertedItems()
     try await timings.measure(insertDataStore) { try await insertObjects(into: insertStore) }
     expectAll(try await insertedCount())
+    try await emptyInsertedItems(aloneConnection)
+    try await timings.measure(insertDataStoreAlone) { try await insertObjects(into: insertStoreAlone) }
+    expectAll(try await insertedCount(aloneConnection))
     try await emptyInsertedItems()
     try await timings.measure(insertFluent) { try await fluentInserting.insertAll() }
     expectAll(try await insertedCount())
@@ -177,16 +186,18 @@ await fluent.shutdown()
 await fluentInserting.shutdown()
 try await connection.closeGracefully()
 try await insertConnection.closeGracefully()
-for database in [fetched, inserted] {
+try await aloneConnection.closeGracefully()
+for database in [fetched, inserted, insertedAlone] {
     _ = try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database.name) WITH (FORCE)"), logger: logger).get()
 }
 try await admin.closeGracefully()
 
 print("\(rounds) interleaved rounds, medians:")
-for name in [fetchFloor, streamed, fetchObjects, fetchFluent, insertFloor, insertDataStore, insertFluent] {
+for name in [fetchFloor, streamed, fetchObjects, fetchFluent, insertFloor, insertDataStore, insertDataStoreAlone, insertFluent] {
     print(String(format: "  %-52@ %8.1f ms", name as NSString, timings.median(name)))
 }
 print(String(format: "Fetch: DataStore ÷ PostgresNIO floor: %.2f×, Fluent ÷ DataStore: %.2f×",
              timings.median(fetchObjects) / timings.median(fetchFloor), timings.median(fetchFluent) / timings.median(fetchObjects)))
-print(String(format: "Insert: DataStore ÷ PostgresNIO floor: %.2f×, Fluent ÷ DataStore: %.2f×",
-             timings.median(insertDataStore) / timings.median(insertFloor), timings.median(insertFluent) / timings.median(insertDataStore)))
+print(String(format: "Insert: DataStore ÷ PostgresNIO floor: %.2f× (%.2f× without history), Fluent ÷ DataStore: %.2f×",
+             timings.median(insertDataStore) / timings.median(insertFloor), timings.median(insertDataStoreAlone) / timings.median(insertFloor),
+             timings.median(insertFluent) / timings.median(insertDataStore)))
