@@ -2,12 +2,19 @@
 /// first use.
 extension ObjectContext {
     /// Loads `object`'s row. When the store has no row (deleted elsewhere), the object reads as
-    /// unset values and a later save of it reports a conflict.
+    /// unset values and a later save of it reports a conflict. When the store cannot be read (a
+    /// server out of reach), this access reads unset values, and the object stays a fault: the
+    /// next access reads the row, never taking the store's values for missing ones.
     func fulfillFault(_ object: ManagedObject) {
         if parent != nil, fillFromParent(object) { return }
         if let row = prefetchedRows[object.objectID] { return row.fill(object) }
-        let found = (try? loadRow(of: object)) ?? false
-        if !found { fillMissing(object) }
+        do {
+            if try !loadRow(of: object) { fillMissing(object) }
+        } catch {
+            let layout = object.entity.rowLayout
+            object.setLoadedValues(AttributeValues(count: layout.attributes.count) { _ in .null }, layout.emptyRelationships)
+            object.isLoaded = false
+        }
     }
 
     /// Loads `object`'s row; `false` when the store has none.

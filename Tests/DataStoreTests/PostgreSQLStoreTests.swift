@@ -241,6 +241,43 @@ struct PostgreSQLStoreTests {
         }
     }
 
+    @Test func aFaultTheServerCannotFulfill_staysAFault_andReadsTheRowNextTime() async throws {
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            let store = try await PersistentStore(postgreSQL: database, model: TestStores.library)
+            let writer = store.newContext()
+            let book = Book(context: writer)
+            book.notes = "kept"
+            try await writer.save()
+            let admin = try await PostgresConnection.connect(
+                configuration: PostgresConnection.Configuration(url: database), id: 1, logger: Logger(label: "tests"))
+            let table = try #require(store.entity(named: "Book")).tableName
+            try await admin.query("BEGIN", logger: admin.logger)
+            try await admin.query(PostgresQuery(unsafeSQL: #"LOCK TABLE "\#(table)" IN ACCESS EXCLUSIVE MODE"#), logger: admin.logger)
+            let id = book.objectID
+            let reads = Task { try await Self.notesRead(of: id, in: store, releasing: { try await admin.query("ROLLBACK", logger: admin.logger) }) }
+            // The read and the one retry both wait on the lock; both connections are ended.
+            try await PostgreSQLTestServer.endSessionsWaitingForALock(2, admin: admin)
+            let (whileFailing, stillAFault, afterwards) = try await reads.value
+            #expect(whileFailing == nil)
+            #expect(stillAFault, "an object whose row could not be read stays a fault")
+            #expect(afterwards == "kept", "the next access reads the store's value")
+            try await admin.close()
+        }
+    }
+
+    /// A fault's `notes` read while the server fails the read, whether it is a fault then, and the
+    /// `notes` read again after `releasing` lets the server answer.
+    static func notesRead(
+        of id: ObjectID, in store: PersistentStore, releasing: @Sendable () async throws -> Void
+    ) async throws -> (String?, Bool, String?) {
+        let context = store.newContext()
+        let book = try #require(context.object(with: id) as? Book)
+        let whileFailing = book.notes
+        let stillAFault = book.isFault
+        try await releasing()
+        return withExtendedLifetime(context) { (whileFailing, stillAFault, book.notes) }
+    }
+
     @Test func concurrentFetches_shareAtMostTheStoresConnections() async throws {
         try await Self.withRandomLibrary { pair in
             let store = try await PersistentStore.readOnly(postgreSQL: pair.database, model: TestStores.library, maximumConnections: 2)

@@ -33,10 +33,15 @@ public enum PostgreSQLTestServer {
     }
 
     /// Ends the sessions of the current database that wait for a lock, once `count` have been,
-    /// looking every 20 ms; `admin` is the session that holds the lock.
+    /// looking every 20 ms for at most 30 seconds; `admin` is the session that holds the lock.
     public static func endSessionsWaitingForALock(_ count: Int, admin: PostgresConnection) async throws {
         var ended = 0
+        let deadline = ContinuousClock.now + .seconds(30)
         while ended < count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("\(ended) of \(count) sessions waited for the lock within 30 seconds")
+                return
+            }
             try await Task.sleep(for: .milliseconds(20))
             // A transaction would otherwise see the activity of its first look.
             try await admin.query("SELECT pg_stat_clear_snapshot()", logger: admin.logger)
