@@ -96,6 +96,22 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
 
     func writeWaiting<T>(_ body: (any ServerTransaction) throws -> T) throws -> T {
         guard !isReadOnly else { throw PostgreSQLServerError(description: "the store was opened for reading only") }
+        // A transaction the server ended to break a deadlock with another wrote nothing: it runs
+        // again, the other one having gone on meanwhile.
+        for _ in 1..<Self.attemptsPerWrite {
+            do {
+                return try writeOnce(body)
+            } catch let error as PostgreSQLServerError where error.isDeadlock {
+                continue
+            }
+        }
+        return try writeOnce(body)
+    }
+
+    /// The most times a write runs when the server ends it to break deadlocks.
+    private static let attemptsPerWrite = 3
+
+    private func writeOnce<T>(_ body: (any ServerTransaction) throws -> T) throws -> T {
         let (connection, transaction) = try beginTransaction()
         defer { release(connection) }
         do {

@@ -46,4 +46,7 @@ struct PostgreSQLServerError: Error, CustomStringConvertible {
 extension PostgreSQLServerError {
     /// A unique index refused a row (`unique_violation`).
     var isUniqueViolation: Bool { sqlState == "23505" }
+
+    /// The server ended the transaction to break a deadlock (`deadlock_detected`).
+    var isDeadlock: Bool { sqlState == "40P01" }
 }

@@ -105,6 +105,48 @@ struct PostgreSQLSavingTests {
         }
     }
 
+    @Test func processesUpdatingInOppositeOrders_meetConflicts_neverADeadlock() async throws {
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            let setup = try await PersistentStore(postgreSQL: database, model: TestStores.library)
+            let context = setup.newContext()
+            let books = (0..<2).map { index in
+                let book = Book(context: context)
+                book.title = "Book \(index)"
+                return book
+            }
+            try await context.save()
+            let ids = books.map(\.objectID)
+            let stores = [try await PersistentStore(postgreSQL: database, model: TestStores.library),
+                          try await PersistentStore(postgreSQL: database, model: TestStores.library)]
+            let outcomes = try await withThrowingTaskGroup(of: [String].self) { group in
+                for (index, store) in stores.enumerated() {
+                    // One process changes the first book first, the other the second.
+                    let order = index == 0 ? ids : ids.reversed()
+                    group.addTask { try await Self.updateRepeatedly(order, in: store, times: 150) }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(outcomes.allSatisfy { $0 == "saved" || $0.hasPrefix("conflicts") }, "\(Set(outcomes))")
+            #expect(outcomes.contains("saved"))
+        }
+    }
+
+    /// Saves a change of each of `books`, in that order, `times` times; each save's outcome.
+    static func updateRepeatedly(_ books: [ObjectID], in store: PersistentStore, times: Int) async throws -> [String] {
+        var outcomes: [String] = []
+        for round in 0..<times {
+            let context = store.newContext()
+            for id in books { try #require(context.object(with: id) as? Book).pageCount = Int16(round % 100) }
+            do throws(SaveError) {
+                try await context.save()
+                outcomes.append("saved")
+            } catch {
+                outcomes.append(describe(error))
+            }
+        }
+        return outcomes
+    }
+
     @Test func processesInsertingAtOnce_takeEveryKeyOnce() async throws {
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             let processes = 4, saves = 10, booksPerSave = 25

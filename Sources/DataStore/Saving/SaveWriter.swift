@@ -53,9 +53,9 @@ struct SaveWriter {
         // the others are done, and fails only if it is refused still. Each pass runs the other
         // way, so a chain of rows each taking the next one's value takes two passes, not one per
         // row. Values swapped between two rows are refused both ways: a uniqueness failure.
-        var refused = try attemptAll(changes.inserted.indices.map(Write.insert) + changes.updated.indices.map(Write.update), &conflicts)
+        var refused = try attemptAll(changes.inserted.indices.map(Write.insert) + inLockOrder(changes.updated).map(Write.update), &conflicts)
         if store.tracksHistory, let db = transaction.sqliteDatabase { try readTombstones(db) }
-        for object in changes.deleted where try !delete(object) {
+        for object in inLockOrder(changes.deleted).map({ changes.deleted[$0] }) where try !delete(object) {
             conflicts.append(try conflict(for: object))
         }
         while !refused.isEmpty {
@@ -79,6 +79,18 @@ struct SaveWriter {
         let derivedValues = store.derivedValues.take()
         if store.tracksHistory { try writeHistory() }
         return Result(permanentIDs: permanentIDs, derivedValues: derivedValues)
+    }
+
+    /// The indices of `rows` in the order their rows are written. A server locks each row it
+    /// changes until the commit, so every save takes them in one order — by table, then key — and
+    /// two saves never wait for each other in a circle (a deadlock, which the server would end by
+    /// failing one). SQLite locks the whole file: the order is the save's.
+    private func inLockOrder(_ rows: [SaveChanges.Row]) -> [Int] {
+        guard store.server != nil else { return Array(rows.indices) }
+        return rows.indices.sorted { first, second in
+            let (a, b) = (rows[first], rows[second])
+            return a.entity.tableName != b.entity.tableName ? a.entity.tableName < b.entity.tableName : key(of: a) < key(of: b)
+        }
     }
 
     /// One row's insert or update, by its index in `changes`.
