@@ -6,6 +6,9 @@ extension ObjectContext {
     /// server out of reach), this access reads unset values, and the object stays a fault: the
     /// next access reads the row, never taking the store's values for missing ones.
     func fulfillFault(_ object: ManagedObject) {
+        // Changed after its row could not be read (version -1): the changes stay, and a save of
+        // them reports a conflict, never reading the row over them.
+        if object.version == -1, isUpdated(object) { return object.isLoaded = true }
         if parent != nil, fillFromParent(object) { return }
         if let row = prefetchedRows[object.objectID] { return row.fill(object) }
         do {
@@ -13,6 +16,7 @@ extension ObjectContext {
         } catch {
             let layout = object.entity.rowLayout
             object.setLoadedValues(AttributeValues(count: layout.attributes.count) { _ in .null }, layout.emptyRelationships)
+            object.version = -1
             object.isLoaded = false
         }
     }

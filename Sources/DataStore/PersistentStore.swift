@@ -52,6 +52,8 @@ public final class PersistentStore: Sendable {
     private let externalVersion = Locked<Int?>(nil)
     /// The last history transaction delivered, and this store's own since.
     let historyCursor: Locked<HistoryCursor>
+    /// Held while a reading of a server's history publishes what it found.
+    let deliveries = NSRecursiveLock()
 
     /// Opens the store at `url`, creating it when the file does not exist or is empty.
     ///

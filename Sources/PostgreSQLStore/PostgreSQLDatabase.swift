@@ -114,18 +114,26 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
     private func writeOnce<T>(_ body: (any ServerTransaction) throws -> T) throws -> T {
         let (connection, transaction) = try beginTransaction()
         defer { release(connection) }
+        var committing = false
         do {
             let result = try body(transaction)
+            committing = true
             try transaction.run("COMMIT")
             return result
         } catch {
             for handler in transaction.rollbackHandlers { handler() }
-            if (error as? PostgreSQLServerError)?.connectionEnded == true {
-                // The server rolled the transaction back as the session ended; the connection
-                // runs nothing more, and goes.
+            let failure = error as? PostgreSQLServerError
+            if failure?.connectionEnded == true {
+                // The session ended, and with it the transaction; the connection runs nothing
+                // more, and goes. Ended during the commit, the transaction may have committed.
                 try? connection.close().wait()
-            } else {
-                _ = try? transaction.run("ROLLBACK")
+                if committing {
+                    throw PostgreSQLServerError(
+                        description: "\(failure!.description); the connection ended during the commit, so whether the save was written is unknown")
+                }
+            } else if (try? transaction.run("ROLLBACK")) == nil {
+                // A connection whose transaction may still be open is not given to another query.
+                try? connection.close().wait()
             }
             throw error
         }
@@ -148,7 +156,9 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         }
         let transaction = PostgreSQLTransaction(connection, queryText: queryText, columnTypes: columnTypes, logger: logger)
         do {
-            try transaction.run("BEGIN")
+            // Keys and versions are read again after the rows are locked, which needs each
+            // statement to see what committed before it, whatever the server's default.
+            try transaction.run("BEGIN ISOLATION LEVEL READ COMMITTED")
             return (connection, transaction)
         } catch let error as PostgreSQLServerError {
             release(connection)

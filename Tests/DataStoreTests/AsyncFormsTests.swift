@@ -68,6 +68,13 @@ import Testing
             }
             let expectedDictionaries = try Self.synchronousDictionaries(of: dictionaries, in: fetching)
             try #require(try await fetchingAsynchronously.fetchDictionaries(dictionaries) == expectedDictionaries, "\(label): dictionaries")
+            // A results controller needs a sort order.
+            var listing = request
+            if listing.sortDescriptors.isEmpty { listing.sortDescriptors = [ObjectSortDescriptor("title")] }
+            let controller = FetchedResultsController(fetchRequest: listing, context: fetchingAsynchronously)
+            try await controller.performFetch()
+            let listed = try Self.controllerObjects(of: listing, in: fetching).map(Edits.describe)
+            try #require(controller.fetchedObjects.map { Array($0).map(Edits.describe) } == listed, "\(label): results controller")
             if !edits.isEmpty, request.includesPendingChanges, !expected.objects.isEmpty { differentFromStore += 1 }
         }
         // Enough cases must merge unsaved changes, or the comparison leaves that path out.
@@ -79,6 +86,13 @@ import Testing
         of request: FetchRequest<ManagedObject>, in context: ObjectContext
     ) throws -> (objects: [ManagedObject], count: Int, ids: [ObjectID]) {
         (try context.fetch(request), try context.count(for: request), try context.fetchObjectIDs(request))
+    }
+
+    /// The objects a results controller lists after the synchronous `performFetch()`.
+    private static func controllerObjects(of request: FetchRequest<ManagedObject>, in context: ObjectContext) throws -> [ManagedObject] {
+        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        try controller.performFetch()
+        return controller.fetchedObjects.map(Array.init) ?? []
     }
 
     private static func synchronousDictionaries(of request: FetchRequest<ManagedObject>, in context: ObjectContext) throws -> [[String: PredicateValue]] {

@@ -320,7 +320,7 @@ private actor AsyncSaver {
         let controller = FetchedResultsController(fetchRequest: request, context: context)
         let delegate = RecordingDelegate<Book>()
         controller.delegate = delegate
-        try controller.performFetch()
+        try await controller.performFetch()
         let before = controller.fetchedObjects.map { $0.map(\.title) } ?? []
         Book(context: context).title = "unrelated"
         let renaming = Task {

@@ -134,6 +134,11 @@ struct PostgreSQLStoreTests {
                 return try #require(controller.sections).map { section in "\(section.name): \(section.objects.map(Self.summary))" }
             }
             #expect(try sections(pair.postgreSQL) == sections(pair.sqlite))
+            // The asynchronous `performFetch()` reads the same list.
+            let controller = FetchedResultsController(fetchRequest: request, context: pair.postgreSQL.newContext(), sectionNameKeyPath: "pageCount")
+            try await controller.performFetch()
+            let asynchronous = try #require(controller.sections).map { section in "\(section.name): \(section.objects.map(Self.summary))" }
+            #expect(try asynchronous == sections(pair.sqlite))
 
             var totals = FetchRequest<ManagedObject>(entityName: "Book")
             totals.propertiesToFetch = ["isAvailable", .sum("pageCount", as: "pages"), .average("weight", as: "weight"), .count("title", as: "books")]

@@ -40,16 +40,16 @@ public final class FetchedResultsController<Object: ManagedObject> {
     /// Why following the last change failed (a database error); the list is as before that change.
     public internal(set) var trackingError: FetchedResultsError?
 
-    private let requestError: FetchedResultsError?
-    private(set) var plan: FetchPlan?
-    private(set) var dependencies: ListDependencies?
+    let requestError: FetchedResultsError?
+    var plan: FetchPlan?
+    var dependencies: ListDependencies?
     var list = ResultsList()
     var layout = SectionLayout.empty
     var loaded: LoadedRows<Object>
     var sortValues = SortValueCache()
     /// The length of the list's key chunks; small in tests, so that a short list has many.
     var keyChunkCapacity = ChunkedArray<Int64>.defaultChunkCapacity
-    private var observer: ObjectContext.ObserverToken?
+    var observer: ObjectContext.ObserverToken?
     let streams = SnapshotStreams()
 
     public init(fetchRequest: FetchRequest<Object>, context: ObjectContext, sectionNameKeyPath: String? = nil, cacheName: String? = nil) {
@@ -94,8 +94,20 @@ public final class FetchedResultsController<Object: ManagedObject> {
             throw .fetch(error)
         }
         self.plan = plan
+        let (list, sortValues) = try readList(plan, cache: sectionCache)
+        show(list, sortValues, of: plan)
+    }
+
+    /// The section cache named `cacheName`, for the controller's `plan`.
+    var sectionCache: SectionCache? {
+        cacheName.flatMap { SectionCache(name: $0, controller: self) }
+    }
+
+    /// Makes `list` the controller's, read for `plan`, and tracks the context's changes from now on.
+    func show(_ list: ResultsList, _ sortValues: SortValueCache, of plan: FetchPlan) {
+        self.plan = plan
         dependencies = ListDependencies(plan)
-        (list, sortValues) = try readList(plan, cache: cacheName.flatMap { SectionCache(name: $0, controller: self) })
+        (self.list, self.sortValues) = (list, sortValues)
         loaded.removeAll()
         relayout()
         if observer == nil {
@@ -142,12 +154,13 @@ public final class FetchedResultsController<Object: ManagedObject> {
         return list
     }
 
-    /// The section lengths by `GROUP BY`, in the order of the first sort key.
-    private func readRuns(_ plan: FetchPlan) throws(ContextError) -> [ResultsList.SectionRun] {
+    /// The section lengths by `GROUP BY`, in the order of the first sort key (from `rows`, when
+    /// they were read already).
+    func readRuns(_ plan: FetchPlan, from rows: ReadRows? = nil) throws(ContextError) -> [ResultsList.SectionRun] {
         let sql = plan.selectRunLengths()
         let attribute = plan.sortKeys[0].attribute
         var runs: [ResultsList.SectionRun] = []
-        try context.forEachRow(sql) { row in
+        try context.forEachRow(sql, from: rows) { row in
             let value = row.databaseValue(0)
             runs.append(ResultsList.SectionRun(value: value, name: Self.sectionName(value, attribute), count: Int(row.int64(1))))
         }
@@ -156,10 +169,20 @@ public final class FetchedResultsController<Object: ManagedObject> {
 
     /// The list judged in memory, for a context with unsaved changes.
     private func readListInMemory(_ plan: FetchPlan) throws(ContextError) -> ResultsList {
+        list(of: try context.matchingObjects(plan, inMemoryRequest), plan)
+    }
+
+    /// The request whose matching objects make the list in memory: every one, the limit and
+    /// offset applied by the layout.
+    var inMemoryRequest: FetchRequest<Object> {
         var request = fetchRequest
         request.fetchLimit = 0
         request.fetchOffset = 0
-        let objects = try context.matchingObjects(plan, request)
+        return request
+    }
+
+    /// The list of `objects`, matched and ordered in memory.
+    func list(of objects: [ManagedObject], _ plan: FetchPlan) -> ResultsList {
         var list = ResultsList()
         list.keys = ChunkedArray(objects.lazy.map { ResultsList.key(of: $0.objectID) }, chunkCapacity: keyChunkCapacity)
         list.temporaryKeys = Set(list.keys.lazy.filter { $0 < 0 })

@@ -6,10 +6,24 @@ extension ObjectContext {
     func readSortValues(_ plan: FetchPlan, keys: [Int64]) throws(ContextError) -> [Int64: [DatabaseValue]] {
         var values: [Int64: [DatabaseValue]] = [:]
         for run in KeyParameters.runs(keys) {
-            try forEachRow(plan.selectSortValues(run)) { row in
-                values[row.int64(0)] = plan.sortKeys.indices.map { plan.sortValue($0, column: Int32(1 + $0), of: row) }
-            }
+            try forEachRow(plan.selectSortValues(run)) { row in values[row.int64(0)] = Self.sortValues(of: row, plan) }
         }
         return values
+    }
+
+    /// `readSortValues(_:keys:)`, each query read off the caller's isolation.
+    nonisolated(nonsending)
+    func readSortValues(_ plan: FetchPlan, keys: [Int64]) async throws(ContextError) -> [Int64: [DatabaseValue]] {
+        var values: [Int64: [DatabaseValue]] = [:]
+        for run in KeyParameters.runs(keys) {
+            let sql = plan.selectSortValues(run)
+            try forEachRow(sql, from: try await readRows(sql)) { row in values[row.int64(0)] = Self.sortValues(of: row, plan) }
+        }
+        return values
+    }
+
+    /// The sort values of a row of `plan.selectSortValues`, after its key.
+    private static func sortValues(of row: RowColumns, _ plan: FetchPlan) -> [DatabaseValue] {
+        plan.sortKeys.indices.map { plan.sortValue($0, column: Int32(1 + $0), of: row) }
     }
 }

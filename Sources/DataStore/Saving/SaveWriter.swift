@@ -82,9 +82,11 @@ struct SaveWriter {
     }
 
     /// The indices of `rows` in the order their rows are written. A server locks each row it
-    /// changes until the commit, so every save takes them in one order — by table, then key — and
-    /// two saves never wait for each other in a circle (a deadlock, which the server would end by
-    /// failing one). SQLite locks the whole file: the order is the save's.
+    /// changes until the commit, so saves take them in one order — by table, then key — and two
+    /// saves changing the same objects do not wait for each other in a circle (a deadlock, which
+    /// the server ends by failing one, and the store runs again). Rows written later in a save
+    /// (join tables, inverse columns) are not ordered so. SQLite locks the whole file: the order
+    /// is the save's.
     private func inLockOrder(_ rows: [SaveChanges.Row]) -> [Int] {
         guard store.server != nil else { return Array(rows.indices) }
         return rows.indices.sorted { first, second in
@@ -209,8 +211,9 @@ struct SaveWriter {
             temporaryKeys.append(key)
             ids.append(ObjectID(scope: id.scope, key: .permanent(lastKeys[root])))
         }
-        for root in roots {
-            try execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKeys[root], root])
+        for root in roots where try execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKeys[root], root]) != 1 {
+            // Without the row, nothing keeps other processes from taking the same keys.
+            guard store.server == nil else { throw StoreError.notAStore(reason: "Z_PRIMARYKEY has no row for entity \(root)") }
         }
         permanentIDs = PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids)
     }

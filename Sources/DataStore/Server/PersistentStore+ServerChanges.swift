@@ -30,7 +30,7 @@ extension PersistentStore {
         let transactionRows = try await server.rows(queries.transactions, arguments: [after.databaseValue])
         let changeRows = try await server.rows(queries.changes, arguments: [after.databaseValue])
         let read = transactions(from: transactionRows, changes: changeRows, entityNames: nil, author: nil, filter: nil, isIncluded: nil)
-        return publish(advanceCursor(past: read))
+        return publishInOrder(read)
     }
 
     /// `deliverServerChanges()`, the calling thread waiting for the server.
@@ -38,11 +38,17 @@ extension PersistentStore {
         guard tracksHistory else { return false }
         let after = historyCursor.withLock { $0.lastTransaction }
         let read = try readTransactions(after: after, entityNames: nil, author: nil, filter: nil, isIncluded: nil, read: server.rowsWaiting)
-        return publish(advanceCursor(past: read))
+        return publishInOrder(read)
     }
 
-    private func publish(_ transactions: [HistoryTransaction]) -> Bool {
-        for transaction in transactions { publish(transaction.changeSet) }
-        return !transactions.isEmpty
+    /// Publishes the transactions of `read` not delivered yet, one reading at a time, so that two
+    /// readings at once (the listener's, a call of `checkForExternalChanges()`) deliver each
+    /// transaction once and in order. Recursive: an observer may check for changes itself.
+    private func publishInOrder(_ read: [HistoryTransaction]) -> Bool {
+        deliveries.withLock {
+            let transactions = advanceCursor(past: read)
+            for transaction in transactions { publish(transaction.changeSet) }
+            return !transactions.isEmpty
+        }
     }
 }

@@ -47,10 +47,17 @@ package enum SQLDialect: Sendable {
 
 extension SQLDialect {
     /// The value a column of the attribute's type holds: a UUID is 16 bytes in SQLite, and its
-    /// text in PostgreSQL, which a `uuid` column reads.
+    /// text in PostgreSQL, which a `uuid` column reads; a decimal goes to PostgreSQL as text,
+    /// which `numeric` reads with every digit (a double would keep 15).
     func storedValue(_ value: AttributeValue) -> DatabaseValue {
-        if self == .postgreSQL, case .uuid(let uuid) = value { return uuid.uuidString.databaseValue }
-        return value.databaseValue
+        guard self == .postgreSQL else { return value.databaseValue }
+        switch value {
+        case .uuid(let uuid): return uuid.uuidString.databaseValue
+        case .decimal(let decimal) where !decimal.isNaN:
+            if case .double(let real) = value.databaseValue.storage { return "\(real)".databaseValue }
+            return value.databaseValue
+        default: return value.databaseValue
+        }
     }
 
     /// `INSERT` of a row into a join table that may hold it already, which then stays.

@@ -24,16 +24,16 @@ struct BankPage: ResponseEncodable, Codable {
 }
 
 extension BankPage {
-    /// Page `page` of `pageSize` banks, read in a new context of `store`: a results controller
-    /// lists the banks (their keys and the section lengths), and the page's banks and their
-    /// details are read in one query each.
+    /// Page `page` of `pageSize` banks, read in a new context of `store`, never blocking the
+    /// request's task: a results controller lists the banks (their keys and the section lengths),
+    /// and the page's banks and their details are read in one query each.
     static func read(page: Int, pageSize: Int, from store: PersistentStore) async throws -> BankPage {
         let context = store.newContext()
         var request = FailedBankInfo.fetchRequest()
         request.sortDescriptors = [ObjectSortDescriptor("state"), ObjectSortDescriptor("details.closeDate", ascending: false)]
         request.fetchBatchSize = pageSize
         let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: "state")
-        try controller.performFetch()
+        try await controller.performFetch()
         let list = controller.snapshot
 
         // The page's banks, section by section, as faults; then their rows, and their details'.
