@@ -8,13 +8,7 @@ extension FetchedResultsController {
     ///     try await banks.performFetch()
     nonisolated(nonsending)
     public func performFetch() async throws(FetchedResultsError) {
-        if let requestError { throw requestError }
-        let plan: FetchPlan
-        do {
-            plan = try FetchPlan(fetchRequest, store: context.store)
-        } catch {
-            throw .fetch(error)
-        }
+        let plan = try makePlan()
         let shown: Bool
         do {
             shown = try await readAndShow(plan)
@@ -33,7 +27,6 @@ extension FetchedResultsController {
             show(list(of: try await context.matchingObjects(plan, inMemoryRequest), plan), SortValueCache(), of: plan)
             return true
         }
-        self.plan = plan
         var list = try await readListFromStore(plan, cache: sectionCache)
         guard !context.judgesInMemory(plan, fetchRequest) else { return false }
         let starts = list.keys.chunkStarts
@@ -55,17 +48,14 @@ extension FetchedResultsController {
     private func readListFromStore(_ plan: FetchPlan, cache: SectionCache?) async throws(ContextError) -> ResultsList {
         var list = ResultsList()
         for _ in 0..<3 {
-            let (keys, entityNumbers) = try context.readKeys(plan, from: try await context.readRows(context.keyQuery(plan)))
-            list.keys = ChunkedArray(keys, chunkCapacity: keyChunkCapacity)
-            list.entityNumbers = plan.entity.hasSubentities ? ChunkedArray(entityNumbers, chunkCapacity: keyChunkCapacity) : nil
+            list = keyedList(try context.readKeys(plan, from: try await context.readRows(context.keyQuery(plan))), plan)
             guard sectionNameKeyPath != nil else { break }
-            if let runs = cache?.runs(count: keys.count) {
+            if let runs = cache?.runs(count: list.keys.count) {
                 list.runs = runs
             } else {
-                list.runs = try readRuns(plan, from: try await context.readRows(plan.selectRunLengths()))
-                cache?.store(list.runs)
+                list.runs = cached(try readRuns(plan, from: try await context.readRows(plan.selectRunLengths())), in: cache)
             }
-            if list.runs.reduce(0, { $0 + $1.count }) == keys.count { break }
+            if list.sectionsAddUp { break }
         }
         return list
     }

@@ -86,16 +86,20 @@ public final class FetchedResultsController<Object: ManagedObject> {
     /// valid). Call again after changing nothing but wanting a fresh start; changes are followed
     /// without it.
     public func performFetch() throws(FetchedResultsError) {
+        let plan = try makePlan()
+        let (list, sortValues) = try readList(plan, cache: sectionCache)
+        show(list, sortValues, of: plan)
+    }
+
+    /// The plan of the request, which becomes the controller's; throws what is wrong with the request.
+    func makePlan() throws(FetchedResultsError) -> FetchPlan {
         if let requestError { throw requestError }
-        let plan: FetchPlan
         do {
             plan = try FetchPlan(fetchRequest, store: context.store)
         } catch {
             throw .fetch(error)
         }
-        self.plan = plan
-        let (list, sortValues) = try readList(plan, cache: sectionCache)
-        show(list, sortValues, of: plan)
+        return plan!
     }
 
     /// The section cache named `cacheName`, for the controller's `plan`.
@@ -139,19 +143,30 @@ public final class FetchedResultsController<Object: ManagedObject> {
         var list = ResultsList()
         // Two reads: a save between them shows as lengths that do not add up; read again.
         for _ in 0..<3 {
-            let (keys, entityNumbers) = try context.readKeys(plan)
-            list.keys = ChunkedArray(keys, chunkCapacity: keyChunkCapacity)
-            list.entityNumbers = plan.entity.hasSubentities ? ChunkedArray(entityNumbers, chunkCapacity: keyChunkCapacity) : nil
+            list = keyedList(try context.readKeys(plan), plan)
             guard sectionNameKeyPath != nil else { break }
-            if let runs = cache?.runs(count: keys.count) {
+            if let runs = cache?.runs(count: list.keys.count) {
                 list.runs = runs
             } else {
-                list.runs = try readRuns(plan)
-                cache?.store(list.runs)
+                list.runs = cached(try readRuns(plan), in: cache)
             }
-            if list.runs.reduce(0, { $0 + $1.count }) == keys.count { break }
+            if list.sectionsAddUp { break }
         }
         return list
+    }
+
+    /// A list of the keys (and entity numbers) `readKeys` read, without sections yet.
+    func keyedList(_ read: (keys: [Int64], entityNumbers: [Int32]), _ plan: FetchPlan) -> ResultsList {
+        var list = ResultsList()
+        list.keys = ChunkedArray(read.keys, chunkCapacity: keyChunkCapacity)
+        list.entityNumbers = plan.entity.hasSubentities ? ChunkedArray(read.entityNumbers, chunkCapacity: keyChunkCapacity) : nil
+        return list
+    }
+
+    /// `runs`, kept in `cache` for the next opening.
+    func cached(_ runs: [ResultsList.SectionRun], in cache: SectionCache?) -> [ResultsList.SectionRun] {
+        cache?.store(runs)
+        return runs
     }
 
     /// The section lengths by `GROUP BY`, in the order of the first sort key (from `rows`, when

@@ -33,6 +33,10 @@ struct ResultsList {
 
     var count: Int { keys.count }
 
+    /// Whether the section lengths add up to the keys, as they do when both were read in the same
+    /// state of the store.
+    var sectionsAddUp: Bool { runs.reduce(0) { $0 + $1.count } == keys.count }
+
     /// The index of `key`, or `nil`.
     mutating func index(of key: Int64) -> Int? {
         mayContain(key) ? keys.position(of: key) : nil
