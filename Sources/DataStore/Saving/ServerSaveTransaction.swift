@@ -17,7 +17,7 @@ final class ServerSaveTransaction: SaveTransaction {
     var sqliteDatabase: Database? { nil }
 
     func insert(_ object: SaveChanges.Row, key: Int64, destinationKey: (ObjectID?) -> ObjectID?) throws {
-        var row = ServerRowValues(values: pending.removeValue(forKey: object.entity.number) ?? [], dialect: store.dialect)
+        var row = ServerRowValues(values: pending.removeValue(forKey: object.entity.number) ?? [])
         object.bindInsertedRow(key: key, destinationKey: destinationKey, to: &row)
         pending[object.entity.number] = row.values
     }
@@ -67,16 +67,13 @@ final class ServerSaveTransaction: SaveTransaction {
     }
 }
 
-/// An inserted row's values for a server, appended to the rows before it.
+/// An inserted row's values for a server, appended to the rows before it, as SQLite stores them:
+/// the server binds each as its column's type (a UUID's 16 bytes as a `uuid`, a decimal as the
+/// exact text of `numeric`).
 private struct ServerRowValues: InsertedRowValues {
     var values: [DatabaseValue]
-    let dialect: SQLDialect
 
     mutating func bind(_ value: DatabaseValue) {
         values.append(value)
-    }
-
-    mutating func bind(attribute value: AttributeValue) {
-        values.append(dialect.storedValue(value))
     }
 }
