@@ -142,8 +142,13 @@ let package = Package(
             ],
             exclude: ["Fixtures", "Goldens"]
         ),
-        // The durability tests' child process: saves in a loop, or migrates, until killed.
-        .executableTarget(name: "durability-writer", dependencies: ["DataModelParser", "DataStore"], path: "Tests/DurabilityWriter"),
+        // The tests' child process: saves in a loop, or migrates, until killed; writes history for
+        // another process to read; or is one of several writers on a PostgreSQL store.
+        .executableTarget(
+            name: "durability-writer",
+            dependencies: ["DataModelParser", "DataStore", "Library", "PostgreSQLStore", "TestSupport"],
+            path: "Tests/DurabilityWriter"
+        ),
         .testTarget(
             name: "DataStoreTests",
             dependencies: [

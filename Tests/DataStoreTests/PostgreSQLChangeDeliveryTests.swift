@@ -15,7 +15,9 @@ import Testing
 /// default; `DATASTORE_POSTGRES_WRITE_SECONDS=10` for the full run.
 @Suite(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
 struct PostgreSQLChangeDeliveryTests {
-    static let writeSeconds = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_WRITE_SECONDS"].flatMap(Double.init) ?? 3
+    static let fullWriteSeconds = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_WRITE_SECONDS"].flatMap(Double.init)
+    static let writeSeconds = fullWriteSeconds ?? 3
+    static var isFullRun: Bool { fullWriteSeconds != nil }
 
     /// Change sets as they arrive, with the time of arrival.
     final class Arrivals: @unchecked Sendable {
@@ -130,11 +132,14 @@ struct PostgreSQLChangeDeliveryTests {
         }
     }
 
-    /// Four stores — four processes — update the same objects for a few seconds: every update
-    /// that saved is in the store (none lost), every refused one was `SaveError.conflicts`, and
-    /// each save reached the three other stores within 200 ms (every save when run alone; the median
-/// while other tests load the machine).
-    @Test func writersOfTheSameObjects_loseNoUpdate_andHearOfEachSave() async throws {
+    /// Four writer processes update the same objects for a few seconds: every update that saved
+    /// is in the store (none lost), every refused one was `SaveError.conflicts`, and each save
+    /// reached the three other processes' results controllers within 200 ms.
+    ///
+    /// The full run (`DATASTORE_POSTGRES_WRITE_SECONDS=10`), run alone, holds every save to that
+    /// bound. Within the whole suite, other tests load the machine meanwhile, so the bounds are
+    /// 200 ms on the median and a second on every save.
+    @Test func writerProcesses_loseNoUpdate_andEachListHearsOfEverySave() async throws {
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             let writers = 4, counters = 8
             let setup = try await PersistentStore(postgreSQL: database, model: TestStores.library)
@@ -146,94 +151,84 @@ struct PostgreSQLChangeDeliveryTests {
                 return book
             }
             try await context.save()
-            let counterIDs = books.map(\.objectID)
-            let stores = try await (0..<writers).asyncMap { _ in try await PersistentStore(postgreSQL: database, model: TestStores.library) }
-            let arrivals = stores.map(Arrivals.init)
-            let deadline = ContinuousClock.now + .seconds(Self.writeSeconds)
-            let results = try await withThrowingTaskGroup(of: WriterResult.self) { group in
-                for (index, store) in stores.enumerated() {
-                    group.addTask { try await Self.increment(counterIDs, in: store, writer: index, until: deadline) }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
+            let processes = try (0..<writers).map { writer in
+                try WriterProcess(["server-write", database, String(writer), String(Self.writeSeconds)])
             }
-            let saves = results.flatMap(\.saves)
+            for process in processes { try process.waitUntilReady() }
+            for process in processes { process.start() }
+            let reports = try processes.map { try JSONDecoder().decode(ServerWriterReport.self, from: try $0.finish()) }
+
+            let saves = reports.flatMap { report in report.saves.map { (writer: report.writer, save: $0) } }
+            let conflicts = reports.map(\.conflicts).reduce(0, +)
             #expect(saves.count > writers * 2, "the writers saved \(saves.count) times")
-            #expect(results.map(\.conflicts).reduce(0, +) > 0, "overlapping writers meet conflicts")
+            #expect(conflicts > 0, "overlapping writers meet conflicts")
             // No update is lost: each counter is the number of saved increments of it.
             let reader = setup.newContext()
-            for (index, id) in counterIDs.enumerated() {
-                let book = try #require(reader.object(with: id) as? Book)
-                #expect(book.wordCount == saves.filter { $0.counters.contains(index) }.count, "counter \(index)")
+            for (index, book) in books.enumerated() {
+                let counter = try #require(reader.object(with: book.objectID) as? Book)
+                #expect(counter.wordCount == saves.filter { $0.save.counters.contains(index) }.count, "counter \(index)")
             }
-            // Each save reaches every other store, within 200 ms of its end.
+            // Each save entered every other writer's list.
             var latencies: [Duration] = []
-            for save in saves {
-                for (index, arrival) in arrivals.enumerated() where index != save.writer {
-                    let time = try #require(try await arrival.wait { $0.inserted.contains(save.marker) }, "save \(save.marker) reached writer \(index)")
-                    latencies.append(time - save.end)
+            for (writer, save) in saves {
+                for report in reports where report.writer != writer {
+                    let arrival = try #require(report.arrivals[save.marker], "writer \(writer)'s marker \(save.marker) reached writer \(report.writer)")
+                    latencies.append(.nanoseconds(Int64(arrival) - Int64(save.end)))
                 }
             }
             latencies.sort()
-            let summary = "median \(latencies[latencies.count / 2]), 95th percentile \(latencies[latencies.count * 95 / 100]), slowest \(latencies.last ?? .zero)"
-            // Run alone, every save arrives within 200 ms. Other tests running at once on a small
-            // machine delay some by more, so the bounds here are on the median, and a second on all.
-            #expect(latencies[latencies.count / 2] < .milliseconds(200), "\(summary)")
-            #expect(latencies.last ?? .zero < .seconds(1), "\(summary)")
-            print("\(saves.count) saves, \(results.map(\.conflicts).reduce(0, +)) conflicts; delivery to the other writers: \(summary)")
+            let median = latencies[latencies.count / 2], slowest = latencies.last ?? .zero
+            let summary = "median \(median), 95th percentile \(latencies[latencies.count * 95 / 100]), slowest \(slowest)"
+            print("\(saves.count) saves, \(conflicts) conflicts; delivery to the other writers' lists: \(summary)")
+            if Self.isFullRun {
+                #expect(slowest < .milliseconds(200), "\(summary)")
+            } else {
+                #expect(median < .milliseconds(200), "\(summary)")
+                #expect(slowest < .seconds(1), "\(summary)")
+            }
         }
     }
 
-    struct WriterResult: Sendable {
-        struct Save: Sendable {
-            var writer: Int
-            var counters: [Int]
-            /// The object the save inserted, which tells its change set apart.
-            var marker: ObjectID
-            var end: ContinuousClock.Instant
+    /// A `durability-writer` child process: started, then told to go once every writer is ready.
+    final class WriterProcess {
+        static let executable = BuiltProducts.directory.appendingPathComponent("durability-writer")
+
+        private let process = Process()
+        private let input = Pipe(), output = Pipe(), errors = Pipe()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = Self.executable
+            process.arguments = arguments
+            (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+            try process.run()
         }
 
-        var saves: [Save] = []
-        var conflicts = 0
-    }
-
-    /// Increments random counters until `deadline`, one save every 10 ms or so, each in a new
-    /// context of `store`, each inserting a marker; a conflict is counted and the save dropped.
-    static func increment(_ counterIDs: [ObjectID], in store: PersistentStore, writer: Int, until deadline: ContinuousClock.Instant) async throws -> WriterResult {
-        var result = WriterResult()
-        var random = SplitMix64(seed: UInt64(writer + 1))
-        while ContinuousClock.now < deadline {
-            let context = store.newContext()
-            // In any order: saves lock rows in an order of their own.
-            var chosen: [Int] = []
-            for _ in 0..<2 {
-                let index = Int.random(in: 0..<counterIDs.count, using: &random)
-                if !chosen.contains(index) { chosen.append(index) }
-            }
-            let counters = try await context.fetch(FetchRequest<Book>(predicate: try ObjectPredicate(format: "self IN %@", counterIDs)))
-            for index in chosen {
-                let book = try #require(counters.first { $0.objectID == counterIDs[index] })
-                book.wordCount = (book.wordCount ?? 0) + 1
-            }
-            let marker = Tag(context: context)
-            marker.name = "writer \(writer)"
-            do {
-                try await context.save()
-                result.saves.append(.init(writer: writer, counters: chosen, marker: marker.objectID, end: .now))
-            } catch {
-                guard case .conflicts = error else { throw error }
-                result.conflicts += 1
-            }
-            // A server's clients save at a pace, not in a tight loop on its two cores.
-            try await Task.sleep(for: .milliseconds(10))
+        // A writer left behind by a failed test does not write on.
+        deinit {
+            if process.isRunning { process.terminate() }
         }
-        return result
-    }
-}
 
-extension Sequence {
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var results: [T] = []
-        for element in self { results.append(try await transform(element)) }
-        return results
+        func waitUntilReady() throws {
+            var printed = ""
+            while !printed.hasSuffix("ready\n") {
+                let chunk = output.fileHandleForReading.availableData
+                try #require(!chunk.isEmpty, "the writer ended before it was ready: \(errorText)")
+                printed += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+
+        func start() {
+            input.fileHandleForWriting.write(Data("go\n".utf8))
+        }
+
+        /// Its report, once it ends.
+        func finish() throws -> Data {
+            let report = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "the writer failed: \(errorText)")
+            return report
+        }
+
+        private var errorText: String { String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self) }
     }
 }

@@ -4,12 +4,14 @@
 //     durability-writer save STORE MODEL
 //     durability-writer history STORE MODEL
 //     durability-writer migrate STORE BUNDLE [--file-size-limit BYTES] [--unprivileged]
+//     durability-writer server-write DATABASE_URL WRITER SECONDS
 import Foundation
 
 let usage = """
     usage: durability-writer save STORE MODEL
            durability-writer history STORE MODEL
            durability-writer migrate STORE BUNDLE [--file-size-limit BYTES] [--unprivileged]
+           durability-writer server-write DATABASE_URL WRITER SECONDS
 
     """
 
@@ -25,6 +27,8 @@ do {
         arguments.removeAll { $0 == "--unprivileged" }
         let limit = arguments.firstIndex(of: "--file-size-limit").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
         try migrateOnce(store: arguments[1], bundle: arguments[2], fileSizeLimit: limit, unprivileged: unprivileged)
+    case "server-write" where arguments.count == 4 && Int(arguments[2]) != nil && Double(arguments[3]) != nil:
+        try await writeOnServer(database: arguments[1], writer: Int(arguments[2])!, seconds: Double(arguments[3])!)
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
