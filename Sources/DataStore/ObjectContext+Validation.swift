@@ -18,6 +18,14 @@ extension ObjectContext {
                 failures += validate(object.primitiveValue(atSlot: rule.slot), of: entity.attributes[rule.slot], in: object.objectID)
             }
         }
+        if store.dialect == .postgreSQL {
+            // PostgreSQL's `text` holds every character but U+0000, which SQLite's keeps.
+            for attribute in entity.attributes where attribute.type == .string && attribute.columnName != nil {
+                if case .string(let text) = object.primitiveValue(atSlot: attribute.slot), text.utf8.contains(0) {
+                    failures.append(.unstorableValue(object.objectID, property: attribute.name, reason: "PostgreSQL text cannot hold the character U+0000"))
+                }
+            }
+        }
         for slot in entity.validatedRelationshipSlots {
             let relationship = entity.relationships[slot]
             if relationship.isToOne {

@@ -18,6 +18,8 @@ public enum ValidationFailure: Equatable, Sendable, CustomStringConvertible {
     case unencodableValue(entity: String, property: String, reason: String)
     /// A derived attribute was set; it kept the value the store computed.
     case derivedValueSet(ObjectID, property: String)
+    /// A value the store's engine cannot hold as it is, such as text with U+0000 on PostgreSQL.
+    case unstorableValue(ObjectID, property: String, reason: String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum ValidationFailure: Equatable, Sendable, CustomStringConvertible {
         case .unknownProperty(let entity, let property): "entity '\(entity)' has no property '\(property)'"
         case .unencodableValue(let entity, let property, let reason): "'\(property)' of entity '\(entity)' could not be encoded: \(reason)"
         case .derivedValueSet(let id, let property): "\(id): '\(property)' is derived; the store computes it when saving"
+        case .unstorableValue(let id, let property, let reason): "\(id): '\(property)' cannot be stored: \(reason)"
         }
     }
 }

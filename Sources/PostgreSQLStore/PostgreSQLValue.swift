@@ -29,7 +29,8 @@ enum PostgreSQLValue {
         case (.string(let text), .numeric) where Decimal(string: text) != nil || text == "NaN":
             // Core Data writes an `NSDecimalNumber.notANumber` as the text NaN, which `numeric` holds.
             bindings.append(text)
-        case (.string(let text), .text):
+        case (.string(let text), .text) where !text.utf8.contains(0):
+            // SQLite's text may hold U+0000; PostgreSQL's cannot.
             bindings.append(text)
         case (.blob(let data), .uuid) where data.count == 16:
             bindings.append(UUID(uuid: data.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))

@@ -8,104 +8,109 @@ import Testing
 @Suite struct ConcurrencyTests {
     typealias Author = Library.Author
 
-    @Test func savingOverAChangedRow_failsWithAConflict_andOverwritesNothing() throws {
-        let store = try TestStores.newStore(TestStores.books)
-        let setup = store.newContext()
-        let book = Book(context: setup)
-        book.title = "Original"
-        try setup.save()
+    @Test(arguments: StoreEngine.available) func savingOverAChangedRow_failsWithAConflict_andOverwritesNothing(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine) { store in
+            let setup = store.newContext()
+            let book = Book(context: setup)
+            book.title = "Original"
+            try setup.save()
 
-        let first = store.newContext(), second = store.newContext()
-        let mine = try #require(try first.fetch(FetchRequest<Book>()).first)
-        let theirs = try #require(try second.fetch(FetchRequest<Book>()).first)
-        mine.title = "Mine"
-        theirs.title = "Theirs"
-        try first.save()
-        #expect(throws: SaveError.conflicts([.init(objectID: theirs.objectID, expectedVersion: 1, storeVersion: 2)])) {
+            let first = store.newContext(), second = store.newContext()
+            let mine = try #require(try first.fetch(FetchRequest<Book>()).first)
+            let theirs = try #require(try second.fetch(FetchRequest<Book>()).first)
+            mine.title = "Mine"
+            theirs.title = "Theirs"
+            try first.save()
+            #expect(throws: SaveError.conflicts([.init(objectID: theirs.objectID, expectedVersion: 1, storeVersion: 2)])) {
+                try second.save()
+            }
+            let check = store.newContext()
+            #expect(try check.fetch(FetchRequest<Book>()).map(\.title) == ["Mine"])
+            #expect(theirs.title == "Theirs", "the losing change stays in its context")
+
+            second.refresh(theirs, mergeChanges: true)
             try second.save()
-        }
-        let check = store.newContext()
-        #expect(try check.fetch(FetchRequest<Book>()).map(\.title) == ["Mine"])
-        #expect(theirs.title == "Theirs", "the losing change stays in its context")
-
-        second.refresh(theirs, mergeChanges: true)
-        try second.save()
-        let after = store.newContext()
-        #expect(try after.fetch(FetchRequest<Book>()).map(\.title) == ["Theirs"])
-    }
-
-    @Test func savingAnObjectDeletedElsewhere_failsWithAConflict() throws {
-        let store = try TestStores.newStore(TestStores.books)
-        let first = store.newContext()
-        let book = Book(context: first)
-        try first.save()
-        let second = store.newContext()
-        let theirs = try #require(try second.fetch(FetchRequest<Book>()).first)
-        _ = theirs.title
-        first.delete(book)
-        try first.save()
-        theirs.price = 9
-        #expect(throws: SaveError.conflicts([.init(objectID: theirs.objectID, expectedVersion: 1, storeVersion: nil)])) {
-            try second.save()
+            let after = store.newContext()
+            #expect(try after.fetch(FetchRequest<Book>()).map(\.title) == ["Theirs"])
         }
     }
 
-    @Test func mergedSaves_showUpInAnotherContext() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        let list = store.newContext()
-        let writer = store.newContext()
-        let author = Author(context: writer)
-        author.name = "Charlotte Brontë"
-        let first = Library.Book(context: writer)
-        first.title = "Jane Eyre"
-        first.author = author
-        try writer.save()
-
-        let listed = try #require(try list.fetch(FetchRequest<Author>()).first)
-        #expect(listed.books.map(\.title) == ["Jane Eyre"])
-
-        let received = Locked<[ChangeSet]>([])
-        store.addObserver { changes in received.withLock { $0.append(changes) } }
-        let second = Library.Book(context: writer)
-        second.title = "Villette"
-        second.author = author
-        first.title = "Jane Eyre: An Autobiography"
-        try writer.save()
-        let changes = try #require(received.withLock { $0.first })
-        #expect(changes.inserted == [second.objectID])
-        #expect(changes.updated[first.objectID] == ["title"])
-        #expect(changes.updated[author.objectID] == ["books"])
-
-        list.mergeChanges(from: changes)
-        #expect(Set(listed.books.map(\.title)) == ["Jane Eyre: An Autobiography", "Villette"])
-
-        writer.delete(second)
-        try writer.save()
-        list.mergeChanges(from: try #require(received.withLock { $0.last }))
-        #expect(listed.books.map(\.title) == ["Jane Eyre: An Autobiography"])
+    @Test(arguments: StoreEngine.available) func savingAnObjectDeletedElsewhere_failsWithAConflict(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine) { store in
+            let first = store.newContext()
+            let book = Book(context: first)
+            try first.save()
+            let second = store.newContext()
+            let theirs = try #require(try second.fetch(FetchRequest<Book>()).first)
+            _ = theirs.title
+            first.delete(book)
+            try first.save()
+            theirs.price = 9
+            #expect(throws: SaveError.conflicts([.init(objectID: theirs.objectID, expectedVersion: 1, storeVersion: nil)])) {
+                try second.save()
+            }
+        }
     }
 
-    @Test func backgroundContext_savesOffTheCallersIsolation() async throws {
-        let store = try TestStores.newStore(TestStores.books)
-        let background = store.newBackgroundContext()
-        let id = try await background.perform { context in
+    @Test(arguments: StoreEngine.available) func mergedSaves_showUpInAnotherContext(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store in
+            let list = store.newContext()
+            let writer = store.newContext()
+            let author = Author(context: writer)
+            author.name = "Charlotte Brontë"
+            let first = Library.Book(context: writer)
+            first.title = "Jane Eyre"
+            first.author = author
+            try writer.save()
+
+            let listed = try #require(try list.fetch(FetchRequest<Author>()).first)
+            #expect(listed.books.map(\.title) == ["Jane Eyre"])
+
+            let received = Locked<[ChangeSet]>([])
+            store.addObserver { changes in received.withLock { $0.append(changes) } }
+            let second = Library.Book(context: writer)
+            second.title = "Villette"
+            second.author = author
+            first.title = "Jane Eyre: An Autobiography"
+            try writer.save()
+            let changes = try #require(received.withLock { $0.first })
+            #expect(changes.inserted == [second.objectID])
+            #expect(changes.updated[first.objectID] == ["title"])
+            #expect(changes.updated[author.objectID] == ["books"])
+
+            list.mergeChanges(from: changes)
+            #expect(Set(listed.books.map(\.title)) == ["Jane Eyre: An Autobiography", "Villette"])
+
+            writer.delete(second)
+            try writer.save()
+            list.mergeChanges(from: try #require(received.withLock { $0.last }))
+            #expect(listed.books.map(\.title) == ["Jane Eyre: An Autobiography"])
+        }
+    }
+
+    @Test(arguments: StoreEngine.available) func backgroundContext_savesOffTheCallersIsolation(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine, awaiting: { store in
+            let background = store.newBackgroundContext()
+            let id = try await background.perform { context in
+                let book = Book(context: context)
+                book.title = "Written in the background"
+                try context.save()
+                return book.objectID
+            }
+            let context = store.newContext()
+            let book = try #require(try context.existingObject(with: id) as? Book)
+            #expect(book.title == "Written in the background")
+        })
+    }
+
+    @Test(arguments: StoreEngine.available) func savedChanges_isAnAsyncSequence(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine, awaiting: { store in
+            let stream = store.savedChanges
+            let context = store.newContext()
             let book = Book(context: context)
-            book.title = "Written in the background"
-            try context.save()
-            return book.objectID
-        }
-        let context = store.newContext()
-        let book = try #require(try context.existingObject(with: id) as? Book)
-        #expect(book.title == "Written in the background")
-    }
-
-    @Test func savedChanges_isAnAsyncSequence() async throws {
-        let store = try TestStores.newStore(TestStores.books)
-        let stream = store.savedChanges
-        let context = store.newContext()
-        let book = Book(context: context)
-        try await context.save()
-        var iterator = stream.makeAsyncIterator()
-        #expect(await iterator.next()?.inserted == [book.objectID])
+            try await context.save()
+            var iterator = stream.makeAsyncIterator()
+            #expect(await iterator.next()?.inserted == [book.objectID])
+        })
     }
 }

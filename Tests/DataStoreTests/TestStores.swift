@@ -2,11 +2,16 @@ import DataModel
 import DataModelParser
 import DataStore
 import Foundation
+import GRDB
 import GeneratedBooks
 import class GeneratedBooks.Book
 import GeneratedFailedBanks
 import GeneratedProducts
 import Library
+import Logging
+import PostgreSQLStore
+import PostgresNIO
+import TestSupport
 import Testing
 
 /// Models from `Models/` and fresh store files in a temporary directory.
@@ -35,5 +40,83 @@ enum TestStores {
     /// A new store file for `model`.
     static func newStore(_ model: ManagedObjectModel) throws -> PersistentStore {
         try PersistentStore(url: newStoreURL(), model: model)
+    }
+}
+
+/// The engines the runtime suites run on: SQLite always, and PostgreSQL when
+/// `DATAMODELKIT_POSTGRES_URL` names a server (`Scripts/postgres-server.sh start`), as in CI.
+enum StoreEngine: String, Sendable, CustomTestStringConvertible {
+    case sqlite = "SQLite"
+    case postgreSQL = "PostgreSQL"
+
+    static let available: [StoreEngine] = PostgreSQLTestServer.url == nil ? [.sqlite] : [.sqlite, .postgreSQL]
+
+    var testDescription: String { rawValue }
+}
+
+extension TestStores {
+    /// Runs `body` with a new, empty store of `model` on `engine`: a new file, or a new database
+    /// dropped afterwards. `body` is synchronous, so it tests the synchronous API on both.
+    static func withNewStore(_ model: ManagedObjectModel, on engine: StoreEngine, _ body: (PersistentStore) throws -> Void) async throws {
+        switch engine {
+        case .sqlite:
+            try body(newStore(model))
+        case .postgreSQL:
+            try await PostgreSQLTestServer.withEmptyDatabase { database in
+                let store = try await PersistentStore(postgreSQL: database, model: model)
+                try $serverDatabase.withValue(database) { try body(store) }
+            }
+        }
+    }
+
+    /// `withNewStore` for a test that awaits.
+    static func withNewStore(_ model: ManagedObjectModel, on engine: StoreEngine, awaiting body: (PersistentStore) async throws -> Void) async throws {
+        switch engine {
+        case .sqlite:
+            try await body(newStore(model))
+        case .postgreSQL:
+            try await PostgreSQLTestServer.withEmptyDatabase { database in
+                let store = try await PersistentStore(postgreSQL: database, model: model)
+                try await $serverDatabase.withValue(database) { try await body(store) }
+            }
+        }
+    }
+
+    /// The database of the store `withNewStore` made on PostgreSQL.
+    @TaskLocal static var serverDatabase: String?
+
+    /// The rows of `sql` in the database of `store`, made by `withNewStore`, each cell as text
+    /// (`NULL` for null): what the store wrote, read past it. Identifiers in double quotes, as
+    /// both engines read them.
+    static func rows(_ sql: String, in store: PersistentStore) throws -> [[String]] {
+        if serverDatabase == nil, let url = store.url {
+            return try DatabaseQueue(path: url.path).read { db in
+                try Row.fetchAll(db, sql: sql).map { row in
+                    row.databaseValues.map { value in
+                        switch value.storage {
+                        case .null: "NULL"
+                        case .int64(let integer): String(integer)
+                        case .double(let double): String(double)
+                        case .string(let string): string
+                        case .blob(let data): data.map { String(format: "%02x", $0) }.joined()
+                        }
+                    }
+                }
+            }
+        }
+        let database = try #require(serverDatabase, "a PostgreSQL store made by withNewStore")
+        let connection = try PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: PostgresConnection.Configuration(url: database),
+            id: 1, logger: Logger(label: "tests")
+        ).wait()
+        defer { try? connection.close().wait() }
+        return try connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).wait().rows.map { row in
+            row.map { cell in
+                if cell.bytes == nil { return "NULL" }
+                if let integer = try? cell.decode(Int64.self) { return String(integer) }
+                if let double = try? cell.decode(Double.self) { return String(double) }
+                return (try? cell.decode(String.self)) ?? (cell.bytes.map { $0.readableBytesView.map { String(format: "%02x", $0) }.joined() } ?? "")
+            }
+        }
     }
 }

@@ -8,101 +8,109 @@ import Testing
     typealias Author = Library.Author
     typealias Book = Library.Book
 
-    @Test func everyBrokenRule_isReportedTogether_andNothingIsWritten() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        let context = store.newContext()
-        let book = Book(context: context)
-        book.pageCount = 20_000  // maximum 10000
-        book.rating = -1  // minimum 0
-        book.title = ""  // minimum length 1
-        book.isbn = "not an isbn"  // [0-9X-]{10,17}
-        book.published = Date(timeIntervalSinceReferenceDate: 4_000_000_000)  // past the maximum date
-        let chapter = Library.Chapter(context: context)  // `book` is required
-        let latest = AttributeValue.date(Date(timeIntervalSinceReferenceDate: 3_155_760_000))
-        #expect(throws: SaveError.validation([  // objects in insertion order, properties in slot order
-            .patternMismatch(book.objectID, property: "isbn", value: "\"not an isbn\""),
-            .outOfRange(book.objectID, property: "pageCount", value: "20000", bound: "maximum 10000"),
-            .outOfRange(book.objectID, property: "published", value: "\(AttributeValue.date(book.published!))", bound: "maximum \(latest)"),
-            .outOfRange(book.objectID, property: "rating", value: "-1.0", bound: "minimum 0.0"),
-            .outOfRange(book.objectID, property: "title", value: "\"\"", bound: "minimum 1"),
-            .missingValue(chapter.objectID, property: "book"),
-        ])) {
-            try context.save()
+    @Test(arguments: StoreEngine.available) func everyBrokenRule_isReportedTogether_andNothingIsWritten(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = store.newContext()
+            let book = Book(context: context)
+            book.pageCount = 20_000  // maximum 10000
+            book.rating = -1  // minimum 0
+            book.title = ""  // minimum length 1
+            book.isbn = "not an isbn"  // [0-9X-]{10,17}
+            book.published = Date(timeIntervalSinceReferenceDate: 4_000_000_000)  // past the maximum date
+            let chapter = Library.Chapter(context: context)  // `book` is required
+            let latest = AttributeValue.date(Date(timeIntervalSinceReferenceDate: 3_155_760_000))
+            #expect(throws: SaveError.validation([  // objects in insertion order, properties in slot order
+                .patternMismatch(book.objectID, property: "isbn", value: "\"not an isbn\""),
+                .outOfRange(book.objectID, property: "pageCount", value: "20000", bound: "maximum 10000"),
+                .outOfRange(book.objectID, property: "published", value: "\(AttributeValue.date(book.published!))", bound: "maximum \(latest)"),
+                .outOfRange(book.objectID, property: "rating", value: "-1.0", bound: "minimum 0.0"),
+                .outOfRange(book.objectID, property: "title", value: "\"\"", bound: "minimum 1"),
+                .missingValue(chapter.objectID, property: "book"),
+            ])) {
+                try context.save()
+            }
+            #expect(try store.newContext().fetch(FetchRequest<Book>()).isEmpty)
         }
-        #expect(try store.newContext().fetch(FetchRequest<Book>()).isEmpty)
     }
 
-    @Test func requiredAttribute_withoutValue_fails() throws {
-        let context = try TestStores.newStore(TestStores.library).newContext()
-        let author = Author(context: context)
-        try author.setAttributeValue(.null, forKey: "name")
-        #expect(throws: SaveError.validation([.missingValue(author.objectID, property: "name")])) { try context.save() }
-    }
-
-    @Test func toManyCount_isChecked() throws {
-        let context = try TestStores.newStore(TestStores.library).newContext()
-        let book = Book(context: context)
-        for _ in 0..<501 {
-            let chapter = Library.Chapter(context: context)
-            book.addToChapters(chapter)
+    @Test(arguments: StoreEngine.available) func requiredAttribute_withoutValue_fails(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store in
+            let context = store.newContext()
+            let author = Author(context: context)
+            try author.setAttributeValue(.null, forKey: "name")
+            #expect(throws: SaveError.validation([.missingValue(author.objectID, property: "name")])) { try context.save() }
         }
-        #expect(throws: SaveError.validation([.countOutOfRange(book.objectID, property: "chapters", count: 501)])) { try context.save() }
     }
 
-    @Test func uniquenessConstraint_namesTheConflictingObject() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        let first = store.newContext()
-        let austen = Author(context: first)
-        austen.name = "Jane Austen"
-        try first.save()
+    @Test(arguments: StoreEngine.available) func toManyCount_isChecked(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store in
+            let context = store.newContext()
+            let book = Book(context: context)
+            for _ in 0..<501 {
+                let chapter = Library.Chapter(context: context)
+                book.addToChapters(chapter)
+            }
+            #expect(throws: SaveError.validation([.countOutOfRange(book.objectID, property: "chapters", count: 501)])) { try context.save() }
+        }
+    }
 
-        let second = store.newContext()
-        let duplicate = Author(context: second)
-        duplicate.name = "Jane Austen"
-        #expect(throws: SaveError.validation([
-            .uniquenessViolated(duplicate.objectID, constraint: ["name"], conflictingObject: austen.objectID),
-        ])) { try second.save() }
-        #expect(duplicate.objectID.isTemporaryID, "a failed save leaves the objects as they were")
-        duplicate.name = "Mary Shelley"
-        try second.save()
-        #expect(try store.newContext().fetch(FetchRequest<Author>()).count == 2)
+    @Test(arguments: StoreEngine.available) func uniquenessConstraint_namesTheConflictingObject(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store in
+            let first = store.newContext()
+            let austen = Author(context: first)
+            austen.name = "Jane Austen"
+            try first.save()
+
+            let second = store.newContext()
+            let duplicate = Author(context: second)
+            duplicate.name = "Jane Austen"
+            #expect(throws: SaveError.validation([
+                .uniquenessViolated(duplicate.objectID, constraint: ["name"], conflictingObject: austen.objectID),
+            ])) { try second.save() }
+            #expect(duplicate.objectID.isTemporaryID, "a failed save leaves the objects as they were")
+            duplicate.name = "Mary Shelley"
+            try second.save()
+            #expect(try store.newContext().fetch(FetchRequest<Author>()).count == 2)
+        }
     }
 
     /// Unique values judged as the save leaves them, not in the order the objects changed: a name
     /// passed from one object to another, and a deleted object's values taken by a new one, save.
-    @Test func uniqueValues_passedOnOrTakenFromADeletedObject_save() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        let context = store.newContext()
-        let (first, second, leaving) = (Author(context: context), Author(context: context), Author(context: context))
-        (first.name, second.name, leaving.name) = ("First", "Second", "Leaving")
-        try context.save()
+    @Test(arguments: StoreEngine.available) func uniqueValues_passedOnOrTakenFromADeletedObject_save(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store in
+            let context = store.newContext()
+            let (first, second, leaving) = (Author(context: context), Author(context: context), Author(context: context))
+            (first.name, second.name, leaving.name) = ("First", "Second", "Leaving")
+            try context.save()
 
-        first.name = "Second"  // changed first, while `second` still has the name
-        second.name = "Third"
-        context.delete(leaving)
-        let arriving = Author(context: context)
-        arriving.name = "Leaving"
-        try context.save()
-        let names = try store.newContext().fetch(FetchRequest<Author>()).compactMap(\.name).sorted()
-        #expect(names == ["Leaving", "Second", "Third"])
+            first.name = "Second"  // changed first, while `second` still has the name
+            second.name = "Third"
+            context.delete(leaving)
+            let arriving = Author(context: context)
+            arriving.name = "Leaving"
+            try context.save()
+            let names = try store.newContext().fetch(FetchRequest<Author>()).compactMap(\.name).sorted()
+            #expect(names == ["Leaving", "Second", "Third"])
+        }
     }
 
     /// Two objects swapping unique values need a moment where both hold one: the save fails, names
     /// the objects, and writes nothing.
-    @Test func uniqueValues_swapped_failWithoutWriting() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        let context = store.newContext()
-        let (first, second) = (Author(context: context), Author(context: context))
-        (first.name, second.name) = ("First", "Second")
-        try context.save()
+    @Test(arguments: StoreEngine.available) func uniqueValues_swapped_failWithoutWriting(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store in
+            let context = store.newContext()
+            let (first, second) = (Author(context: context), Author(context: context))
+            (first.name, second.name) = ("First", "Second")
+            try context.save()
 
-        (first.name, second.name) = ("Second", "First")
-        #expect(throws: SaveError.validation([
-            .uniquenessViolated(first.objectID, constraint: ["name"], conflictingObject: second.objectID),
-            .uniquenessViolated(second.objectID, constraint: ["name"], conflictingObject: first.objectID),
-        ])) { try context.save() }
-        let names = try store.newContext().fetch(FetchRequest<Author>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("name")])).compactMap(\.name)
-        #expect(names == ["First", "Second"])
-        #expect(first.isUpdated && second.isUpdated)
+            (first.name, second.name) = ("Second", "First")
+            #expect(throws: SaveError.validation([
+                .uniquenessViolated(first.objectID, constraint: ["name"], conflictingObject: second.objectID),
+                .uniquenessViolated(second.objectID, constraint: ["name"], conflictingObject: first.objectID),
+            ])) { try context.save() }
+            let names = try store.newContext().fetch(FetchRequest<Author>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("name")])).compactMap(\.name)
+            #expect(names == ["First", "Second"])
+            #expect(first.isUpdated && second.isUpdated)
+        }
     }
 }
