@@ -59,13 +59,15 @@ import TestSupport
 
     /// The same guarantee where it matters: objects of one fetch share a buffer, and changing
     /// one changes no other, and rolling back restores it.
-    @Test func objectsOfOneFetch_changeIndependently() throws {
-        let (_, context) = try FetchRequestTests.books([("Emma", 9), ("Persuasion", 12), ("Beloved", 15)])
-        let books = try context.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("title")]))
-        books[1].title = "Mansfield Park"
-        #expect(books.map(\.title) == ["Beloved", "Mansfield Park", "Persuasion"])
-        #expect(context.updatedObjects == [books[1]])
-        context.rollback()
-        #expect(books.map(\.title) == ["Beloved", "Emma", "Persuasion"])
+    @Test(arguments: StoreEngine.available) func objectsOfOneFetch_changeIndependently(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
+            let context = try FetchRequestTests.books([("Emma", 9), ("Persuasion", 12), ("Beloved", 15)], in: store)
+            let books = try context.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("title")]))
+            books[1].title = "Mansfield Park"
+            #expect(books.map(\.title) == ["Beloved", "Mansfield Park", "Persuasion"])
+            #expect(context.updatedObjects == [books[1]])
+            context.rollback()
+            #expect(books.map(\.title) == ["Beloved", "Emma", "Persuasion"])
+        }
     }
 }

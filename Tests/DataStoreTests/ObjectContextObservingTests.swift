@@ -10,58 +10,64 @@ import Testing
         var notifications: [ObjectsDidChange] = []
     }
 
-    static func observed() throws -> (PersistentStore, ObjectContext, Recorder) {
-        let (store, context) = try FetchRequestTests.books([("Emma", 9), ("Persuasion", 12)])
+    static func observed(in store: PersistentStore) throws -> (ObjectContext, Recorder) {
+        let context = try FetchRequestTests.books([("Emma", 9), ("Persuasion", 12)], in: store)
         let recorder = Recorder()
         context.addObserver { recorder.notifications.append($0) }
-        return (store, context, recorder)
+        return (context, recorder)
     }
 
-    @Test func edits_arriveAsOneBatch_whenProcessed() throws {
-        let (_, context, recorder) = try Self.observed()
-        let books = try context.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.title)]))
-        books[0].price = 10
-        books[0].title = "Emma!"
-        context.delete(books[1])
-        let new = Book(context: context)
-        new.title = "Dracula"
-        #expect(recorder.notifications.isEmpty)
-        context.processPendingChanges()
-        #expect(recorder.notifications == [ObjectsDidChange(inserted: [new.objectID], updated: [books[0].objectID], deleted: [books[1].objectID])])
-        context.processPendingChanges()
-        #expect(recorder.notifications.count == 1, "nothing new, nothing sent")
+    @Test(arguments: StoreEngine.available) func edits_arriveAsOneBatch_whenProcessed(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
+            let (context, recorder) = try Self.observed(in: store)
+            let books = try context.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.title)]))
+            books[0].price = 10
+            books[0].title = "Emma!"
+            context.delete(books[1])
+            let new = Book(context: context)
+            new.title = "Dracula"
+            #expect(recorder.notifications.isEmpty)
+            context.processPendingChanges()
+            #expect(recorder.notifications == [ObjectsDidChange(inserted: [new.objectID], updated: [books[0].objectID], deleted: [books[1].objectID])])
+            context.processPendingChanges()
+            #expect(recorder.notifications.count == 1, "nothing new, nothing sent")
 
-        let temporary = new.objectID
-        try context.save()
-        #expect(recorder.notifications.last == ObjectsDidChange(permanentIDs: [temporary: new.objectID]))
-        #expect(!new.objectID.isTemporaryID)
+            let temporary = new.objectID
+            try context.save()
+            #expect(recorder.notifications.last == ObjectsDidChange(permanentIDs: [temporary: new.objectID]))
+            #expect(!new.objectID.isTemporaryID)
+        }
     }
 
-    @Test func rollbackAndReset_tellObservers() throws {
-        let (_, context, recorder) = try Self.observed()
-        let book = try #require(try context.fetch(FetchRequest<Book>()).first)
-        book.price = 1
-        let new = Book(context: context)
-        context.processPendingChanges()
-        context.rollback()
-        #expect(recorder.notifications.last == ObjectsDidChange(updated: [book.objectID], deleted: [new.objectID]))
-        context.reset()
-        #expect(recorder.notifications.last == ObjectsDidChange(invalidatesAll: true))
+    @Test(arguments: StoreEngine.available) func rollbackAndReset_tellObservers(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
+            let (context, recorder) = try Self.observed(in: store)
+            let book = try #require(try context.fetch(FetchRequest<Book>()).first)
+            book.price = 1
+            let new = Book(context: context)
+            context.processPendingChanges()
+            context.rollback()
+            #expect(recorder.notifications.last == ObjectsDidChange(updated: [book.objectID], deleted: [new.objectID]))
+            context.reset()
+            #expect(recorder.notifications.last == ObjectsDidChange(invalidatesAll: true))
+        }
     }
 
-    @Test func merges_tellObserversWhatTheOtherSaveChanged() throws {
-        let (store, context, recorder) = try Self.observed()
-        let saved = ChangeSetCollector()
-        store.addObserver { saved.append($0) }
-        let other = store.newContext()
-        let book = try #require(try other.fetch(FetchRequest<Book>()).first)
-        book.price = 99
-        let new = Book(context: other)
-        new.title = "Orlando"
-        try other.save()
-        let changes = try #require(saved.all.last)
-        context.mergeChanges(from: changes)
-        #expect(recorder.notifications.last == ObjectsDidChange(inserted: [new.objectID], updated: [book.objectID]))
+    @Test(arguments: StoreEngine.available) func merges_tellObserversWhatTheOtherSaveChanged(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
+            let (context, recorder) = try Self.observed(in: store)
+            let saved = ChangeSetCollector()
+            store.addObserver { saved.append($0) }
+            let other = store.newContext()
+            let book = try #require(try other.fetch(FetchRequest<Book>()).first)
+            book.price = 99
+            let new = Book(context: other)
+            new.title = "Orlando"
+            try other.save()
+            let changes = try #require(saved.all.last)
+            context.mergeChanges(from: changes)
+            #expect(recorder.notifications.last == ObjectsDidChange(inserted: [new.objectID], updated: [book.objectID]))
+        }
     }
 
     @Test func monitoring_seesAnotherConnectionsCommit() async throws {

@@ -25,73 +25,78 @@ import Testing
             .joined(separator: " ")
     }
 
-    @Test func prefetchedRelationships_readNothingMore_andEqualLoadingOneByOne() throws {
-        var random = SplitMix64(seed: 7)
-        let store = try TestStores.newStore(TestStores.library)
-        _ = try RandomLibrary.populate(store, &random)
-        let lines = LineCollector()
-        store.logSQL(level: 1) { lines.append($0) }
-        var request = FetchRequest<ManagedObject>(entityName: "Book", sortDescriptors: [ObjectSortDescriptor("title")])
-        request.relationshipKeyPathsForPrefetching = Self.keyPaths
-        let context = store.newContext()
-        let books = try context.fetch(request)
-        let statements = lines.all.filter { $0.hasPrefix("DataStore: sql:") }
-        // The fetch, then one query per step: author, chapters, tags, related, shelf, shelf.books —
-        // the featured books are among those already read.
-        #expect(statements.count == 7, "\(statements.joined(separator: "\n"))")
-        #expect(statements.contains { $0.contains("FROM ZCHAPTER t0 WHERE t0.ZBOOK IN (") && $0.hasSuffix("ORDER BY t0.ZBOOK, t0.Z_FOK_BOOK") })
-        lines.removeAll()
-        let prefetched = books.map(Self.reached)
-        #expect(lines.all.filter { $0.hasPrefix("DataStore: sql:") } == [], "using prefetched relationships read the store")
+    @Test(arguments: StoreEngine.available) func prefetchedRelationships_readNothingMore_andEqualLoadingOneByOne(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            var random = SplitMix64(seed: 7)
+            _ = try RandomLibrary.populate(store, &random)
+            let lines = LineCollector()
+            store.logSQL(level: 1) { lines.append($0) }
+            var request = FetchRequest<ManagedObject>(entityName: "Book", sortDescriptors: [ObjectSortDescriptor("title")])
+            request.relationshipKeyPathsForPrefetching = Self.keyPaths
+            let context = store.newContext()
+            let books = try context.fetch(request)
+            let statements = lines.statements
+            // The fetch, then one query per step: author, chapters, tags, related, shelf, shelf.books —
+            // the featured books are among those already read.
+            #expect(statements.count == 7, "\(statements.joined(separator: "\n"))")
+            #expect(statements.contains { $0.contains("FROM ZCHAPTER t0 WHERE t0.ZBOOK IN (") && $0.hasSuffix("ORDER BY t0.ZBOOK, t0.Z_FOK_BOOK") })
+            lines.removeAll()
+            let prefetched = books.map(Self.reached)
+            #expect(lines.statements == [], "using prefetched relationships read the store")
 
-        request.relationshipKeyPathsForPrefetching = []
-        let other = store.newContext()
-        let oneByOne = try other.fetch(request).map(Self.reached)
-        #expect(prefetched == oneByOne)
-        #expect(Set(prefetched).count > 10, "the data must make the comparison mean something")
+            request.relationshipKeyPathsForPrefetching = []
+            let other = store.newContext()
+            let oneByOne = try other.fetch(request).map(Self.reached)
+            #expect(prefetched == oneByOne)
+            #expect(Set(prefetched).count > 10, "the data must make the comparison mean something")
+        }
     }
 
-    @Test func batchedFetches_prefetchEachBatch() throws {
-        var random = SplitMix64(seed: 11)
-        let store = try TestStores.newStore(TestStores.library)
-        _ = try RandomLibrary.populate(store, &random)
-        let lines = LineCollector()
-        store.logSQL(level: 1) { lines.append($0) }
-        var request = FetchRequest<ManagedObject>(entityName: "Book", sortDescriptors: [ObjectSortDescriptor("title")])
-        request.fetchBatchSize = 25
-        request.relationshipKeyPathsForPrefetching = ["author"]
-        let books = try store.newContext().fetchBatched(request)
-        _ = books[30]
-        let statements = lines.all.filter { $0.hasPrefix("DataStore: sql:") }
-        #expect(statements.count == 3, "keys, the batch, its authors: \(statements)")
-        #expect(statements.last?.contains("FROM ZAUTHOR t0 WHERE t0.Z_PK IN (") == true)
-        lines.removeAll()
-        _ = books[26...49].map { ($0.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") }
-        #expect(lines.all.filter { $0.hasPrefix("DataStore: sql:") } == [])
+    @Test(arguments: StoreEngine.available) func batchedFetches_prefetchEachBatch(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            var random = SplitMix64(seed: 11)
+            _ = try RandomLibrary.populate(store, &random)
+            let lines = LineCollector()
+            store.logSQL(level: 1) { lines.append($0) }
+            var request = FetchRequest<ManagedObject>(entityName: "Book", sortDescriptors: [ObjectSortDescriptor("title")])
+            request.fetchBatchSize = 25
+            request.relationshipKeyPathsForPrefetching = ["author"]
+            let books = try store.newContext().fetchBatched(request)
+            _ = books[30]
+            let statements = lines.statements
+            #expect(statements.count == 3, "keys, the batch, its authors: \(statements)")
+            #expect(statements.last?.contains("FROM ZAUTHOR t0 WHERE t0.Z_PK IN (") == true)
+            lines.removeAll()
+            _ = books[26...49].map { ($0.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") }
+            #expect(lines.statements == [])
+        }
     }
 
-    @Test func prefetchedRows_giveWayToMergedChanges() throws {
-        let (store, context, _) = try DictionaryFetchTests.library()
-        var request = FetchRequest<ManagedObject>(entityName: "Book", predicate: try ObjectPredicate(format: "title == 'Emma'"))
-        request.relationshipKeyPathsForPrefetching = ["author"]
-        let emma = try context.fetch(request)[0]
-        let writer = store.newContext()
-        let austen = try writer.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: try ObjectPredicate(format: "name == 'Austen'")))[0]
-        try austen.setValue("Jane Austen", forKey: "name")
-        let changes = ChangeSetCollector()
-        let observation = store.addObserver { changes.append($0) }
-        try writer.save()
-        _ = observation
-        context.mergeChanges(from: try #require(changes.all.first))
-        #expect((emma.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") as? String == "Jane Austen")
+    @Test(arguments: StoreEngine.available) func prefetchedRows_giveWayToMergedChanges(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let (context, _) = try DictionaryFetchTests.library(in: store)
+            var request = FetchRequest<ManagedObject>(entityName: "Book", predicate: try ObjectPredicate(format: "title == 'Emma'"))
+            request.relationshipKeyPathsForPrefetching = ["author"]
+            let emma = try context.fetch(request)[0]
+            let writer = store.newContext()
+            let austen = try writer.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: try ObjectPredicate(format: "name == 'Austen'")))[0]
+            try austen.setValue("Jane Austen", forKey: "name")
+            let changes = ChangeSetCollector()
+            let observation = store.addObserver { changes.append($0) }
+            try writer.save()
+            _ = observation
+            context.mergeChanges(from: try #require(changes.all.first))
+            #expect((emma.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") as? String == "Jane Austen")
+        }
     }
 
-    @Test func keyPathsThatNameNoRelationship_areTypedErrors() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        var request = FetchRequest<ManagedObject>(entityName: "Book")
-        request.relationshipKeyPathsForPrefetching = ["author.name"]
-        #expect(throws: ContextError.unknownKeyPath(entity: "Author", keyPath: "author.name")) { try store.newContext().fetch(request) }
-        request.relationshipKeyPathsForPrefetching = ["writer"]
-        #expect(throws: ContextError.unknownKeyPath(entity: "Book", keyPath: "writer")) { try store.newContext().fetch(request) }
+    @Test(arguments: StoreEngine.available) func keyPathsThatNameNoRelationship_areTypedErrors(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            var request = FetchRequest<ManagedObject>(entityName: "Book")
+            request.relationshipKeyPathsForPrefetching = ["author.name"]
+            #expect(throws: ContextError.unknownKeyPath(entity: "Author", keyPath: "author.name")) { try store.newContext().fetch(request) }
+            request.relationshipKeyPathsForPrefetching = ["writer"]
+            #expect(throws: ContextError.unknownKeyPath(entity: "Book", keyPath: "writer")) { try store.newContext().fetch(request) }
+        }
     }
 }

@@ -32,7 +32,7 @@ import Testing
             let fences = Array(repeating: "?", count: 125).joined(separator: ",")
             opening.append("DataStore: sql: SELECT t0.Z_PK, t1.ZCLOSEDATE \(join) WHERE t0.Z_PK IN (\(fences))")
         }
-        #expect(lines.all.filter { $0.hasPrefix("DataStore: sql:") } == opening)
+        #expect(lines.statements == opening)
 
         lines.removeAll()
         let bank = FailedBankInfo(context: context)
@@ -41,7 +41,7 @@ import Testing
         bank.details?.closeDate = Date(timeIntervalSinceReferenceDate: 1_000.5 * 86_400)
         context.processPendingChanges()
         // Each row read is a bank and its details: two statements.
-        let rowsRead = lines.all.count { $0.hasPrefix("DataStore: sql:") } / 2
+        let rowsRead = lines.statements.count / 2
         #expect(chunkCapacity == 16 ? rowsRead <= 5 : rowsRead >= 11, "\(rowsRead) rows read")
         #expect(delegate.changes.map(\.description) == ["insert [0, 999]"])
     }

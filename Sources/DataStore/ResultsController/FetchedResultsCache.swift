@@ -7,7 +7,8 @@ import GRDB
 /// them, and the next `performFetch()` with the same name uses them instead of the `GROUP BY`
 /// query — while the entity, its version hash, the predicate, the sort, the section key path and
 /// the store file are all unchanged (the store file's state is its size and modification time,
-/// WAL included: any write invalidates). In-memory stores are never cached.
+/// WAL included: any write invalidates). In-memory stores are never cached, nor are server
+/// stores, which other processes write without a file to show it.
 ///
 /// A cache name stands for one request: a controller whose request differs from the one its
 /// cache was made for (another predicate, sort, section key or entity) recomputes the sections
@@ -111,9 +112,9 @@ struct SectionCache {
         }
     }
 
-    /// The cache of `controller` under `name`, or `nil` when its store is in memory.
+    /// The cache of `controller` under `name`, or `nil` when its store is not a file.
     init?<Object>(name: String, controller: FetchedResultsController<Object>) {
-        guard let url = controller.context.store.url, let plan = controller.plan, let state = Self.state(of: url) else { return nil }
+        guard let url = controller.context.store.url, url.isFileURL, let plan = controller.plan, let state = Self.state(of: url) else { return nil }
         let request = controller.fetchRequest
         self.name = name
         store = controller.context.store
