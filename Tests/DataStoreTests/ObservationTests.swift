@@ -164,14 +164,15 @@ import Testing
 
     // MARK: Registration
 
-    @Test func keyValueCoding_registersReadsOfDynamicObjects() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        let context = store.newContext()
-        let author = try context.insertObject(entityName: "Author")
-        let changed = ChangeFlag()
-        withObservationTracking { _ = author.value(forKey: "name") } onChange: { changed.raise() }
-        try author.setValue("George Eliot", forKey: "name")
-        #expect(changed.isRaised)
+    @Test(arguments: StoreEngine.available) func keyValueCoding_registersReadsOfDynamicObjects(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = store.newContext()
+            let author = try context.insertObject(entityName: "Author")
+            let changed = ChangeFlag()
+            withObservationTracking { _ = author.value(forKey: "name") } onChange: { changed.raise() }
+            try author.setValue("George Eliot", forKey: "name")
+            #expect(changed.isRaised)
+        }
     }
 
     @Test func objectsNeverRead_haveNoRegistrar() throws {
@@ -182,16 +183,17 @@ import Testing
         #expect(book.observationRegistrar != nil)
     }
 
-    @Test func classesGeneratedWithoutObservation_registerNothing() throws {
-        let store = try TestStores.newStore(TestStores.products)
-        let context = store.newContext()
-        let product = Products(context: context)
-        let changed = ChangeFlag()
-        withObservationTracking { _ = product.name } onChange: { changed.raise() }
-        product.name = "Kettle"
-        #expect(!Products.isObservable)
-        #expect(!changed.isRaised)
-        #expect(product.observationRegistrar == nil)
+    @Test(arguments: StoreEngine.available) func classesGeneratedWithoutObservation_registerNothing(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.products, on: engine) { store throws in
+            let context = store.newContext()
+            let product = Products(context: context)
+            let changed = ChangeFlag()
+            withObservationTracking { _ = product.name } onChange: { changed.raise() }
+            product.name = "Kettle"
+            #expect(!Products.isObservable)
+            #expect(!changed.isRaised)
+            #expect(product.observationRegistrar == nil)
+        }
     }
 
     @Test @MainActor func observations_deliverEachNewValue() async throws {

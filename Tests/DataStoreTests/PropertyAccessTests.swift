@@ -86,18 +86,19 @@ import Testing
         #expect(book.pageCount == 880)
     }
 
-    @Test func integerAndFloatProperties_convertAsTypedAccessDoes() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        let book = Book(context: store.newContext())
-        book.pageCount = -1
-        book.rating = 0.1
-        #expect(book.primitiveValue(atSlot: Book.pageCount.slot) == .integer(-1))
-        #expect(book.primitiveValue(atSlot: Book.rating.slot) == .double(Double(Float(0.1))))
-        #expect(book.pageCount == book[Book.pageCount])
-        #expect(book.rating == book[Book.rating])
-        // A stored integer beyond Int16 truncates, as typed access reads it.
-        _ = book.storeAttributeValue(.integer(70_000), atSlot: Book.pageCount.slot)
-        #expect(book.pageCount == Int16(truncatingIfNeeded: 70_000))
-        #expect(book.pageCount == book[Book.pageCount])
+    @Test(arguments: StoreEngine.available) func integerAndFloatProperties_convertAsTypedAccessDoes(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let book = Book(context: store.newContext())
+            book.pageCount = -1
+            book.rating = 0.1
+            #expect(book.primitiveValue(atSlot: Book.pageCount.slot) == .integer(-1))
+            #expect(book.primitiveValue(atSlot: Book.rating.slot) == .double(Double(Float(0.1))))
+            #expect(book.pageCount == book[Book.pageCount])
+            #expect(book.rating == book[Book.rating])
+            // A stored integer beyond Int16 truncates, as typed access reads it.
+            _ = book.storeAttributeValue(.integer(70_000), atSlot: Book.pageCount.slot)
+            #expect(book.pageCount == Int16(truncatingIfNeeded: 70_000))
+            #expect(book.pageCount == book[Book.pageCount])
+        }
     }
 }

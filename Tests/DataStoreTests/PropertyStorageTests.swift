@@ -10,27 +10,28 @@ import Testing
 /// Generated classes keep attribute values in stored properties; anything those cannot hold goes to
 /// the value buffer, and nothing is lost either way.
 @Suite struct PropertyStorageTests {
-    @Test func fetchedObjectsOfGeneratedClasses_keepTheirValuesInProperties() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        let context = store.newContext()
-        let audiobook = Library.Audiobook(context: context)
-        audiobook.title = "Middlemarch"
-        audiobook.price = Decimal(string: "12.5")
-        audiobook.duration = 3_600.5
-        audiobook.website = URL(string: "https://example.org/middlemarch")
-        audiobook.shelfSpot = ShelfSpot(room: "Study", row: 3)
-        #expect(audiobook.valueStorage == .properties)
-        try context.save()
+    @Test(arguments: StoreEngine.available) func fetchedObjectsOfGeneratedClasses_keepTheirValuesInProperties(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = store.newContext()
+            let audiobook = Library.Audiobook(context: context)
+            audiobook.title = "Middlemarch"
+            audiobook.price = Decimal(string: "12.5")
+            audiobook.duration = 3_600.5
+            audiobook.website = URL(string: "https://example.org/middlemarch")
+            audiobook.shelfSpot = ShelfSpot(room: "Study", row: 3)
+            #expect(audiobook.valueStorage == .properties)
+            try context.save()
 
-        let fetched = try #require(try store.newContext().fetch(FetchRequest<Library.Audiobook>()).first)
-        #expect(fetched.title == "Middlemarch")
-        #expect(fetched.valueStorage == .properties)
-        // Inherited, own and composite attributes, each from its class's properties.
-        #expect(fetched.price == Decimal(string: "12.5"))
-        #expect(fetched.duration == 3_600.5)
-        #expect(fetched.website == URL(string: "https://example.org/middlemarch"))
-        #expect(fetched.shelfSpot?.room == "Study")
-        #expect(fetched.shelfSpot?.row == 3)
+            let fetched = try #require(try store.newContext().fetch(FetchRequest<Library.Audiobook>()).first)
+            #expect(fetched.title == "Middlemarch")
+            #expect(fetched.valueStorage == .properties)
+            // Inherited, own and composite attributes, each from its class's properties.
+            #expect(fetched.price == Decimal(string: "12.5"))
+            #expect(fetched.duration == 3_600.5)
+            #expect(fetched.website == URL(string: "https://example.org/middlemarch"))
+            #expect(fetched.shelfSpot?.room == "Study")
+            #expect(fetched.shelfSpot?.row == 3)
+        }
     }
 
     @Test func aValueOfAnotherType_staysInTheBuffer_andSurvivesASave() throws {
@@ -56,18 +57,19 @@ import Testing
         #expect(row?["ZTITLE"] as String? == "Daniel Deronda")
     }
 
-    @Test func settingAValueOfAnotherType_movesTheValuesToTheBuffer() throws {
-        let store = try TestStores.newStore(TestStores.books)
-        let context = store.newContext()
-        let book = Book(context: context)
-        book.title = "Middlemarch"
-        book.price = 9.5
-        #expect(book.valueStorage == .properties)
-        book.setAttributeValue(.string("free"), atSlot: Book.price.slot)
-        #expect(book.valueStorage == .buffer)
-        #expect(book.primitiveValue(atSlot: Book.price.slot) == .string("free"))
-        #expect(book.title == "Middlemarch")
-        context.rollback()
+    @Test(arguments: StoreEngine.available) func settingAValueOfAnotherType_movesTheValuesToTheBuffer(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
+            let context = store.newContext()
+            let book = Book(context: context)
+            book.title = "Middlemarch"
+            book.price = 9.5
+            #expect(book.valueStorage == .properties)
+            book.setAttributeValue(.string("free"), atSlot: Book.price.slot)
+            #expect(book.valueStorage == .buffer)
+            #expect(book.primitiveValue(atSlot: Book.price.slot) == .string("free"))
+            #expect(book.title == "Middlemarch")
+            context.rollback()
+        }
     }
 
     @Test func aClassOfAnotherModelVersion_keepsItsValuesInTheBuffer() throws {
@@ -132,26 +134,27 @@ import Testing
         #expect(book.valueStorage == .properties)
     }
 
-    @Test func changesRollBackAndRefreshesDropThePropertyValues() throws {
-        let store = try TestStores.newStore(TestStores.books)
-        let context = store.newContext()
-        let book = Book(context: context)
-        book.title = "Middlemarch"
-        book.price = 9.5
-        try context.save()
+    @Test(arguments: StoreEngine.available) func changesRollBackAndRefreshesDropThePropertyValues(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
+            let context = store.newContext()
+            let book = Book(context: context)
+            book.title = "Middlemarch"
+            book.price = 9.5
+            try context.save()
 
-        book.title = "Daniel Deronda"
-        #expect(book.attributeChanged(atSlot: Book.title.slot))
-        #expect(book.savedAttributeValues[Book.title.slot] == .string("Middlemarch"))
-        context.rollback()
-        #expect(book.title == "Middlemarch")
-        #expect(book.valueStorage == .properties)
+            book.title = "Daniel Deronda"
+            #expect(book.attributeChanged(atSlot: Book.title.slot))
+            #expect(book.savedAttributeValues[Book.title.slot] == .string("Middlemarch"))
+            context.rollback()
+            #expect(book.title == "Middlemarch")
+            #expect(book.valueStorage == .properties)
 
-        context.refresh(book, mergeChanges: false)
-        #expect(book.valueStorage == .none)
-        #expect(book.storedAttributeValue(atSlot: Book.title.slot) == .null)
-        #expect(book.isFault)
-        #expect(book.price == 9.5)
-        #expect(book.valueStorage == .properties)
+            context.refresh(book, mergeChanges: false)
+            #expect(book.valueStorage == .none)
+            #expect(book.storedAttributeValue(atSlot: Book.title.slot) == .null)
+            #expect(book.isFault)
+            #expect(book.price == 9.5)
+            #expect(book.valueStorage == .properties)
+        }
     }
 }

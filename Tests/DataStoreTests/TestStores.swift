@@ -111,11 +111,12 @@ extension TestStores {
         ).wait()
         defer { try? connection.close().wait() }
         return try connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).wait().rows.map { row in
-            row.map { cell in
-                if cell.bytes == nil { return "NULL" }
+            try row.map { cell in
+                guard let bytes = cell.bytes else { return "NULL" }
+                if cell.dataType == .bytea { return bytes.readableBytesView.map { String(format: "%02x", $0) }.joined() }
                 if let integer = try? cell.decode(Int64.self) { return String(integer) }
                 if let double = try? cell.decode(Double.self) { return String(double) }
-                return (try? cell.decode(String.self)) ?? (cell.bytes.map { $0.readableBytesView.map { String(format: "%02x", $0) }.joined() } ?? "")
+                return try cell.decode(String.self)
             }
         }
     }

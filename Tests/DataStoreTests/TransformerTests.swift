@@ -30,35 +30,35 @@ import Testing
 
     static let palette = TransformedKey<Library.Book, PaletteTransformer>("metadata", slot: 7, transformer: PaletteTransformer())
 
-    @Test func valuesRoundTrip_inTheTransformersByteFormat() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        let context = store.newContext()
-        let book = Library.Book(context: context)
-        book[Self.palette] = Palette([1, 2, 3])
-        try context.save()
+    @Test(arguments: StoreEngine.available) func valuesRoundTrip_inTheTransformersByteFormat(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = store.newContext()
+            let book = Library.Book(context: context)
+            book[Self.palette] = Palette([1, 2, 3])
+            try context.save()
 
-        let stored = try DatabaseQueue(path: try #require(store.url).path).read { db in
-            try Data.fetchOne(db, sql: "SELECT ZMETADATA FROM ZITEM WHERE Z_PK = ?", arguments: [book.objectID.primaryKey])
+            let key = try #require(book.objectID.primaryKey)
+            #expect(try TestStores.rows(#"SELECT "ZMETADATA" FROM "ZITEM" WHERE "Z_PK" = \#(key)"#, in: store) == [["50010203"]])
+            let reread = try #require(try store.newContext().fetch(FetchRequest<Library.Book>()).first)
+            #expect(reread[Self.palette]?.colors == [1, 2, 3])
+            // Bytes the transformer cannot read give nil, not a crash.
+            try reread.setAttributeValue(.data(Data([9, 9])), forKey: "metadata")
+            #expect(reread[Self.palette] == nil)
         }
-        #expect(stored == Data([0x50, 1, 2, 3]))
-        let reread = try #require(try store.newContext().fetch(FetchRequest<Library.Book>()).first)
-        #expect(reread[Self.palette]?.colors == [1, 2, 3])
-        // Bytes the transformer cannot read give nil, not a crash.
-        try reread.setAttributeValue(.data(Data([9, 9])), forKey: "metadata")
-        #expect(reread[Self.palette] == nil)
     }
 
-    @Test func aValueTheTransformerRejects_failsTheSave_andLosesNothing() throws {
-        let store = try TestStores.newStore(TestStores.library)
-        let context = store.newContext()
-        let book = Library.Book(context: context)
-        book[Self.palette] = Palette([7])
-        try context.save()
-
-        book[Self.palette] = Palette(Array(repeating: 1, count: 9))
-        #expect(throws: SaveError.validation([.unencodableValue(entity: "Book", property: "metadata", reason: "TooManyColors()")])) {
+    @Test(arguments: StoreEngine.available) func aValueTheTransformerRejects_failsTheSave_andLosesNothing(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = store.newContext()
+            let book = Library.Book(context: context)
+            book[Self.palette] = Palette([7])
             try context.save()
+
+            book[Self.palette] = Palette(Array(repeating: 1, count: 9))
+            #expect(throws: SaveError.validation([.unencodableValue(entity: "Book", property: "metadata", reason: "TooManyColors()")])) {
+                try context.save()
+            }
+            #expect(book[Self.palette]?.colors == [7], "the stored value is kept")
         }
-        #expect(book[Self.palette]?.colors == [7], "the stored value is kept")
     }
 }

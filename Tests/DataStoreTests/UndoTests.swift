@@ -243,13 +243,15 @@ import Testing
         #expect(context.undoManager?.canRedo == false)
     }
 
-    @Test func withoutAnUndoManager_nothingIsRecorded() throws {
-        let context = try TestStores.newStore(TestStores.library).newContext()
-        let book = Book(context: context)
-        book.title = "Emma"
-        context.undo()
-        #expect(book.title == "Emma")
-        #expect(context.insertedObjects == [book])
+    @Test(arguments: StoreEngine.available) func withoutAnUndoManager_nothingIsRecorded(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = store.newContext()
+            let book = Book(context: context)
+            book.title = "Emma"
+            context.undo()
+            #expect(book.title == "Emma")
+            #expect(context.insertedObjects == [book])
+        }
     }
 
     @Test func levelsOfUndo_keepsTheLatestSteps() throws {
@@ -293,20 +295,22 @@ import Testing
         #expect(controller.fetchedObjects?.map(\.title) == ["Lady Susan", "Persuasion", "Zemma"])
     }
 
-    @Test func childContext_undoAfterSavingIntoTheParent() throws {
-        let context = try TestStores.newStore(TestStores.library).newContext()
-        let book = Book(context: context)
-        book.title = "Emma"
-        try context.save()
-        let child = context.newChildContext()
-        child.undoManager = DataStore.UndoManager()
-        let edited = try #require(child.object(with: book.objectID) as? Book)
-        edited.title = "Emma, edited"
-        try child.save()
-        #expect(book.title == "Emma, edited")
-        child.undo()
-        #expect(edited.title == "Emma")
-        try child.save()
-        #expect(book.title == "Emma")
+    @Test(arguments: StoreEngine.available) func childContext_undoAfterSavingIntoTheParent(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = store.newContext()
+            let book = Book(context: context)
+            book.title = "Emma"
+            try context.save()
+            let child = context.newChildContext()
+            child.undoManager = DataStore.UndoManager()
+            let edited = try #require(child.object(with: book.objectID) as? Book)
+            edited.title = "Emma, edited"
+            try child.save()
+            #expect(book.title == "Emma, edited")
+            child.undo()
+            #expect(edited.title == "Emma")
+            try child.save()
+            #expect(book.title == "Emma")
+        }
     }
 }
