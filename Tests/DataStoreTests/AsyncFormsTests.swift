@@ -18,67 +18,69 @@ import Testing
     /// with and without pending changes — give, in two contexts with the same unsaved edits, the
     /// same objects in the same order with the same values, the same count, the same IDs and the
     /// same dictionary results, grouped or not.
-    @Test func randomRequests_asyncFormsEqualSynchronousForms() async throws {
-        var random = SplitMix64(seed: Self.seed)
-        let store = try TestStores.newStore(TestStores.library)
-        let objects = try RandomLibrary.populate(store, &random)
-        var generator = RandomPredicate(objects: objects, random: random)
-        var differentFromStore = 0
-        for index in 0..<Self.cases {
-            let edits = Edits.random(&random, books: objects.books)
-            // One case in three fetches in child contexts, whose parents hold the edits.
-            let inChildren = Int.random(in: 0..<3, using: &random) == 0
-            let synchronous = store.newContext(), asynchronous = store.newContext()
-            try edits.apply(to: synchronous)
-            try edits.apply(to: asynchronous)
-            let (fetching, fetchingAsynchronously) = inChildren
-                ? (synchronous.newChildContext(), asynchronous.newChildContext()) : (synchronous, asynchronous)
+    @Test(arguments: StoreEngine.available) func randomRequests_asyncFormsEqualSynchronousForms(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine, awaiting: { store in
+            let cases = engine.share(of: Self.cases, fullCountIn: "DATASTORE_ASYNC_CASES")
+            var random = SplitMix64(seed: Self.seed)
+            let objects = try RandomLibrary.populate(store, &random)
+            var generator = RandomPredicate(objects: objects, random: random)
+            var differentFromStore = 0
+            for index in 0..<cases {
+                let edits = Edits.random(&random, books: objects.books)
+                // One case in three fetches in child contexts, whose parents hold the edits.
+                let inChildren = Int.random(in: 0..<3, using: &random) == 0
+                let synchronous = store.newContext(), asynchronous = store.newContext()
+                try edits.apply(to: synchronous)
+                try edits.apply(to: asynchronous)
+                let (fetching, fetchingAsynchronously) = inChildren
+                    ? (synchronous.newChildContext(), asynchronous.newChildContext()) : (synchronous, asynchronous)
 
-            var request = FetchRequest<ManagedObject>(entityName: ["Book", "Ebook"].randomElement(using: &random)!)
-            if Int.random(in: 0..<4, using: &random) > 0 {
-                let (format, arguments) = generator.predicate(depth: 2)
-                request.predicate = try ObjectPredicate(format: format, arguments: arguments)
-            }
-            request.sortDescriptors = generator.sortDescriptors()
-            if Bool.random(using: &random) { request.fetchLimit = Int.random(in: 1...12, using: &random) }
-            if Bool.random(using: &random) { request.fetchOffset = Int.random(in: 0...8, using: &random) }
-            if Int.random(in: 0..<4, using: &random) == 0 { request.fetchBatchSize = Int.random(in: 1...7, using: &random) }
-            request.includesPendingChanges = Int.random(in: 0..<4, using: &random) > 0
-            request.includesPropertyValues = Int.random(in: 0..<5, using: &random) > 0
-            request.returnsObjectsAsFaults = Bool.random(using: &random)
-            request.relationshipKeyPathsForPrefetching = ["author", "chapters", "tags", "shelf.books"].filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
-            let label = "case \(index), seed \(Self.seed)\(inChildren ? ", in children" : ""): \(request.predicate.map { "\($0)" } ?? "no predicate") edits \(edits)"
+                var request = FetchRequest<ManagedObject>(entityName: ["Book", "Ebook"].randomElement(using: &random)!)
+                if Int.random(in: 0..<4, using: &random) > 0 {
+                    let (format, arguments) = generator.predicate(depth: 2)
+                    request.predicate = try ObjectPredicate(format: format, arguments: arguments)
+                }
+                request.sortDescriptors = generator.sortDescriptors()
+                if Bool.random(using: &random) { request.fetchLimit = Int.random(in: 1...12, using: &random) }
+                if Bool.random(using: &random) { request.fetchOffset = Int.random(in: 0...8, using: &random) }
+                if Int.random(in: 0..<4, using: &random) == 0 { request.fetchBatchSize = Int.random(in: 1...7, using: &random) }
+                request.includesPendingChanges = Int.random(in: 0..<4, using: &random) > 0
+                request.includesPropertyValues = Int.random(in: 0..<5, using: &random) > 0
+                request.returnsObjectsAsFaults = Bool.random(using: &random)
+                request.relationshipKeyPathsForPrefetching = ["author", "chapters", "tags", "shelf.books"].filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
+                let label = "case \(index), seed \(Self.seed)\(inChildren ? ", in children" : ""): \(request.predicate.map { "\($0)" } ?? "no predicate") edits \(edits)"
 
-            let expected = try Self.synchronousResults(of: request, in: fetching)
-            let fetched = try await fetchingAsynchronously.fetch(request)
-            try #require(fetched.map(Edits.describe) == expected.objects.map(Edits.describe), "\(label)")
-            try #require(try await fetchingAsynchronously.count(for: request) == expected.count, "\(label): count")
-            let fetchedIDs = try await fetchingAsynchronously.fetchObjectIDs(request).map { Edits.describe(fetchingAsynchronously.object(with: $0)) }
-            try #require(fetchedIDs == expected.ids.map { Edits.describe(fetching.object(with: $0)) }, "\(label): object IDs")
-            let batched = try await fetchingAsynchronously.fetchBatched(request)
-            try #require(batched.map(Edits.describe) == expected.objects.map(Edits.describe), "\(label): batched")
-            var dictionaries = request
-            dictionaries.fetchBatchSize = 0
-            if Int.random(in: 0..<3, using: &random) == 0 {
-                dictionaries.propertiesToFetch = ["author.name", .count("title", as: "books"), .maximum("pageCount", as: "longest")]
-                dictionaries.propertiesToGroupBy = ["author.name"]
-                dictionaries.sortDescriptors = [ObjectSortDescriptor("author.name")]
-            } else {
-                dictionaries.propertiesToFetch = ["title", "pageCount", "author.name", "author"]
+                let expected = try Self.synchronousResults(of: request, in: fetching)
+                let fetched = try await fetchingAsynchronously.fetch(request)
+                try #require(fetched.map(Edits.describe) == expected.objects.map(Edits.describe), "\(label)")
+                try #require(try await fetchingAsynchronously.count(for: request) == expected.count, "\(label): count")
+                let fetchedIDs = try await fetchingAsynchronously.fetchObjectIDs(request).map { Edits.describe(fetchingAsynchronously.object(with: $0)) }
+                try #require(fetchedIDs == expected.ids.map { Edits.describe(fetching.object(with: $0)) }, "\(label): object IDs")
+                let batched = try await fetchingAsynchronously.fetchBatched(request)
+                try #require(batched.map(Edits.describe) == expected.objects.map(Edits.describe), "\(label): batched")
+                var dictionaries = request
+                dictionaries.fetchBatchSize = 0
+                if Int.random(in: 0..<3, using: &random) == 0 {
+                    dictionaries.propertiesToFetch = ["author.name", .count("title", as: "books"), .maximum("pageCount", as: "longest")]
+                    dictionaries.propertiesToGroupBy = ["author.name"]
+                    dictionaries.sortDescriptors = [ObjectSortDescriptor("author.name")]
+                } else {
+                    dictionaries.propertiesToFetch = ["title", "pageCount", "author.name", "author"]
+                }
+                let expectedDictionaries = try Self.synchronousDictionaries(of: dictionaries, in: fetching)
+                try #require(try await fetchingAsynchronously.fetchDictionaries(dictionaries) == expectedDictionaries, "\(label): dictionaries")
+                // A results controller needs a sort order.
+                var listing = request
+                if listing.sortDescriptors.isEmpty { listing.sortDescriptors = [ObjectSortDescriptor("title")] }
+                let controller = FetchedResultsController(fetchRequest: listing, context: fetchingAsynchronously)
+                try await controller.performFetch()
+                let listed = try Self.controllerObjects(of: listing, in: fetching).map(Edits.describe)
+                try #require(controller.fetchedObjects.map { Array($0).map(Edits.describe) } == listed, "\(label): results controller")
+                if !edits.isEmpty, request.includesPendingChanges, !expected.objects.isEmpty { differentFromStore += 1 }
             }
-            let expectedDictionaries = try Self.synchronousDictionaries(of: dictionaries, in: fetching)
-            try #require(try await fetchingAsynchronously.fetchDictionaries(dictionaries) == expectedDictionaries, "\(label): dictionaries")
-            // A results controller needs a sort order.
-            var listing = request
-            if listing.sortDescriptors.isEmpty { listing.sortDescriptors = [ObjectSortDescriptor("title")] }
-            let controller = FetchedResultsController(fetchRequest: listing, context: fetchingAsynchronously)
-            try await controller.performFetch()
-            let listed = try Self.controllerObjects(of: listing, in: fetching).map(Edits.describe)
-            try #require(controller.fetchedObjects.map { Array($0).map(Edits.describe) } == listed, "\(label): results controller")
-            if !edits.isEmpty, request.includesPendingChanges, !expected.objects.isEmpty { differentFromStore += 1 }
-        }
-        // Enough cases must merge unsaved changes, or the comparison leaves that path out.
-        #expect(differentFromStore > Self.cases / 8, "only \(differentFromStore) of \(Self.cases) cases had pending changes to merge")
+            // Enough cases must merge unsaved changes, or the comparison leaves that path out.
+            #expect(differentFromStore > cases / 8, "only \(differentFromStore) of \(cases) cases had pending changes to merge")
+        })
     }
 
     /// The synchronous forms' results (in `async` code, the same calls mean the asynchronous forms).

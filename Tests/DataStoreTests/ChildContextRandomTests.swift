@@ -14,40 +14,42 @@ import Testing
     static let rounds = ProcessInfo.processInfo.environment["DATASTORE_CHILD_CONTEXT_ROUNDS"].flatMap(Int.init) ?? 20
     static let seed = ProcessInfo.processInfo.environment["DATASTORE_PREDICATE_SEED"].flatMap(UInt64.init) ?? .random(in: 1...UInt64.max)
 
-    @Test func childFetches_equalTheParentsAfterTheChildSaves() throws {
-        var random = SplitMix64(seed: Self.seed)
-        let store = try TestStores.newStore(TestStores.library)
-        let objects = try RandomLibrary.populate(store, &random)
-        var generator = RandomPredicate(objects: objects, random: random)
-        var compared = 0
-        for round in 0..<Self.rounds {
-            let parent = store.newContext()
-            try Self.edit(parent, objects, &random, deletesAnyBook: true)
-            let child = parent.newChildContext()
-            try Self.edit(child, objects, &random, deletesAnyBook: false)
-            var requests: [FetchRequest<ManagedObject>] = []
-            var seen: [[ObjectID]] = []
-            var counts: [Int] = []
-            for _ in 0..<20 {
-                let (format, arguments) = generator.predicate(depth: 2)
-                var request = FetchRequest<ManagedObject>(entityName: "Book")
-                request.predicate = try ObjectPredicate(format: format, arguments: arguments)
-                request.sortDescriptors = generator.sortDescriptors()
-                requests.append(request)
-                // Objects, not IDs: the root's save is not part of the property, but their IDs are
-                // compared once the child has saved (an insert keeps its temporary ID).
-                seen.append(try child.fetch(request).map(\.objectID))
-                counts.append(try child.count(for: request))
+    @Test(arguments: StoreEngine.available) func childFetches_equalTheParentsAfterTheChildSaves(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let rounds = engine.share(of: Self.rounds, fullCountIn: "DATASTORE_CHILD_CONTEXT_ROUNDS")
+            var random = SplitMix64(seed: Self.seed)
+            let objects = try RandomLibrary.populate(store, &random)
+            var generator = RandomPredicate(objects: objects, random: random)
+            var compared = 0
+            for round in 0..<rounds {
+                let parent = store.newContext()
+                try Self.edit(parent, objects, &random, deletesAnyBook: true)
+                let child = parent.newChildContext()
+                try Self.edit(child, objects, &random, deletesAnyBook: false)
+                var requests: [FetchRequest<ManagedObject>] = []
+                var seen: [[ObjectID]] = []
+                var counts: [Int] = []
+                for _ in 0..<20 {
+                    let (format, arguments) = generator.predicate(depth: 2)
+                    var request = FetchRequest<ManagedObject>(entityName: "Book")
+                    request.predicate = try ObjectPredicate(format: format, arguments: arguments)
+                    request.sortDescriptors = generator.sortDescriptors()
+                    requests.append(request)
+                    // Objects, not IDs: the root's save is not part of the property, but their IDs are
+                    // compared once the child has saved (an insert keeps its temporary ID).
+                    seen.append(try child.fetch(request).map(\.objectID))
+                    counts.append(try child.count(for: request))
+                }
+                try child.save()
+                for (index, request) in requests.enumerated() {
+                    let label = "round \(round), seed \(Self.seed): \(request.predicate.map { "\($0)" } ?? "") sorted by \(request.sortDescriptors)"
+                    try #require(try parent.fetch(request).map(\.objectID) == seen[index], "\(label)")
+                    try #require(try parent.count(for: request) == counts[index], "\(label): count")
+                    compared += 1
+                }
             }
-            try child.save()
-            for (index, request) in requests.enumerated() {
-                let label = "round \(round), seed \(Self.seed): \(request.predicate.map { "\($0)" } ?? "") sorted by \(request.sortDescriptors)"
-                try #require(try parent.fetch(request).map(\.objectID) == seen[index], "\(label)")
-                try #require(try parent.count(for: request) == counts[index], "\(label): count")
-                compared += 1
-            }
+            #expect(compared == rounds * 20)
         }
-        #expect(compared == Self.rounds * 20)
     }
 
     /// A few random unsaved edits: attribute values, relationships, inserts and deletes.

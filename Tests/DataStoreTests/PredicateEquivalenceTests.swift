@@ -14,32 +14,34 @@ import Testing
     static let cases = ProcessInfo.processInfo.environment["DATASTORE_PREDICATE_CASES"].flatMap(Int.init) ?? 2_000
     static let seed = ProcessInfo.processInfo.environment["DATASTORE_PREDICATE_SEED"].flatMap(UInt64.init) ?? .random(in: 1...UInt64.max)
 
-    @Test func randomPredicates_sqlEqualsMemory() throws {
-        var random = SplitMix64(seed: Self.seed)
-        let store = try TestStores.newStore(TestStores.library)
-        let objects = try RandomLibrary.populate(store, &random)
-        let context = store.newContext()
-        let books = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
-        try #require(books.count == RandomLibrary.bookCount)
-        var generator = RandomPredicate(objects: objects, random: random)
-        var matchedSome = 0, matchedAll = 0
-        for index in 0..<Self.cases {
-            let (format, arguments) = generator.predicate(depth: 2)
-            let predicate = try ObjectPredicate(format: format, arguments: arguments)
-            var request = FetchRequest<ManagedObject>(entityName: "Book")
-            request.predicate = predicate
-            request.sortDescriptors = generator.sortDescriptors()
-            let fromSQL = try context.fetch(request)
-            let inMemory = try context.sorted(books.filter { try predicate.evaluate(with: $0) }, by: request.sortDescriptors)
-            let label = "case \(index), seed \(Self.seed): \(format) \(arguments) sorted by \(request.sortDescriptors)"
-            try #require(fromSQL.map(\.objectID) == inMemory.map(\.objectID), "\(label)\nSQL: \(fromSQL.count)  memory: \(inMemory.count)")
-            try #require(try context.count(for: request) == inMemory.count, "\(label): count")
-            if !inMemory.isEmpty { matchedSome += 1 }
-            if inMemory.count == books.count { matchedAll += 1 }
+    @Test(arguments: StoreEngine.available) func randomPredicates_sqlEqualsMemory(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let cases = engine.share(of: Self.cases, fullCountIn: "DATASTORE_PREDICATE_CASES")
+            var random = SplitMix64(seed: Self.seed)
+            let objects = try RandomLibrary.populate(store, &random)
+            let context = store.newContext()
+            let books = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
+            try #require(books.count == RandomLibrary.bookCount)
+            var generator = RandomPredicate(objects: objects, random: random)
+            var matchedSome = 0, matchedAll = 0
+            for index in 0..<cases {
+                let (format, arguments) = generator.predicate(depth: 2)
+                let predicate = try ObjectPredicate(format: format, arguments: arguments)
+                var request = FetchRequest<ManagedObject>(entityName: "Book")
+                request.predicate = predicate
+                request.sortDescriptors = generator.sortDescriptors()
+                let fromSQL = try context.fetch(request)
+                let inMemory = try context.sorted(books.filter { try predicate.evaluate(with: $0) }, by: request.sortDescriptors)
+                let label = "case \(index), seed \(Self.seed): \(format) \(arguments) sorted by \(request.sortDescriptors)"
+                try #require(fromSQL.map(\.objectID) == inMemory.map(\.objectID), "\(label)\nSQL: \(fromSQL.count)  memory: \(inMemory.count)")
+                try #require(try context.count(for: request) == inMemory.count, "\(label): count")
+                if !inMemory.isEmpty { matchedSome += 1 }
+                if inMemory.count == books.count { matchedAll += 1 }
+            }
+            // The generator must produce predicates that discriminate, or the comparison means little.
+            #expect(matchedSome > cases / 4, "only \(matchedSome) of \(cases) predicates matched anything")
+            #expect(matchedAll < cases / 2, "\(matchedAll) of \(cases) predicates matched everything")
         }
-        // The generator must produce predicates that discriminate, or the comparison means little.
-        #expect(matchedSome > Self.cases / 4, "only \(matchedSome) of \(Self.cases) predicates matched anything")
-        #expect(matchedAll < Self.cases / 2, "\(matchedAll) of \(Self.cases) predicates matched everything")
     }
 }
 

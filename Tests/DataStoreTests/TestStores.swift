@@ -52,6 +52,13 @@ enum StoreEngine: String, Sendable, CustomTestStringConvertible {
     static let available: [StoreEngine] = PostgreSQLTestServer.url == nil ? [.sqlite] : [.sqlite, .postgreSQL]
 
     var testDescription: String { rawValue }
+
+    /// How many random cases a test runs here: `count` on SQLite, a tenth of it on a server (each
+    /// fetch a round trip, and text predicates judged in memory), and `count` on both when the
+    /// environment sets it through `variable` for a full run.
+    func share(of count: Int, fullCountIn variable: String) -> Int {
+        self == .sqlite || ProcessInfo.processInfo.environment[variable] != nil ? count : max(1, count / 10)
+    }
 }
 
 extension TestStores {
