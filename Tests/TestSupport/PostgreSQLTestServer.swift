@@ -8,9 +8,24 @@ import Testing
 public enum PostgreSQLTestServer {
     public static let url = ProcessInfo.processInfo.environment["DATAMODELKIT_POSTGRES_URL"].flatMap(URLComponents.init(string:))
 
+    /// Tests run in parallel; at most this many databases at once keeps their stores' connections
+    /// within the server's limit.
+    private static let databaseSlots = Slots(6)
+
     /// Runs `body` with the URL of a new, empty database, dropped afterwards (its connections
     /// closed by force), whether `body` throws or not.
     public static func withEmptyDatabase(_ body: (String) async throws -> Void) async throws {
+        await databaseSlots.take()
+        do {
+            try await withEmptyDatabaseInSlot(body)
+        } catch {
+            await databaseSlots.give()
+            throw error
+        }
+        await databaseSlots.give()
+    }
+
+    private static func withEmptyDatabaseInSlot(_ body: (String) async throws -> Void) async throws {
         let server = try #require(url)
         let configuration = PostgresConnection.Configuration(
             host: server.host ?? "127.0.0.1", port: server.port ?? 5432, username: server.user ?? "postgres",
@@ -50,5 +65,27 @@ public enum PostgreSQLTestServer {
                 logger: admin.logger)
             for try await count in rows.decode(Int.self) { ended += count }
         }
+    }
+}
+
+/// A counting semaphore for tasks.
+private actor Slots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) {
+        free = count
+    }
+
+    func take() async {
+        guard free == 0 else {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func give() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
     }
 }
