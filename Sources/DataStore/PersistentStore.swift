@@ -200,7 +200,7 @@ public final class PersistentStore: Sendable {
         case server(any ServerDatabase)
     }
 
-    /// The SQLite database. What only a SQLite store does (batch requests, history, migration)
+    /// The SQLite database. What only a SQLite store does (batch requests, migration)
     /// finds none on a server's store, and fails with `SQLiteStoreRequired`.
     var database: any DatabaseWriter {
         get throws(SQLiteStoreRequired) {

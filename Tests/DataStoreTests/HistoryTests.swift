@@ -55,135 +55,140 @@ import Testing
         #expect(history[0].timestamp == Date(timeIntervalSinceReferenceDate: 749470710.214248))
     }
 
-    @Test func saves_recordTransactionsWithTheirChanges() throws {
-        let store = try Self.newStore()
-        let context = store.newContext()
-        context.transactionAuthor = "app"
-        context.name = "editor"
-        let first = try Self.bank(context, "First")
-        let second = try Self.bank(context, "Second")
-        try context.save()
-        try first.setValue("First Federal", forKey: "name")
-        try first.setValue("Austin", forKey: "city")
-        try context.save()
-        context.delete(second)
-        try context.save()
+    @Test(arguments: StoreEngine.available) func saves_recordTransactionsWithTheirChanges(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.failedBanks, on: engine, history: .enabled) { store throws in
+            let context = store.newContext()
+            context.transactionAuthor = "app"
+            context.name = "editor"
+            let first = try Self.bank(context, "First")
+            let second = try Self.bank(context, "Second")
+            try context.save()
+            try first.setValue("First Federal", forKey: "name")
+            try first.setValue("Austin", forKey: "city")
+            try context.save()
+            context.delete(second)
+            try context.save()
 
-        let history = try store.fetchHistory(after: nil)
-        #expect(history.map(\.transactionNumber) == [1, 2, 3])
-        #expect(history.allSatisfy { $0.author == "app" && $0.contextName == "editor" && $0.processID == ProcessInfo.processInfo.processName })
-        #expect(history[0].changes.map(\.changeType) == [.insert, .insert])
-        #expect(history[0].changes.map(\.changedObjectID) == [first.objectID, second.objectID])
-        #expect(history[1].changes.map(\.changeType) == [.update])
-        #expect(history[1].changes[0].updatedProperties == ["name", "city"])
-        #expect(history[2].changes.map(\.changeType) == [.delete])
-        #expect(history[2].changes[0].changedObjectID == second.objectID)
-        #expect(history[1].changeSet.updated == [first.objectID: ["name", "city"]])
-        // Core Data's bits: the to-one key `details` first, then the attributes in column order
-        // (city, name, state), from the most significant bit.
-        let columns = try DatabaseQueue(path: store.url!.path).read { try Data.fetchOne($0, sql: "SELECT ZCOLUMNS FROM ACHANGE WHERE ZCHANGETYPE = 1") }
-        #expect(columns == Data([0b0110_0000]))
-        let strings = try DatabaseQueue(path: store.url!.path).read { try String.fetchAll($0, sql: "SELECT ZNAME FROM ATRANSACTIONSTRING ORDER BY Z_PK") }
-        #expect(strings == ["app", "editor", ProcessInfo.processInfo.processName])
+            let history = try store.fetchHistory(after: nil)
+            #expect(history.map(\.transactionNumber) == [1, 2, 3])
+            #expect(history.allSatisfy { $0.author == "app" && $0.contextName == "editor" && $0.processID == ProcessInfo.processInfo.processName })
+            #expect(history[0].changes.map(\.changeType) == [.insert, .insert])
+            #expect(history[0].changes.map(\.changedObjectID) == [first.objectID, second.objectID])
+            #expect(history[1].changes.map(\.changeType) == [.update])
+            #expect(history[1].changes[0].updatedProperties == ["name", "city"])
+            #expect(history[2].changes.map(\.changeType) == [.delete])
+            #expect(history[2].changes[0].changedObjectID == second.objectID)
+            #expect(history[1].changeSet.updated == [first.objectID: ["name", "city"]])
+            // Core Data's bits: the to-one key `details` first, then the attributes in column order
+            // (city, name, state), from the most significant bit.
+            #expect(try TestStores.rows(#"SELECT "ZCOLUMNS" FROM "ACHANGE" WHERE "ZCHANGETYPE" = 1"#, in: store) == [["60"]])  // 0b0110_0000
+            // SQLite's history keeps each name once, in ATRANSACTIONSTRING; a server's, in the transaction's row.
+            let strings = engine == .sqlite
+                ? try TestStores.rows(#"SELECT "ZNAME" FROM "ATRANSACTIONSTRING" ORDER BY "Z_PK""#, in: store)
+                : try TestStores.rows(#"SELECT DISTINCT "ZAUTHOR", "ZCONTEXTNAME", "ZPROCESSID" FROM "ATRANSACTION""#, in: store)
+            #expect(Array(strings.joined()) == ["app", "editor", ProcessInfo.processInfo.processName])
+        }
     }
 
-    @Test func tokens_roundTripAsData_andFiltersKeepWhatTheyName() throws {
-        let store = try Self.newStore()
-        let context = store.newContext()
-        #expect(try store.currentHistoryToken() == nil)
-        context.transactionAuthor = "import"
-        _ = try Self.bank(context, "Imported")
-        try context.save()
-        let token = try #require(try store.currentHistoryToken())
-        let saved = try JSONEncoder().encode(token)
-        context.transactionAuthor = "app"
-        let bank = try Self.bank(context, "Typed")
-        let details = try context.insertObject(entityName: "FailedBankDetails")
-        try bank.setValue(details, forKey: "details")
-        try context.save()
-        try bank.setValue("Retyped", forKey: "name")
-        try context.save()
+    @Test(arguments: StoreEngine.available) func tokens_roundTripAsData_andFiltersKeepWhatTheyName(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.failedBanks, on: engine, history: .enabled) { store throws in
+            let context = store.newContext()
+            #expect(try store.currentHistoryToken() == nil)
+            context.transactionAuthor = "import"
+            _ = try Self.bank(context, "Imported")
+            try context.save()
+            let token = try #require(try store.currentHistoryToken())
+            let saved = try JSONEncoder().encode(token)
+            context.transactionAuthor = "app"
+            let bank = try Self.bank(context, "Typed")
+            let details = try context.insertObject(entityName: "FailedBankDetails")
+            try bank.setValue(details, forKey: "details")
+            try context.save()
+            try bank.setValue("Retyped", forKey: "name")
+            try context.save()
 
-        let restored = try JSONDecoder().decode(HistoryToken.self, from: saved)
-        #expect(restored == token)
-        #expect(try store.fetchHistory(after: restored).map(\.transactionNumber) == [2, 3])
-        #expect(try store.fetchHistory(after: nil, author: "import").map(\.transactionNumber) == [1])
-        let detailsOnly = try store.fetchHistory(after: nil, entityNames: ["FailedBankDetails"])
-        #expect(detailsOnly.map(\.transactionNumber) == [2])
-        #expect(detailsOnly[0].changes.map(\.changedObjectID) == [details.objectID])
-        let updates = try store.fetchHistory(after: nil) { $0.changeType == .update }
-        #expect(updates.map(\.transactionNumber) == [3])
-        #expect(try store.fetchHistory(after: Date.distantFuture).isEmpty)
-        #expect(try store.fetchHistory(after: Date.distantPast).count == 3)
+            let restored = try JSONDecoder().decode(HistoryToken.self, from: saved)
+            #expect(restored == token)
+            #expect(try store.fetchHistory(after: restored).map(\.transactionNumber) == [2, 3])
+            #expect(try store.fetchHistory(after: nil, author: "import").map(\.transactionNumber) == [1])
+            let detailsOnly = try store.fetchHistory(after: nil, entityNames: ["FailedBankDetails"])
+            #expect(detailsOnly.map(\.transactionNumber) == [2])
+            #expect(detailsOnly[0].changes.map(\.changedObjectID) == [details.objectID])
+            let updates = try store.fetchHistory(after: nil) { $0.changeType == .update }
+            #expect(updates.map(\.transactionNumber) == [3])
+            #expect(try store.fetchHistory(after: Date.distantFuture).isEmpty)
+            #expect(try store.fetchHistory(after: Date.distantPast).count == 3)
+        }
     }
 
     /// Predicates on changes keep what they name: change types, objects, entities, changed
     /// properties and the transaction's author and time; an unknown key is a typed error.
-    @Test func predicates_keepTheChangesTheyMatch() throws {
-        let store = try Self.newStore()
-        let context = store.newContext()
-        context.transactionAuthor = "import"
-        let first = try Self.bank(context, "First")
-        let second = try Self.bank(context, "Second")
-        try context.save()
-        context.transactionAuthor = "app"
-        try first.setValue("First Federal", forKey: "name")
-        try first.setValue("Austin", forKey: "city")
-        try context.save()
-        context.delete(second)
-        try context.save()
+    @Test(arguments: StoreEngine.available) func predicates_keepTheChangesTheyMatch(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.failedBanks, on: engine, history: .enabled) { store throws in
+            let context = store.newContext()
+            context.transactionAuthor = "import"
+            let first = try Self.bank(context, "First")
+            let second = try Self.bank(context, "Second")
+            try context.save()
+            context.transactionAuthor = "app"
+            try first.setValue("First Federal", forKey: "name")
+            try first.setValue("Austin", forKey: "city")
+            try context.save()
+            context.delete(second)
+            try context.save()
 
-        func kept(_ format: String, _ arguments: any PredicateArgument...) throws -> [String] {
-            try store.fetchHistory(after: nil, matching: ObjectPredicate(format: format, arguments: arguments)).flatMap { transaction in
-                transaction.changes.map { "\(transaction.transactionNumber) \($0.changeType) \($0.changedObjectID.primaryKey ?? 0)" }
+            func kept(_ format: String, _ arguments: any PredicateArgument...) throws -> [String] {
+                try store.fetchHistory(after: nil, matching: ObjectPredicate(format: format, arguments: arguments)).flatMap { transaction in
+                    transaction.changes.map { "\(transaction.transactionNumber) \($0.changeType) \($0.changedObjectID.primaryKey ?? 0)" }
+                }
             }
-        }
-        #expect(try kept("changeType == 2") == ["3 delete 2"])
-        #expect(try kept("changeType == %d", HistoryChange.ChangeType.insert.rawValue) == ["1 insert 1", "1 insert 2"])
-        #expect(try kept("transaction.author == 'import'") == ["1 insert 1", "1 insert 2"])
-        #expect(try kept("transaction.author BEGINSWITH[c] 'AP'") == ["2 update 1", "3 delete 2"])
-        #expect(try kept("changedObjectID == %@", first) == ["1 insert 1", "2 update 1"])
-        #expect(try kept("changedObjectID IN %@", [second.objectID]) == ["1 insert 2", "3 delete 2"])
-        #expect(try kept("'city' IN updatedProperties") == ["2 update 1"])
-        #expect(try kept("updatedProperties CONTAINS 'name'") == ["2 update 1"])
-        #expect(try kept("ANY updatedProperties BEGINSWITH[c] 'CI'") == ["2 update 1"])
-        #expect(try kept("'state' IN updatedProperties").isEmpty)
-        #expect(try kept("entityName == 'FailedBankInfo' AND NOT changeType == 1") == ["1 insert 1", "1 insert 2", "3 delete 2"])
-        #expect(try kept("transaction.timestamp <= %@ AND transaction.transactionNumber > 2", Date()) == ["3 delete 2"])
-        #expect(try kept("transaction.timestamp < %@", Date.distantPast).isEmpty)
-        #expect(try store.fetchHistory(after: nil, matching: ObjectPredicate(format: "changeType == 1"), where: { _ in false }).isEmpty)
+            #expect(try kept("changeType == 2") == ["3 delete 2"])
+            #expect(try kept("changeType == %d", HistoryChange.ChangeType.insert.rawValue) == ["1 insert 1", "1 insert 2"])
+            #expect(try kept("transaction.author == 'import'") == ["1 insert 1", "1 insert 2"])
+            #expect(try kept("transaction.author BEGINSWITH[c] 'AP'") == ["2 update 1", "3 delete 2"])
+            #expect(try kept("changedObjectID == %@", first) == ["1 insert 1", "2 update 1"])
+            #expect(try kept("changedObjectID IN %@", [second.objectID]) == ["1 insert 2", "3 delete 2"])
+            #expect(try kept("'city' IN updatedProperties") == ["2 update 1"])
+            #expect(try kept("updatedProperties CONTAINS 'name'") == ["2 update 1"])
+            #expect(try kept("ANY updatedProperties BEGINSWITH[c] 'CI'") == ["2 update 1"])
+            #expect(try kept("'state' IN updatedProperties").isEmpty)
+            #expect(try kept("entityName == 'FailedBankInfo' AND NOT changeType == 1") == ["1 insert 1", "1 insert 2", "3 delete 2"])
+            #expect(try kept("transaction.timestamp <= %@ AND transaction.transactionNumber > 2", Date()) == ["3 delete 2"])
+            #expect(try kept("transaction.timestamp < %@", Date.distantPast).isEmpty)
+            #expect(try store.fetchHistory(after: nil, matching: ObjectPredicate(format: "changeType == 1"), where: { _ in false }).isEmpty)
 
-        for invalid in ["name == 'First'", "ANY transaction.author == 'app'", "changedObjectID.name == 'First'"] {
-            #expect(performing: { try store.fetchHistory(after: nil, matching: ObjectPredicate(format: invalid)) }, throws: { error in
-                if case StoreError.history(.invalidPredicate) = error { true } else { false }
-            })
+            for invalid in ["name == 'First'", "ANY transaction.author == 'app'", "changedObjectID.name == 'First'"] {
+                #expect(performing: { try store.fetchHistory(after: nil, matching: ObjectPredicate(format: invalid)) }, throws: { error in
+                    if case StoreError.history(.invalidPredicate) = error { true } else { false }
+                })
+            }
         }
     }
 
-    @Test func deletingHistory_keepsTheTokenGiven_andExpiresOlderOnes() throws {
-        let store = try Self.newStore()
-        let context = store.newContext()
-        var tokens: [HistoryToken] = []
-        for number in 1...4 {
-            _ = try Self.bank(context, "Bank \(number)")
+    @Test(arguments: StoreEngine.available) func deletingHistory_keepsTheTokenGiven_andExpiresOlderOnes(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.failedBanks, on: engine, history: .enabled) { store throws in
+            let context = store.newContext()
+            var tokens: [HistoryToken] = []
+            for number in 1...4 {
+                _ = try Self.bank(context, "Bank \(number)")
+                try context.save()
+                tokens.append(try #require(try store.currentHistoryToken()))
+            }
+            try store.deleteHistory(before: tokens[2])
+            #expect(try store.fetchHistory(after: nil).map(\.transactionNumber) == [3, 4])
+            #expect(try store.fetchHistory(after: tokens[2]).map(\.transactionNumber) == [4])
+            #expect(throws: StoreError.history(.expired(tokens[1]))) { try store.fetchHistory(after: tokens[1]) }
+            let other = HistoryToken(storeIdentifier: "another store", transactionNumber: 3)
+            #expect(throws: StoreError.history(.tokenOfAnotherStore(other))) { try store.fetchHistory(after: other) }
+            try store.deleteHistory(before: Date.distantFuture)
+            #expect(try store.fetchHistory(after: nil).isEmpty)
+            #expect(throws: StoreError.history(.expired(tokens[3]))) { try store.fetchHistory(after: tokens[3]) }
+            #expect(try TestStores.rows(#"SELECT count(*) FROM "ACHANGE""#, in: store) == [["0"]])
+            // Numbers go on from where they were: a token never names two transactions.
+            _ = try Self.bank(context, "Bank 5")
             try context.save()
-            tokens.append(try #require(try store.currentHistoryToken()))
+            #expect(try store.fetchHistory(after: nil).map(\.transactionNumber) == [5])
         }
-        try store.deleteHistory(before: tokens[2])
-        #expect(try store.fetchHistory(after: nil).map(\.transactionNumber) == [3, 4])
-        #expect(try store.fetchHistory(after: tokens[2]).map(\.transactionNumber) == [4])
-        #expect(throws: StoreError.history(.expired(tokens[1]))) { try store.fetchHistory(after: tokens[1]) }
-        let other = HistoryToken(storeIdentifier: "another store", transactionNumber: 3)
-        #expect(throws: StoreError.history(.tokenOfAnotherStore(other))) { try store.fetchHistory(after: other) }
-        try store.deleteHistory(before: Date.distantFuture)
-        #expect(try store.fetchHistory(after: nil).isEmpty)
-        #expect(throws: StoreError.history(.expired(tokens[3]))) { try store.fetchHistory(after: tokens[3]) }
-        let changes = try DatabaseQueue(path: store.url!.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ACHANGE") }
-        #expect(changes == 0)
-        // Numbers go on from where they were: a token never names two transactions.
-        _ = try Self.bank(context, "Bank 5")
-        try context.save()
-        #expect(try store.fetchHistory(after: nil).map(\.transactionNumber) == [5])
     }
 
     @Test func tracking_isKeptByDefault_andStopsOnlyWhenAsked() throws {

@@ -63,14 +63,17 @@ enum StoreEngine: String, Sendable, CustomTestStringConvertible {
 
 extension TestStores {
     /// Runs `body` with a new, empty store of `model` on `engine`: a new file, or a new database
-    /// dropped afterwards. `body` is synchronous, so it tests the synchronous API on both.
-    static func withNewStore(_ model: ManagedObjectModel, on engine: StoreEngine, _ body: (PersistentStore) throws -> Void) async throws {
+    /// dropped afterwards; with persistent history as `history` says, or as the engine's stores
+    /// do by default. `body` is synchronous, so it tests the synchronous API on both.
+    static func withNewStore(
+        _ model: ManagedObjectModel, on engine: StoreEngine, history: HistoryTracking? = nil, _ body: (PersistentStore) throws -> Void
+    ) async throws {
         switch engine {
         case .sqlite:
-            try body(newStore(model))
+            try body(PersistentStore(url: newStoreURL(), model: model, history: history ?? .automatic))
         case .postgreSQL:
             try await PostgreSQLTestServer.withEmptyDatabase { database in
-                let store = try await PersistentStore(postgreSQL: database, model: model)
+                let store = try await PersistentStore(postgreSQL: database, model: model, history: history ?? .enabled)
                 try $serverDatabase.withValue(database) { try body(store) }
             }
         }

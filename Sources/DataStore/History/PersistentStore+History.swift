@@ -7,8 +7,8 @@ extension PersistentStore {
     /// The token of the latest transaction: fetch the history after it later to learn what changed
     /// from now on. `nil` when the store has no transaction yet.
     public func currentHistoryToken() throws(StoreError) -> HistoryToken? {
-        try readingHistory { db in
-            try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM ATRANSACTION").map { HistoryToken(storeIdentifier: identifier, transactionNumber: $0) }
+        try readingHistory { read in
+            try read("SELECT max(Z_PK) FROM ATRANSACTION", []).firstInteger.map { HistoryToken(storeIdentifier: identifier, transactionNumber: $0) }
         }
     }
 
@@ -33,15 +33,15 @@ extension PersistentStore {
         where isIncluded: ((HistoryChange) -> Bool)? = nil
     ) throws(StoreError) -> [HistoryTransaction] {
         let filter = try Self.changeFilter(predicate)
-        return try readingHistory { db in
+        return try readingHistory { read in
             var after: Int64 = 0
             if let token {
                 guard token.storeIdentifier == identifier else { throw HistoryError.tokenOfAnotherStore(token) }
-                let kept = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ATRANSACTION WHERE Z_PK = ?)", arguments: [token.transactionNumber])
-                if token.transactionNumber > 0, kept != true { throw HistoryError.expired(token) }
+                let kept = try read("SELECT count(*) FROM ATRANSACTION WHERE Z_PK = ?", [token.transactionNumber.databaseValue]).firstInteger
+                if token.transactionNumber > 0, kept != 1 { throw HistoryError.expired(token) }
                 after = token.transactionNumber
             }
-            return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, read: db.readRows)
+            return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, read: read)
         }
     }
 
@@ -52,10 +52,9 @@ extension PersistentStore {
         where isIncluded: ((HistoryChange) -> Bool)? = nil
     ) throws(StoreError) -> [HistoryTransaction] {
         let filter = try Self.changeFilter(predicate)
-        return try readingHistory { db in
-            let after = try Int64.fetchOne(
-                db, sql: "SELECT ifnull(max(Z_PK), 0) FROM ATRANSACTION WHERE ZTIMESTAMP <= ?", arguments: [date.timeIntervalSinceReferenceDate]) ?? 0
-            return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, read: db.readRows)
+        return try readingHistory { read in
+            let after = try read("SELECT max(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP <= ?", [date.timeIntervalSinceReferenceDate.databaseValue]).firstInteger ?? 0
+            return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, read: read)
         }
     }
 
@@ -77,21 +76,27 @@ extension PersistentStore {
 
     /// Deletes the transactions saved before `date`.
     public func deleteHistory(before date: Date) throws(StoreError) {
-        let first = try readingHistory { db in
-            try Int64.fetchOne(
-                db, sql: "SELECT ifnull(max(Z_PK), 0) + 1 FROM ATRANSACTION WHERE ZTIMESTAMP < ?", arguments: [date.timeIntervalSinceReferenceDate]) ?? 0
+        let last = try readingHistory { read in
+            try read("SELECT max(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP < ?", [date.timeIntervalSinceReferenceDate.databaseValue]).firstInteger ?? 0
         }
-        try deleteHistory(beforeTransaction: first)
+        try deleteHistory(beforeTransaction: last + 1)
     }
 
     /// Deletes every transaction numbered below `number`, and their changes: always a prefix of
     /// the history, so that a kept token means nothing before it is needed.
     private func deleteHistory(beforeTransaction number: Int64) throws(StoreError) {
         guard tracksHistory else { throw .history(.notTracked) }
+        let statements = ["DELETE FROM ACHANGE WHERE ZTRANSACTIONID < ?", "DELETE FROM ATRANSACTION WHERE Z_PK < ?"]
         do {
-            try database.write { db in
-                try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID < ?", arguments: [number])
-                try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK < ?", arguments: [number])
+            switch engine {
+            case .sqlite(let database):
+                try database.write { db in
+                    for sql in statements { try db.execute(sql: sql, arguments: [number]) }
+                }
+            case .server(let server):
+                try server.writeWaiting { transaction in
+                    for sql in statements { _ = try transaction.execute(sql, arguments: [number.databaseValue]) }
+                }
             }
         } catch {
             throw .database(message: "\(error)")
@@ -210,11 +215,15 @@ extension PersistentStore {
         return transactions
     }
 
-    /// Runs `body` on a reader, with every error typed.
-    private func readingHistory<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    /// Runs `body` with the store's queries: on a SQLite reader, or on the server, the calling
+    /// thread waiting; with every error typed.
+    private func readingHistory<T>(_ body: ((String, [DatabaseValue]) throws -> ReadRows) throws -> T) throws(StoreError) -> T {
         guard tracksHistory else { throw .history(.notTracked) }
         do {
-            return try database.read(body)
+            switch engine {
+            case .sqlite(let database): return try database.read { db in try body(db.readRows) }
+            case .server(let server): return try body(server.rowsWaiting)
+            }
         } catch let error as HistoryError {
             throw .history(error)
         } catch {

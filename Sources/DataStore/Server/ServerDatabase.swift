@@ -51,8 +51,8 @@ package protocol ServerTransaction: AnyObject {
     func notify(_ channel: String, payload: String) throws
 }
 
-/// What a server's store throws for what only a SQLite store does yet: batch requests,
-/// persistent history and migration.
+/// What a server's store throws for what only a SQLite store does yet: batch requests and
+/// migration.
 struct SQLiteStoreRequired: Error, CustomStringConvertible {
-    var description: String { "batch requests, persistent history and migration need a SQLite store" }
+    var description: String { "batch requests and migration need a SQLite store" }
 }
