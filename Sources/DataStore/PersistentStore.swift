@@ -156,16 +156,17 @@ public final class PersistentStore: Sendable {
 
     /// A store whose rows a server holds, opened by the module that speaks to it
     /// (`PostgreSQLStore`), which read its identity and checked its version hashes. With
-    /// `lastHistoryTransaction`, the store records its saves as persistent history and delivers
-    /// other processes' saves from there on.
+    /// `lastHistoryTransaction`, the store records its saves as persistent history, deletes' preserved
+    /// values in `tombstoneColumns` columns, and delivers other processes' saves from there on.
     package convenience init(
         server: any ServerDatabase, url: URL, model: ManagedObjectModel, identifier: String, metadata: StoreMetadata, schema: StoreSchema,
-        lastHistoryTransaction: Int64?
+        lastHistoryTransaction: Int64?, tombstoneColumns: Int
     ) {
         var opened = Opened(identifier: identifier, metadata: metadata, schema: schema)
         if let lastHistoryTransaction {
             opened.tracksHistory = true
             opened.lastHistoryTransaction = lastHistoryTransaction
+            opened.tombstoneColumns = tombstoneColumns
         }
         self.init(engine: .server(server), opened: opened, derivedValues: DerivedValueLog(), url: url, model: model)
         if tracksHistory { listenForServerChanges(on: server) }

@@ -60,9 +60,10 @@ extension PersistentStore {
         let opened = try await Self.open(configuration, model: model, creating: history)
         self.init(
             server: PostgreSQLDatabase(
-                configuration: configuration, schema: opened.schema, model: model.model, maximumConnections: maximumConnections, isReadOnly: false),
+                configuration: configuration, schema: opened.schema, model: model.model, tombstoneColumns: opened.tombstoneColumns,
+                maximumConnections: maximumConnections, isReadOnly: false),
             url: url ?? Self.url(of: configuration), model: model, identifier: opened.identifier, metadata: opened.metadata,
-            schema: opened.schema, lastHistoryTransaction: opened.lastHistoryTransaction)
+            schema: opened.schema, lastHistoryTransaction: opened.lastHistoryTransaction, tombstoneColumns: opened.tombstoneColumns)
     }
 
     /// Opens the existing store in the PostgreSQL database at `url` for reading only, as
@@ -84,9 +85,10 @@ extension PersistentStore {
         let opened = try await open(configuration, model: model, creating: nil)
         return PersistentStore(
             server: PostgreSQLDatabase(
-                configuration: configuration, schema: opened.schema, model: model.model, maximumConnections: maximumConnections, isReadOnly: true),
+                configuration: configuration, schema: opened.schema, model: model.model, tombstoneColumns: opened.tombstoneColumns,
+                maximumConnections: maximumConnections, isReadOnly: true),
             url: url ?? Self.url(of: configuration), model: model, identifier: opened.identifier, metadata: opened.metadata,
-            schema: opened.schema, lastHistoryTransaction: opened.lastHistoryTransaction)
+            schema: opened.schema, lastHistoryTransaction: opened.lastHistoryTransaction, tombstoneColumns: opened.tombstoneColumns)
     }
 
     /// The configuration a `postgresql://` URL gives, and the URL without its password.
@@ -112,7 +114,7 @@ extension PersistentStore {
     private static func open(
         _ configuration: PostgresConnection.Configuration, model: ManagedObjectModel, creating history: HistoryTracking?
     ) async throws(StoreError) -> (
-        identifier: String, metadata: StoreMetadata, schema: StoreSchema, lastHistoryTransaction: Int64?
+        identifier: String, metadata: StoreMetadata, schema: StoreSchema, lastHistoryTransaction: Int64?, tombstoneColumns: Int
     ) {
         do {
             if let history { try await PostgreSQLStoreCreation.prepare(configuration, model: model, history: history) }
@@ -131,7 +133,7 @@ enum PostgreSQLStoreOpening {
     /// `StoreError` when the database holds no store, or one of another model version, or lacks
     /// a table or column the model reads.
     static func check(_ configuration: PostgresConnection.Configuration, model: ManagedObjectModel) async throws -> (
-        identifier: String, metadata: StoreMetadata, schema: StoreSchema, lastHistoryTransaction: Int64?
+        identifier: String, metadata: StoreMetadata, schema: StoreSchema, lastHistoryTransaction: Int64?, tombstoneColumns: Int
     ) {
         let reader = try await PostgreSQLTableReader(configuration)
         do {
@@ -158,8 +160,11 @@ enum PostgreSQLStoreOpening {
             let identifier = try await reader.identifier() ?? ""
             let hasHistory = catalog[HistorySchema.changeTable] != nil && catalog[HistorySchema.transactionTable] != nil
             let lastHistoryTransaction = hasHistory ? try await reader.largestKey(of: HistorySchema.transactionTable) : nil
+            // ZTOMBSTONE0, ZTOMBSTONE1…: as many as the entity with the most preserved attributes needed.
+            let changeColumns = catalog[HistorySchema.changeTable] ?? []
+            let tombstoneColumns = (0...).first { !changeColumns.contains(HistorySchema.tombstoneColumn($0)) } ?? 0
             try await reader.close()
-            return (identifier, metadata, schema, lastHistoryTransaction)
+            return (identifier, metadata, schema, lastHistoryTransaction, tombstoneColumns)
         } catch {
             try? await reader.close()
             throw error
@@ -175,12 +180,12 @@ enum PostgreSQLStoreOpening {
 }
 
 extension StoreSchema {
-    /// The names of every table and column of the layout, of `Z_PRIMARYKEY` and of the history, as
-    /// the runtime's SQL spells them.
-    var layoutNames: Set<String> {
+    /// The names of every table and column of the layout, of `Z_PRIMARYKEY` and of the history
+    /// (with `tombstoneColumns` tombstone columns), as the runtime's SQL spells them.
+    func layoutNames(tombstoneColumns: Int) -> Set<String> {
         // `Z_PRIMARYKEY`, which saves take keys from, and its columns.
         var names: Set<String> = ["Z_PRIMARYKEY", "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]
-        for table in HistorySchema.postgreSQLTables(tombstoneColumns: 0) {
+        for table in HistorySchema.postgreSQLTables(tombstoneColumns: tombstoneColumns) {
             names.insert(table.name)
             names.formUnion(table.columns.map(\.name))
         }

@@ -32,13 +32,15 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
     /// The type of each column of the store's tables, by table and column name: what inserts bind.
     private let columnTypes: [String: [String: PostgreSQLValueType]]
 
-    init(configuration: PostgresConnection.Configuration, schema: StoreSchema, model: Model, maximumConnections: Int, isReadOnly: Bool) {
+    init(
+        configuration: PostgresConnection.Configuration, schema: StoreSchema, model: Model, tombstoneColumns: Int, maximumConnections: Int, isReadOnly: Bool
+    ) {
         self.configuration = configuration
-        let tables = CopiedTable.tables(of: schema, model: model) + CopiedTable.history(tombstoneColumns: 0)
+        let tables = CopiedTable.tables(of: schema, model: model) + CopiedTable.history(tombstoneColumns: tombstoneColumns)
         columnTypes = Dictionary(tables.map { table in
             (table.name, Dictionary(table.columns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first }))
         }, uniquingKeysWith: { first, _ in first })
-        let names = schema.layoutNames
+        let names = schema.layoutNames(tombstoneColumns: tombstoneColumns)
         self.isReadOnly = isReadOnly
         queryText = PostgreSQLQueryText(names: names)
         self.maximumConnections = max(1, maximumConnections)
@@ -50,6 +52,12 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
     deinit {
         listener?.cancel()
         Self.close(idle)
+    }
+
+    func valueOfAnyStorageClass(_ stored: DatabaseValue) -> DatabaseValue {
+        // Bytes this layout did not tag (another tool's) stay the bytes they are.
+        guard case .blob(let data) = stored.storage, let value = try? PostgreSQLValue.untagged(ByteBuffer(bytes: data)) else { return stored }
+        return value
     }
 
     func listen(to channel: String, _ onCommit: @escaping @Sendable (String?) async -> Void) {

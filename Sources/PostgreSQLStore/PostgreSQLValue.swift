@@ -84,7 +84,7 @@ enum PostgreSQLValue {
     }
 
     /// The value `tagged(_:)` wrote.
-    private static func untagged(_ bytes: ByteBuffer) throws -> DatabaseValue {
+    static func untagged(_ bytes: ByteBuffer) throws -> DatabaseValue {
         var buffer = bytes
         guard let tag = buffer.readInteger(as: UInt8.self).flatMap(StorageClassTag.init(rawValue:)) else {
             throw PostgreSQLValueError.malformedTaggedValue

@@ -76,6 +76,29 @@ import Testing
         ])
     }
 
+    /// Deletes by saves keep the preserved values on both engines: a fault's, read from its row,
+    /// and a loaded object's; the history's predicates read them.
+    @Test(arguments: StoreEngine.available) func deletesBySave_keepThePreservedValues(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(ManagedObjectModel(model: Self.notesV1), on: engine, history: .enabled) { store throws in
+            let (groceries, ideas, tag) = try Self.seed(store.newContext())
+            let context = store.newContext()
+            context.delete(try context.existingObject(with: groceries))
+            let loaded = try context.existingObject(with: ideas)
+            #expect(loaded.value(forKey: "title") as? String == "Ideas")
+            context.delete(loaded)
+            context.delete(try context.existingObject(with: tag))
+            try context.save()
+
+            let tombstones = try Self.deleteChanges(store)
+            #expect(tombstones[groceries] == ["title": .string("Groceries"), "created": .date(Self.created), "rank": .integer(3)])
+            #expect(tombstones[ideas] == ["title": .string("Ideas")], "values the object lacks are left out")
+            #expect(tombstones[tag] == ["label": .string("home")])
+            #expect(try store.fetchHistory(after: nil)[0].changes.allSatisfy { $0.tombstone == nil }, "inserts have none")
+            let found = try store.fetchHistory(after: nil, matching: ObjectPredicate(format: "tombstone.title BEGINSWITH 'Gro' OR tombstone.label == 'home'"))
+            #expect(found.flatMap(\.changes).map(\.changedObjectID) == [groceries, tag])
+        }
+    }
+
     /// A migration that renames a preserved attribute and adds another moves each value to the
     /// new version's column for it.
     @Test func migration_movesTombstonesToTheNewLayout() throws {

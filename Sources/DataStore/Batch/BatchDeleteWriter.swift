@@ -70,7 +70,8 @@ struct BatchDeleteWriter {
         var tombstones: [ObjectID: [DatabaseValue]] = [:]
         for entity in entities where keepsTombstones(entity) {
             let rows = SQLFragment(sql: "Z_PK IN (\(BatchKeys.keys(root: entity.rootNumber, entity: entity.number)))")
-            for (key, values) in try store.historyTombstones(of: entity).values(ofRowsIn: entity.tableName, where: rows, store: store, db) {
+            let read = { (select: SQLFragment) in try store.logged(select, { try db.readRows(select.sql, select.arguments) }, rows: \.count) }
+            for (key, values) in try store.historyTombstones(of: entity).values(ofRowsIn: entity.tableName, where: rows, read: read) {
                 tombstones[store.objectID(key: .permanent(key), entityNumber: entity.number)] = values
             }
         }

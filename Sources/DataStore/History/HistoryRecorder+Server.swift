@@ -7,8 +7,8 @@ extension HistoryRecorder {
     /// transaction's number: names in the transaction's own text columns, the changes many to a
     /// statement. Keys come from `Z_PRIMARYKEY` rows locked until the commit, so transactions
     /// commit in the order of their numbers, and a reader that has seen one has seen every
-    /// earlier one. Tombstones are not kept on a server yet.
-    func write(author: String?, contextName: String?, in transaction: any ServerTransaction) throws -> Int64 {
+    /// earlier one. Deletes keep their preserved values in `tombstoneColumns` columns.
+    func write(author: String?, contextName: String?, tombstoneColumns: Int, in transaction: any ServerTransaction) throws -> Int64 {
         let number = try Self.takeKeys(1, of: HistorySchema.transactionEntity, table: HistorySchema.transactionTable, transaction)
         try transaction.insert(
             into: HistorySchema.transactionTable, columns: ["Z_PK", "Z_ENT", "ZAUTHOR", "ZBUNDLEID", "ZCONTEXTNAME", "ZPROCESSID", "ZTIMESTAMP"],
@@ -19,16 +19,20 @@ extension HistoryRecorder {
         guard !changes.isEmpty else { return number }
         var key = try Self.takeKeys(Int64(changes.count), of: HistorySchema.changeEntity, table: HistorySchema.changeTable, transaction)
         var values: [DatabaseValue] = []
-        values.reserveCapacity(changes.count * 7)
+        values.reserveCapacity(changes.count * (7 + tombstoneColumns))
         for change in changes {
             values += [
                 key.databaseValue, HistorySchema.changeEntity.databaseValue, Int64(change.type.rawValue).databaseValue,
                 change.entityNumber.databaseValue, change.key.databaseValue, number.databaseValue, change.columns?.databaseValue ?? .null,
             ]
+            for index in 0..<tombstoneColumns {
+                values.append(index < change.tombstone.count ? change.tombstone[index] : .null)
+            }
             key += 1
         }
         try transaction.insert(
-            into: HistorySchema.changeTable, columns: ["Z_PK", "Z_ENT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"],
+            into: HistorySchema.changeTable,
+            columns: ["Z_PK", "Z_ENT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"] + (0..<tombstoneColumns).map(HistorySchema.tombstoneColumn),
             values: values)
         return number
     }

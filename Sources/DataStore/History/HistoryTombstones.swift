@@ -15,18 +15,16 @@ struct HistoryTombstones: Sendable {
 
     var isEmpty: Bool { attributes.isEmpty }
 
-    /// The preserved values of the rows of `table` that `condition` selects, by key.
-    func values(ofRowsIn table: String, where condition: SQLFragment, store: PersistentStore, _ db: Database) throws -> [Int64: [DatabaseValue]] {
+    /// The preserved values of the rows of `table` that `condition` selects, by key; `read` runs
+    /// the query, in the transaction that deletes them.
+    func values(ofRowsIn table: String, where condition: SQLFragment, read: (SQLFragment) throws -> ReadRows) throws -> [Int64: [DatabaseValue]] {
         guard !isEmpty else { return [:] }
         let columns = attributes.compactMap(\.columnName).joined(separator: ", ")
-        let select = SQLFragment(sql: "SELECT Z_PK, \(columns) FROM \(table) WHERE ") + condition
-        return try store.logged(select, {
-            var values: [Int64: [DatabaseValue]] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: select.sql), arguments: StatementArguments(select.arguments)) {
-                values[row[0]] = (1...attributes.count).map { row[$0] }
-            }
-            return values
-        }, rows: \.count)
+        var values: [Int64: [DatabaseValue]] = [:]
+        try read(SQLFragment(sql: "SELECT Z_PK, \(columns) FROM \(table) WHERE ") + condition).forEach { row in
+            values[row.int64(0)] = (1...attributes.count).map { row.databaseValue(Int32($0)) }
+        }
+        return values
     }
 
     /// The tombstone of a delete whose change holds `values`: the present values by attribute name.

@@ -145,8 +145,7 @@ extension PersistentStore {
 
     /// The history's two queries: the transactions numbered above the argument, and their changes.
     var historyQueries: (transactions: String, changes: String) {
-        // A server's history keeps no tombstones yet.
-        let tombstones = HistorySchema.tombstoneColumnList(server == nil ? tombstoneColumns : 0)
+        let tombstones = HistorySchema.tombstoneColumnList(tombstoneColumns)
         // A save on a server keeps the names in the transaction's own columns.
         return (
             """
@@ -201,7 +200,8 @@ extension PersistentStore {
                 case .delete:
                     let layout = historyTombstones(of: entity)
                     if !layout.isEmpty {
-                        change.tombstone = layout.tombstone((0..<max(0, min(layout.attributes.count, tombstoneColumns))).map { row.databaseValue(Int32(6 + $0)) })
+                        let stored = (0..<max(0, min(layout.attributes.count, tombstoneColumns))).map { row.databaseValue(Int32(6 + $0)) }
+                        change.tombstone = layout.tombstone(server.map { server in stored.map(server.valueOfAnyStorageClass) } ?? stored)
                     }
                 case .insert:
                     break

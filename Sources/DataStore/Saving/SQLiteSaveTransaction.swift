@@ -18,7 +18,6 @@ final class SQLiteSaveTransaction: SaveTransaction {
         insertStatements = Array(repeating: nil, count: store.entities.count + 1)
     }
 
-    var sqliteDatabase: Database? { db }
 
     func insert(_ object: SaveChanges.Row, key: Int64, destinationKey: (ObjectID?) -> ObjectID?) throws {
         let entity = object.entity

@@ -28,10 +28,6 @@ protocol SaveTransaction: AnyObject {
 
     /// Calls `body` if the transaction rolls back, its commit included.
     func onRollback(_ body: @escaping @Sendable () -> Void)
-
-    /// The SQLite database the save writes to, where the values of deleted objects' tombstones are
-    /// read; `nil` for a server's store, whose history keeps no tombstones yet.
-    var sqliteDatabase: Database? { get }
 }
 
 extension SaveTransaction {

@@ -54,7 +54,7 @@ struct SaveWriter {
         // way, so a chain of rows each taking the next one's value takes two passes, not one per
         // row. Values swapped between two rows are refused both ways: a uniqueness failure.
         var refused = try attemptAll(changes.inserted.indices.map(Write.insert) + inLockOrder(changes.updated).map(Write.update), &conflicts)
-        if store.tracksHistory, let db = transaction.sqliteDatabase { try readTombstones(db) }
+        if store.tracksHistory { try readTombstones() }
         for object in inLockOrder(changes.deleted).map({ changes.deleted[$0] }) where try !delete(object) {
             conflicts.append(try conflict(for: object))
         }
@@ -167,13 +167,15 @@ struct SaveWriter {
 
     /// Reads the values that the deleted objects of entities with preserved attributes leave in
     /// the history.
-    private mutating func readTombstones(_ db: Database) throws {
+    private mutating func readTombstones() throws {
         for object in changes.deleted {
             let layout = store.historyTombstones(of: object.entity)
             guard !layout.isEmpty else { continue }
             let key = key(of: object)
             let row = SQLFragment(sql: "Z_PK = ?", arguments: [key.databaseValue])
-            tombstones[object.objectID] = try layout.values(ofRowsIn: object.entity.tableName, where: row, store: store, db)[key]
+            tombstones[object.objectID] = try layout.values(ofRowsIn: object.entity.tableName, where: row) { [transaction] select in
+                try transaction.rows(select.sql, select.arguments)
+            }[key]
         }
     }
 

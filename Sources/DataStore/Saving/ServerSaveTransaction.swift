@@ -14,8 +14,6 @@ final class ServerSaveTransaction: SaveTransaction {
         self.store = store
     }
 
-    var sqliteDatabase: Database? { nil }
-
     func insert(_ object: SaveChanges.Row, key: Int64, destinationKey: (ObjectID?) -> ObjectID?) throws {
         var row = ServerRowValues(values: pending.removeValue(forKey: object.entity.number) ?? [])
         object.bindInsertedRow(key: key, destinationKey: destinationKey, to: &row)
@@ -37,7 +35,7 @@ final class ServerSaveTransaction: SaveTransaction {
     /// the transaction commits (`NOTIFY`, which the server delivers on commit only).
     func writeHistory(_ history: HistoryRecorder, author: String?, contextName: String?) throws -> Int64 {
         try writeHeldRows()
-        let number = try history.write(author: author, contextName: contextName, in: transaction)
+        let number = try history.write(author: author, contextName: contextName, tombstoneColumns: store.tombstoneColumns, in: transaction)
         try transaction.notify(store.commitChannel, payload: "\(number)")
         return number
     }

@@ -21,6 +21,10 @@ package protocol ServerDatabase: Sendable {
     /// that may wait, never the caller's: the asynchronous `save()`.
     func write<T: Sendable>(_ body: @escaping @Sendable (any ServerTransaction) throws -> T) async throws -> T
 
+    /// A value read from a column that holds values of any storage class, as SQLite's columns
+    /// do (the history's tombstones), as the server keeps it: the value itself.
+    func valueOfAnyStorageClass(_ stored: DatabaseValue) -> DatabaseValue
+
     /// Calls `onCommit` with the payload of every notification of `channel` (sent as its
     /// transaction commits), one call at a time, for as long as the database lives; and with `nil`
     /// when it starts listening, or listens again after losing its connection, since
