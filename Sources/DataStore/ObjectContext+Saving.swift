@@ -83,6 +83,7 @@ extension ObjectContext {
         return switch error {
         case SaveWriter.Abort.conflicts(let conflicts): .conflicts(conflicts)
         case SaveWriter.Abort.validation(let failures): .validation(failures)
+        case let unknown as CommitOutcomeUnknown: .commitOutcomeUnknown(message: unknown.message)
         default: .database(message: "\(error)")
         }
     }

@@ -1,5 +1,5 @@
-/// Why a save failed. Nothing was written: the store and the context are as before the call, so
-/// the changes can be fixed and saved again.
+/// Why a save failed. Nothing was written — but for `commitOutcomeUnknown` — so the store and the
+/// context are as before the call, and the changes can be fixed and saved again.
 public enum SaveError: Error, Equatable, CustomStringConvertible {
     /// Objects broke the model's rules; every failure found is listed.
     case validation([ValidationFailure])
@@ -10,6 +10,10 @@ public enum SaveError: Error, Equatable, CustomStringConvertible {
     /// The context's asynchronous save has not ended: a synchronous save cannot wait for it.
     /// Await that save first, or save with `try await context.save()`, which waits.
     case saveInProgress
+    /// The connection to the server ended while the save committed: the server may hold the save
+    /// or not, and no one can tell which from here. The context keeps the changes; fetch the
+    /// objects again before saving them once more, since saving them blindly may insert twice.
+    case commitOutcomeUnknown(message: String)
 
     /// An object whose row changed underneath the context — or, for a child context's save, that
     /// the parent context changed or deleted since the child read it.
@@ -58,6 +62,7 @@ public enum SaveError: Error, Equatable, CustomStringConvertible {
             "optimistic locking failed:\n" + conflicts.map { "  \($0)" }.joined(separator: "\n")
         case .database(let message): "database error: \(message)"
         case .saveInProgress: "the context's asynchronous save has not ended; await it, or save with 'try await save()'"
+        case .commitOutcomeUnknown(let message): "the save may or may not have been written: \(message)"
         }
     }
 }

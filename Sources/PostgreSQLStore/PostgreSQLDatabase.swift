@@ -135,9 +135,8 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
                 // The session ended, and with it the transaction; the connection runs nothing
                 // more, and goes. Ended during the commit, the transaction may have committed.
                 try? connection.close().wait()
-                if committing {
-                    throw PostgreSQLServerError(
-                        description: "\(failure!.description); the connection ended during the commit, so whether the save was written is unknown")
+                if let failure, committing {
+                    throw CommitOutcomeUnknown(message: "\(failure.description); the connection ended during the commit")
                 }
             } else if (try? transaction.run("ROLLBACK")) == nil {
                 // A connection whose transaction may still be open is not given to another query.

@@ -210,6 +210,48 @@ struct PostgreSQLSavingTests {
         }
     }
 
+    /// A connection that ends during `COMMIT` leaves the save's outcome unknown, and the error
+    /// says so rather than claim nothing was written. The commit is held by a deferred trigger
+    /// waiting for a lock another session holds, and its session is ended there.
+    @Test func aConnectionLostDuringTheCommit_saysTheOutcomeIsUnknown() async throws {
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            let store = try await PersistentStore(postgreSQL: database, model: TestStores.library)
+            let configuration = try PostgresConnection.Configuration(url: database)
+            let admin = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "tests"))
+            let table = try #require(store.entity(named: "Book")).tableName
+            try await admin.query("""
+                CREATE FUNCTION wait_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$
+                """, logger: admin.logger)
+            try await admin.query(PostgresQuery(unsafeSQL: """
+                CREATE CONSTRAINT TRIGGER wait_at_commit AFTER INSERT ON "\(table)"
+                DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION wait_at_commit()
+                """), logger: admin.logger)
+            try await admin.query("SELECT pg_advisory_lock(4242)", logger: admin.logger)
+            let failure = Task { try await Self.saveError(of: store, inserting: "Committing") }
+            try await PostgreSQLTestServer.endSessionsWaitingForALock(1, admin: admin)
+            let error = try await failure.value
+            guard case .commitOutcomeUnknown(let message) = error else { throw error }
+            #expect(message.contains("during the commit"), "\(message)")
+            try await admin.query("SELECT pg_advisory_unlock(4242)", logger: admin.logger)
+            try await admin.close()
+            // Here the session ended before the commit took effect: the store holds nothing of it.
+            #expect(try await store.newContext().count(for: FetchRequest<Book>()) == 0)
+        }
+    }
+
+    static func saveError(of store: PersistentStore, inserting title: String) async throws -> SaveError {
+        let context = store.newContext()
+        Book(context: context).title = title
+        do {
+            try await context.save()
+        } catch {
+            #expect(context.hasChanges)
+            return error
+        }
+        throw SaveError.database(message: "the save did not fail")
+    }
+
     @Test func uniquenessAcrossTheSave_asInTheSQLiteStore() async throws {
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             let store = try await PersistentStore(postgreSQL: database, model: TestStores.library)

@@ -55,6 +55,18 @@ package protocol ServerTransaction: AnyObject {
     func notify(_ channel: String, payload: String) throws
 }
 
+/// What a server throws when the connection ended during `COMMIT`: the transaction may have
+/// committed or not (`SaveError.commitOutcomeUnknown`).
+package struct CommitOutcomeUnknown: Error, CustomStringConvertible {
+    package let message: String
+
+    package init(message: String) {
+        self.message = message
+    }
+
+    package var description: String { message }
+}
+
 /// What a server's store throws for what only a SQLite store does yet: batch requests and
 /// migration.
 struct SQLiteStoreRequired: Error, CustomStringConvertible {
