@@ -79,6 +79,23 @@ extension TestStores {
         }
     }
 
+    /// Runs `body` with two stores of `model` on one new file or database, as two processes have.
+    static func withNewStores(
+        _ model: ManagedObjectModel, on engine: StoreEngine, history: HistoryTracking, _ body: (PersistentStore, PersistentStore) throws -> Void
+    ) async throws {
+        switch engine {
+        case .sqlite:
+            let url = newStoreURL()
+            try body(PersistentStore(url: url, model: model, history: history), PersistentStore(url: url, model: model, history: history))
+        case .postgreSQL:
+            try await PostgreSQLTestServer.withEmptyDatabase { database in
+                let store = try await PersistentStore(postgreSQL: database, model: model, history: history)
+                let other = try await PersistentStore(postgreSQL: database, model: model, history: history)
+                try $serverDatabase.withValue(database) { try body(store, other) }
+            }
+        }
+    }
+
     /// `withNewStore` for a test that awaits.
     static func withNewStore(_ model: ManagedObjectModel, on engine: StoreEngine, awaiting body: (PersistentStore) async throws -> Void) async throws {
         switch engine {
