@@ -146,13 +146,16 @@ let package = Package(
         // another process to read; or is one of several writers on a PostgreSQL store.
         .executableTarget(
             name: "durability-writer",
-            dependencies: ["DataModelParser", "DataStore", "Library", "PostgreSQLStore", "TestSupport"],
+            dependencies: ["DataModelParser", "DataStore", "Library", "PostgreSQLStore", "WriterReports"],
             path: "Tests/DurabilityWriter"
         ),
+        // What the writer processes report to the test that started them (no test library, which
+        // an executable would have to find when it starts).
+        .target(name: "WriterReports", path: "Tests/WriterReports"),
         .testTarget(
             name: "DataStoreTests",
             dependencies: [
-                "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport", "durability-writer",
+                "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport", "durability-writer", "WriterReports",
                 "GeneratedBooks", "GeneratedFailedBanks", "GeneratedProducts", "Library", "PostgreSQLStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),

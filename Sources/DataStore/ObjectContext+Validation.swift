@@ -20,10 +20,8 @@ extension ObjectContext {
         }
         if store.dialect == .postgreSQL {
             // PostgreSQL's `text` holds every character but U+0000, which SQLite's keeps.
-            for attribute in entity.attributes where attribute.type == .string && attribute.columnName != nil {
-                if case .string(let text) = object.primitiveValue(atSlot: attribute.slot), text.utf8.contains(0) {
-                    failures.append(.unstorableValue(object.objectID, property: attribute.name, reason: "PostgreSQL text cannot hold the character U+0000"))
-                }
+            for attribute in entity.attributes where !attribute.isTransient && object.primitiveValue(atSlot: attribute.slot).holdsU0000 {
+                failures.append(.unstorableValue(object.objectID, property: attribute.name, reason: Self.u0000Refusal))
             }
         }
         for slot in entity.validatedRelationshipSlots {
@@ -91,6 +89,21 @@ extension ObjectContext {
         default:
             guard let a = Double(attributeValue: lhs), let b = Double(attributeValue: rhs) else { return nil }
             return order(a, b)
+        }
+    }
+}
+
+extension ObjectContext {
+    static let u0000Refusal = "PostgreSQL text cannot hold the character U+0000"
+}
+
+extension AttributeValue {
+    /// Whether the value is text holding U+0000, or a composite with a member that is.
+    var holdsU0000: Bool {
+        switch self {
+        case .string(let text): text.utf8.contains(0)
+        case .composite(let members): members.values.contains(where: \.holdsU0000)
+        default: false
         }
     }
 }

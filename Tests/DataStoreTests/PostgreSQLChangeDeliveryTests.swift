@@ -6,6 +6,7 @@ import PostgreSQLStore
 import PostgresNIO
 import TestSupport
 import Testing
+import WriterReports
 
 /// Changes across servers: a save on one store reaches every other store on the same database —
 /// another process, or another machine — as its exact change set, through `LISTEN/NOTIFY` and the
@@ -160,7 +161,7 @@ struct PostgreSQLChangeDeliveryTests {
 
             let saves = reports.flatMap { report in report.saves.map { (writer: report.writer, save: $0) } }
             let conflicts = reports.map(\.conflicts).reduce(0, +)
-            #expect(saves.count > writers * 2, "the writers saved \(saves.count) times")
+            try #require(saves.count > writers * 2, "the writers saved \(saves.count) times")
             #expect(conflicts > 0, "overlapping writers meet conflicts")
             // No update is lost: each counter is the number of saved increments of it.
             let reader = setup.newContext()
@@ -190,17 +191,25 @@ struct PostgreSQLChangeDeliveryTests {
     }
 
     /// A `durability-writer` child process: started, then told to go once every writer is ready.
+    /// One that has not ended after two minutes is ended, so a stuck writer fails the test
+    /// rather than hold the run.
     final class WriterProcess {
         static let executable = BuiltProducts.directory.appendingPathComponent("durability-writer")
 
         private let process = Process()
         private let input = Pipe(), output = Pipe(), errors = Pipe()
+        /// What the writer wrote to its standard error, read as it comes so that it never waits.
+        private let errorOutput = Collector<Data>()
 
         init(_ arguments: [String]) throws {
             process.executableURL = Self.executable
             process.arguments = arguments
             (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+            errors.fileHandleForReading.readabilityHandler = { [errorOutput] handle in errorOutput.append(handle.availableData) }
             try process.run()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 120) { [process] in
+                if process.isRunning { process.terminate() }
+            }
         }
 
         // A writer left behind by a failed test does not write on.
@@ -229,6 +238,6 @@ struct PostgreSQLChangeDeliveryTests {
             return report
         }
 
-        private var errorText: String { String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self) }
+        private var errorText: String { String(decoding: errorOutput.all.joined(), as: UTF8.self) }
     }
 }

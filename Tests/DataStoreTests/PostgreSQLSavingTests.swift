@@ -240,6 +240,32 @@ struct PostgreSQLSavingTests {
         }
     }
 
+    /// Text PostgreSQL cannot hold (U+0000) anywhere a save would write it — a composite's member,
+    /// the transaction's author — fails the save before anything is written, saying where.
+    @Test func textWithU0000_failsTheSaveBeforeWriting() async throws {
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            let store = try await PersistentStore(postgreSQL: database, model: TestStores.library)
+            let context = store.newContext()
+            let book = try context.insertObject(entityName: "Book")
+            try book.setValue(["room": "At\u{0}tic", "row": 3], forKey: "shelfSpot")
+            let refusal = ValidationFailure.unstorableValue(book.objectID, property: "shelfSpot", reason: "PostgreSQL text cannot hold the character U+0000")
+            await #expect(throws: SaveError.validation([refusal])) { try await context.save() }
+            try book.setValue(["room": "Attic", "row": 3], forKey: "shelfSpot")
+            context.transactionAuthor = "im\u{0}port"
+            do {
+                try await context.save()
+                Issue.record("an author with U+0000 must fail the save")
+            } catch let error as SaveError {
+                guard case .database(let message) = error else { throw error }
+                #expect(message.contains("transactionAuthor cannot be stored"), "\(message)")
+            }
+            #expect(try await store.newContext().count(for: FetchRequest<Book>()) == 0)
+            context.transactionAuthor = "import"
+            try await context.save()
+            #expect(try await store.newContext().count(for: FetchRequest<Book>()) == 1)
+        }
+    }
+
     static func saveError(of store: PersistentStore, inserting title: String) async throws -> SaveError {
         let context = store.newContext()
         Book(context: context).title = title

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Library
 import PostgreSQLStore
-import TestSupport
+import WriterReports
 
 /// One writer process of the PostgreSQL writers' test. Opens the store, prints `ready`, waits for
 /// a line on its input, then for `seconds` increments two random counters (the books titled
@@ -15,7 +15,8 @@ func writeOnServer(database: String, writer: Int, seconds: Double) async throws 
     let markers = try MarkerList(store)
     let counterIDs = try counters(in: store)
     FileHandle.standardOutput.write(Data("ready\n".utf8))
-    _ = readLine()
+    // No line: the test that started it is gone.
+    guard readLine() != nil else { exit(1) }
     var report = ServerWriterReport(writer: writer)
     var random = SystemRandomNumberGenerator()
     let deadline = ContinuousClock.now + .seconds(seconds)

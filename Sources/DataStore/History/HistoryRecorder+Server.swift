@@ -9,6 +9,9 @@ extension HistoryRecorder {
     /// commit in the order of their numbers, and a reader that has seen one has seen every
     /// earlier one. Deletes keep their preserved values in `tombstoneColumns` columns.
     func write(author: String?, contextName: String?, tombstoneColumns: Int, in transaction: any ServerTransaction) throws -> Int64 {
+        for (name, value) in [("transactionAuthor", author), ("name", contextName)] where value?.utf8.contains(0) == true {
+            throw HistoryNameRefused(description: "the context's \(name) cannot be stored: \(ObjectContext.u0000Refusal)")
+        }
         let number = try Self.takeKeys(1, of: HistorySchema.transactionEntity, table: HistorySchema.transactionTable, transaction)
         try transaction.insert(
             into: HistorySchema.transactionTable, columns: ["Z_PK", "Z_ENT", "ZAUTHOR", "ZBUNDLEID", "ZCONTEXTNAME", "ZPROCESSID", "ZTIMESTAMP"],
@@ -46,4 +49,9 @@ extension HistoryRecorder {
         _ = try transaction.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [(last + count).databaseValue, entity.databaseValue])
         return last + 1
     }
+}
+
+/// A context's author or name the server cannot store: the save writes nothing.
+struct HistoryNameRefused: Error, CustomStringConvertible {
+    let description: String
 }
