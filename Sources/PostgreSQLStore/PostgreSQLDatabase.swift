@@ -55,7 +55,7 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
     }
 
     func valueOfAnyStorageClass(_ stored: DatabaseValue) -> DatabaseValue {
-        // Bytes this layout did not tag (another tool's) stay the bytes they are.
+        // Bytes that are not a tagged value (another tool's) stay the bytes they are.
         guard case .blob(let data) = stored.storage, let value = try? PostgreSQLValue.untagged(ByteBuffer(bytes: data)) else { return stored }
         return value
     }

@@ -2,6 +2,10 @@ import DataModel
 @testable import DataStore
 import Foundation
 import GRDB
+import Logging
+import PostgreSQLStore
+import PostgresNIO
+import TestSupport
 import Testing
 
 /// Deletes keep the values of attributes marked "Preserve After Deletion" in their history
@@ -97,6 +101,31 @@ import Testing
             let found = try store.fetchHistory(after: nil, matching: ObjectPredicate(format: "tombstone.title BEGINSWITH 'Gro' OR tombstone.label == 'home'"))
             #expect(found.flatMap(\.changes).map(\.changedObjectID) == [groceries, tag])
         }
+    }
+
+    /// A PostgreSQL store whose history has fewer tombstone columns than the model needs (a copy
+    /// of an older store's) gains the rest when opened, and keeps every preserved value.
+    @Test(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL"))
+    func aServerHistoryWithFewerTombstoneColumns_gainsTheRest() async throws {
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            let model = ManagedObjectModel(model: Self.notesV1)
+            _ = try await PersistentStore(postgreSQL: database, model: model)
+            let admin = try await PostgresConnection.connect(
+                configuration: PostgresConnection.Configuration(url: database), id: 1, logger: Logger(label: "tests"))
+            try await admin.query(#"ALTER TABLE "ACHANGE" DROP COLUMN "ZTOMBSTONE1", DROP COLUMN "ZTOMBSTONE2""#, logger: admin.logger)
+            try await admin.close()
+            let store = try await PersistentStore(postgreSQL: database, model: model)
+            let groceries = try Self.deleteGroceries(store)
+            #expect(try Self.deleteChanges(store)[groceries] == ["title": .string("Groceries"), "created": .date(Self.created), "rank": .integer(3)])
+        }
+    }
+
+    static func deleteGroceries(_ store: PersistentStore) throws -> ObjectID {
+        let groceries = try seed(store.newContext()).groceries
+        let context = store.newContext()
+        context.delete(try context.existingObject(with: groceries))
+        try context.save()
+        return groceries
     }
 
     /// A migration that renames a preserved attribute and adds another moves each value to the

@@ -166,16 +166,19 @@ struct SaveWriter {
     }
 
     /// Reads the values that the deleted objects of entities with preserved attributes leave in
-    /// the history.
+    /// the history: a query per entity and few hundred objects, as on a server each is a round trip.
     private mutating func readTombstones() throws {
-        for object in changes.deleted {
-            let layout = store.historyTombstones(of: object.entity)
-            guard !layout.isEmpty else { continue }
-            let key = key(of: object)
-            let row = SQLFragment(sql: "Z_PK = ?", arguments: [key.databaseValue])
-            tombstones[object.objectID] = try layout.values(ofRowsIn: object.entity.tableName, where: row) { [transaction] select in
-                try transaction.rows(select.sql, select.arguments)
-            }[key]
+        let preserving = Dictionary(grouping: changes.deleted.filter { !store.historyTombstones(of: $0.entity).isEmpty }, by: \.entity.number)
+        for objects in preserving.values {
+            let entity = objects[0].entity
+            for chunk in stride(from: 0, to: objects.count, by: 500).map({ objects[$0..<min($0 + 500, objects.count)] }) {
+                let keys = chunk.map { key(of: $0).databaseValue }
+                let rows = SQLFragment(sql: "Z_PK IN (\(Array(repeating: "?", count: keys.count).joined(separator: ",")))", arguments: keys)
+                let values = try store.historyTombstones(of: entity).values(ofRowsIn: entity.tableName, where: rows) { [transaction] select in
+                    try transaction.rows(select.sql, select.arguments)
+                }
+                for object in chunk { tombstones[object.objectID] = values[key(of: object)] }
+            }
         }
     }
 
