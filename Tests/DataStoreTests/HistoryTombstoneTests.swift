@@ -42,6 +42,17 @@ import Testing
         return (groceries.objectID, ideas.objectID, tag.objectID)
     }
 
+    /// The seeded objects, deleted, left their preserved values, which predicates on the history read.
+    static func expectTombstones(in store: PersistentStore, _ groceries: ObjectID, _ ideas: ObjectID, _ tag: ObjectID) throws {
+        let tombstones = try deleteChanges(store)
+        #expect(tombstones[groceries] == ["title": .string("Groceries"), "created": .date(created), "rank": .integer(3)])
+        #expect(tombstones[ideas] == ["title": .string("Ideas")], "values the object lacks are left out")
+        #expect(tombstones[tag] == ["label": .string("home")])
+        #expect(try store.fetchHistory(after: nil)[0].changes.allSatisfy { $0.tombstone == nil }, "inserts have none")
+        let found = try store.fetchHistory(after: nil, matching: ObjectPredicate(format: "tombstone.title BEGINSWITH 'Gro' OR tombstone.label == 'home'"))
+        #expect(found.flatMap(\.changes).map(\.changedObjectID) == [groceries, tag])
+    }
+
     static func deleteChanges(_ store: PersistentStore) throws -> [ObjectID: [String: AttributeValue]?] {
         let changes = try store.fetchHistory(after: nil).flatMap(\.changes).filter { $0.changeType == .delete }
         return Dictionary(uniqueKeysWithValues: changes.map { ($0.changedObjectID, $0.tombstone) })
@@ -61,13 +72,7 @@ import Testing
         _ = try context.execute(BatchDeleteRequest(objectIDs: [ideas]))
         _ = try context.execute(BatchDeleteRequest(FetchRequest<ManagedObject>(entityName: "Tag", predicate: ObjectPredicate(format: "label == 'home'"))))
 
-        let tombstones = try Self.deleteChanges(store)
-        #expect(tombstones[groceries] == ["title": .string("Groceries"), "created": .date(Self.created), "rank": .integer(3)])
-        #expect(tombstones[ideas] == ["title": .string("Ideas")], "values the object lacks are left out")
-        #expect(tombstones[tag] == ["label": .string("home")])
-        #expect(try store.fetchHistory(after: nil)[0].changes.allSatisfy { $0.tombstone == nil }, "inserts have none")
-        let found = try store.fetchHistory(after: nil, matching: ObjectPredicate(format: "tombstone.title BEGINSWITH 'Gro' OR tombstone.label == 'home'"))
-        #expect(found.flatMap(\.changes).map(\.changedObjectID) == [groceries, tag])
+        try Self.expectTombstones(in: store, groceries, ideas, tag)
 
         // Core Data's columns: the preserved attributes by name, each value stored as its column stores it.
         let stored = try DatabaseQueue(path: url.path).read { db in
@@ -93,13 +98,7 @@ import Testing
             context.delete(try context.existingObject(with: tag))
             try context.save()
 
-            let tombstones = try Self.deleteChanges(store)
-            #expect(tombstones[groceries] == ["title": .string("Groceries"), "created": .date(Self.created), "rank": .integer(3)])
-            #expect(tombstones[ideas] == ["title": .string("Ideas")], "values the object lacks are left out")
-            #expect(tombstones[tag] == ["label": .string("home")])
-            #expect(try store.fetchHistory(after: nil)[0].changes.allSatisfy { $0.tombstone == nil }, "inserts have none")
-            let found = try store.fetchHistory(after: nil, matching: ObjectPredicate(format: "tombstone.title BEGINSWITH 'Gro' OR tombstone.label == 'home'"))
-            #expect(found.flatMap(\.changes).map(\.changedObjectID) == [groceries, tag])
+            try Self.expectTombstones(in: store, groceries, ideas, tag)
         }
     }
 

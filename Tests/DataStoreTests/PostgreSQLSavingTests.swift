@@ -267,15 +267,7 @@ struct PostgreSQLSavingTests {
     }
 
     static func saveError(of store: PersistentStore, inserting title: String) async throws -> SaveError {
-        let context = store.newContext()
-        Book(context: context).title = title
-        do {
-            try await context.save()
-        } catch {
-            #expect(context.hasChanges)
-            return error
-        }
-        throw SaveError.database(message: "the save did not fail")
+        try await saveError(of: store) { context in Book(context: context).title = title }
     }
 
     @Test func uniquenessAcrossTheSave_asInTheSQLiteStore() async throws {
@@ -312,10 +304,18 @@ struct PostgreSQLSavingTests {
 
     /// The error of saving `pageCount = 7` of `book` and five new books, in a context of its own.
     static func saveError(of store: PersistentStore, changing book: ObjectID) async throws -> SaveError {
+        try await saveError(of: store) { context in
+            let object = try #require(context.object(with: book) as? Book)
+            object.pageCount = 7
+            for index in 0..<5 { Book(context: context).title = "Added \(index)" }
+        }
+    }
+
+    /// The error of a save of the changes `edit` makes in a new context of `store`; the context
+    /// must keep them.
+    static func saveError(of store: PersistentStore, _ edit: (ObjectContext) throws -> Void) async throws -> SaveError {
         let context = store.newContext()
-        let object = try #require(context.object(with: book) as? Book)
-        object.pageCount = 7
-        for index in 0..<5 { Book(context: context).title = "Added \(index)" }
+        try edit(context)
         do {
             try await context.save()
         } catch {
