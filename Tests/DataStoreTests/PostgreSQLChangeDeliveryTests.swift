@@ -198,15 +198,19 @@ struct PostgreSQLChangeDeliveryTests {
 
         private let process = Process()
         private let input = Pipe(), output = Pipe(), errors = Pipe()
-        /// What the writer wrote to its standard error, read as it comes so that it never waits.
+        /// What the writer wrote to its standard error, read to its end as it comes (so that the
+        /// writer never waits on a full pipe) on a thread of its own.
         private let errorOutput = Collector<Data>()
+        private let errorsRead = DispatchGroup()
 
         init(_ arguments: [String]) throws {
             process.executableURL = Self.executable
             process.arguments = arguments
             (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
-            errors.fileHandleForReading.readabilityHandler = { [errorOutput] handle in errorOutput.append(handle.availableData) }
             try process.run()
+            DispatchQueue.global().async(group: errorsRead) { [errors, errorOutput] in
+                errorOutput.append(errors.fileHandleForReading.readDataToEndOfFile())
+            }
             DispatchQueue.global().asyncAfter(deadline: .now() + 120) { [process] in
                 if process.isRunning { process.terminate() }
             }
@@ -238,6 +242,10 @@ struct PostgreSQLChangeDeliveryTests {
             return report
         }
 
-        private var errorText: String { String(decoding: errorOutput.all.joined(), as: UTF8.self) }
+        /// The writer's standard error, once it ended.
+        private var errorText: String {
+            _ = errorsRead.wait(timeout: .now() + 5)
+            return String(decoding: errorOutput.all.joined(), as: UTF8.self)
+        }
     }
 }
