@@ -20,7 +20,9 @@ extension ObjectContext {
         }
         if store.dialect == .postgreSQL {
             // PostgreSQL's `text` holds every character but U+0000, which SQLite's keeps.
-            for attribute in entity.attributes where !attribute.isTransient && object.primitiveValue(atSlot: attribute.slot).holdsU0000 {
+            // Text and composites only: the check runs for every saved object.
+            for attribute in entity.attributes where (attribute.type == .string || attribute.type == .composite) && !attribute.isTransient {
+                guard object.primitiveValue(atSlot: attribute.slot).holdsU0000 else { continue }
                 failures.append(.unstorableValue(object.objectID, property: attribute.name, reason: Self.u0000Refusal))
             }
         }

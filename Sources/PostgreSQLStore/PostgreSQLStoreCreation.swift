@@ -19,14 +19,14 @@ enum PostgreSQLStoreCreation {
         return false
     }
 
-    /// The tombstone columns the history's changes table has.
-    private static func tombstoneColumns(_ connection: PostgresConnection, _ logger: Logger) async throws -> Set<String> {
+    /// The columns of the history's changes table.
+    private static func changeColumns(_ connection: PostgresConnection, _ logger: Logger) async throws -> Set<String> {
         let rows = try await connection.query(
             "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = \(HistorySchema.changeTable)",
             logger: logger)
         var columns: Set<String> = []
         for try await column in rows.decode(String.self) { columns.insert(column) }
-        return columns.filter { $0.hasPrefix(HistorySchema.tombstoneColumn(0).dropLast()) }
+        return columns
     }
 
     /// Creates the store in a database without tables, and adds or drops its history as `history` asks.
@@ -57,7 +57,7 @@ enum PostgreSQLStoreCreation {
                 // A history with fewer tombstone columns than this model preserves values (a copy of
                 // an older store's) gains the rest, as a file's does; only when some are missing,
                 // since altering the table waits for every transaction that uses it.
-                let existing = try await tombstoneColumns(connection, logger)
+                let existing = try await changeColumns(connection, logger)
                 for index in 0..<HistorySchema.tombstoneColumnCount(of: model.model) where !existing.contains(HistorySchema.tombstoneColumn(index)) {
                     statements.append(
                         "ALTER TABLE \(PostgreSQLName.quoted(HistorySchema.changeTable)) ADD COLUMN \(PostgreSQLName.quoted(HistorySchema.tombstoneColumn(index))) bytea;")
