@@ -45,6 +45,8 @@ public final class PersistentStore: Sendable {
     let sqlLog = SQLLog()
     /// What the derived-attribute triggers computed during the current save.
     let derivedValues: DerivedValueLog
+    /// How a server store computes derived attributes as it saves (a SQLite store's triggers do).
+    let derivedAttributeRules: [DerivedAttributeRule]
     private let observers = Locked<[UInt64: @Sendable (ChangeSet) -> Void]>([:])
     private let nextObserver = Locked<UInt64>(0)
     /// The writer connection's `PRAGMA data_version` at the last check: SQLite changes it when
@@ -193,6 +195,7 @@ public final class PersistentStore: Sendable {
         }
         historyLayouts = tracksHistory ? entities.map { (HistoryColumns($0), HistoryTombstones($0)) } : []
         tombstoneColumns = opened.tombstoneColumns
+        derivedAttributeRules = dialect == .postgreSQL ? DerivedAttributeRule.rules(of: entities, in: model.model) : []
     }
 
     /// A SQLite database, or a server's.

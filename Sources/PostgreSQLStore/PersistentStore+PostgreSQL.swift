@@ -26,8 +26,9 @@ extension PersistentStore {
     /// until it commits, so any number of processes insert at once without taking a key twice.
     /// An object changed or deleted by another process since this one read it fails the save with
     /// `SaveError.conflicts` (optimistic locking on `Z_OPT`), as on SQLite. The persistent history
-    /// reads as a file's (`fetchHistory`, tombstones included). Batch requests and migration need
-    /// a SQLite store, and derived attributes are not kept current on PostgreSQL yet.
+    /// reads as a file's (`fetchHistory`, tombstones included). Derived attributes are computed in
+    /// each save's transaction, after locking the rows they count, sum or copy. Batch requests and
+    /// migration need a SQLite store.
     ///
     /// Opening checks the store's version hashes against the model's and throws
     /// `StoreError.modelMismatch` naming the entities that differ, `.notAStore` for a database

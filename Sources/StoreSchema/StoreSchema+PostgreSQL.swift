@@ -50,8 +50,8 @@ extension StoreSchema {
 
     /// A complete PostgreSQL script that creates an empty store: the tables, indexes and
     /// `Z_PRIMARYKEY` rows, and with `metadata` the `Z_METADATA` row, its UUID drawn by the server.
-    /// One statement per line. Derived attributes get their columns; the SQLite store's triggers
-    /// that keep them current have no PostgreSQL form yet, which a comment at the end says.
+    /// One statement per line. Derived attributes get their columns and no triggers: DataStore
+    /// computes them in each save's transaction, which a comment at the end says.
     public func postgreSQL(model: Model, metadata: StoreMetadata? = nil) -> String {
         var statements = postgreSQLCreateStatements(model: model)
         statements += primaryKeyRows.map { row in
@@ -65,7 +65,7 @@ extension StoreSchema {
                     + plist + "'::bytea);")
         }
         for derived in derivedAttributes {
-            statements.append("-- \(derived.table).\(derived.column) (derived) is not kept current by a PostgreSQL trigger yet.")
+            statements.append("-- \(derived.table).\(derived.column) (derived) is computed by DataStore's saves, not by a trigger.")
         }
         return statements.joined(separator: "\n") + "\n"
     }

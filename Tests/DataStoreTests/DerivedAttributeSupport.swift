@@ -1,6 +1,5 @@
 import DataStore
 import Foundation
-import GRDB
 import TestSupport
 
 /// Random edits of the `DerivedAttributes` fixture through key-value coding: every kind of change a
@@ -87,38 +86,38 @@ struct RandomLibraryEdits {
 }
 
 /// The derived values of the fixture computed in Swift from the source columns — the meaning of
-/// each expression — by `Entity/Z_PK`, as text.
+/// each expression — by `Entity/Z_PK`, as text. `rows` reads a query's rows, each cell as text.
 struct ExpectedDerivedValues {
     var values: [String: [String: String]] = [:]
 
-    init(_ db: Database) throws {
-        let shelves = try Row.fetchAll(db, sql: "SELECT Z_PK, ZNAME FROM ZSHELF")
-        let shelfNames = Dictionary(uniqueKeysWithValues: shelves.map { ($0[0] as Int64, $0[1] as String?) })
-        let publications = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT, ZTITLE, ZPAGES, ZSHELF, Z4MAGAZINES FROM ZPUBLICATION")
-        let joins = try Row.fetchAll(db, sql: "SELECT Z_2BOOKS, Z_5TAGS FROM Z_2TAGS")
+    init(_ rows: (String) throws -> [[String]]) throws {
+        let shelves = try rows(#"SELECT "Z_PK", "ZNAME" FROM "ZSHELF""#)
+        let shelfNames = Dictionary(uniqueKeysWithValues: shelves.map { (key($0[0]), text($0[1])) })
+        let publications = try rows(#"SELECT "Z_PK", "Z_ENT", "ZTITLE", "ZPAGES", "ZSHELF", "Z4MAGAZINES" FROM "ZPUBLICATION""#)
+        let joins = try rows(#"SELECT "Z_2BOOKS", "Z_5TAGS" FROM "Z_2TAGS""#)
         var pagesByBook: [Int64: Int64] = [:]
         for row in publications {
-            let key: Int64 = row[0], entity: Int = row[1], title: String? = row[2]
-            var derived = ["searchTitle": describe(title.map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) })]
-            if entity == 2 {
-                pagesByBook[key] = row[3]
-                let shelfName = (row[4] as Int64?).flatMap { shelfNames[$0] ?? nil }
+            let key = key(row[0]), isBook = row[1] == "2"
+            var derived = ["searchTitle": describe(text(row[2]).map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) })]
+            if isBook {
+                pagesByBook[key] = Int64(row[3])
+                let shelfName = Int64(row[4]).flatMap { shelfNames[$0] ?? nil }
                 derived["shelfName"] = describe(shelfName)
                 derived["loudShelfName"] = describe(shelfName?.uppercased())
             }
-            values["\(entity == 2 ? "Book" : "Magazine")/\(key)"] = derived
+            values["\(isBook ? "Book" : "Magazine")/\(key)"] = derived
         }
         for (key, name) in shelfNames {
-            let books = publications.filter { $0[1] as Int == 2 && $0[4] as Int64? == key }
-            let magazines = publications.filter { $0[1] as Int == 3 && $0[5] as Int64? == key }
+            let books = publications.filter { $0[1] == "2" && Int64($0[4]) == key }
+            let magazines = publications.filter { $0[1] == "3" && Int64($0[5]) == key }
             values["Shelf/\(key)"] = [
                 "lowerName": describe(name?.lowercased()), "bookCount": "\(books.count)",
-                "totalPages": "\(books.reduce(Int64(0)) { $0 + ($1[3] as Int64? ?? 0) })", "magazineCount": "\(magazines.count)",
+                "totalPages": "\(books.reduce(Int64(0)) { $0 + (Int64($1[3]) ?? 0) })", "magazineCount": "\(magazines.count)",
             ]
         }
-        for key in try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZTAG") {
-            let books = joins.filter { $0[1] as Int64 == key }.map { $0[0] as Int64 }
-            values["Tag/\(key)"] = [
+        for tag in try rows(#"SELECT "Z_PK" FROM "ZTAG""#).map({ key($0[0]) }) {
+            let books = joins.filter { key($0[1]) == tag }.map { key($0[0]) }
+            values["Tag/\(tag)"] = [
                 "bookCount": "\(books.count)", "pageSum": "\(Double(books.reduce(Int64(0)) { $0 + (pagesByBook[$1] ?? 0) }))",
             ]
         }
@@ -129,27 +128,28 @@ struct ExpectedDerivedValues {
 struct StoredDerivedValues {
     var values: [String: [String: String]] = [:]
     var updatedAt: [Int64: Double] = [:]
-    static let entityNames = [2: "Book", 3: "Magazine", 4: "Shelf", 5: "Tag"]
+    static let entityNames = ["2": "Book", "3": "Magazine", "4": "Shelf", "5": "Tag"]
 
-    init(_ db: Database) throws {
-        for row in try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT, ZSEARCHTITLE, ZSHELFNAME, ZLOUDSHELFNAME, ZUPDATEDAT FROM ZPUBLICATION") {
-            let key: Int64 = row[0], entity: Int = row[1]
-            var derived = ["searchTitle": describe(row[2] as String?)]
-            if entity == 2 {
-                derived["shelfName"] = describe(row[3] as String?)
-                derived["loudShelfName"] = describe(row[4] as String?)
+    init(_ rows: (String) throws -> [[String]]) throws {
+        let publications = #"SELECT "Z_PK", "Z_ENT", "ZSEARCHTITLE", "ZSHELFNAME", "ZLOUDSHELFNAME", "ZUPDATEDAT" FROM "ZPUBLICATION""#
+        for row in try rows(publications) {
+            let key = key(row[0])
+            var derived = ["searchTitle": describe(text(row[2]))]
+            if row[1] == "2" {
+                derived["shelfName"] = describe(text(row[3]))
+                derived["loudShelfName"] = describe(text(row[4]))
             }
-            values["\(Self.entityNames[entity]!)/\(key)"] = derived
-            if let time = row[5] as Double? { updatedAt[key] = time }
+            values["\(Self.entityNames[row[1]]!)/\(key)"] = derived
+            if let time = Double(row[5]) { updatedAt[key] = time }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT Z_PK, ZLOWERNAME, ZBOOKCOUNT, ZTOTALPAGES, ZMAGAZINECOUNT FROM ZSHELF") {
-            values["Shelf/\(row[0] as Int64)"] = [
-                "lowerName": describe(row[1] as String?), "bookCount": describe(row[2] as Int64?),
-                "totalPages": describe(row[3] as Int64?), "magazineCount": describe(row[4] as Int64?),
+        for row in try rows(#"SELECT "Z_PK", "ZLOWERNAME", "ZBOOKCOUNT", "ZTOTALPAGES", "ZMAGAZINECOUNT" FROM "ZSHELF""#) {
+            values["Shelf/\(row[0])"] = [
+                "lowerName": describe(text(row[1])), "bookCount": describe(text(row[2])),
+                "totalPages": describe(text(row[3])), "magazineCount": describe(text(row[4])),
             ]
         }
-        for row in try Row.fetchAll(db, sql: "SELECT Z_PK, ZBOOKCOUNT, ZPAGESUM FROM ZTAG") {
-            values["Tag/\(row[0] as Int64)"] = ["bookCount": describe(row[1] as Int64?), "pageSum": describe(row[2] as Double?)]
+        for row in try rows(#"SELECT "Z_PK", "ZBOOKCOUNT", "ZPAGESUM" FROM "ZTAG""#) {
+            values["Tag/\(row[0])"] = ["bookCount": describe(text(row[1])), "pageSum": describe(Double(row[2]))]
         }
     }
 
@@ -176,4 +176,14 @@ struct StoredDerivedValues {
 
 private func describe<Value>(_ value: Value?) -> String {
     value.map { "\($0)" } ?? "nil"
+}
+
+/// A cell's text; `nil` for `NULL`.
+private func text(_ cell: String) -> String? {
+    cell == "NULL" ? nil : cell
+}
+
+/// A `Z_PK` cell.
+private func key(_ cell: String) -> Int64 {
+    Int64(cell) ?? -1
 }

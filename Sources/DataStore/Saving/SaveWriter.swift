@@ -17,7 +17,7 @@ struct SaveWriter {
     struct Result: Sendable {
         /// The permanent ID of each object of `changes.inserted`.
         let permanentIDs: PermanentIDs
-        /// The values the store's derived-attribute triggers computed, in the order they did.
+        /// The derived-attribute values the save computed (on SQLite, its triggers), in the order it did.
         let derivedValues: [DerivedValueLog.Report]
     }
 
@@ -47,6 +47,9 @@ struct SaveWriter {
     private mutating func write() throws -> Result {
         _ = store.derivedValues.take()  // left by an earlier write that rolled back
         try allocatePrimaryKeys()
+        var derived = store.derivedAttributeRules.isEmpty
+            ? nil : ServerDerivedValues(rules: store.derivedAttributeRules, changes: changes, transaction: transaction, key: key(of:))
+        try derived?.readFormerOwners()
         var conflicts: [SaveError.Conflict] = []
         // A row may take values that another row of the save gives up later in it — a name passed
         // on, a deleted object replaced — so a write a unique index refuses is tried again once
@@ -76,7 +79,7 @@ struct SaveWriter {
         for object in changes.inserted { try writeToManyChanges(of: object) }
         for object in changes.updated { try writeToManyChanges(of: object) }
         try transaction.writeHeldRows()
-        let derivedValues = store.derivedValues.take()
+        let derivedValues = try derived?.write() ?? store.derivedValues.take()
         if store.tracksHistory { try writeHistory() }
         return Result(permanentIDs: permanentIDs, derivedValues: derivedValues)
     }

@@ -56,15 +56,11 @@ final class DerivedValueLog: Sendable {
         Date().timeIntervalSinceReferenceDate
     }
 
-    /// `DSDERIVEDTEXT(name, text)`: `canonical` folds as `[cd]` comparisons do; `lowercase` and
-    /// `uppercase` use Unicode case mapping. Other values pass unchanged.
+    /// `DSDERIVEDTEXT(name, text)`: the text derivation `name` of `text`. Other values pass unchanged.
     private static let text = DatabaseFunction(DerivedAttributeFunctions.text, argumentCount: 2, pure: true) { values in
-        guard let name = String.fromDatabaseValue(values[0]), case .string(let text) = values[1].storage else { return values[1] }
-        switch DerivationExpression.TextDerivation(rawValue: name) {
-        case .canonical: return TextMatching.fold(text, [.caseInsensitive, .diacriticInsensitive])
-        case .lowercase: return text.lowercased()
-        case .uppercase: return text.uppercased()
-        case nil: return values[1]
-        }
+        guard let name = String.fromDatabaseValue(values[0]), case .string(let text) = values[1].storage,
+              let derivation = DerivationExpression.TextDerivation(rawValue: name)
+        else { return values[1] }
+        return derivation.applied(to: text)
     }
 }

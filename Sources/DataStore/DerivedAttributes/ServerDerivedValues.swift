@@ -1,0 +1,262 @@
+import DataModel
+import Foundation
+import GRDB
+
+/// Keeps a server store's derived attributes current within a save's transaction, as a SQLite
+/// store's triggers do: once the save's rows are written, every value that depends on them is
+/// computed again, written where it changed, and reported for the contexts to show.
+///
+/// Values that count, sum or copy rows other saves may change at the same time are computed after
+/// locking those rows, in a statement of its own: under PostgreSQL's `READ COMMITTED`, a statement
+/// that starts after the lock sees every save that held it, so the last of two concurrent saves
+/// counts the other's rows too. Text derivations are computed in Swift, as the SQLite store's
+/// functions do, so both stores fold text alike.
+struct ServerDerivedValues {
+    let rules: [DerivedAttributeRule]
+    let changes: SaveChanges
+    let transaction: any SaveTransaction
+    /// The permanent key of a row of the save.
+    let key: (SaveChanges.Row) -> Int64
+    /// For each aggregate rule, by index: the owners of destinations this save moves or deletes,
+    /// read before it writes.
+    private var formerOwners: [Int: Set<Int64>] = [:]
+
+    init(rules: [DerivedAttributeRule], changes: SaveChanges, transaction: any SaveTransaction, key: @escaping (SaveChanges.Row) -> Int64) {
+        self.rules = rules
+        self.changes = changes
+        self.transaction = transaction
+        self.key = key
+    }
+
+    /// Reads who owns the destinations the save will move or delete, while the rows still say.
+    mutating func readFormerOwners() throws {
+        for (index, rule) in rules.enumerated() {
+            guard case .aggregate(let relationship, let destination, _, _) = rule.source else { continue }
+            let leaving = rows(changes.deleted, of: destination)
+                + rows(changes.updated, of: destination).filter { $0.changedKeys.contains(relationship.inverseName ?? "") }
+            formerOwners[index] = try owners(of: leaving.map(key), through: relationship)
+        }
+    }
+
+    /// Computes the values the save's rows change, in the order of the rules; what changed.
+    func write() throws -> [DerivedValueLog.Report] {
+        var reports: [DerivedValueLog.Report] = []
+        for (index, rule) in rules.enumerated() {
+            switch rule.source {
+            case .now:
+                let saved = (rows(changes.inserted, of: rule.entity) + rows(changes.updated, of: rule.entity)).map(key)
+                let now = Date().timeIntervalSinceReferenceDate.databaseValue
+                reports += try update(rule, to: "?", [now], rows: saved, onlyChanged: false)
+            case .ownAttribute(let attribute, let column, let text):
+                let rows = rows(changes.inserted, of: rule.entity) + rows(changes.updated, of: rule.entity).filter { $0.changedKeys.contains(attribute.name) }
+                if let text {
+                    let values = rows.map { (key($0), $0.attributes[attribute.slot].text.map { text.applied(to: $0) }) }
+                    reports += try update(rule, toValues: values)
+                } else {
+                    reports += try update(rule, to: column, [], rows: rows.map(key))
+                }
+            case .destinationAttribute(let relationship, let foreignKey, let destination, let attribute, let column, let text):
+                let repointed = (rows(changes.inserted, of: rule.entity) + rows(changes.updated, of: rule.entity).filter { $0.changedKeys.contains(relationship) }).map(key)
+                let changedDestinations = rows(changes.updated, of: destination).filter { $0.changedKeys.contains(attribute.name) }.map(key)
+                reports += try copy(rule, column, of: destination, through: foreignKey, into: repointed, pointingAt: changedDestinations, text: text)
+            case .aggregate(let relationship, let destination, let summed, let summedColumn):
+                var owners = formerOwners[index] ?? []
+                owners.formUnion((rows(changes.inserted, of: rule.entity) + rows(changes.updated, of: rule.entity).filter { $0.changedKeys.contains(relationship.name) }).map(key))
+                let arriving = rows(changes.inserted, of: destination) + rows(changes.updated, of: destination).filter { row in
+                    row.changedKeys.contains(relationship.inverseName ?? "") || summed.map { row.changedKeys.contains($0.name) } == true
+                }
+                owners.formUnion(try self.owners(of: arriving.map(key), through: relationship))
+                reports += try aggregate(rule, relationship, destination, summed: summed.map { ($0, summedColumn ?? "") }, owners: owners.sorted())
+            }
+        }
+        return reports
+    }
+
+    // MARK: Values of the row or of a to-one destination
+
+    /// Copies the destination's `column` (transformed by `text`) into the rows `repointed` and the
+    /// rows pointing at `changedDestinations`, after locking the destinations read.
+    private func copy(
+        _ rule: DerivedAttributeRule, _ column: String, of destination: EntityDescription, through foreignKey: String,
+        into repointed: [Int64], pointingAt changedDestinations: [Int64], text: DerivationExpression.TextDerivation?
+    ) throws -> [DerivedValueLog.Report] {
+        guard !repointed.isEmpty || !changedDestinations.isEmpty else { return [] }
+        let table = rule.entity.tableName
+        var reports: [DerivedValueLog.Report] = []
+        // A destination read for a repointed row may be changing in another save: locked, it is read
+        // as that save leaves it. The changed destinations are this save's, locked already.
+        try forEachChunk(of: repointed) { list, keys in
+            _ = try transaction.rows(
+                "SELECT d.Z_PK FROM \(destination.tableName) d JOIN \(table) t ON d.Z_PK = t.\(foreignKey) WHERE t.Z_PK IN (\(list)) FOR SHARE OF d",
+                keys)
+        }
+        let pointing = { (repointedList: String, destinationList: String) in
+            "(\(table).Z_PK IN (\(repointedList)) OR \(table).\(foreignKey) IN (\(destinationList)))"
+        }
+        let read = "(SELECT d.\(column) FROM \(destination.tableName) d WHERE d.Z_PK = \(table).\(foreignKey))"
+        guard let text else {
+            try forEachChunk(of: repointed, changedDestinations) { repointedList, destinationList, keys in
+                reports += try update(rule, to: read, where: pointing(repointedList, destinationList), keys)
+            }
+            return reports
+        }
+        var values: [(Int64, String?)] = []
+        try forEachChunk(of: repointed, changedDestinations) { repointedList, destinationList, keys in
+            try transaction.rows(
+                "SELECT \(table).Z_PK, \(read) FROM \(table) WHERE \(pointing(repointedList, destinationList))\(entityFilter(rule.entity))", keys
+            ).forEach { row in
+                values.append((row.int64(0), row.databaseValue(1).textValue.map { text.applied(to: $0) }))
+            }
+        }
+        return try update(rule, toValues: values)
+    }
+
+    // MARK: Aggregates over a to-many relationship
+
+    /// Computes the count or sum of `owners` again, after locking them: a concurrent save adding
+    /// to the same owner then computes after this one commits, and counts this one's rows.
+    private func aggregate(
+        _ rule: DerivedAttributeRule, _ relationship: RelationshipDescription, _ destination: EntityDescription,
+        summed: (attribute: AttributeDescription, column: String)?, owners: [Int64]
+    ) throws -> [DerivedValueLog.Report] {
+        guard !owners.isEmpty else { return [] }
+        let table = rule.entity.tableName
+        let value = summed.map { "COALESCE(SUM(\(SQLDialect.postgreSQL.aggregated("d." + $0.column, type: $0.attribute.type))), 0)" } ?? "COUNT(*)"
+        let computed: String
+        switch relationship.storage {
+        case .inverseForeignKey(let memberTable, let column, _), .hiddenColumn(let memberTable, let column):
+            computed = "(SELECT \(value) FROM \(memberTable) d WHERE d.\(column) = \(table).Z_PK\(entityFilter(destination, row: "d")))"
+        case .joinTable(let joinTable, let ownColumn, let otherColumn, _, _):
+            computed = "(SELECT \(value) FROM \(joinTable) j JOIN \(destination.tableName) d ON d.Z_PK = j.\(otherColumn) WHERE j.\(ownColumn) = \(table).Z_PK)"
+        case .foreignKey, .none:
+            return []
+        }
+        var reports: [DerivedValueLog.Report] = []
+        try forEachChunk(of: owners) { list, keys in
+            _ = try transaction.rows("SELECT Z_PK FROM \(table) WHERE Z_PK IN (\(list)) ORDER BY Z_PK FOR UPDATE", keys)
+            reports += try update(rule, to: computed, where: "Z_PK IN (\(list))", keys)
+        }
+        return reports
+    }
+
+    /// The owners, through `relationship`, of the destination rows `keys`.
+    private func owners(of keys: [Int64], through relationship: RelationshipDescription) throws -> Set<Int64> {
+        var owners: Set<Int64> = []
+        let select: (String) -> String
+        switch relationship.storage {
+        case .inverseForeignKey(let table, let column, _), .hiddenColumn(let table, let column):
+            select = { "SELECT DISTINCT \(column) FROM \(table) WHERE Z_PK IN (\($0)) AND \(column) IS NOT NULL" }
+        case .joinTable(let table, let ownColumn, let otherColumn, _, _):
+            select = { "SELECT DISTINCT \(ownColumn) FROM \(table) WHERE \(otherColumn) IN (\($0))" }
+        case .foreignKey, .none:
+            return []
+        }
+        try forEachChunk(of: keys) { list, arguments in
+            try transaction.rows(select(list), arguments).forEach { owners.insert($0.int64(0)) }
+        }
+        return owners
+    }
+
+    // MARK: Statements
+
+    /// Sets the rule's column of the rows `keys` to `value` (SQL, with `arguments`); what changed.
+    /// `onlyChanged`: rows that hold the value already are neither written nor reported.
+    private func update(
+        _ rule: DerivedAttributeRule, to value: String, _ arguments: [DatabaseValue], rows keys: [Int64], onlyChanged: Bool = true
+    ) throws -> [DerivedValueLog.Report] {
+        var reports: [DerivedValueLog.Report] = []
+        try forEachChunk(of: keys) { list, keys in
+            reports += try update(rule, to: value, where: "Z_PK IN (\(list))", arguments + keys, onlyChanged: onlyChanged)
+        }
+        return reports
+    }
+
+    /// Sets the column of the rule's rows that `condition` selects to `value`; what changed. A
+    /// `value` with placeholders is written to every row, as comparing it would need them twice.
+    private func update(
+        _ rule: DerivedAttributeRule, to value: String, where condition: String, _ arguments: [DatabaseValue], onlyChanged: Bool = true
+    ) throws -> [DerivedValueLog.Report] {
+        let table = rule.entity.tableName
+        let changed = onlyChanged ? " AND \(table).\(rule.column) IS DISTINCT FROM \(value)" : ""
+        return try reported(rule, transaction.rows(
+            "UPDATE \(table) SET \(rule.column) = \(value) WHERE \(condition)\(entityFilter(rule.entity))\(changed) "
+                + "RETURNING \(table).Z_ENT, \(table).Z_PK, \(table).\(rule.column)",
+            arguments))
+    }
+
+    /// Sets the rule's column of each row to the text computed for it; what changed.
+    private func update(_ rule: DerivedAttributeRule, toValues values: [(key: Int64, text: String?)]) throws -> [DerivedValueLog.Report] {
+        let table = rule.entity.tableName, column = rule.column
+        var reports: [DerivedValueLog.Report] = []
+        for start in stride(from: 0, to: values.count, by: Self.chunkSize) {
+            let chunk = values[start..<min(start + Self.chunkSize, values.count)]
+            // Parameters in `VALUES` are text to the server: the key is cast back to a number.
+            let rows = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
+            reports += try reported(rule, transaction.rows(
+                "UPDATE \(table) SET \(column) = v.x FROM (VALUES \(rows)) AS v(k, x) WHERE \(table).Z_PK = CAST(v.k AS BIGINT)"
+                    + "\(entityFilter(rule.entity)) AND \(table).\(column) IS DISTINCT FROM v.x RETURNING \(table).Z_ENT, \(table).Z_PK, \(table).\(column)",
+                chunk.flatMap { [$0.key.databaseValue, $0.text.databaseValue] }))
+        }
+        return reports
+    }
+
+    /// The reports of the rows an `UPDATE … RETURNING Z_ENT, Z_PK, value` changed.
+    private func reported(_ rule: DerivedAttributeRule, _ rows: ReadRows) -> [DerivedValueLog.Report] {
+        var reports: [DerivedValueLog.Report] = []
+        rows.forEach { row in
+            reports.append(.init(entityNumber: Int(row.int64(0)), primaryKey: row.int64(1), attribute: rule.attribute.name, value: row.databaseValue(2)))
+        }
+        return reports
+    }
+
+    /// ` AND <row>.Z_ENT BETWEEN …` for an entity that shares its table with others; nothing otherwise.
+    private func entityFilter(_ entity: EntityDescription, row: String? = nil) -> String {
+        guard !entity.isSoleEntityOfTable else { return "" }
+        let column = "\(row ?? entity.tableName).Z_ENT"
+        return " AND \(column) BETWEEN \(entity.subtreeNumbers.lowerBound) AND \(entity.subtreeNumbers.upperBound)"
+    }
+
+    // MARK: Rows and keys
+
+    /// The rows of `list` of `entity` or its subentities.
+    private func rows(_ list: [SaveChanges.Row], of entity: EntityDescription) -> [SaveChanges.Row] {
+        list.filter { entity.subtreeNumbers.contains($0.entity.number) }
+    }
+
+    /// Keys per statement: a server takes at most 65,535 parameters, and long lists plan slowly.
+    private static let chunkSize = 1000
+
+    /// Calls `body` with each chunk of `keys` as placeholders and arguments.
+    private func forEachChunk(of keys: [Int64], _ body: (String, [DatabaseValue]) throws -> Void) throws {
+        for start in stride(from: 0, to: keys.count, by: Self.chunkSize) {
+            let chunk = keys[start..<min(start + Self.chunkSize, keys.count)]
+            try body(Array(repeating: "?", count: chunk.count).joined(separator: ", "), chunk.map(\.databaseValue))
+        }
+    }
+
+    /// Calls `body` with chunks of two lists of keys, each as placeholders (`NULL` for none), and
+    /// the arguments of both.
+    private func forEachChunk(of first: [Int64], _ second: [Int64], _ body: (String, String, [DatabaseValue]) throws -> Void) throws {
+        let count = max(first.count, second.count)
+        for start in stride(from: 0, to: count, by: Self.chunkSize) {
+            let a = first[min(start, first.count)..<min(start + Self.chunkSize, first.count)]
+            let b = second[min(start, second.count)..<min(start + Self.chunkSize, second.count)]
+            let list = { (keys: ArraySlice<Int64>) in keys.isEmpty ? "NULL" : Array(repeating: "?", count: keys.count).joined(separator: ", ") }
+            try body(list(a), list(b), (a + b).map(\.databaseValue))
+        }
+    }
+}
+
+extension AttributeValue {
+    /// The string, for a string value.
+    fileprivate var text: String? {
+        if case .string(let text) = self { text } else { nil }
+    }
+}
+
+extension DatabaseValue {
+    /// The text, for a value stored as text.
+    fileprivate var textValue: String? {
+        if case .string(let text) = storage { text } else { nil }
+    }
+}
