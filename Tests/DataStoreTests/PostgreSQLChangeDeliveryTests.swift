@@ -83,6 +83,35 @@ struct PostgreSQLChangeDeliveryTests {
         }
     }
 
+    /// Transactions deleted before a store read them leave a gap in the numbers: the store cannot
+    /// tell what they changed, and says so before the next transaction's changes.
+    @Test func transactionsDeletedBeforeTheyWereRead_arriveAsAnExternalWrite() async throws {
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            let here = try await PersistentStore(postgreSQL: database, model: TestStores.library)
+            let there = try await PersistentStore(postgreSQL: database, model: TestStores.library)
+            let arrivals = Arrivals(here)
+            let writer = there.newContext()
+            let first = Book(context: writer)
+            try await writer.save()
+            _ = try #require(try await arrivals.wait { $0.inserted == [first.objectID] }, "a transaction with no gap before it")
+            #expect(arrivals.all.allSatisfy { !$0.changes.isExternalWrite })
+
+            // Three transactions committed and deleted while this store was not reading: their
+            // numbers are taken, their rows gone.
+            let admin = try await PostgresConnection.connect(
+                configuration: PostgresConnection.Configuration(url: database), id: 1, logger: Logger(label: "tests"))
+            try await admin.query(#"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = "Z_MAX" + 3 WHERE "Z_ENT" = 16002"#, logger: admin.logger)
+            try await admin.close()
+            let second = Book(context: writer)
+            try await writer.save()
+            _ = try #require(try await arrivals.wait { $0.inserted == [second.objectID] }, "the transaction after the gap")
+            let received = arrivals.all.map(\.changes)
+            #expect(received.count == 3)
+            #expect(received.dropFirst().first?.isExternalWrite == true, "the gap is told first")
+            #expect(try !here.checkForExternalChanges(), "and only once")
+        }
+    }
+
     @Test func aListenerWhoseConnectionEnds_listensAgain_andLosesNoChange() async throws {
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             let here = try await PersistentStore(postgreSQL: database, model: TestStores.library)

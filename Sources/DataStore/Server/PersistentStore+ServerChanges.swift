@@ -44,11 +44,20 @@ extension PersistentStore {
     /// Publishes the transactions of `read` not delivered yet, one reading at a time, so that two
     /// readings at once (the listener's, a call of `checkForExternalChanges()`) deliver each
     /// transaction once and in order. Recursive: an observer may check for changes itself.
+    ///
+    /// A server numbers transactions one after another in the order they commit, so a number
+    /// missing after the last delivered one is a transaction deleted (`deleteHistory(before:)`)
+    /// before this store read it: what it changed is unknown, and observers first get a change
+    /// set whose `isExternalWrite` is set, as for a write with no history.
     private func publishInOrder(_ read: [HistoryTransaction]) -> Bool {
         deliveries.withLock {
+            let last = historyCursor.withLock { $0.lastTransaction }
+            let numbers = read.map(\.transactionNumber).filter { $0 > last }.sorted()
+            let skipsSome = zip([last] + numbers, numbers).contains { $1 != $0 + 1 }
             let transactions = advanceCursor(past: read)
+            if skipsSome { publish(ChangeSet(isExternalWrite: true)) }
             for transaction in transactions { publish(transaction.changeSet) }
-            return !transactions.isEmpty
+            return skipsSome || !transactions.isEmpty
         }
     }
 }
