@@ -204,8 +204,8 @@ public final class PersistentStore: Sendable {
         case server(any ServerDatabase)
     }
 
-    /// The SQLite database. What only a SQLite store does (batch requests, migration)
-    /// finds none on a server's store, and fails with `SQLiteStoreRequired`.
+    /// The SQLite database. What only a SQLite store does (migration) finds none on a server's
+    /// store, and fails with `SQLiteStoreRequired`.
     var database: any DatabaseWriter {
         get throws(SQLiteStoreRequired) {
             guard case .sqlite(let database) = engine else { throw SQLiteStoreRequired() }

@@ -27,8 +27,8 @@ extension PersistentStore {
     /// An object changed or deleted by another process since this one read it fails the save with
     /// `SaveError.conflicts` (optimistic locking on `Z_OPT`), as on SQLite. The persistent history
     /// reads as a file's (`fetchHistory`, tombstones included). Derived attributes are computed in
-    /// each save's transaction, after locking the rows they count, sum or copy. Batch requests and
-    /// migration need a SQLite store.
+    /// each save's transaction, after locking the rows they count, sum or copy. Batch requests run
+    /// as on SQLite; migration needs a SQLite store.
     ///
     /// Opening checks the store's version hashes against the model's and throws
     /// `StoreError.modelMismatch` naming the entities that differ, `.notAStore` for a database

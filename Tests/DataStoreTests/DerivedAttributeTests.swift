@@ -150,6 +150,46 @@ import TestSupport
         Dictionary(uniqueKeysWithValues: try rows(#"SELECT "Z_PK", "Z_OPT" FROM "ZPUBLICATION""#).map { (Int64($0[0]) ?? -1, $0[1]) })
     }
 
+    /// Batch requests write rows without objects; the values derived from those rows follow, and
+    /// the context that ran the request shows them. A request's result lists the objects it
+    /// wrote, not those whose derived values followed.
+    @Test(arguments: StoreEngine.available) func batchRequests_keepDerivedValuesCurrent(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(try Self.fixtureModel(), on: engine) { store in
+            let context = store.newContext()
+            let shelf = try context.insertObject(entityName: "Shelf"), tag = try context.insertObject(entityName: "Tag")
+            var books: [ManagedObject] = []
+            for pages in [100, 200, 300] {
+                let book = try context.insertObject(entityName: "Book")
+                try book.setValue(Int64(pages), forKey: "pages")
+                try book.setValue(shelf, forKey: "shelf")
+                try book.setValue(Set([tag]), forKey: "tags")
+                books.append(book)
+            }
+            try context.save()
+            let rows = { (sql: String) in try TestStores.rows(sql, in: store) }
+            func expectCurrent(_ step: String) throws {
+                let stored = try StoredDerivedValues(rows)
+                #expect(stored.values == (try ExpectedDerivedValues(rows)).values, "\(step)")
+                #expect(StoredDerivedValues.row(shelf, in: stored)?["totalPages"] == StoredDerivedValues.memory(shelf)["totalPages"], "\(step): the context shows it")
+            }
+
+            let inserted = try context.execute(BatchInsertRequest<ManagedObject>(entityName: "Book", objects: [["title": "Émile", "pages": Int64(5)]]))
+            try expectCurrent("insert")
+            #expect(try rows(#"SELECT "ZSEARCHTITLE" FROM "ZPUBLICATION" WHERE "Z_PK" = \#(inserted.objectIDs[0].primaryKey ?? 0)"#) == [["emile"]])
+
+            var double = BatchUpdateRequest<ManagedObject>(entityName: "Book", predicate: try ObjectPredicate(format: "pages > 150"))
+            double.propertiesToUpdate = ["pages": .expression(try ObjectExpression(format: "pages * 2"))]
+            #expect(try context.execute(double).objectIDs == [books[1].objectID, books[2].objectID])
+            try expectCurrent("update")
+            #expect(shelf.value(forKey: "totalPages") as? Int64 == Int64(100 + 400 + 600))
+
+            try context.execute(BatchDeleteRequest(objectIDs: [books[2].objectID]))
+            try expectCurrent("delete")
+            #expect(shelf.value(forKey: "bookCount") as? Int64 == 2)
+            #expect(tag.value(forKey: "bookCount") as? Int64 == 2)
+        }
+    }
+
     /// Two processes change the pages of their own books on one shelf at the same time: neither
     /// save changes the shelf, yet each computes its total again, and the last to commit counts the
     /// other's pages — as a server store locks the shelf before it sums.

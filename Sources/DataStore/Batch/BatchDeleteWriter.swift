@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 
 /// The statements of a batch delete. The rows to delete are noted first (``BatchKeys``), with
 /// those their Cascade rules reach; Deny rules and required inverses are checked before anything
@@ -36,51 +35,59 @@ struct BatchDeleteWriter {
         }
     }
 
-    func write(_ db: Database) throws -> BatchChanges {
-        if case .matching(let plan, 0, 0) = targets, plan.isLocal,
+    func write(_ transaction: any SaveTransaction) throws -> BatchChanges {
+        if case .matching(let plan, 0, 0) = targets, plan.isLocal, !plan.evaluatesInMemory,
            plan.entities.allSatisfy({ $0.relationships.allSatisfy(\.isTransient) && !keepsTombstones($0) }) {
-            return try deleteDirectly(plan, db)
+            return try deleteDirectly(plan, transaction)
         }
-        let keys = BatchKeys(db)
+        let keys = BatchKeys(transaction: transaction, dialect: store.dialect)
         try keys.clear()
         switch targets {
         case .matching(let plan, let limit, let offset):
-            try keys.insert(plan.select("\(plan.entity.rootNumber), t0.Z_PK, t0.Z_ENT", limit: limit, offset: offset, ordered: limit > 0 || offset > 0), log: store)
+            try keys.insertMatching(plan, limit: limit, offset: offset, store: store)
         case .objectIDs(let ids):
             for id in ids {
                 guard let entity = store.entity(number: id.entityNumber), let key = id.primaryKey else { continue }
                 try keys.insert(SQLFragment(
                     sql: "SELECT \(entity.rootNumber), Z_PK, Z_ENT FROM \(entity.tableName) WHERE Z_PK = ? AND Z_ENT = ?",
-                    arguments: [key.databaseValue, id.entityNumber.databaseValue]), log: store)
+                    arguments: [key.databaseValue, id.entityNumber.databaseValue]))
             }
         }
         try cascade(keys)
         let entities = try keys.entityNumbers().compactMap(store.entity(number:))
-        try check(entities, db)
+        try check(entities, transaction)
+        var changes = BatchChanges()
+        if !store.derivedAttributeRules.isEmpty {
+            // The owners of the rows about to go, while the rows still say.
+            var derived = ServerDerivedValues(rules: store.derivedAttributeRules, transaction: transaction)
+            derived.deleted = try keys.rows().compactMap { row in
+                store.entity(number: row.entityNumber).map { ServerDerivedValues.WrittenRow(entity: $0, key: row.key) }
+            }
+            try derived.readFormerOwners()
+            changes.derivedValues = derived
+        }
         var touched = TouchedRows()
         for entity in entities {
             for relationship in entity.relationships where !relationship.isTransient {
-                try clearReferences(to: entity, through: relationship, &touched, db)
+                try clearReferences(to: entity, through: relationship, &touched, transaction)
             }
         }
         for (row, _) in touched.rows {
             guard let table = store.entity(number: row.entityNumber)?.tableName else { continue }
-            try store.execute(SQLFragment(sql: "UPDATE \(table) SET Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", arguments: [row.key.databaseValue]), cached: true, in: db)
+            try transaction.execute("UPDATE \(table) SET Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", [row.key.databaseValue])
         }
         var tombstones: [ObjectID: [DatabaseValue]] = [:]
         for entity in entities where keepsTombstones(entity) {
             let rows = SQLFragment(sql: "Z_PK IN (\(BatchKeys.keys(root: entity.rootNumber, entity: entity.number)))")
-            let read = { (select: SQLFragment) in try store.logged(select, { try db.readRows(select.sql, select.arguments) }, rows: \.count) }
-            for (key, values) in try store.historyTombstones(of: entity).values(ofRowsIn: entity.tableName, where: rows, read: read) {
+            for (key, values) in try store.historyTombstones(of: entity).values(ofRowsIn: entity.tableName, where: rows, read: transaction.rows) {
                 tombstones[store.objectID(key: .permanent(key), entityNumber: entity.number)] = values
             }
         }
         let deleted = try keys.rows()
         for root in Set(deleted.map(\.root)).sorted() {
             guard let table = store.entity(number: root)?.tableName else { continue }
-            try store.execute(SQLFragment(sql: "DELETE FROM \(table) WHERE Z_PK IN (\(BatchKeys.keys(root: root)))"), in: db)
+            try transaction.execute("DELETE FROM \(table) WHERE Z_PK IN (\(BatchKeys.keys(root: root)))", [])
         }
-        var changes = BatchChanges()
         changes.deleted = deleted.map { store.objectID(key: .permanent($0.key), entityNumber: $0.entityNumber) }
         changes.tombstones = tombstones
         changes.updated = touched.rows.map { row, properties in
@@ -93,16 +100,14 @@ struct BatchDeleteWriter {
     /// relationships: nothing else refers to them, so their keys are read and the same condition
     /// deletes them (in the same transaction, so the same rows; cheaper than `RETURNING`, which
     /// buffers every row it returns).
-    private func deleteDirectly(_ plan: FetchPlan, _ db: Database) throws -> BatchChanges {
-        let select = plan.select("t0.Z_PK, t0.Z_ENT", ordered: false)
-        store.log(select.sql, select.arguments)
+    private func deleteDirectly(_ plan: FetchPlan, _ transaction: any SaveTransaction) throws -> BatchChanges {
         var changes = BatchChanges()
-        try db.cachedStatement(sql: select.sql).forEachRow(arguments: select.arguments) { row in
-            changes.deleted.append(store.objectID(key: .permanent(sqlite3_column_int64(row, 0)), entityNumber: Int(sqlite3_column_int64(row, 1))))
+        try transaction.rows(plan.select("t0.Z_PK, t0.Z_ENT", ordered: false)).forEach { row in
+            changes.deleted.append(store.objectID(key: .permanent(row.int64(0)), entityNumber: Int(row.int64(1))))
         }
         var delete = SQLFragment(sql: "DELETE FROM \(plan.entity.tableName) AS t0")
         if let condition = plan.condition { delete = delete + " WHERE " + condition }
-        try store.execute(delete, in: db)
+        try transaction.execute(delete)
         return changes
     }
 
@@ -126,8 +131,8 @@ struct BatchDeleteWriter {
                 guard let destination = store.entity(named: relationship.destinationEntityName) else { continue }
                 let pairs = destinationPairs(of: entity, relationship)
                 added += try keys.insert(SQLFragment(sql: """
-                    SELECT \(destination.rootNumber), d.Z_PK, d.Z_ENT FROM \(destination.tableName) d WHERE d.Z_PK IN (SELECT dest FROM (\(pairs)))
-                    """), log: store)
+                    SELECT \(destination.rootNumber), d.Z_PK, d.Z_ENT FROM \(destination.tableName) d WHERE d.Z_PK IN (SELECT dest FROM (\(pairs)) p)
+                    """))
             }
         }
     }
@@ -135,21 +140,21 @@ struct BatchDeleteWriter {
     /// Refuses the delete when a Deny relationship of a deleted object still has destinations that
     /// remain, or when a remaining object would lose a required to-one (a Nullify relationship
     /// whose inverse is required).
-    private func check(_ entities: [EntityDescription], _ db: Database) throws {
+    private func check(_ entities: [EntityDescription], _ transaction: any SaveTransaction) throws {
         var failures: [ValidationFailure] = []
         for entity in entities {
             for relationship in entity.relationships where !relationship.isTransient {
                 switch relationship.deleteRule {
                 case .deny:
                     guard let destination = store.entity(named: relationship.destinationEntityName) else { continue }
-                    let remaining = "SELECT owner, dest FROM (\(destinationPairs(of: entity, relationship))) WHERE dest NOT IN (\(BatchKeys.keys(root: destination.rootNumber)))"
-                    for owner in try Int64.fetchAll(db, sql: "SELECT DISTINCT owner FROM (\(remaining)) ORDER BY owner") {
-                        let id = store.objectID(key: .permanent(owner), entityNumber: entity.number)
+                    let remaining = "SELECT owner, dest FROM (\(destinationPairs(of: entity, relationship))) p WHERE dest NOT IN (\(BatchKeys.keys(root: destination.rootNumber)))"
+                    try transaction.rows("SELECT DISTINCT owner FROM (\(remaining)) r ORDER BY owner", []).forEach { row in
+                        let id = store.objectID(key: .permanent(row.int64(0)), entityNumber: entity.number)
                         failures.append(.deleteDenied(id, relationship: relationship.name))
                     }
                 case .nullify:
                     guard let inverse = inverse(of: relationship), inverse.isToOne, !inverse.isOptional else { continue }
-                    for row in try remainingDestinations(of: entity, relationship, db) {
+                    for row in try remainingDestinations(of: entity, relationship, transaction) {
                         let id = store.objectID(key: .permanent(row.key), entityNumber: row.entityNumber)
                         failures.append(.missingValue(id, property: inverse.name))
                     }
@@ -182,7 +187,7 @@ struct BatchDeleteWriter {
     /// its delete rule says, and notes the remaining objects whose relationships change. Join-table
     /// rows and hidden inverse columns go whatever the rule, as when a context deletes.
     private func clearReferences(
-        to entity: EntityDescription, through relationship: RelationshipDescription, _ touched: inout TouchedRows, _ db: Database
+        to entity: EntityDescription, through relationship: RelationshipDescription, _ touched: inout TouchedRows, _ transaction: any SaveTransaction
     ) throws {
         let inverse = inverse(of: relationship)
         let deletedKeys = BatchKeys.keys(root: entity.rootNumber, entity: entity.number)
@@ -190,35 +195,39 @@ struct BatchDeleteWriter {
         case .foreignKey:
             // The destination's to-many reads this row's column: it changes with the row gone.
             if let inverse, inverse.isToMany {
-                for row in try remainingDestinations(of: entity, relationship, db) { touched.add(row, property: inverse.name) }
+                for row in try remainingDestinations(of: entity, relationship, transaction) { touched.add(row, property: inverse.name) }
             } else if let inverse, relationship.deleteRule == .nullify, case .foreignKey = inverse.storage {
-                try nullify(inverse, pointingAt: deletedKeys, &touched, db)
+                try nullify(inverse, pointingAt: deletedKeys, &touched, transaction)
             }
         case .inverseForeignKey:
-            if let inverse, relationship.deleteRule == .nullify { try nullify(inverse, pointingAt: deletedKeys, &touched, db) }
+            if let inverse, relationship.deleteRule == .nullify { try nullify(inverse, pointingAt: deletedKeys, &touched, transaction) }
         case .joinTable(let table, let ownColumn, _, _, _):
             if let inverse {
-                for row in try remainingDestinations(of: entity, relationship, db) { touched.add(row, property: inverse.name) }
+                for row in try remainingDestinations(of: entity, relationship, transaction) { touched.add(row, property: inverse.name) }
             }
-            try store.execute(SQLFragment(sql: "DELETE FROM \(table) WHERE \(ownColumn) IN (\(deletedKeys))"), in: db)
+            try transaction.execute("DELETE FROM \(table) WHERE \(ownColumn) IN (\(deletedKeys))", [])
         case .hiddenColumn(let table, let column):
-            try store.execute(SQLFragment(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(deletedKeys))"), in: db)
+            try transaction.execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(deletedKeys))", [])
         case .none:
             break
         }
     }
 
     /// Sets the to-one `inverse` to nil in the remaining rows whose value is one of `deletedKeys`.
-    private func nullify(_ inverse: RelationshipDescription, pointingAt deletedKeys: String, _ touched: inout TouchedRows, _ db: Database) throws {
+    private func nullify(
+        _ inverse: RelationshipDescription, pointingAt deletedKeys: String, _ touched: inout TouchedRows, _ transaction: any SaveTransaction
+    ) throws {
         guard case .foreignKey(let column, let entityColumn, let orderColumn) = inverse.storage,
               let owner = store.entity(named: inverse.entityName) else { return }
         let columns = [column] + [entityColumn, orderColumn].compactMap { $0 }
         let condition = "\(owner.tableColumns[column]) IN (\(deletedKeys)) AND Z_PK NOT IN (\(BatchKeys.keys(root: owner.rootNumber)))"
-        let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(owner.tableName) WHERE \(condition)")
-        guard !rows.isEmpty else { return }
-        for row in rows { touched.add(BatchKeys.Row(root: owner.rootNumber, key: row[0], entityNumber: row[1]), property: inverse.name) }
+        let rows = try transaction.rows("SELECT Z_PK, Z_ENT FROM \(owner.tableName) WHERE \(condition)", [])
+        guard rows.count > 0 else { return }
+        rows.forEach { row in
+            touched.add(BatchKeys.Row(root: owner.rootNumber, key: row.int64(0), entityNumber: Int(row.int64(1))), property: inverse.name)
+        }
         let assignments = columns.map { "\(owner.tableColumns[$0]) = NULL" }.joined(separator: ", ")
-        try store.execute(SQLFragment(sql: "UPDATE \(owner.tableName) SET \(assignments) WHERE \(condition)"), in: db)
+        try transaction.execute("UPDATE \(owner.tableName) SET \(assignments) WHERE \(condition)", [])
     }
 
     // MARK: Destinations
@@ -236,19 +245,23 @@ struct BatchDeleteWriter {
         case .joinTable(let table, let ownColumn, let otherColumn, _, _):
             return "SELECT j.\(ownColumn) AS owner, j.\(otherColumn) AS dest FROM \(table) j WHERE j.\(ownColumn) IN (\(owners))"
         case .none:
-            return "SELECT NULL AS owner, NULL AS dest WHERE 0"
+            return "SELECT NULL AS owner, NULL AS dest WHERE 1 = 0"
         }
     }
 
     /// The destinations through `relationship` of the deleted rows of `entity` that are not deleted.
-    private func remainingDestinations(of entity: EntityDescription, _ relationship: RelationshipDescription, _ db: Database) throws -> [BatchKeys.Row] {
+    private func remainingDestinations(
+        of entity: EntityDescription, _ relationship: RelationshipDescription, _ transaction: any SaveTransaction
+    ) throws -> [BatchKeys.Row] {
         guard let destination = store.entity(named: relationship.destinationEntityName) else { return [] }
         let root = destination.rootNumber
         let sql = """
-            SELECT Z_PK, Z_ENT FROM \(destination.tableName) WHERE Z_PK IN (SELECT dest FROM (\(destinationPairs(of: entity, relationship))))
+            SELECT Z_PK, Z_ENT FROM \(destination.tableName) WHERE Z_PK IN (SELECT dest FROM (\(destinationPairs(of: entity, relationship))) p)
             AND Z_PK NOT IN (\(BatchKeys.keys(root: root))) ORDER BY Z_PK
             """
-        return try Row.fetchAll(db, sql: sql).map { BatchKeys.Row(root: root, key: $0[0], entityNumber: $0[1]) }
+        var rows: [BatchKeys.Row] = []
+        try transaction.rows(sql, []).forEach { rows.append(BatchKeys.Row(root: root, key: $0.int64(0), entityNumber: Int($0.int64(1)))) }
+        return rows
     }
 
     private func inverse(of relationship: RelationshipDescription) -> RelationshipDescription? {

@@ -1,7 +1,7 @@
 import GRDB
 
 /// The statements of a batch insert: one object of the entity's class is filled for each row,
-/// validated as a save validates it, and bound to the entity's prepared `INSERT`.
+/// validated as a save validates it, and written as a save writes an inserted object.
 struct BatchInsertWriter<Object: ManagedObject> {
     let context: ObjectContext
     let entity: EntityDescription
@@ -9,7 +9,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
 
     private var store: PersistentStore { context.store }
 
-    mutating func write(_ db: Database) throws -> BatchChanges {
+    mutating func write(_ transaction: any SaveTransaction) throws -> BatchChanges {
         // The object lives in a context of its own, never saved: this one is not touched.
         let scratch = ObjectContext(store: store)
         guard let object = scratch.insertObject(of: entity) as? Object else {
@@ -17,11 +17,11 @@ struct BatchInsertWriter<Object: ManagedObject> {
         }
         let defaults = entity.rowLayout.defaultValues
         let root = entity.rootNumber
-        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
-        let used = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(entity.tableName)") ?? 0
+        // Locked first on a server, so that no other process takes the same keys meanwhile.
+        let recorded = try transaction.integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?" + store.dialect.lockingRows, [root.databaseValue]) ?? 0
+        let used = try transaction.integer("SELECT MAX(Z_PK) FROM \(entity.tableName)", []) ?? 0
         var lastKey = max(recorded, used)
-        let statement = try db.cachedStatement(sql: entity.insertStatement)
-        let logsSQL = store.logsSQL
+        let mayBeRefused = !entity.uniquenessConstraints.isEmpty
         var changes = BatchChanges()
         var failures: [BatchInsertFailure] = []
         var index = 0
@@ -37,22 +37,22 @@ struct BatchInsertWriter<Object: ManagedObject> {
                 continue
             }
             lastKey += 1
+            let key = lastKey
             let values = SaveChanges.Row(inserting: object, values: &rowValues)
-            var row = ParameterBinder(statement, logging: logsSQL)
-            values.bindInsertedRow(key: lastKey, destinationKey: { _ in nil }, to: &row)
-            if let values = row.logged { store.log(entity.insertStatement, values) }
-            do {
-                try row.execute()
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                let conflicts = try UniquenessConflicts.failures(
-                    of: values, key: lastKey, store: store, destinationKey: { _ in nil }, in: SQLiteSaveTransaction(db, store: store))
+            let refusal = try transaction.refusal(of: {
+                try transaction.insert(values, key: key, destinationKey: { _ in nil })
+            }, mayBeRefused: mayBeRefused)
+            if let refusal {
+                let conflicts = try UniquenessConflicts.failures(of: values, key: key, store: store, destinationKey: { _ in nil }, in: transaction)
+                // A refusal no constraint of the model explains is not the caller's to fix.
+                guard !conflicts.isEmpty else { throw refusal }
                 failures += conflicts.map { BatchInsertFailure(index: index, failure: $0) }
                 continue
             }
-            changes.inserted.append(store.objectID(key: .permanent(lastKey), entityNumber: entity.number))
+            changes.inserted.append(store.objectID(key: .permanent(key), entityNumber: entity.number))
         }
         guard failures.isEmpty else { throw BatchError.invalidInsertedObjects(failures) }
-        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [lastKey, root])
+        try transaction.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKey.databaseValue, root.databaseValue])
         return changes
     }
 

@@ -1,9 +1,9 @@
 import GRDB
-import GRDBSQLite
 
 /// The rows a batch request changes, noted in a temporary table of the writer connection —
 /// `(Z_ROOT, Z_PK, Z_ENT)`, keyed by the root entity's number and the row's key — so that each
-/// statement of the request can join them instead of binding thousands of keys.
+/// statement of the request can join them instead of binding thousands of keys. Both engines look
+/// a name up among the connection's temporary tables first, so the statements name it alone.
 struct BatchKeys {
     static let table = "DSBATCHKEYS"
 
@@ -13,47 +13,75 @@ struct BatchKeys {
         var entityNumber: Int
     }
 
-    let db: Database
-
-    init(_ db: Database) {
-        self.db = db
-    }
+    let transaction: any SaveTransaction
+    let dialect: SQLDialect
 
     /// Makes the table, or empties it.
     func clear() throws {
-        try db.execute(sql: """
-            CREATE TEMP TABLE IF NOT EXISTS \(Self.table) (Z_ROOT INTEGER NOT NULL, Z_PK INTEGER NOT NULL, Z_ENT INTEGER NOT NULL,
-            PRIMARY KEY (Z_ROOT, Z_PK)) WITHOUT ROWID
-            """)
-        try db.execute(sql: "DELETE FROM temp.\(Self.table)")
+        try transaction.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS \(Self.table) (Z_ROOT BIGINT NOT NULL, Z_PK BIGINT NOT NULL, Z_ENT BIGINT NOT NULL, "
+                + "PRIMARY KEY (Z_ROOT, Z_PK))" + (dialect == .sqlite ? " WITHOUT ROWID" : ""), [])
+        try transaction.execute("DELETE FROM \(Self.table)", [])
     }
 
     /// Adds the rows `select` gives as `(root, key, entity)`, skipping those already there; the
     /// number added.
     @discardableResult
-    func insert(_ select: SQLFragment, log store: PersistentStore) throws -> Int {
-        try store.execute("INSERT OR IGNORE INTO temp.\(Self.table) (Z_ROOT, Z_PK, Z_ENT) " + select, in: db)
-        return db.changesCount
+    func insert(_ select: SQLFragment) throws -> Int {
+        let insert = switch dialect {
+        case .sqlite: "INSERT OR IGNORE INTO \(Self.table) (Z_ROOT, Z_PK, Z_ENT) " + select
+        case .postgreSQL: "INSERT INTO \(Self.table) (Z_ROOT, Z_PK, Z_ENT) " + select + " ON CONFLICT DO NOTHING"
+        }
+        return try transaction.execute(insert)
     }
 
     /// `SELECT Z_PK FROM …` of the noted rows of the hierarchy `root`, for `IN (…)`.
     static func keys(root: Int, entity: Int? = nil) -> String {
-        "SELECT Z_PK FROM temp.\(table) WHERE Z_ROOT = \(root)" + (entity.map { " AND Z_ENT = \($0)" } ?? "")
+        "SELECT Z_PK FROM \(table) WHERE Z_ROOT = \(root)" + (entity.map { " AND Z_ENT = \($0)" } ?? "")
     }
 
     /// The noted rows, in key order within each hierarchy; those of the hierarchy `root` only when given.
     func rows(root: Int? = nil) throws -> [Row] {
         let condition = root.map { " WHERE Z_ROOT = \($0)" } ?? ""
         var rows: [Row] = []
-        let select = try db.makeStatement(sql: "SELECT Z_ROOT, Z_PK, Z_ENT FROM temp.\(Self.table)\(condition) ORDER BY Z_ROOT, Z_PK")
-        try select.forEachRow(arguments: []) { row in
-            rows.append(Row(root: Int(sqlite3_column_int64(row, 0)), key: sqlite3_column_int64(row, 1), entityNumber: Int(sqlite3_column_int64(row, 2))))
+        try transaction.rows("SELECT Z_ROOT, Z_PK, Z_ENT FROM \(Self.table)\(condition) ORDER BY Z_ROOT, Z_PK", []).forEach { row in
+            rows.append(Row(root: Int(row.int64(0)), key: row.int64(1), entityNumber: Int(row.int64(2))))
         }
         return rows
     }
 
     /// The entity numbers of the noted rows.
     func entityNumbers() throws -> [Int] {
-        try Int.fetchAll(db, sql: "SELECT DISTINCT Z_ENT FROM temp.\(Self.table) ORDER BY Z_ENT")
+        var numbers: [Int] = []
+        try transaction.rows("SELECT DISTINCT Z_ENT FROM \(Self.table) ORDER BY Z_ENT", []).forEach { numbers.append(Int($0.int64(0))) }
+        return numbers
+    }
+}
+
+extension BatchKeys {
+    /// Notes the rows `plan` matches: with a `limit` or `offset`, those of its order. Where the
+    /// store's SQL cannot judge the whole predicate or order (text comparisons on a server), the
+    /// rows the SQL selects are judged and sorted in memory, as a fetch judges them, so a request
+    /// changes exactly the objects a fetch returns.
+    func insertMatching(_ plan: FetchPlan, limit: Int = 0, offset: Int = 0, store: PersistentStore) throws {
+        guard plan.evaluatesInMemory else {
+            try insert(plan.select("\(plan.entity.rootNumber), t0.Z_PK, t0.Z_ENT", limit: limit, offset: offset, ordered: limit > 0 || offset > 0))
+            return
+        }
+        let candidates = plan.select(plan.entity.selectColumns, ordered: false)
+        // A context of its own: the request works on the store's rows, not on a context's objects.
+        let scratch = ObjectContext(store: store)
+        let objects = try scratch.fetchRows(candidates, of: plan.entity, from: transaction.rows(candidates))
+        let evaluator = PredicateEvaluator(context: scratch)
+        let matching = objects.filter { object in plan.predicate.map { evaluator.evaluate($0, on: object) } ?? true }
+        let chosen = scratch.sortedInMemory(matching.map { ($0, plan.sortKeys) }).dropFirst(offset).prefix(limit > 0 ? limit : .max)
+        let keys = chosen.compactMap(\.objectID.primaryKey)
+        for start in stride(from: 0, to: keys.count, by: 1000) {
+            let chunk = keys[start..<min(start + 1000, keys.count)]
+            try insert(SQLFragment(
+                sql: "SELECT \(plan.entity.rootNumber), Z_PK, Z_ENT FROM \(plan.entity.tableName) WHERE Z_PK IN "
+                    + "(\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))",
+                arguments: chunk.map(\.databaseValue)))
+        }
     }
 }

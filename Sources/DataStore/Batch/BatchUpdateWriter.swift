@@ -42,15 +42,15 @@ struct BatchUpdateWriter {
                     throw .invalidRequest(.invalidValue(entity: entity.name, key: name, value: "\(value)"))
                 }
                 attribute.forEachStoredColumn(of: coerced) { index, stored in
-                    assignments.append((entity.tableColumns[index], .bound(stored.databaseValue)))
+                    assignments.append((entity.tableColumns[index], .bound(context.store.dialect.storedValue(stored))))
                 }
                 if attribute.hasValidationRules { constants.append((attribute, coerced)) }
             case .expression(let expression):
-                guard let column = attribute.columnName, let cast = Self.numericCast(attribute.type) else {
+                guard let column = attribute.columnName, let cast = Self.numericCast(attribute.type, context.store.dialect) else {
                     throw .invalidRequest(.invalidValue(entity: entity.name, key: name, value: "\(expression) (expressions set numeric attributes)"))
                 }
-                let value = try Self.compile(expression, entity: entity)
-                assignments.append((column, "CAST(" + value + " AS \(cast))"))
+                let value = try Self.compile(expression, entity: entity, context.store.dialect)
+                assignments.append((column, cast(value)))
                 if attribute.hasValidationRules { expressions.append(attribute) }
             }
         }
@@ -60,26 +60,25 @@ struct BatchUpdateWriter {
         checkedExpressions = expressions
     }
 
-    func write(_ db: Database) throws -> BatchChanges {
+    func write(_ transaction: any SaveTransaction) throws -> BatchChanges {
         guard !assignments.isEmpty else { return BatchChanges() }
-        let keys = BatchKeys(db)
+        let keys = BatchKeys(transaction: transaction, dialect: store.dialect)
         try keys.clear()
-        try keys.insert(plan.select("\(entity.rootNumber), t0.Z_PK, t0.Z_ENT", ordered: false), log: store)
+        try keys.insertMatching(plan, store: store)
         let rows = try keys.rows(root: entity.rootNumber)
         guard !rows.isEmpty else { return BatchChanges() }
         let set = SQLFragment.joined(assignments.map { "\($0.column) = " + $0.value }, separator: ", ")
         let update = "UPDATE \(entity.tableName) SET " + set + ", Z_OPT = Z_OPT + 1"
-        do {
-            try store.execute(update + " WHERE Z_PK IN (" + BatchKeys.keys(root: entity.rootNumber) + ")", in: db)
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw BatchError.validation(try uniquenessFailures(rows, update: update, db))
+        let all = update + " WHERE Z_PK IN (" + BatchKeys.keys(root: entity.rootNumber) + ")"
+        if try transaction.refusal(of: { try transaction.execute(all) }, mayBeRefused: !entity.uniquenessConstraints.isEmpty) != nil {
+            throw BatchError.validation(try uniquenessFailures(rows, update: update, transaction))
         }
         let ids = rows.map { store.objectID(key: .permanent($0.key), entityNumber: $0.entityNumber) }
         var failures: [ValidationFailure] = []
         for id in ids {
             for (attribute, value) in checkedConstants { failures += context.validate(value, of: attribute, in: id) }
         }
-        failures += try expressionFailures(db)
+        failures += try expressionFailures(transaction)
         guard failures.isEmpty else { throw BatchError.validation(failures) }
         var changes = BatchChanges()
         changes.updated = ids.map { ($0, updatedProperties) }
@@ -87,18 +86,18 @@ struct BatchUpdateWriter {
     }
 
     /// Reads back the values the expressions computed for the attributes with rules, and checks them.
-    private func expressionFailures(_ db: Database) throws -> [ValidationFailure] {
+    private func expressionFailures(_ transaction: any SaveTransaction) throws -> [ValidationFailure] {
         guard !checkedExpressions.isEmpty else { return [] }
         let columns = checkedExpressions.compactMap(\.columnName).joined(separator: ", ")
-        let rows = try Row.fetchCursor(db, sql: """
+        let rows = try transaction.rows("""
             SELECT Z_PK, Z_ENT, \(columns) FROM \(entity.tableName)
             WHERE Z_PK IN (\(BatchKeys.keys(root: entity.rootNumber))) ORDER BY Z_PK
-            """)
+            """, [])
         var failures: [ValidationFailure] = []
-        while let row = try rows.next() {
-            let id = store.objectID(key: .permanent(row[0]), entityNumber: row[1])
+        rows.forEach { row in
+            let id = store.objectID(key: .permanent(row.int64(0)), entityNumber: Int(row.int64(1)))
             for (offset, attribute) in checkedExpressions.enumerated() {
-                let value = AttributeValue(row[offset + 2] as DatabaseValue, as: attribute.type)
+                let value = AttributeValue(row.databaseValue(Int32(offset + 2)), as: attribute.type)
                 failures += context.validate(value, of: attribute, in: id)
             }
         }
@@ -107,21 +106,20 @@ struct BatchUpdateWriter {
 
     /// After the `UPDATE` broke a unique index: updates the rows one at a time to find which, and
     /// with which existing object, each breaks a uniqueness constraint.
-    private func uniquenessFailures(_ rows: [BatchKeys.Row], update: SQLFragment, _ db: Database) throws -> [ValidationFailure] {
+    private func uniquenessFailures(_ rows: [BatchKeys.Row], update: SQLFragment, _ transaction: any SaveTransaction) throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for row in rows {
-            do {
-                try store.execute(update + " WHERE Z_PK = " + .bound(row.key.databaseValue), cached: true, in: db)
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            let one = update + " WHERE Z_PK = " + .bound(row.key.databaseValue)
+            if try transaction.refusal(of: { try transaction.execute(one) }, mayBeRefused: true) != nil {
                 let id = store.objectID(key: .permanent(row.key), entityNumber: row.entityNumber)
-                failures += try conflicts(of: id, db)
+                failures += try conflicts(of: id, transaction)
             }
         }
         return failures
     }
 
     /// The constraints the new values of the row `id` break, each with the row that has them.
-    private func conflicts(of id: ObjectID, _ db: Database) throws -> [ValidationFailure] {
+    private func conflicts(of id: ObjectID, _ transaction: any SaveTransaction) throws -> [ValidationFailure] {
         let newValues = Dictionary(assignments.map { ($0.column, $0.value) }, uniquingKeysWith: { first, _ in first })
         var failures: [ValidationFailure] = []
         for constraint in entity.uniquenessConstraints {
@@ -133,15 +131,15 @@ struct BatchUpdateWriter {
             guard columns.count == constraint.count else { continue }
             let values = SQLFragment.joined(columns.map { newValues[$0] ?? SQLFragment(sql: $0) }, separator: ", ")
             let select = "SELECT " + values + " FROM \(entity.tableName) WHERE Z_PK = " + .bound((id.primaryKey ?? 0).databaseValue)
-            guard let row = try Row.fetchOne(db, sql: select.sql, arguments: StatementArguments(select.arguments)) else { continue }
-            let wanted = (0..<columns.count).map { row[$0] as DatabaseValue }
-            guard !wanted.contains(.null) else { continue }
+            var wanted: [DatabaseValue] = []
+            try transaction.rows(select).forEach { row in wanted = (0..<columns.count).map { row.databaseValue(Int32($0)) } }
+            guard !wanted.isEmpty, !wanted.contains(.null) else { continue }
             let condition = columns.map { "\($0) = ?" }.joined(separator: " AND ")
-            if let other = try Row.fetchOne(
-                db, sql: "SELECT Z_PK, Z_ENT FROM \(entity.tableName) WHERE \(condition) AND Z_PK != ? LIMIT 1",
-                arguments: StatementArguments(wanted + [(id.primaryKey ?? 0).databaseValue]))
-            {
-                failures.append(.uniquenessViolated(id, constraint: constraint, conflictingObject: store.objectID(key: .permanent(other[0]), entityNumber: other[1])))
+            try transaction.rows(
+                "SELECT Z_PK, Z_ENT FROM \(entity.tableName) WHERE \(condition) AND Z_PK != ? LIMIT 1", wanted + [(id.primaryKey ?? 0).databaseValue]
+            ).forEach { other in
+                let conflicting = store.objectID(key: .permanent(other.int64(0)), entityNumber: Int(other.int64(1)))
+                failures.append(.uniquenessViolated(id, constraint: constraint, conflictingObject: conflicting))
             }
         }
         return failures
@@ -149,17 +147,25 @@ struct BatchUpdateWriter {
 
     // MARK: Expressions
 
-    /// The type a numeric attribute's computed value is cast to; `nil` for other attributes.
-    private static func numericCast(_ type: AttributeType) -> String? {
-        switch type {
-        case .integer16, .integer32, .integer64: "INTEGER"
-        case .double, .float, .decimal: "REAL"
+    /// How a numeric attribute's computed value is cast to its type, as SQLite casts: integers
+    /// truncated toward zero (PostgreSQL would round), reals in double precision; `nil` for other
+    /// attributes.
+    private static func numericCast(_ type: AttributeType, _ dialect: SQLDialect) -> ((SQLFragment) -> SQLFragment)? {
+        switch (type, dialect) {
+        case (.integer16, .sqlite), (.integer32, .sqlite), (.integer64, .sqlite): { "CAST(" + $0 + " AS INTEGER)" }
+        case (.integer16, .postgreSQL), (.integer32, .postgreSQL), (.integer64, .postgreSQL): { "CAST(TRUNC(CAST(" + $0 + " AS NUMERIC)) AS BIGINT)" }
+        case (.double, _), (.float, _), (.decimal, _): { "CAST(" + $0 + " AS \(real(dialect)))" }
         default: nil
         }
     }
 
+    /// The SQL name of a double-precision real.
+    private static func real(_ dialect: SQLDialect) -> String {
+        dialect == .sqlite ? "REAL" : "DOUBLE PRECISION"
+    }
+
     /// The SQL of `expression` over the columns of the row being updated.
-    private static func compile(_ expression: ObjectExpression, entity: EntityDescription) throws(BatchError) -> SQLFragment {
+    private static func compile(_ expression: ObjectExpression, entity: EntityDescription, _ dialect: SQLDialect) throws(BatchError) -> SQLFragment {
         switch expression {
         case .constant(let value):
             switch value {
@@ -167,14 +173,18 @@ struct BatchUpdateWriter {
             default: throw .invalidRequest(.invalidValue(entity: entity.name, key: "\(expression)", value: "a non-numeric constant"))
             }
         case .key(let name):
-            guard let attribute = entity.attribute(named: name), let column = attribute.columnName, numericCast(attribute.type) != nil else {
+            guard let attribute = entity.attribute(named: name), let column = attribute.columnName, numericCast(attribute.type, dialect) != nil else {
                 throw .invalidRequest(.unknownKeyPath(entity: entity.name, keyPath: "\(name) (expressions read the object's own numeric attributes)"))
             }
             return SQLFragment(sql: column)
         case .arithmetic(let arithmeticOperator, let lhs, let rhs):
-            let left = try compile(lhs, entity: entity), right = try compile(rhs, entity: entity)
-            // Real division, as `NSExpression` divides: `7 / 2` is 3.5, not 3.
-            if arithmeticOperator == .divide { return "(CAST(" + left + " AS REAL) / " + right + ")" }
+            let left = try compile(lhs, entity: entity, dialect), right = try compile(rhs, entity: entity, dialect)
+            // Real division, as `NSExpression` divides: `7 / 2` is 3.5, not 3. By zero, `NULL`, as
+            // in SQLite (PostgreSQL would fail).
+            if arithmeticOperator == .divide {
+                let divisor = dialect == .sqlite ? right : "NULLIF(" + right + ", 0)"
+                return "(CAST(" + left + " AS \(real(dialect))) / " + divisor + ")"
+            }
             return "(" + left + " \(arithmeticOperator.rawValue) " + right + ")"
         }
     }

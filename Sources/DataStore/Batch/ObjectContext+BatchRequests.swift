@@ -10,7 +10,7 @@ extension ObjectContext {
     public func execute<Object>(_ request: BatchInsertRequest<Object>) throws(BatchError) -> BatchResult {
         let entity = try batchEntity(named: request.entityName, as: Object.self)
         var writer = BatchInsertWriter<Object>(context: self, entity: entity, source: request.source)
-        return BatchResult(objectIDs: try runBatch { db in try writer.write(db) }.inserted)
+        return BatchResult(objectIDs: try runBatch { transaction in try writer.write(transaction) }.inserted)
     }
 
     /// Sets the request's attributes on every matching object; returns the IDs of those changed.
@@ -18,7 +18,7 @@ extension ObjectContext {
     public func execute<Object>(_ request: BatchUpdateRequest<Object>) throws(BatchError) -> BatchResult {
         let entity = try batchEntity(named: request.entityName, as: Object.self)
         let writer = try BatchUpdateWriter(context: self, entity: entity, request: request)
-        return BatchResult(objectIDs: try runBatch { db in try writer.write(db) }.updated.map(\.id))
+        return BatchResult(objectIDs: try runBatch { transaction in try writer.write(transaction) }.updated.map(\.id))
     }
 
     /// Deletes the request's objects and applies the delete rules; returns the IDs of every object
@@ -26,7 +26,7 @@ extension ObjectContext {
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws(BatchError) -> BatchResult {
         let writer = try BatchDeleteWriter(context: self, target: request.target)
-        return BatchResult(objectIDs: try runBatch { db in try writer.write(db) }.deleted)
+        return BatchResult(objectIDs: try runBatch { transaction in try writer.write(transaction) }.deleted)
     }
 
     private func batchEntity<Object: ManagedObject>(named name: String, as type: Object.Type) throws(BatchError) -> EntityDescription {
@@ -35,28 +35,34 @@ extension ObjectContext {
         return entity
     }
 
-    /// Runs `write` in one transaction with the history it calls for, then merges and publishes
-    /// what it changed.
-    private func runBatch(_ write: (Database) throws -> BatchChanges) throws(BatchError) -> BatchChanges {
-        var historyTransaction: Int64?
+    /// Runs `write` in one transaction of the store's engine with the history it calls for, then
+    /// merges and publishes what it changed.
+    private func runBatch(_ write: @escaping (any SaveTransaction) throws -> BatchChanges) throws(BatchError) -> BatchChanges {
+        let (author, contextName) = (transactionAuthor, name)
+        let inTransaction = { [store] (transaction: any SaveTransaction) throws -> BatchChanges in
+            _ = store.derivedValues.take()  // left by an earlier write that rolled back
+            var changes = try write(transaction)
+            changes.add(derived: store.derivedValues.take(), store: store)
+            try changes.computeDerivedValues(store: store, in: transaction)
+            if store.tracksHistory {
+                let number = try transaction.writeHistory(changes.history(store: store), author: author, contextName: contextName)
+                store.noteOwnHistoryTransaction(number)
+                // A commit that fails after this frees the number again.
+                transaction.onRollback { store.forgetOwnHistoryTransaction(number) }
+            }
+            return changes
+        }
         let changes: BatchChanges
         do {
-            changes = try store.database.write { db in
-                _ = store.derivedValues.take()  // left by an earlier write that rolled back
-                var changes = try write(db)
-                changes.add(derived: store.derivedValues.take(), store: store)
-                if store.tracksHistory {
-                    let number = try changes.writeHistory(author: transactionAuthor, contextName: name, store: store, db)
-                    historyTransaction = number
-                    store.noteOwnHistoryTransaction(number)
-                }
-                return changes
+            changes = switch store.engine {
+            case .sqlite(let database): try database.write { db in try inTransaction(SQLiteSaveTransaction(db, store: store)) }
+            case .server(let server): try server.writeWaiting { transaction in try inTransaction(ServerSaveTransaction(transaction, store: store)) }
             }
         } catch let error as BatchError {
             throw error
+        } catch let unknown as CommitOutcomeUnknown {
+            throw .database(message: unknown.message)
         } catch {
-            // The commit failed after the history was written: its transaction number is free again.
-            if let number = historyTransaction { store.forgetOwnHistoryTransaction(number) }
             throw .database(message: "\(error)")
         }
         let changeSet = changes.changeSet

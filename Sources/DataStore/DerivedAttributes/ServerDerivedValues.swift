@@ -12,29 +12,33 @@ import GRDB
 /// counts the other's rows too. Text derivations are computed in Swift, as the SQLite store's
 /// functions do, so both stores fold text alike.
 struct ServerDerivedValues {
+    /// A row the save or batch request writes: for an update, with the properties that changed.
+    struct WrittenRow {
+        let entity: EntityDescription
+        let key: Int64
+        var changedKeys: Set<String> = []
+    }
+
     let rules: [DerivedAttributeRule]
-    let changes: SaveChanges
     let transaction: any SaveTransaction
-    /// The permanent key of a row of the save.
-    let key: (SaveChanges.Row) -> Int64
+    var inserted: [WrittenRow] = []
+    var updated: [WrittenRow] = []
+    var deleted: [WrittenRow] = []
     /// For each aggregate rule, by index: the owners of destinations this save moves or deletes,
     /// read before it writes.
     private var formerOwners: [Int: Set<Int64>] = [:]
 
-    init(rules: [DerivedAttributeRule], changes: SaveChanges, transaction: any SaveTransaction, key: @escaping (SaveChanges.Row) -> Int64) {
+    init(rules: [DerivedAttributeRule], transaction: any SaveTransaction) {
         self.rules = rules
-        self.changes = changes
         self.transaction = transaction
-        self.key = key
     }
 
     /// Reads who owns the destinations the save will move or delete, while the rows still say.
     mutating func readFormerOwners() throws {
         for (index, rule) in rules.enumerated() {
             guard case .aggregate(let relationship, let destination, _, _) = rule.source else { continue }
-            let leaving = rows(changes.deleted, of: destination)
-                + rows(changes.updated, of: destination).filter { $0.changedKeys.contains(relationship.inverseName ?? "") }
-            formerOwners[index] = try owners(of: leaving.map(key), through: relationship)
+            let leaving = rows(deleted, of: destination) + rows(updated, of: destination).filter { $0.changedKeys.contains(relationship.inverseName ?? "") }
+            formerOwners[index] = try owners(of: leaving.map(\.key), through: relationship)
         }
     }
 
@@ -44,28 +48,27 @@ struct ServerDerivedValues {
         for (index, rule) in rules.enumerated() {
             switch rule.source {
             case .now:
-                let saved = (rows(changes.inserted, of: rule.entity) + rows(changes.updated, of: rule.entity)).map(key)
+                let saved = (rows(inserted, of: rule.entity) + rows(updated, of: rule.entity)).map(\.key)
                 let now = Date().timeIntervalSinceReferenceDate.databaseValue
                 reports += try update(rule, to: "?", [now], rows: saved, onlyChanged: false)
             case .ownAttribute(let attribute, let column, let text):
-                let rows = rows(changes.inserted, of: rule.entity) + rows(changes.updated, of: rule.entity).filter { $0.changedKeys.contains(attribute.name) }
+                let keys = (rows(inserted, of: rule.entity) + rows(updated, of: rule.entity).filter { $0.changedKeys.contains(attribute.name) }).map(\.key)
                 if let text {
-                    let values = rows.map { (key($0), $0.attributes[attribute.slot].text.map { text.applied(to: $0) }) }
-                    reports += try update(rule, toValues: values)
+                    reports += try transform(rule, column, of: keys, by: text)
                 } else {
-                    reports += try update(rule, to: column, [], rows: rows.map(key))
+                    reports += try update(rule, to: column, [], rows: keys)
                 }
             case .destinationAttribute(let relationship, let foreignKey, let destination, let attribute, let column, let text):
-                let repointed = (rows(changes.inserted, of: rule.entity) + rows(changes.updated, of: rule.entity).filter { $0.changedKeys.contains(relationship) }).map(key)
-                let changedDestinations = rows(changes.updated, of: destination).filter { $0.changedKeys.contains(attribute.name) }.map(key)
+                let repointed = (rows(inserted, of: rule.entity) + rows(updated, of: rule.entity).filter { $0.changedKeys.contains(relationship) }).map(\.key)
+                let changedDestinations = rows(updated, of: destination).filter { $0.changedKeys.contains(attribute.name) }.map(\.key)
                 reports += try copy(rule, column, of: destination, through: foreignKey, into: repointed, pointingAt: changedDestinations, text: text)
             case .aggregate(let relationship, let destination, let summed, let summedColumn):
                 var owners = formerOwners[index] ?? []
-                owners.formUnion((rows(changes.inserted, of: rule.entity) + rows(changes.updated, of: rule.entity).filter { $0.changedKeys.contains(relationship.name) }).map(key))
-                let arriving = rows(changes.inserted, of: destination) + rows(changes.updated, of: destination).filter { row in
+                owners.formUnion((rows(inserted, of: rule.entity) + rows(updated, of: rule.entity).filter { $0.changedKeys.contains(relationship.name) }).map(\.key))
+                let arriving = rows(inserted, of: destination) + rows(updated, of: destination).filter { row in
                     row.changedKeys.contains(relationship.inverseName ?? "") || summed.map { row.changedKeys.contains($0.name) } == true
                 }
-                owners.formUnion(try self.owners(of: arriving.map(key), through: relationship))
+                owners.formUnion(try self.owners(of: arriving.map(\.key), through: relationship))
                 reports += try aggregate(rule, relationship, destination, summed: summed.map { ($0, summedColumn ?? "") }, owners: owners.sorted())
             }
         }
@@ -73,6 +76,19 @@ struct ServerDerivedValues {
     }
 
     // MARK: Values of the row or of a to-one destination
+
+    /// Sets the rows `keys` to their own `column` transformed by `text`, computed in Swift.
+    private func transform(
+        _ rule: DerivedAttributeRule, _ column: String, of keys: [Int64], by text: DerivationExpression.TextDerivation
+    ) throws -> [DerivedValueLog.Report] {
+        var values: [(Int64, String?)] = []
+        try forEachChunk(of: keys) { list, keys in
+            try transaction.rows("SELECT Z_PK, \(column) FROM \(rule.entity.tableName) WHERE Z_PK IN (\(list))", keys).forEach { row in
+                values.append((row.int64(0), row.databaseValue(1).textValue.map { text.applied(to: $0) }))
+            }
+        }
+        return try update(rule, toValues: values)
+    }
 
     /// Copies the destination's `column` (transformed by `text`) into the rows `repointed` and the
     /// rows pointing at `changedDestinations`, after locking the destinations read.
@@ -219,7 +235,7 @@ struct ServerDerivedValues {
     // MARK: Rows and keys
 
     /// The rows of `list` of `entity` or its subentities.
-    private func rows(_ list: [SaveChanges.Row], of entity: EntityDescription) -> [SaveChanges.Row] {
+    private func rows(_ list: [WrittenRow], of entity: EntityDescription) -> [WrittenRow] {
         list.filter { entity.subtreeNumbers.contains($0.entity.number) }
     }
 
@@ -244,13 +260,6 @@ struct ServerDerivedValues {
             let list = { (keys: ArraySlice<Int64>) in keys.isEmpty ? "NULL" : Array(repeating: "?", count: keys.count).joined(separator: ", ") }
             try body(list(a), list(b), (a + b).map(\.databaseValue))
         }
-    }
-}
-
-extension AttributeValue {
-    /// The string, for a string value.
-    fileprivate var text: String? {
-        if case .string(let text) = self { text } else { nil }
     }
 }
 

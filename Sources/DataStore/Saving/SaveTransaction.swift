@@ -1,8 +1,8 @@
 import GRDB
 
-/// The statements of one save, in the write transaction of the store's engine: ``SaveWriter``
-/// decides what to write, and a transaction writes it as its engine takes it best — SQLite one
-/// prepared row at a time, a server many rows per round trip.
+/// The statements of one save or batch request, in the write transaction of the store's engine:
+/// ``SaveWriter`` and the batch writers decide what to write, and a transaction writes it as its
+/// engine takes it best — SQLite one prepared row at a time, a server many rows per round trip.
 protocol SaveTransaction: AnyObject {
     /// Writes `object` as the new row `key`; `destinationKey` gives the permanent ID of a to-one's
     /// destination. A server may hold the row back and write it with others before the next statement.
@@ -31,6 +31,17 @@ protocol SaveTransaction: AnyObject {
 }
 
 extension SaveTransaction {
+    /// Runs `statement`; the number of rows it changed.
+    @discardableResult
+    func execute(_ statement: SQLFragment) throws -> Int {
+        try execute(statement.sql, statement.arguments)
+    }
+
+    /// Every row `select` selects.
+    func rows(_ select: SQLFragment) throws -> ReadRows {
+        try rows(select.sql, select.arguments)
+    }
+
     /// The first column of the first row `sql` selects, as an integer; `nil` when there is no row
     /// or the value is `NULL`.
     func integer(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int64? {

@@ -47,8 +47,7 @@ struct SaveWriter {
     private mutating func write() throws -> Result {
         _ = store.derivedValues.take()  // left by an earlier write that rolled back
         try allocatePrimaryKeys()
-        var derived = store.derivedAttributeRules.isEmpty
-            ? nil : ServerDerivedValues(rules: store.derivedAttributeRules, changes: changes, transaction: transaction, key: key(of:))
+        var derived = derivedValues()
         try derived?.readFormerOwners()
         var conflicts: [SaveError.Conflict] = []
         // A row may take values that another row of the save gives up later in it — a name passed
@@ -82,6 +81,15 @@ struct SaveWriter {
         let derivedValues = try derived?.write() ?? store.derivedValues.take()
         if store.tracksHistory { try writeHistory() }
         return Result(permanentIDs: permanentIDs, derivedValues: derivedValues)
+    }
+
+    /// What computes the derived values on a server, which has no triggers; `nil` on SQLite.
+    private func derivedValues() -> ServerDerivedValues? {
+        guard !store.derivedAttributeRules.isEmpty else { return nil }
+        let written = { (row: SaveChanges.Row) in ServerDerivedValues.WrittenRow(entity: row.entity, key: key(of: row), changedKeys: row.changedKeys) }
+        var derived = ServerDerivedValues(rules: store.derivedAttributeRules, transaction: transaction)
+        (derived.inserted, derived.updated, derived.deleted) = (changes.inserted.map(written), changes.updated.map(written), changes.deleted.map(written))
+        return derived
     }
 
     /// The indices of `rows` in the order their rows are written. A server locks each row it

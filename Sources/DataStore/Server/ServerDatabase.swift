@@ -67,8 +67,7 @@ package struct CommitOutcomeUnknown: Error, CustomStringConvertible {
     package var description: String { message }
 }
 
-/// What a server's store throws for what only a SQLite store does yet: batch requests and
-/// migration.
+/// What a server's store throws for what only a SQLite store does yet: migration.
 struct SQLiteStoreRequired: Error, CustomStringConvertible {
-    var description: String { "batch requests and migration need a SQLite store" }
+    var description: String { "migration needs a SQLite store" }
 }
