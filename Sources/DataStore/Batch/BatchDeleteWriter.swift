@@ -102,7 +102,8 @@ struct BatchDeleteWriter {
     /// buffers every row it returns).
     private func deleteDirectly(_ plan: FetchPlan, _ transaction: any SaveTransaction) throws -> BatchChanges {
         var changes = BatchChanges()
-        try transaction.rows(plan.select("t0.Z_PK, t0.Z_ENT", ordered: false)).forEach { row in
+        let select = plan.select("t0.Z_PK, t0.Z_ENT", ordered: false)
+        try transaction.forEachRow(select.sql, select.arguments) { row in
             changes.deleted.append(store.objectID(key: .permanent(row.int64(0)), entityNumber: Int(row.int64(1))))
         }
         var delete = SQLFragment(sql: "DELETE FROM \(plan.entity.tableName) AS t0")

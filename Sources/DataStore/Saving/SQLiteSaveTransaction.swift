@@ -37,6 +37,11 @@ final class SQLiteSaveTransaction: SaveTransaction {
         try ReadRows(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
+    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws {
+        store.log(sql, arguments)
+        _ = try db.cachedStatement(sql: sql).forEachRow(arguments: arguments) { body(.statement($0)) }
+    }
+
     func writeHistory(_ history: HistoryRecorder, author: String?, contextName: String?) throws -> Int64 {
         try history.write(author: author, contextName: contextName, tombstoneColumns: store.tombstoneColumns, in: db)
     }

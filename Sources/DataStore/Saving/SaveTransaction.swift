@@ -15,6 +15,10 @@ protocol SaveTransaction: AnyObject {
     /// Every row `sql` selects.
     func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> ReadRows
 
+    /// Calls `body` with the columns of each row `sql` selects: on SQLite as each is read, for
+    /// many rows that need not all be in memory at once.
+    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws
+
     /// Runs `write`. When a unique index refuses one of its rows, the refusal, with nothing of
     /// `write` left written; otherwise `nil`. Other errors are thrown. `mayBeRefused` is false
     /// for writes no unique index of the model can refuse, which a server then need not guard.

@@ -31,6 +31,10 @@ final class ServerSaveTransaction: SaveTransaction {
         return try store.logged(SQLFragment(sql: sql, arguments: arguments), { try transaction.rows(sql, arguments: arguments) }, rows: \.count)
     }
 
+    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws {
+        try rows(sql, arguments).forEach(body)
+    }
+
     /// Writes the history's transaction and changes, and notifies the store's other processes as
     /// the transaction commits (`NOTIFY`, which the server delivers on commit only).
     func writeHistory(_ history: HistoryRecorder, author: String?, contextName: String?) throws -> Int64 {
