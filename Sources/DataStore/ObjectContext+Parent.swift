@@ -41,18 +41,20 @@ extension ObjectContext {
     func pendingChanges() -> PendingChanges {
         guard parent != nil else {
             return PendingChanges(
-                inserted: inserted.objects, updated: updated.objects,
+                inserted: inserted.objects, updated: updated.objects, deleted: [],
                 isChanged: { $0.changeFlags.contains(.updated) || $0.changeFlags.contains(.deleted) },
                 isDeleted: { $0.changeFlags.contains(.deleted) })
         }
         let ids = pendingChangeIDs()
         let updatedObjects = ids.updated.map(object(with:))
         // Loaded now from the ancestor that changed them, so that a fetch never fills them from
-        // the store's rows.
-        for object in updatedObjects { object.fulfillIfNeeded() }
+        // the store's rows. Deleted ones too: a sort or predicate still reaches them through the
+        // relationships that hold them until the root saves.
+        let deletedObjects = ids.deleted.map(object(with:))
+        for object in updatedObjects + deletedObjects { object.fulfillIfNeeded() }
         let changed = ids.deleted.union(ids.updated)
         return PendingChanges(
-            inserted: ids.inserted.map(object(with:)), updated: updatedObjects,
+            inserted: ids.inserted.map(object(with:)), updated: updatedObjects, deleted: deletedObjects,
             isChanged: { changed.contains($0.objectID) }, isDeleted: { ids.deleted.contains($0.objectID) })
     }
 
@@ -174,6 +176,10 @@ extension ObjectContext {
 struct PendingChanges {
     let inserted: [ManagedObject]
     let updated: [ManagedObject]
+    /// In a child, the objects its ancestors deleted, loaded from them and held while the fetch
+    /// runs (a context keeps unchanged objects weakly): a sort or predicate that reaches one
+    /// through a relationship reads the ancestor's values, never the store's row.
+    let deleted: [ManagedObject]
     /// Whether an object is changed or deleted: its row in the store is out of date.
     let isChanged: (ManagedObject) -> Bool
     let isDeleted: (ManagedObject) -> Bool

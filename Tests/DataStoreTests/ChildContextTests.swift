@@ -102,6 +102,35 @@ import Testing
         #expect(added.title == "Lady Susan")
     }
 
+    /// A sort through a relationship reaches an object the parent changed and then deleted: the
+    /// child reads the parent's values, as the parent does, not the store's row — though the
+    /// child's fetch reads that row among the others, and keeps none of its unchanged objects.
+    @Test func child_sortsThroughAnObjectItsParentDeleted_byTheParentsValues() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let setup = store.newContext()
+        var featured: [Book] = []
+        for (title, pages) in [("x", Int16(5)), ("y", 3)] {
+            let shelf = Library.Shelf(context: setup), book = Book(context: setup), highlight = Book(context: setup)
+            book.title = title
+            book.shelf = shelf
+            highlight.title = "featured on \(title)'s shelf"
+            highlight.pageCount = pages
+            shelf.featured = highlight
+            featured.append(highlight)
+        }
+        try setup.save()
+
+        let parent = store.newContext()
+        let changed = try #require(try parent.existingObject(with: featured[0].objectID) as? Book)
+        changed.pageCount = 0
+        parent.delete(changed)
+        let child = parent.newChildContext()
+        var request = FetchRequest<Book>(predicate: try ObjectPredicate(format: "title IN {'x', 'y'}"))
+        request.sortDescriptors = [ObjectSortDescriptor("shelf.featured.pageCount")]
+        #expect(try parent.fetch(request).map(\.title) == ["x", "y"], "0 before 3")
+        #expect(try child.fetch(request).map(\.title) == ["x", "y"])
+    }
+
     @Test func grandchild_savesUpTwoLevels() throws {
         let (store, root) = try Self.savedLibrary()
         let child = root.newChildContext()
