@@ -116,11 +116,22 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         return try writeOnce(body)
     }
 
+    func readWaiting<T>(_ body: (any ServerTransaction) throws -> T) throws -> T {
+        try runOnce(body, beginning: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    }
+
     /// The most times a write runs when the server ends it to break deadlocks.
     private static let attemptsPerWrite = 3
 
     private func writeOnce<T>(_ body: (any ServerTransaction) throws -> T) throws -> T {
-        let (connection, transaction) = try beginTransaction()
+        // Keys and versions are read again after the rows are locked, which needs each statement
+        // to see what committed before it, whatever the server's default.
+        try runOnce(body, beginning: "BEGIN ISOLATION LEVEL READ COMMITTED")
+    }
+
+    /// Runs `body` in the transaction `begin` starts, committed when it returns.
+    private func runOnce<T>(_ body: (any ServerTransaction) throws -> T, beginning begin: String) throws -> T {
+        let (connection, transaction) = try beginTransaction(begin)
         defer { release(connection) }
         var committing = false
         do {
@@ -154,7 +165,7 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
 
     /// A connection in a new transaction. One the server ended is replaced, as for a read: nothing
     /// was written on it yet.
-    private func beginTransaction(mayRetry: Bool = true) throws -> (PostgresConnection, PostgreSQLTransaction) {
+    private func beginTransaction(_ begin: String, mayRetry: Bool = true) throws -> (PostgresConnection, PostgreSQLTransaction) {
         let connection: PostgresConnection
         do {
             connection = try self.connection(new: !mayRetry).wait()
@@ -163,14 +174,12 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         }
         let transaction = PostgreSQLTransaction(connection, queryText: queryText, columnTypes: columnTypes, logger: logger)
         do {
-            // Keys and versions are read again after the rows are locked, which needs each
-            // statement to see what committed before it, whatever the server's default.
-            try transaction.run("BEGIN ISOLATION LEVEL READ COMMITTED")
+            try transaction.run(PostgresQuery(unsafeSQL: begin))
             return (connection, transaction)
         } catch let error as PostgreSQLServerError {
             release(connection)
             guard mayRetry, error.connectionEnded else { throw error }
-            return try beginTransaction(mayRetry: false)
+            return try beginTransaction(begin, mayRetry: false)
         }
     }
 

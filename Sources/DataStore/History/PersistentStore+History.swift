@@ -215,14 +215,15 @@ extension PersistentStore {
         return transactions
     }
 
-    /// Runs `body` with the store's queries: on a SQLite reader, or on the server, the calling
-    /// thread waiting; with every error typed.
+    /// Runs `body` with the store's queries, which see one snapshot of the store: on a SQLite
+    /// reader, or in a server's read-only transaction, the calling thread waiting; with every
+    /// error typed.
     private func readingHistory<T>(_ body: ((String, [DatabaseValue]) throws -> ReadRows) throws -> T) throws(StoreError) -> T {
         guard tracksHistory else { throw .history(.notTracked) }
         do {
             switch engine {
             case .sqlite(let database): return try database.read { db in try body(db.readRows) }
-            case .server(let server): return try body(server.rowsWaiting)
+            case .server(let server): return try server.readWaiting { transaction in try body { try transaction.rows($0, arguments: $1) } }
             }
         } catch let error as HistoryError {
             throw .history(error)

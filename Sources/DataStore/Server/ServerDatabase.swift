@@ -17,6 +17,10 @@ package protocol ServerDatabase: Sendable {
     /// the calling thread waiting for each statement: the synchronous `save()`.
     func writeWaiting<T>(_ body: (any ServerTransaction) throws -> T) throws -> T
 
+    /// Runs `body`'s queries in one read-only transaction that sees one snapshot of the database
+    /// (`REPEATABLE READ`), the calling thread waiting: reads that must agree with each other.
+    func readWaiting<T>(_ body: (any ServerTransaction) throws -> T) throws -> T
+
     /// Runs `body` in one transaction as `writeWaiting(_:)` does, on a thread of the server's own
     /// that may wait, never the caller's: the asynchronous `save()`.
     func write<T: Sendable>(_ body: @escaping @Sendable (any ServerTransaction) throws -> T) async throws -> T
