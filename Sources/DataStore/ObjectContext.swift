@@ -70,6 +70,9 @@ public final class ObjectContext {
     /// the store (Core Data's row cache). Dropped by a refresh of the object, and all at once by a
     /// save, a merge or a reset, which may change them.
     var prefetchedRows: [ObjectID: PrefetchedRow] = [:]
+    /// Reads this context's queries instead of the store's connections: the context of a batch
+    /// request reads inside the request's transaction, which holds a connection already.
+    var transactionReader: ((SQLFragment) throws -> ReadRows)?
     /// Destinations of to-one relationships made lately, kept alive (see `RecentlyReachedObjects`).
     private var recentlyReached = RecentlyReachedObjects()
     /// Objects changed since observers were last told; tracked only while someone observes.

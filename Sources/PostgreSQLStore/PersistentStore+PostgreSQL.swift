@@ -160,7 +160,7 @@ enum PostgreSQLStoreOpening {
             for join in schema.joinTables { try checkColumns(join.columnNames, of: join.name, in: catalog) }
             let identifier = try await reader.identifier() ?? ""
             let hasHistory = catalog[HistorySchema.changeTable] != nil && catalog[HistorySchema.transactionTable] != nil
-            let lastHistoryTransaction = hasHistory ? try await reader.largestKey(of: HistorySchema.transactionTable) : nil
+            let lastHistoryTransaction = hasHistory ? try await reader.lastHistoryTransaction() : nil
             // ZTOMBSTONE0, ZTOMBSTONE1…: as many as the entity with the most preserved attributes needed.
             let changeColumns = catalog[HistorySchema.changeTable] ?? []
             let tombstoneColumns = (0...).first { !changeColumns.contains(HistorySchema.tombstoneColumn($0)) } ?? 0

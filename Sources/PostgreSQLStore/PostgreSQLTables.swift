@@ -58,6 +58,17 @@ final class PostgreSQLTableReader: StoreTableReader {
         return 0
     }
 
+    /// The number of the history's last committed transaction: numbers are taken from
+    /// `Z_PRIMARYKEY` in commit order, so its `Z_MAX` says, even when the transactions were deleted.
+    func lastHistoryTransaction() async throws -> Int64 {
+        let entry = "SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = \(HistorySchema.transactionEntity)"
+        let largest = "SELECT max(\"Z_PK\") FROM \(PostgreSQLName.quoted(HistorySchema.transactionTable))"
+        let rows = try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT GREATEST(COALESCE((\(entry)), 0), COALESCE((\(largest)), 0))"), logger: connection.logger)
+        for try await key in rows.decode(Int64.self) { return key }
+        return 0
+    }
+
     func rowCount(of table: String) async throws -> Int {
         let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(PostgreSQLName.quoted(table))"), logger: connection.logger)
         for try await count in rows.decode(Int.self) { return count }

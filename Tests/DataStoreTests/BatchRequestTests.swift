@@ -286,6 +286,35 @@ import Testing
         }
     }
 
+    /// Expressions compute as SQLite computes them on every engine: in 64 bits (a 16-bit
+    /// attribute's value may leave its range on the way), constants with constants, integer
+    /// parts toward zero.
+    @Test(arguments: StoreEngine.available) func expressions_computeAsSQLiteDoes(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = store.newContext()
+            let book = Book(context: context)
+            book.title = "Emma"
+            book.pageCount = 7
+            try context.save()
+            for (format, expected) in [("pageCount + 40000 - 40000", Int16(7)), ("2 + 3", 5), ("pageCount * 3 / 2", 10)] {
+                var request = BatchUpdateRequest<Book>()
+                request.propertiesToUpdate = ["pageCount": .expression(try ObjectExpression(format: format))]
+                try context.execute(request)
+                let fresh = try #require(try store.newContext().existingObject(with: book.objectID) as? Book)
+                #expect(fresh.pageCount == expected, "\(format)")
+                var reset = BatchUpdateRequest<Book>()
+                reset.propertiesToUpdate = ["pageCount": .value(.integer(7))]
+                try context.execute(reset)
+            }
+            // -10.5 is -10, as SQLite truncates (PostgreSQL alone would round to -11): out of range.
+            var negative = BatchUpdateRequest<Book>()
+            negative.propertiesToUpdate = ["pageCount": .expression(try ObjectExpression(format: "0 - pageCount * 3 / 2"))]
+            #expect(throws: BatchError.validation([.outOfRange(book.objectID, property: "pageCount", value: "-10", bound: "minimum 0")])) {
+                try context.execute(negative)
+            }
+        }
+    }
+
     /// Text comparisons with `[c]`, `[d]` and sorting by them: a request changes exactly the
     /// objects a fetch returns, on a server too, where they are judged in memory.
     @Test(arguments: StoreEngine.available) func textPredicates_chooseTheObjectsAFetchChooses(_ engine: StoreEngine) async throws {

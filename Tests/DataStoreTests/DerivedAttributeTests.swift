@@ -187,6 +187,63 @@ import TestSupport
             try expectCurrent("delete")
             #expect(shelf.value(forKey: "bookCount") as? Int64 == 2)
             #expect(tag.value(forKey: "bookCount") as? Int64 == 2)
+
+            // Magazines have no relationship of their own (the shelf's has no inverse): a delete
+            // by predicate removes their rows in one statement, and the shelf's count follows.
+            let magazine = try context.insertObject(entityName: "Magazine")
+            try shelf.setValue(Set([magazine]), forKey: "magazines")
+            try context.save()
+            #expect(shelf.value(forKey: "magazineCount") as? Int64 == 1)
+            try context.execute(BatchDeleteRequest(FetchRequest<ManagedObject>(entityName: "Magazine", predicate: try ObjectPredicate(format: "issue == 0"))))
+            try expectCurrent("delete by predicate")
+            #expect(shelf.value(forKey: "magazineCount") as? Int64 == 0)
+        }
+    }
+
+    /// A line copies its product's price; an order sums its lines' prices: changing a product
+    /// changes the lines, which changes the orders, as one trigger fires the next on SQLite.
+    static let chainedModel = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
+            <entity name="Product" syncable="YES">
+                <attribute name="price" optional="YES" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
+                <relationship name="lines" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Line" inverseName="product" inverseEntity="Line"/>
+            </entity>
+            <entity name="Line" syncable="YES">
+                <attribute name="price" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="product.price" usesScalarValueType="YES"/>
+                <relationship name="order" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Order" inverseName="lines" inverseEntity="Order"/>
+                <relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="lines" inverseEntity="Product"/>
+            </entity>
+            <entity name="Order" syncable="YES">
+                <attribute name="total" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="lines.price.@sum" usesScalarValueType="YES"/>
+                <relationship name="lines" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Line" inverseName="order" inverseEntity="Line"/>
+            </entity>
+        </model>
+        """
+
+    @Test(arguments: StoreEngine.available) func derivedValuesReadingDerivedValues_followInTurn(_ engine: StoreEngine) async throws {
+        let directory = TestStores.newStoreURL("Chained").deletingPathExtension().appendingPathExtension("xcdatamodel")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.chainedModel.write(to: directory.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let loaded = try ModelLoader().load(directory.path)
+        try #require(!loaded.diagnostics.containsErrors)
+        try await TestStores.withNewStore(ManagedObjectModel(model: loaded.model), on: engine) { store in
+            let context = store.newContext()
+            let order = try context.insertObject(entityName: "Order")
+            var products: [ManagedObject] = []
+            for price in [10, 20] {
+                let product = try context.insertObject(entityName: "Product"), line = try context.insertObject(entityName: "Line")
+                try product.setValue(Int64(price), forKey: "price")
+                try line.setValue(product, forKey: "product")
+                try line.setValue(order, forKey: "order")
+                products.append(product)
+            }
+            try context.save()
+            #expect(order.value(forKey: "total") as? Int64 == 30)
+            try products[0].setValue(Int64(15), forKey: "price")
+            try context.save()
+            #expect(order.value(forKey: "total") as? Int64 == 35, "the product changed the line, the line the order")
+            #expect(try TestStores.rows(#"SELECT "ZTOTAL" FROM "ZORDER""#, in: store) == [["35"]])
         }
     }
 

@@ -112,6 +112,27 @@ struct PostgreSQLChangeDeliveryTests {
         }
     }
 
+    /// A store opened after the whole history was deleted starts after its last number, which
+    /// `Z_PRIMARYKEY` keeps: the next transaction is no gap.
+    @Test func aStoreOpenedAfterTheHistoryWasDeleted_findsNoGap() async throws {
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            let first = try await PersistentStore(postgreSQL: database, model: TestStores.library)
+            let writer = first.newContext()
+            for _ in 0..<2 {
+                _ = Book(context: writer)
+                try await writer.save()
+            }
+            try first.deleteHistory(before: Date().addingTimeInterval(1))
+            #expect(try first.fetchHistory(after: nil as HistoryToken?).isEmpty)
+            let late = try await PersistentStore(postgreSQL: database, model: TestStores.library)
+            let arrivals = Arrivals(late)
+            let book = Book(context: writer)
+            try await writer.save()
+            _ = try #require(try await arrivals.wait { $0.inserted == [book.objectID] })
+            #expect(arrivals.all.count == 1 && !arrivals.all[0].changes.isExternalWrite)
+        }
+    }
+
     @Test func aListenerWhoseConnectionEnds_listensAgain_andLosesNoChange() async throws {
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             let here = try await PersistentStore(postgreSQL: database, model: TestStores.library)

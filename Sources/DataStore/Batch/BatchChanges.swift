@@ -41,7 +41,7 @@ struct BatchChanges {
     /// adds the objects whose values changed.
     mutating func computeDerivedValues(store: PersistentStore, in transaction: any SaveTransaction) throws {
         guard !store.derivedAttributeRules.isEmpty else { return }
-        var derived = derivedValues ?? ServerDerivedValues(rules: store.derivedAttributeRules, transaction: transaction)
+        var derived = derivedValues ?? ServerDerivedValues(store: store, transaction: transaction)
         let written = { (id: ObjectID, properties: Set<String>) in
             ServerDerivedValues.WrittenRow(entity: id.scope.entity, key: id.primaryKey ?? 0, changedKeys: properties)
         }

@@ -36,7 +36,8 @@ struct BatchDeleteWriter {
     }
 
     func write(_ transaction: any SaveTransaction) throws -> BatchChanges {
-        if case .matching(let plan, 0, 0) = targets, plan.isLocal, !plan.evaluatesInMemory,
+        // A server computes derived values from what it deletes (on SQLite the triggers do).
+        if case .matching(let plan, 0, 0) = targets, plan.isLocal, !plan.evaluatesInMemory, store.derivedAttributeRules.isEmpty,
            plan.entities.allSatisfy({ $0.relationships.allSatisfy(\.isTransient) && !keepsTombstones($0) }) {
             return try deleteDirectly(plan, transaction)
         }
@@ -58,9 +59,15 @@ struct BatchDeleteWriter {
         try check(entities, transaction)
         var changes = BatchChanges()
         if !store.derivedAttributeRules.isEmpty {
-            // The owners of the rows about to go, while the rows still say.
-            var derived = ServerDerivedValues(rules: store.derivedAttributeRules, transaction: transaction)
-            derived.deleted = try keys.rows().compactMap { row in
+            // The owners of the rows about to go, while the rows still say: locked first, so that
+            // no save moves one to another owner meanwhile.
+            let noted = try keys.rows()
+            for root in Set(noted.map(\.root)).sorted() {
+                guard let table = store.entity(number: root)?.tableName else { continue }
+                _ = try transaction.rows("SELECT Z_PK FROM \(table) WHERE Z_PK IN (\(BatchKeys.keys(root: root))) ORDER BY Z_PK FOR UPDATE", [])
+            }
+            var derived = ServerDerivedValues(store: store, transaction: transaction)
+            derived.deleted = noted.compactMap { row in
                 store.entity(number: row.entityNumber).map { ServerDerivedValues.WrittenRow(entity: $0, key: row.key) }
             }
             try derived.readFormerOwners()

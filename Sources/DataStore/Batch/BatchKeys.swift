@@ -70,7 +70,10 @@ extension BatchKeys {
         }
         let candidates = plan.select(plan.entity.selectColumns, ordered: false)
         // A context of its own: the request works on the store's rows, not on a context's objects.
+        // Its faults read in the transaction: it sees the request's own writes, and on a server
+        // takes no second connection from the pool while this one waits.
         let scratch = ObjectContext(store: store)
+        scratch.transactionReader = { try transaction.rows($0) }
         let objects = try scratch.fetchRows(candidates, of: plan.entity, from: transaction.rows(candidates))
         let evaluator = PredicateEvaluator(context: scratch)
         let matching = objects.filter { object in plan.predicate.map { evaluator.evaluate($0, on: object) } ?? true }

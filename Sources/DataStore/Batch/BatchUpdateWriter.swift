@@ -169,14 +169,19 @@ struct BatchUpdateWriter {
         switch expression {
         case .constant(let value):
             switch value {
-            case .null, .integer, .double, .decimal: return .bound(value.databaseValue)
+            case .double: return .bound(value.databaseValue)
+            // PostgreSQL gives an untyped parameter the type of what it meets (a `smallint`
+            // column would overflow); SQLite computes in 64 bits or reals. Exact numbers then.
+            case .null, .integer, .decimal:
+                return dialect == .postgreSQL ? "CAST(" + .bound(value.databaseValue) + " AS NUMERIC)" : .bound(value.databaseValue)
             default: throw .invalidRequest(.invalidValue(entity: entity.name, key: "\(expression)", value: "a non-numeric constant"))
             }
         case .key(let name):
             guard let attribute = entity.attribute(named: name), let column = attribute.columnName, numericCast(attribute.type, dialect) != nil else {
                 throw .invalidRequest(.unknownKeyPath(entity: entity.name, keyPath: "\(name) (expressions read the object's own numeric attributes)"))
             }
-            return SQLFragment(sql: column)
+            let isInteger = [.integer16, .integer32, .integer64].contains(attribute.type)
+            return SQLFragment(sql: dialect == .postgreSQL && isInteger ? "CAST(\(column) AS NUMERIC)" : column)
         case .arithmetic(let arithmeticOperator, let lhs, let rhs):
             let left = try compile(lhs, entity: entity, dialect), right = try compile(rhs, entity: entity, dialect)
             // Real division, as `NSExpression` divides: `7 / 2` is 3.5, not 3. By zero, `NULL`, as

@@ -14,6 +14,8 @@ extension ObjectContext {
     }
 
     /// Sets the request's attributes on every matching object; returns the IDs of those changed.
+    /// Objects whose derived attributes changed with them are in the published change set and
+    /// the history, not in the result.
     @discardableResult
     public func execute<Object>(_ request: BatchUpdateRequest<Object>) throws(BatchError) -> BatchResult {
         let entity = try batchEntity(named: request.entityName, as: Object.self)

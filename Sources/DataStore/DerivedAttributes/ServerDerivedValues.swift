@@ -19,7 +19,7 @@ struct ServerDerivedValues {
         var changedKeys: Set<String> = []
     }
 
-    let rules: [DerivedAttributeRule]
+    let store: PersistentStore
     let transaction: any SaveTransaction
     var inserted: [WrittenRow] = []
     var updated: [WrittenRow] = []
@@ -28,9 +28,15 @@ struct ServerDerivedValues {
     /// read before it writes.
     private var formerOwners: [Int: Set<Int64>] = [:]
 
-    init(rules: [DerivedAttributeRule], transaction: any SaveTransaction) {
-        self.rules = rules
+    init(store: PersistentStore, transaction: any SaveTransaction) {
+        self.store = store
         self.transaction = transaction
+    }
+
+    private var rules: [DerivedAttributeRule] { store.derivedAttributeRules }
+
+    private func entity(_ number: Int) -> EntityDescription? {
+        store.entity(number: number)
     }
 
     /// Reads who owns the destinations the save will move or delete, while the rows still say.
@@ -44,10 +50,34 @@ struct ServerDerivedValues {
 
     /// Computes the values the save's rows change, in the order of the rules; what changed.
     func write() throws -> [DerivedValueLog.Report] {
+        var reports = try pass(inserted: inserted, updated: updated, formerOwners: formerOwners, stampsTime: true)
+        // A derived value may read another (`total = lines.price.@sum`, `price = product.price`):
+        // what a pass wrote is a change the next pass follows, as one trigger fires the next on
+        // SQLite. Values are written only when they change, so the passes end; `now()` stamps
+        // the save's own rows only.
+        var written = reports
+        for _ in rules.indices where !written.isEmpty {
+            var changed: [ObjectID.Row: WrittenRow] = [:]
+            for report in written {
+                guard let entity = entity(report.entityNumber) else { continue }
+                let row = ObjectID.Row(entityNumber: report.entityNumber, key: .permanent(report.primaryKey))
+                changed[row, default: WrittenRow(entity: entity, key: report.primaryKey)].changedKeys.insert(report.attribute)
+            }
+            written = try pass(inserted: [], updated: Array(changed.values), formerOwners: [:], stampsTime: false)
+            reports += written
+        }
+        return reports
+    }
+
+    /// Computes, rule after rule, the values that `inserted` and `updated` change.
+    private func pass(
+        inserted: [WrittenRow], updated: [WrittenRow], formerOwners: [Int: Set<Int64>], stampsTime: Bool
+    ) throws -> [DerivedValueLog.Report] {
         var reports: [DerivedValueLog.Report] = []
         for (index, rule) in rules.enumerated() {
             switch rule.source {
             case .now:
+                guard stampsTime else { continue }
                 let saved = (rows(inserted, of: rule.entity) + rows(updated, of: rule.entity)).map(\.key)
                 let now = Date().timeIntervalSinceReferenceDate.databaseValue
                 reports += try update(rule, to: "?", [now], rows: saved, onlyChanged: false)

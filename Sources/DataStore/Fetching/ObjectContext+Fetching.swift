@@ -177,6 +177,7 @@ extension ObjectContext {
     /// `ContextError.database`.
     func readEachRow(_ sql: SQLFragment, _ body: (RowColumns) -> Void) throws(ContextError) {
         do {
+            if let transactionReader { return try transactionReader(sql).forEach(body) }
             if let server = store.server { return try store.rowsWaiting(sql, on: server).forEach(body) }
             _ = try store.logged(sql, {
                 try store.database.read { db in

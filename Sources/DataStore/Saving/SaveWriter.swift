@@ -87,7 +87,7 @@ struct SaveWriter {
     private func derivedValues() -> ServerDerivedValues? {
         guard !store.derivedAttributeRules.isEmpty else { return nil }
         let written = { (row: SaveChanges.Row) in ServerDerivedValues.WrittenRow(entity: row.entity, key: key(of: row), changedKeys: row.changedKeys) }
-        var derived = ServerDerivedValues(rules: store.derivedAttributeRules, transaction: transaction)
+        var derived = ServerDerivedValues(store: store, transaction: transaction)
         (derived.inserted, derived.updated, derived.deleted) = (changes.inserted.map(written), changes.updated.map(written), changes.deleted.map(written))
         return derived
     }
