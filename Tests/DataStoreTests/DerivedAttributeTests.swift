@@ -252,28 +252,40 @@ import TestSupport
     /// other's pages — as a server store locks the shelf before it sums.
     @Test func concurrentSaves_sumEachOthersRows() async throws {
         guard StoreEngine.available.contains(.postgreSQL) else { return }
-        try await TestStores.withNewStores(try Self.fixtureModel(), on: .postgreSQL, history: .enabled) { first, second in
-            let setup = first.newContext()
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            let model = try Self.fixtureModel()
+            let stores = [try await PersistentStore(postgreSQL: database, model: model), try await PersistentStore(postgreSQL: database, model: model)]
+            let setup = stores[0].newContext()
             let shelf = try setup.insertObject(entityName: "Shelf")
             let books = try (0..<2).map { _ in try setup.insertObject(entityName: "Book") }
             for book in books { try book.setValue(shelf, forKey: "shelf") }
-            try setup.save()
+            try await setup.save()
             let saves = 25, bookIDs = books.map(\.objectID)
             let failures = Collector<String>()
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
-                let context = (index == 0 ? first : second).newContext()
-                do {
-                    let book = try context.existingObject(with: bookIDs[index])
-                    for pages in 1...saves {
-                        try book.setValue(Int64(pages * (index + 1)), forKey: "pages")
-                        try context.save()
+            // Each process on a thread of its own: the synchronous API waits for the server, and
+            // must not hold the threads of Swift's cooperative pool meanwhile.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let group = DispatchGroup()
+                for (index, store) in stores.enumerated() {
+                    group.enter()
+                    Thread.detachNewThread {
+                        defer { group.leave() }
+                        let context = store.newContext()
+                        do {
+                            let book = try context.existingObject(with: bookIDs[index])
+                            for pages in 1...saves {
+                                try book.setValue(Int64(pages * (index + 1)), forKey: "pages")
+                                try context.save()
+                            }
+                        } catch {
+                            failures.append("\(error)")
+                        }
                     }
-                } catch {
-                    failures.append("\(error)")
                 }
+                group.notify(queue: .global()) { done.resume() }
             }
             #expect(failures.all.isEmpty)
-            let total = try TestStores.rows(#"SELECT "ZTOTALPAGES" FROM "ZSHELF""#, in: first)
+            let total = try TestStores.$serverDatabase.withValue(database) { try TestStores.rows(#"SELECT "ZTOTALPAGES" FROM "ZSHELF""#, in: stores[0]) }
             #expect(total == [["\(saves + saves * 2)"]])
         }
     }
