@@ -79,12 +79,10 @@ extension BatchKeys {
         let matching = objects.filter { object in plan.predicate.map { evaluator.evaluate($0, on: object) } ?? true }
         let chosen = scratch.sortedInMemory(matching.map { ($0, plan.sortKeys) }).dropFirst(offset).prefix(limit > 0 ? limit : .max)
         let keys = chosen.compactMap(\.objectID.primaryKey)
-        for start in stride(from: 0, to: keys.count, by: 1000) {
-            let chunk = keys[start..<min(start + 1000, keys.count)]
+        for run in KeyParameters.runs(keys) {
             try insert(SQLFragment(
-                sql: "SELECT \(plan.entity.rootNumber), Z_PK, Z_ENT FROM \(plan.entity.tableName) WHERE Z_PK IN "
-                    + "(\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))",
-                arguments: chunk.map(\.databaseValue)))
+                sql: "SELECT \(plan.entity.rootNumber), Z_PK, Z_ENT FROM \(plan.entity.tableName) WHERE Z_PK IN (\(KeyParameters.placeholders(run.count)))",
+                arguments: run.map(\.databaseValue)))
         }
     }
 }

@@ -234,8 +234,8 @@ struct ServerDerivedValues {
     private func update(_ rule: DerivedAttributeRule, toValues values: [(key: Int64, text: String?)]) throws -> [DerivedValueLog.Report] {
         let table = rule.entity.tableName, column = rule.column
         var reports: [DerivedValueLog.Report] = []
-        for start in stride(from: 0, to: values.count, by: Self.chunkSize) {
-            let chunk = values[start..<min(start + Self.chunkSize, values.count)]
+        for start in stride(from: 0, to: values.count, by: KeyParameters.runLength) {
+            let chunk = values[start..<min(start + KeyParameters.runLength, values.count)]
             // Parameters in `VALUES` are text to the server: the key is cast back to a number.
             let rows = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
             reports += try reported(rule, transaction.rows(
@@ -269,25 +269,19 @@ struct ServerDerivedValues {
         list.filter { entity.subtreeNumbers.contains($0.entity.number) }
     }
 
-    /// Keys per statement: a server takes at most 65,535 parameters, and long lists plan slowly.
-    private static let chunkSize = 1000
-
-    /// Calls `body` with each chunk of `keys` as placeholders and arguments.
+    /// Calls `body` with each run of `keys` as placeholders and arguments.
     private func forEachChunk(of keys: [Int64], _ body: (String, [DatabaseValue]) throws -> Void) throws {
-        for start in stride(from: 0, to: keys.count, by: Self.chunkSize) {
-            let chunk = keys[start..<min(start + Self.chunkSize, keys.count)]
-            try body(Array(repeating: "?", count: chunk.count).joined(separator: ", "), chunk.map(\.databaseValue))
-        }
+        for run in KeyParameters.runs(keys) { try body(KeyParameters.placeholders(run.count), run.map(\.databaseValue)) }
     }
 
     /// Calls `body` with chunks of two lists of keys, each as placeholders (`NULL` for none), and
     /// the arguments of both.
     private func forEachChunk(of first: [Int64], _ second: [Int64], _ body: (String, String, [DatabaseValue]) throws -> Void) throws {
-        let count = max(first.count, second.count)
-        for start in stride(from: 0, to: count, by: Self.chunkSize) {
-            let a = first[min(start, first.count)..<min(start + Self.chunkSize, first.count)]
-            let b = second[min(start, second.count)..<min(start + Self.chunkSize, second.count)]
-            let list = { (keys: ArraySlice<Int64>) in keys.isEmpty ? "NULL" : Array(repeating: "?", count: keys.count).joined(separator: ", ") }
+        let count = max(first.count, second.count), length = KeyParameters.runLength
+        for start in stride(from: 0, to: count, by: length) {
+            let a = first[min(start, first.count)..<min(start + length, first.count)]
+            let b = second[min(start, second.count)..<min(start + length, second.count)]
+            let list = { (keys: ArraySlice<Int64>) in keys.isEmpty ? "NULL" : KeyParameters.placeholders(keys.count) }
             try body(list(a), list(b), (a + b).map(\.databaseValue))
         }
     }
