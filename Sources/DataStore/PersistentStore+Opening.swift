@@ -55,7 +55,14 @@ extension PersistentStore {
 
     /// The metadata of the store in `db`.
     static func readMetadata(_ db: Database) throws -> StoreMetadata {
-        let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") ?? Data()
+        try readMetadata(.sqlite(db))
+    }
+
+    /// The metadata of the store `database` holds.
+    static func readMetadata(_ database: MigrationDatabase) throws -> StoreMetadata {
+        let row = try database.rows("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1", [])
+        var plist = Data()
+        row.forEach { if case .blob(let data) = $0.databaseValue(0).storage { plist = data } }
         do {
             return try StoreMetadata(binaryPropertyList: Array(plist))
         } catch {

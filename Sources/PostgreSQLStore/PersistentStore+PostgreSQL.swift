@@ -28,7 +28,11 @@ extension PersistentStore {
     /// `SaveError.conflicts` (optimistic locking on `Z_OPT`), as on SQLite. The persistent history
     /// reads as a file's (`fetchHistory`, tombstones included). Derived attributes are computed in
     /// each save's transaction, after locking the rows they count, sum or copy. Batch requests run
-    /// as on SQLite; migration needs a SQLite store.
+    /// as on SQLite.
+    ///
+    /// A store written by an earlier version of the model is migrated first, as a file is
+    /// (`migration`; see `migrateStore(postgreSQL:model:to:options:)`): processes that open it at
+    /// once migrate it once.
     ///
     /// Opening checks the store's version hashes against the model's and throws
     /// `StoreError.modelMismatch` naming the entities that differ, `.notAStore` for a database
@@ -43,11 +47,13 @@ extension PersistentStore {
     /// The store opens at most `maximumConnections` connections to the server, as queries need
     /// them; a query beyond waits for one to be free.
     public convenience init(
-        postgreSQL url: String, model: ManagedObjectModel, history: HistoryTracking = .enabled, maximumConnections: Int = 10
+        postgreSQL url: String, model: ManagedObjectModel, history: HistoryTracking = .enabled, maximumConnections: Int = 10,
+        migration: MigrationOptions = .automatic
     ) async throws(StoreError) {
         let (configuration, description) = try Self.configuration(postgreSQL: url)
         try await self.init(
-            postgreSQL: configuration, model: model, history: history, maximumConnections: maximumConnections, url: URL(string: description))
+            postgreSQL: configuration, model: model, history: history, maximumConnections: maximumConnections, url: URL(string: description),
+            migration: migration)
     }
 
     /// Opens the store in the PostgreSQL database `configuration` names, creating it in a database
@@ -56,8 +62,11 @@ extension PersistentStore {
     /// from the configuration.
     public convenience init(
         postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, history: HistoryTracking = .enabled,
-        maximumConnections: Int = 10, url: URL? = nil
+        maximumConnections: Int = 10, url: URL? = nil, migration: MigrationOptions = .automatic
     ) async throws(StoreError) {
+        if migration.migratesAutomatically {
+            try await Self.migrateStore(postgreSQL: configuration, model: model, options: migration)
+        }
         let opened = try await Self.open(configuration, model: model, creating: history)
         self.init(
             server: PostgreSQLDatabase(
@@ -93,7 +102,7 @@ extension PersistentStore {
     }
 
     /// The configuration a `postgresql://` URL gives, and the URL without its password.
-    private static func configuration(postgreSQL url: String) throws(StoreError) -> (PostgresConnection.Configuration, String) {
+    static func configuration(postgreSQL url: String) throws(StoreError) -> (PostgresConnection.Configuration, String) {
         let location: StoreLocation
         do {
             location = try StoreLocation(url)

@@ -20,17 +20,26 @@ struct PostgreSQLQueryText: Sendable {
             text += names.contains(word) ? PostgreSQLName.quoted(word) : word
             word = ""
         }
-        // The runtime's SQL holds no string literals or quoted names: values are always bound.
-        for character in sql {
+        // The runtime binds every value; a migration's SQL, quoted already, has literals and names
+        // in quotes, which stay as they are.
+        var characters = sql.makeIterator()
+        while let character = characters.next() {
             if character == "_" || character.isLetter || character.isNumber {
                 word.append(character)
                 continue
             }
             endWord()
-            if character == "?" {
+            switch character {
+            case "?":
                 placeholder += 1
                 text += "$\(placeholder)"
-            } else {
+            case "'", "\"":
+                text.append(character)
+                while let next = characters.next() {
+                    text.append(next)
+                    if next == character { break }
+                }
+            default:
                 text.append(character)
             }
         }

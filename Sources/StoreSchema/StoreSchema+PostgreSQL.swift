@@ -21,31 +21,35 @@ extension StoreSchema {
     /// `model` is the model the schema was computed from, which gives each attribute column its type.
     public func postgreSQLCreateStatements(model: Model) -> [String] {
         let types = PostgreSQLColumnTypes(model: model)
-        let entityTables = tables.map { table in
-            "CREATE TABLE \(quotedForPostgreSQL(table.name)) ( "
-                + table.columns.map { column in
-                    let type = types.type(of: column)
-                    let collation = type == "text" ? #" COLLATE "C""# : ""
-                    return "\(quotedForPostgreSQL(column.name)) \(type)\(collation)\(column.role == .primaryKey ? " PRIMARY KEY" : "")"
-                }.joined(separator: ", ") + " );"
-        }
-        let joins = joinTables.map { join in
-            "CREATE TABLE \(quotedForPostgreSQL(join.name)) ( "
-                + join.columnNames.map { "\(quotedForPostgreSQL($0)) bigint" }.joined(separator: ", ")
-                + ", PRIMARY KEY (\(quotedForPostgreSQL(join.sourceColumn)), \(quotedForPostgreSQL(join.destinationColumn))) );"
-        }
+        return tables.map { postgreSQLCreateStatement(for: $0, types: types) } + joinTables.map(postgreSQLCreateStatement(for:))
+            + indexes.map(postgreSQLCreateStatement(for:)) + Self.postgreSQLBookkeepingTables
+    }
+
+    /// `CREATE TABLE` for an entity table, each column of the type `types` gives it.
+    public func postgreSQLCreateStatement(for table: EntityTable, types: PostgreSQLColumnTypes) -> String {
+        "CREATE TABLE \(quotedForPostgreSQL(table.name)) ( "
+            + table.columns.map { column in
+                "\(quotedForPostgreSQL(column.name)) \(types.definition(of: column))\(column.role == .primaryKey ? " PRIMARY KEY" : "")"
+            }.joined(separator: ", ") + " );"
+    }
+
+    /// `CREATE TABLE` for a join table.
+    public func postgreSQLCreateStatement(for join: JoinTable) -> String {
+        "CREATE TABLE \(quotedForPostgreSQL(join.name)) ( "
+            + join.columnNames.map { "\(quotedForPostgreSQL($0)) bigint" }.joined(separator: ", ")
+            + ", PRIMARY KEY (\(quotedForPostgreSQL(join.sourceColumn)), \(quotedForPostgreSQL(join.destinationColumn))) );"
+    }
+
+    /// `CREATE INDEX` for an index of the schema.
+    public func postgreSQLCreateStatement(for index: StoreIndex) -> String {
         // Only text takes a collation in PostgreSQL; SQLite's `COLLATE BINARY` on other keys has no counterpart.
-        let textColumns = Set(tables.flatMap { table in
-            table.columns.filter { $0.type == .varchar }.map { "\(table.name).\($0.name)" }
-        })
-        let indexStatements = indexes.map { index in
-            let keys = index.keys.map { key in
-                let collation = key.isCollated && textColumns.contains("\(index.table).\(key.column)") ? #" COLLATE "C""# : ""
-                return quotedForPostgreSQL(key.column) + collation + (key.isCollated ? (key.isDescending ? " DESC" : " ASC") : "")
-            }
-            return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(quotedForPostgreSQL(index.name)) ON \(quotedForPostgreSQL(index.table)) (\(keys.joined(separator: ", ")));"
+        let table = tables.first { $0.name == index.table }
+        let keys = index.keys.map { key in
+            let isText = table?.columns.contains { $0.name == key.column && $0.type == .varchar } ?? false
+            let collation = key.isCollated && isText ? #" COLLATE "C""# : ""
+            return quotedForPostgreSQL(key.column) + collation + (key.isCollated ? (key.isDescending ? " DESC" : " ASC") : "")
         }
-        return entityTables + joins + indexStatements + Self.postgreSQLBookkeepingTables
+        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(quotedForPostgreSQL(index.name)) ON \(quotedForPostgreSQL(index.table)) (\(keys.joined(separator: ", ")));"
     }
 
     /// A complete PostgreSQL script that creates an empty store: the tables, indexes and
@@ -125,7 +129,14 @@ public struct PostgreSQLColumnTypes: Sendable {
         }
     }
 
-    static func type(of attribute: AttributeType) -> String {
+    /// The column's type, with the `"C"` collation for text, as `CREATE TABLE` and `ADD COLUMN` spell it.
+    public func definition(of column: Column) -> String {
+        let type = type(of: column)
+        return type == "text" ? #"text COLLATE "C""# : type
+    }
+
+    /// The PostgreSQL type of a column holding values of `attribute`.
+    public static func type(of attribute: AttributeType) -> String {
         switch attribute {
         case .integer16: "smallint"
         case .integer32: "integer"

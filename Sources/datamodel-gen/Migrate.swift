@@ -3,9 +3,10 @@ import DataModelParser
 import DataStore
 import Foundation
 import GRDB
+import PostgreSQLStore
 
 /// `datamodel-gen migrate STORE --model BUNDLE`: carries a store to another version of its model.
-struct Migrate: ParsableCommand {
+struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Migrates a store to another version of its model, or prints the plan (--dry-run).",
         discussion: """
@@ -14,6 +15,10 @@ struct Migrate: ParsableCommand {
             --dry-run, runs it: on a copy of the store first, in one transaction, and then puts the \
             copy in place of the store with one rename, so the store is never half-migrated. Long \
             copies report their progress on standard error.
+
+            STORE may be a PostgreSQL database (postgresql://user@host:port/database): there each \
+            step is one transaction, which PostgreSQL undoes whole if anything fails, so the store \
+            is never half-migrated either; back it up with pg_dump first if you want a copy.
 
             A change a lightweight migration cannot infer stops the command before anything is \
             changed, with the model location of every such change; so does data that does not allow \
@@ -24,10 +29,11 @@ struct Migrate: ParsableCommand {
               datamodel-gen migrate Library.sqlite --model Models/Everything.xcdatamodeld --dry-run
               datamodel-gen migrate Library.sqlite --model Models/Everything.xcdatamodeld --keep-backup
               datamodel-gen migrate App.sqlite --model App/Model.xcdatamodeld --to "Model 3"
+              datamodel-gen migrate postgresql://app@db.local/shop --model Models/Shop.xcdatamodeld
             """
     )
 
-    @Argument(help: "The store file (.sqlite) to migrate.")
+    @Argument(help: "The store to migrate: a file (.sqlite), or a postgresql:// URL.")
     var store: String
 
     @Option(help: ArgumentHelp("The model bundle (.xcdatamodeld) holding the store's version and the target.", valueName: "bundle"))
@@ -42,7 +48,7 @@ struct Migrate: ParsableCommand {
     @Flag(name: .customLong("keep-backup"), help: "Keep the store as it was beside it, as STORE.backup.")
     var keepBackup = false
 
-    func run() throws {
+    func run() async throws {
         let loaded: (versions: [ModelLoader.Result], current: Int)
         do {
             loaded = try ModelLoader().loadVersions(model)
@@ -52,21 +58,45 @@ struct Migrate: ParsableCommand {
         }
         let versions = loaded.versions.map(\.model)
         let objectModel = ManagedObjectModel(model: versions[loaded.current], versions: versions)
-        let url = URL(fileURLWithPath: store)
+        let location: StoreLocation
         do {
-            guard let plan = try PersistentStore.migrationPlan(at: url, model: objectModel, to: to) else {
-                print("\(store) is already at version \(to ?? versions[loaded.current].versionName ?? model); nothing to do.")
+            location = try StoreLocation(store)
+        } catch {
+            StandardError.write("error: \(error)")
+            throw ExitCode.failure
+        }
+        do {
+            let plan: MigrationPlan?
+            switch location {
+            case .sqlite(let url): plan = try PersistentStore.migrationPlan(at: url, model: objectModel, to: to)
+            case .postgreSQL(let configuration, _): plan = try await PersistentStore.migrationPlan(postgreSQL: configuration, model: objectModel, to: to)
+            }
+            guard let plan else {
+                print("\(location) is already at version \(to ?? versions[loaded.current].versionName ?? model); nothing to do.")
                 return
             }
             print(plan)
             guard !dryRun else { return }
-            try migrate(url, objectModel)
-            print("Migrated \(store) from \(plan.sourceVersion) to \(plan.destinationVersion)"
+            switch location {
+            case .sqlite(let url):
+                try migrate(url, objectModel)
+            case .postgreSQL(let configuration, _):
+                guard !keepBackup else {
+                    throw ValidationError("--keep-backup copies a store file; back a PostgreSQL database up with pg_dump")
+                }
+                try await PersistentStore.migrateStore(postgreSQL: configuration, model: objectModel, to: to, options: progressReports)
+            }
+            print("Migrated \(location) from \(plan.sourceVersion) to \(plan.destinationVersion)"
                 + (keepBackup ? "; the store as it was is \(store).backup" : "") + ".")
         } catch {
-            StandardError.write("\(store): error: \(error)")
+            StandardError.write("\(location): error: \(error)")
             throw ExitCode.failure
         }
+    }
+
+    /// Progress reports on standard error.
+    private var progressReports: MigrationOptions {
+        MigrationOptions { report in StandardError.write(report.description) }
     }
 
     /// Migrates a copy, then renames it over the store. The store's write-ahead log is emptied
@@ -82,9 +112,7 @@ struct Migrate: ParsableCommand {
             try original.backup(to: DatabaseQueue(path: copy.path))
         }
         do {
-            try PersistentStore.migrateStore(at: copy, model: objectModel, to: to, options: MigrationOptions { report in
-                StandardError.write(report.description)
-            })
+            try PersistentStore.migrateStore(at: copy, model: objectModel, to: to, options: progressReports)
         } catch {
             try? FileManager.default.removeItem(at: copy)
             throw error

@@ -19,8 +19,10 @@ struct ServerDerivedValues {
         var changedKeys: Set<String> = []
     }
 
-    let store: PersistentStore
-    let transaction: any SaveTransaction
+    /// The rules of the store's derived attributes, and its entities by number (from 1).
+    private let rules: [DerivedAttributeRule]
+    private let entities: [EntityDescription]
+    let transaction: any SQLTransaction
     var inserted: [WrittenRow] = []
     var updated: [WrittenRow] = []
     var deleted: [WrittenRow] = []
@@ -28,15 +30,36 @@ struct ServerDerivedValues {
     /// read before it writes.
     private var formerOwners: [Int: Set<Int64>] = [:]
 
-    init(store: PersistentStore, transaction: any SaveTransaction) {
-        self.store = store
+    init(store: PersistentStore, transaction: any SQLTransaction) {
+        self.init(rules: store.derivedAttributeRules, entities: store.entities, transaction: transaction)
+    }
+
+    init(rules: [DerivedAttributeRule], entities: [EntityDescription], transaction: any SQLTransaction) {
+        self.rules = rules
+        self.entities = entities
         self.transaction = transaction
     }
 
-    private var rules: [DerivedAttributeRule] { store.derivedAttributeRules }
-
     private func entity(_ number: Int) -> EntityDescription? {
-        store.entity(number: number)
+        entities.indices.contains(number - 1) ? entities[number - 1] : nil
+    }
+
+    /// Computes every derived value of every row again, but `now()`'s, whose past values cannot be
+    /// known: what a migration does once the store has the layout of `entities`.
+    static func refreshAll(of entities: [EntityDescription], in model: Model, transaction: any SQLTransaction) throws {
+        let rules = DerivedAttributeRule.rules(of: entities, in: model)
+        guard !rules.isEmpty else { return }
+        var values = ServerDerivedValues(rules: rules, entities: entities, transaction: transaction)
+        var seen: Set<String> = []
+        for rule in rules where seen.insert(rule.entity.name).inserted {
+            let numbers = rule.entity.subtreeNumbers
+            try transaction.rows(
+                "SELECT Z_PK FROM \(rule.entity.tableName) WHERE Z_ENT BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)", []
+            ).forEach { row in
+                values.inserted.append(WrittenRow(entity: rule.entity, key: row.int64(0)))
+            }
+        }
+        _ = try values.write(stampsTime: false)
     }
 
     /// Reads who owns the destinations the save will move or delete, while the rows still say.
@@ -49,8 +72,8 @@ struct ServerDerivedValues {
     }
 
     /// Computes the values the save's rows change, in the order of the rules; what changed.
-    func write() throws -> [DerivedValueLog.Report] {
-        var reports = try pass(inserted: inserted, updated: updated, formerOwners: formerOwners, stampsTime: true)
+    func write(stampsTime: Bool = true) throws -> [DerivedValueLog.Report] {
+        var reports = try pass(inserted: inserted, updated: updated, formerOwners: formerOwners, stampsTime: stampsTime)
         // A derived value may read another (`total = lines.price.@sum`, `price = product.price`):
         // what a pass wrote is a change the next pass follows, as one trigger fires the next on
         // SQLite. Values are written only when they change, so the passes end; `now()` stamps
@@ -289,7 +312,7 @@ struct ServerDerivedValues {
 
 extension DatabaseValue {
     /// The text, for a value stored as text.
-    fileprivate var textValue: String? {
+    var textValue: String? {
         if case .string(let text) = storage { text } else { nil }
     }
 }

@@ -21,10 +21,14 @@ enum HistoryMigration {
         var keepsTombstones: Bool
     }
 
-    static func run(_ mapping: ModelMapping, in db: Database) throws {
-        guard try db.tableExists(HistorySchema.changeTable) else { return }
-        let sourceTombstoneColumns = try HistoryTables.tombstoneColumnCount(db)
-        try HistoryTables.addTombstoneColumns(upTo: HistorySchema.tombstoneColumnCount(of: mapping.destination), db)
+    /// Moves the history of the store `database` holds, whose tables `snapshot` lists.
+    static func run(_ mapping: ModelMapping, in database: MigrationDatabase, snapshot: StoreSnapshot) throws {
+        guard let changeColumns = snapshot.columns[HistorySchema.changeTable] else { return }
+        let sourceTombstoneColumns = (0...).first { !changeColumns.contains(HistorySchema.tombstoneColumn($0)) } ?? 0
+        for index in sourceTombstoneColumns..<max(HistorySchema.tombstoneColumnCount(of: mapping.destination), sourceTombstoneColumns) {
+            let type = database.dialect == .postgreSQL ? "bytea" : "BLOB"
+            try database.execute("ALTER TABLE ACHANGE ADD COLUMN \(HistorySchema.tombstoneColumn(index)) \(type)", [])
+        }
         let source = entities(of: mapping.source), destination = entities(of: mapping.destination)
         var moves: [Int: Move] = [:]
         for entity in destination {
@@ -41,14 +45,15 @@ enum HistoryMigration {
                 keepsTombstones: tombstoneSources == tombstoneSources.indices.map { $0 } && oldTombstones.count == tombstoneSources.count)
         }
         let tombstones = HistorySchema.tombstoneColumnList(sourceTombstoneColumns)
-        let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, ZENTITY, ZCHANGETYPE, ZCOLUMNS\(tombstones) FROM ACHANGE")
-        let update = try db.makeStatement(sql: "UPDATE ACHANGE SET ZENTITY = ?, ZCOLUMNS = ? WHERE Z_PK = ?")
-        let delete = try db.makeStatement(sql: "DELETE FROM ACHANGE WHERE Z_PK = ?")
-        for row in rows {
-            let key: Int64 = row[0], number: Int = row[1], type: Int = row[2], columns: Data? = row[3]
+        let rows = try database.rows("SELECT Z_PK, ZENTITY, ZCHANGETYPE, ZCOLUMNS\(tombstones) FROM ACHANGE", [])
+        let update = "UPDATE ACHANGE SET ZENTITY = ?, ZCOLUMNS = ? WHERE Z_PK = ?"
+        let delete = "DELETE FROM ACHANGE WHERE Z_PK = ?"
+        try rows.forEach { row in
+            let key = row.int64(0), number = Int(row.int64(1)), type = Int(row.int64(2))
+            let columns: Data? = if case .blob(let data) = row.databaseValue(3).storage { data } else { nil }
             guard let move = moves[number] else {
-                try delete.execute(arguments: [key])
-                continue
+                try database.execute(delete, [key.databaseValue])
+                return
             }
             var migrated = columns
             if type == HistorySchema.ChangeType.update.rawValue, let columns {
@@ -57,24 +62,25 @@ enum HistoryMigration {
                 migrated = move.destinationBits.data(for: renamed)
             }
             if move.destination.number != number || migrated != columns {
-                try update.execute(arguments: [move.destination.number, migrated, key])
+                try database.execute(update, [move.destination.number.databaseValue, migrated.databaseValue, key.databaseValue])
             }
             if type == HistorySchema.ChangeType.delete.rawValue, !move.keepsTombstones {
-                try moveTombstone(of: row, key: key, to: move.tombstoneSources, clearing: sourceTombstoneColumns, db)
+                let values = (0..<sourceTombstoneColumns).map { row.databaseValue(Int32(4 + $0)) }
+                try moveTombstone(of: values, key: key, to: move.tombstoneSources, in: database)
             }
         }
     }
 
-    /// Rewrites a delete's tombstone columns in the destination's order.
-    private static func moveTombstone(of row: Row, key: Int64, to sources: [Int?], clearing sourceColumns: Int, _ db: Database) throws {
-        let count = max(sources.count, sourceColumns)
+    /// Rewrites a delete's tombstone columns (whose values were `values`) in the destination's order.
+    private static func moveTombstone(of values: [DatabaseValue], key: Int64, to sources: [Int?], in database: MigrationDatabase) throws {
+        let count = max(sources.count, values.count)
         let assignments = (0..<count).map { "\(HistorySchema.tombstoneColumn($0)) = ?" }.joined(separator: ", ")
-        var values: [DatabaseValue] = (0..<count).map { index in
+        var moved: [DatabaseValue] = (0..<count).map { index in
             guard index < sources.count, let source = sources[index] else { return .null }
-            return row[4 + source]
+            return values[source]
         }
-        values.append(key.databaseValue)
-        try db.cachedStatement(sql: "UPDATE ACHANGE SET \(assignments) WHERE Z_PK = ?").execute(arguments: StatementArguments(values))
+        moved.append(key.databaseValue)
+        try database.execute("UPDATE ACHANGE SET \(assignments) WHERE Z_PK = ?", moved)
     }
 
     private static func entities(of model: Model) -> [EntityDescription] {

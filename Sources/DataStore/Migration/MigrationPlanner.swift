@@ -33,6 +33,10 @@ struct MigrationPlanner {
     let feeds: [String: String]
     /// What happens to each relationship that owns storage, by its declaring entity and name.
     private(set) var relationships: [RelationshipReference: RelationshipMove] = [:]
+    /// The store's names, for SQL on PostgreSQL.
+    let quoting: PostgreSQLQuoting
+    /// The destination's column types on PostgreSQL.
+    let postgreSQLTypes: PostgreSQLColumnTypes
 
     init(difference: ModelDifference, snapshot: StoreSnapshot, defaults: [String: [String: String]]) {
         self.difference = difference
@@ -56,7 +60,46 @@ struct MigrationPlanner {
         }
         self.numbers = numbers
         self.feeds = feeds
+        quoting = PostgreSQLQuoting.bookkeeping.adding(StoreMigrator.layoutNames(of: [difference.mapping.source, difference.mapping.destination]))
+            .adding(snapshot.columns.keys).adding(snapshot.columns.values.joined()).adding(snapshot.indexes.map(\.name))
+        postgreSQLTypes = PostgreSQLColumnTypes(model: difference.mapping.destination)
         relationships = RelationshipMove.plan(for: self)
+    }
+
+    // MARK: SQL of the store's engine
+
+    var dialect: SQLDialect { snapshot.dialect }
+
+    /// `sql`, written with SQLite's bare names, as the store's engine reads it.
+    func finished(_ sql: String) -> String {
+        dialect == .postgreSQL ? quoting.quoted(sql) : sql
+    }
+
+    func createStatement(for table: EntityTable) -> String {
+        dialect == .postgreSQL ? destination.postgreSQLCreateStatement(for: table, types: postgreSQLTypes) : destination.createStatement(for: table)
+    }
+
+    func createStatement(for join: JoinTable) -> String {
+        dialect == .postgreSQL ? destination.postgreSQLCreateStatement(for: join) : destination.createStatement(for: join)
+    }
+
+    func createStatement(for index: StoreIndex) -> String {
+        dialect == .postgreSQL ? destination.postgreSQLCreateStatement(for: index) : destination.createStatement(for: index)
+    }
+
+    /// A column's type as `ADD COLUMN` spells it.
+    func definition(of column: Column) -> String {
+        dialect == .postgreSQL ? postgreSQLTypes.definition(of: column) : column.type.rawValue
+    }
+
+    /// A table of the migration's own, which no other connection sees, as statements name it.
+    func temporaryTable(_ name: String) -> String {
+        dialect == .postgreSQL ? name : "temp." + name
+    }
+
+    /// The `CREATE` that starts the definition of the temporary table `temporaryTable(_:)` named.
+    func createTemporaryTable(_ table: String) -> String {
+        dialect == .postgreSQL ? "CREATE TEMP TABLE \(table)" : "CREATE TABLE \(table)"
     }
 
     // MARK: Lookups

@@ -19,9 +19,9 @@ extension PersistentStore {
         }
         return try catching {
             try database.read { db in
-                let (source, target) = try versionPositions(of: db, model: model, target: version)
+                let (source, target) = try versionPositions(of: .sqlite(db), model: model, target: version)
                 guard source != target else { return nil }
-                return try StoreMigrator.plan(db, from: model.versions[source], to: model.versions[target])
+                return try StoreMigrator.plan(.sqlite(db), from: model.versions[source], to: model.versions[target])
             }
         }
     }
@@ -54,40 +54,27 @@ extension PersistentStore {
         let found = try catching {
             try database.read { db -> (Int, Int)? in
                 guard try db.tableExists("Z_METADATA") else { return nil }
-                return try versionPositions(of: db, model: model, target: version)
+                return try versionPositions(of: .sqlite(db), model: model, target: version)
             }
         }
         guard let (start, target) = found, start != target else { return [] }
-        var current = start
         let versions = model.versions
         var plans: [MigrationPlan] = []
-        while current != target {
-            let name = versions[current].versionLabel
-            if let stage = options.stages.first(where: { $0.sourceVersion == name }) {
-                guard let next = versions.firstIndex(where: { $0.versionLabel == stage.destinationVersion }), next > current, next <= target
-                else { throw .migration(.noStageFrom(version: name)) }
-                if let willMigrate = stage.willMigrate {
-                    try withContext(url, versions[current], model: model) { try willMigrate($0) }
-                }
-                plans.append(try lightweight(database, from: versions[current], to: versions[next], progress: options.progress))
-                if let didMigrate = stage.didMigrate {
-                    try withContext(url, versions[next], model: model) { try didMigrate($0) }
-                }
-                current = next
-            } else {
-                // Lightweight, straight to the next version a stage starts from, or to the target.
-                let stageStarts = options.stages.compactMap { stage in versions.firstIndex { $0.versionLabel == stage.sourceVersion } }
-                let next = stageStarts.filter { $0 > current && $0 < target }.min() ?? target
-                plans.append(try lightweight(database, from: versions[current], to: versions[next], progress: options.progress))
-                current = next
+        for step in try MigrationStep.steps(from: start, to: target, of: versions, options: options) {
+            if let willMigrate = step.stage?.willMigrate {
+                try withContext(url, versions[step.source], model: model) { try willMigrate($0) }
+            }
+            plans.append(try lightweight(database, from: versions[step.source], to: versions[step.destination], progress: options.progress))
+            if let didMigrate = step.stage?.didMigrate {
+                try withContext(url, versions[step.destination], model: model) { try didMigrate($0) }
             }
         }
         return plans
     }
 
     /// The positions in `model.versions` of the version that wrote the store and of the target.
-    private static func versionPositions(of db: Database, model: ManagedObjectModel, target name: String?) throws -> (source: Int, target: Int) {
-        let metadata = try readMetadata(db)
+    static func versionPositions(of database: MigrationDatabase, model: ManagedObjectModel, target name: String?) throws -> (source: Int, target: Int) {
+        let metadata = try readMetadata(database)
         guard let stored = metadata.versionHashes else { throw StoreError.notAStore(reason: "the metadata has no NSStoreModelVersionHashes") }
         let target: Int
         if let name {
@@ -117,8 +104,8 @@ extension PersistentStore {
                 do {
                     var ran: MigrationPlan?
                     try db.inTransaction {
-                        let plan = try StoreMigrator.plan(db, from: source, to: destination)
-                        try StoreMigrator.run(plan, destination: destination, in: db, progress: progress)
+                        let plan = try StoreMigrator.plan(.sqlite(db), from: source, to: destination)
+                        try StoreMigrator.run(plan, destination: destination, in: .sqlite(db), progress: progress)
                         ran = plan
                         return .commit
                     }
@@ -141,7 +128,7 @@ extension PersistentStore {
     }
 
     /// `body`, with every error typed: SQLite's become `MigrationError.database`.
-    private static func catching<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    static func catching<T>(_ body: () throws -> T) throws(StoreError) -> T {
         do {
             return try body()
         } catch let error as StoreError {

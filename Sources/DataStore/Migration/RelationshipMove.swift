@@ -78,7 +78,7 @@ struct RelationshipMove {
             return move
         }
         pairTables += 1
-        let pairs = "temp.Z_MIGRATION_PAIRS\(pairTables)"
+        let pairs = planner.temporaryTable("Z_MIGRATION_PAIRS\(pairTables)")
         guard let select = pairSelection(of: origin.relationship, declaredBy: origin.entity, flipped: origin.flipped, planner: planner)
         else { return move }
         move.kind = .converted(pairs: pairs, extraction: "INSERT INTO \(pairs) (s, d, os, od) \(select);")

@@ -26,7 +26,7 @@ struct StepBuilder {
 
     private mutating func add(_ summary: String, _ statements: [String], copying table: String? = nil) {
         guard !statements.isEmpty else { return }
-        steps.append(MigrationPlan.Step(summary: summary, statements: statements.map { MigrationPlan.Statement(sql: $0, copiedTable: table) }))
+        steps.append(MigrationPlan.Step(summary: summary, statements: statements.map { MigrationPlan.Statement(sql: planner.finished($0), copiedTable: table) }))
     }
 
     mutating func build() {
@@ -80,7 +80,7 @@ struct StepBuilder {
     }
 
     private mutating func rebuild(_ table: EntityTable) {
-        let statements = [destination.createStatement(for: table)]
+        let statements = [planner.createStatement(for: table)]
         var copies: [(old: String, current: String, sql: String)] = []
         for old in [planner.feeds[table.name]].compactMap({ $0 }) {
             guard let current = currentNames[old] else { continue }
@@ -93,10 +93,7 @@ struct StepBuilder {
         }
         let from = planner.feeds[table.name] ?? ""
         add("\(table.name): " + (from.isEmpty ? "created (new table)" : "rebuilt in the new layout from \(from)"), statements)
-        for copy in copies {
-            steps.append(MigrationPlan.Step(
-                summary: "\(table.name): rows copied from \(copy.old)", statements: [MigrationPlan.Statement(sql: copy.sql, copiedTable: copy.current)]))
-        }
+        for copy in copies { add("\(table.name): rows copied from \(copy.old)", [copy.sql], copying: copy.current) }
     }
 
     /// Renames carried columns, appends new ones, and changes values in one `UPDATE`.
@@ -118,7 +115,7 @@ struct StepBuilder {
                     renamed.append("\(carried) → \(column.name)")
                 }
             } else {
-                statements.append("ALTER TABLE \(identifier(current)) ADD COLUMN \(identifier(column.name)) \(column.type.rawValue);")
+                statements.append("ALTER TABLE \(identifier(current)) ADD COLUMN \(identifier(column.name)) \(planner.definition(of: column));")
                 appended.append(column.name)
             }
         }
@@ -162,8 +159,10 @@ struct StepBuilder {
     private mutating func readConvertedLinks() {
         for (reference, move) in planner.relationships.sorted(by: { "\($0.key)" < "\($1.key)" }) {
             guard case .converted(let pairs, let extraction) = move.kind else { continue }
+            let create = planner.createTemporaryTable(pairs)
+            let type = planner.dialect == .postgreSQL ? "bigint" : "INTEGER"
             add("\(reference.entity).\(reference.relationship): links read before their storage changes", [
-                "CREATE TABLE \(pairs) (s INTEGER, d INTEGER, os INTEGER, od INTEGER);", extraction,
+                "\(create) (s \(type), d \(type), os \(type), od \(type));", extraction,
             ])
         }
     }
@@ -203,7 +202,7 @@ struct StepBuilder {
         }
         add("Join tables kept: \(keptJoins.keys.sorted().joined(separator: ", ")) (renamed where entity numbers changed)", statements)
         let created = destination.joinTables.filter { keptJoins[$0.name] == nil }
-        add("Join tables created: \(created.map(\.name).joined(separator: ", "))", created.map { destination.createStatement(for: $0) })
+        add("Join tables created: \(created.map(\.name).joined(separator: ", "))", created.map { planner.createStatement(for: $0) })
     }
 
     /// Writes the links read into pair tables, fills what a kept storage lacks (the entity of a
@@ -260,7 +259,7 @@ struct StepBuilder {
                 let ranked = pairs + "_RANKED"
                 statements += [
                     "DELETE FROM \(pairs) WHERE s NOT IN (\(ownRows)) OR d NOT IN (\(targetRows));",
-                    "CREATE TABLE \(ranked) AS SELECT s, d, row_number() OVER (PARTITION BY s ORDER BY os IS NULL, os, d) AS os, "
+                    "\(planner.createTemporaryTable(ranked)) AS SELECT s, d, row_number() OVER (PARTITION BY s ORDER BY os IS NULL, os, d) AS os, "
                         + "row_number() OVER (PARTITION BY d ORDER BY od IS NULL, od, s) AS od FROM \(pairs);",
                     "CREATE INDEX \(ranked)_S ON \(ranked.replacingOccurrences(of: "temp.", with: "")) (s, os);",
                     "CREATE INDEX \(ranked)_D ON \(ranked.replacingOccurrences(of: "temp.", with: "")) (d, od);",
@@ -278,8 +277,9 @@ struct StepBuilder {
                 } else if let join {
                     let columns = [join.sourceColumn, join.destinationColumn] + [join.sourceOrderColumn, join.destinationOrderColumn].compactMap { $0 }
                     let values = ["s", "d"] + [join.sourceOrderColumn.map { _ in "od" }, join.destinationOrderColumn.map { _ in "os" }].compactMap { $0 }
-                    statements.append("INSERT OR IGNORE INTO \(identifier(join.name)) (\(columns.map(identifier).joined(separator: ", "))) "
-                        + "SELECT \(values.joined(separator: ", ")) FROM \(ranked);")
+                    let select = "SELECT \(values.joined(separator: ", ")) FROM \(ranked)"
+                    let into = "INTO \(identifier(join.name)) (\(columns.map(identifier).joined(separator: ", ")))"
+                    statements.append(planner.dialect == .postgreSQL ? "INSERT \(into) \(select) ON CONFLICT DO NOTHING;" : "INSERT OR IGNORE \(into) \(select);")
                 } else if let hidden {
                     statements.append("UPDATE \(target) SET \(hidden) = (SELECT p.s FROM \(ranked) AS p WHERE p.d = \(target).Z_PK ORDER BY p.od LIMIT 1) "
                         + "WHERE \(planner.destinationRange("", relationship.destinationEntityName));")
@@ -294,7 +294,8 @@ struct StepBuilder {
 
     /// Indexes of kept entity tables that the destination lacks are dropped, changed ones made again,
     /// missing ones created. Indexes of kept join tables stay, under their old names, as Core Data
-    /// leaves them.
+    /// leaves them. A server spells an index's definition its own way: there, every wanted index of
+    /// a kept table is made again.
     private mutating func updateIndexes() {
         let wanted = Dictionary(destination.indexes.map { ($0.name.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
         let keptEntityTables = Set(kept.values)
@@ -308,7 +309,9 @@ struct StepBuilder {
                 return source.joinTable(forRelationship: old.name, ofEntity: declaring)?.name == index.table
             }
             guard isKeptEntityTable || isKeptJoinTable else { continue }
-            if let target = wanted[index.name.uppercased()], Self.normalized(destination.createStatement(for: target)) == Self.normalized(index.sql) {
+            if let target = wanted[index.name.uppercased()], planner.dialect == .sqlite,
+               Self.normalized(destination.createStatement(for: target)) == Self.normalized(index.sql)
+            {
                 existing.insert(index.name.uppercased())
             } else if isKeptEntityTable || wanted[index.name.uppercased()] != nil {
                 statements.append("DROP INDEX \(identifier(index.name));")
@@ -318,7 +321,7 @@ struct StepBuilder {
             }
         }
         let created = destination.indexes.filter { !existing.contains($0.name.uppercased()) }
-        statements += created.map { destination.createStatement(for: $0) }
+        statements += created.map { planner.createStatement(for: $0) }
         var summary = "Indexes:"
         if !created.isEmpty { summary += " created \(created.map(\.name).joined(separator: ", "))" }
         if !dropped.isEmpty { summary += (created.isEmpty ? "" : ";") + " dropped \(dropped.joined(separator: ", "))" }
@@ -339,6 +342,8 @@ struct StepBuilder {
     }
 
     private mutating func installTriggers() {
+        // A server computes derived values in its saves, and the migration computes them again.
+        guard planner.dialect == .sqlite else { return }
         let statements = destination.derivedAttributes.flatMap { $0.triggers.map(\.sql) + [$0.refreshStatement].compactMap { $0 } }
         add("Derived-attribute triggers installed and their values computed", statements)
     }
@@ -354,7 +359,8 @@ struct StepBuilder {
             let name = old?.name ?? layout.name
             var maximum = "\(old?.max ?? 0)"
             if layout.superNumber == 0 {
-                maximum = "max(\(maximum), coalesce((SELECT max(Z_PK) FROM \(identifier(layout.tableName))), 0))"
+                let greatest = planner.dialect == .postgreSQL ? "GREATEST" : "max"
+                maximum = "\(greatest)(\(maximum), coalesce((SELECT max(Z_PK) FROM \(identifier(layout.tableName))), 0))"
             }
             statements.append("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES "
                 + "(\(layout.number), \(SQLSyntax.stringLiteral(name)), \(layout.superNumber), \(maximum));")

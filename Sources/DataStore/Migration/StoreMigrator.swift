@@ -9,56 +9,72 @@ enum StoreMigrator {
     /// Rows copied per statement of a long copy, so progress can be reported between them.
     static let copyChunk: Int64 = 100_000
 
-    /// The plan that carries the store in `db`, written by `source`, to `destination`.
-    static func plan(_ db: Database, from source: Model, to destination: Model) throws -> MigrationPlan {
+    /// The plan that carries the store in `database`, written by `source`, to `destination`.
+    static func plan(_ database: MigrationDatabase, from source: Model, to destination: Model) throws -> MigrationPlan {
+        let names = layoutNames(of: [source, destination])
+        let database = database.naming(names)
         let difference = ModelDifference(from: source, to: destination)
         guard difference.isInferable else { throw MigrationError.notInferable(difference.blockingChanges) }
-        let metadata = try PersistentStore.readMetadata(db)
-        let snapshot = try StoreSnapshot(db, framework: FrameworkVersion(metadata.frameworkVersion ?? FrameworkVersion.current.number))
-        return MigrationPlanner(difference: difference, snapshot: snapshot, defaults: defaults(of: destination)).plan()
+        let metadata = try PersistentStore.readMetadata(database)
+        let snapshot = try StoreSnapshot(
+            database, framework: FrameworkVersion(metadata.frameworkVersion ?? FrameworkVersion.current.number),
+            names: names)
+        return MigrationPlanner(difference: difference, snapshot: snapshot, defaults: defaults(of: destination, in: database.dialect)).plan()
     }
 
     /// Runs `plan`: checks the data first, then every statement, then writes the destination's
     /// metadata and checks that every table and column the destination needs is there.
-    static func run(_ plan: MigrationPlan, destination: Model, in db: Database, progress: MigrationProgress?) throws {
+    static func run(_ plan: MigrationPlan, destination: Model, in database: MigrationDatabase, progress: MigrationProgress?) throws {
+        let names = layoutNames(of: [plan.difference.mapping.source, destination])
+        let database = database.naming(names)
         var blocked: [MigrationError.Blocked] = []
         for precondition in plan.preconditions {
-            let rows = try Int.fetchOne(db, sql: precondition.countSQL) ?? 0
-            if rows > 0 { blocked.append(MigrationError.Blocked(change: precondition.change, rows: rows)) }
+            let rows = try database.integer(precondition.countSQL) ?? 0
+            if rows > 0 { blocked.append(MigrationError.Blocked(change: precondition.change, rows: Int(rows))) }
         }
         guard blocked.isEmpty else { throw MigrationError.dataPreventsMigration(blocked) }
         for (number, step) in plan.steps.enumerated() {
             progress?(MigrationReport(step: number + 1, stepCount: plan.steps.count, summary: step.summary, rowsCopied: nil))
             for statement in step.statements {
                 guard let table = statement.copiedTable else {
-                    try db.execute(sql: statement.sql)
+                    try database.execute(statement.sql, [])
                     continue
                 }
-                try copy(statement, from: table, in: db) { copied, total in
+                try copy(statement, from: table, in: database) { copied, total in
                     progress?(MigrationReport(step: number + 1, stepCount: plan.steps.count, summary: step.summary, rowsCopied: (copied, total)))
                 }
             }
         }
-        try HistoryMigration.run(plan.difference.mapping, in: db)
-        try writeMetadata(of: destination, in: db)
-        let schema = try PersistentStore.locatingJoinTables(of: StoreSchema(model: destination), in: db)
-        try PersistentStore.checkStorage(of: schema, in: db)
+        let migrated = try StoreSnapshot(database, framework: .current, names: names)
+        try HistoryMigration.run(plan.difference.mapping, in: database, snapshot: migrated)
+        if database.dialect == .postgreSQL {
+            // A server has no triggers: its derived values are computed here, in the layout as the store names it.
+            let schema = StoreSchema(model: destination).locatingJoinTables(among: migrated.columns.keys.sorted(), where: migrated.table(_:has:))
+            let entities = EntityDescriptionBuilder(model: destination, schema: schema, classes: []).build()
+            try ServerDerivedValues.refreshAll(of: entities, in: destination, transaction: database.naming(migrated.columns.keys))
+        }
+        try writeMetadata(of: destination, in: database)
+        if let missing = try StoreSnapshot(database, framework: .current, names: names).missingStorage(of: StoreSchema(model: destination)) {
+            throw missing
+        }
     }
 
     /// Runs a copy in ranges of keys of its source table.
-    private static func copy(_ statement: MigrationPlan.Statement, from table: String, in db: Database, report: (Int64, Int64) -> Void) throws {
-        let row = try Row.fetchOne(db, sql: "SELECT min(Z_PK), max(Z_PK), count(*) FROM \(identifier(table))")
-        let total: Int64 = row?[2] ?? 0
-        guard let lowest: Int64 = row?[0], let highest: Int64 = row?[1] else {
-            try db.execute(sql: statement.sql.replacingOccurrences(of: "{range}", with: "1"))
+    private static func copy(_ statement: MigrationPlan.Statement, from table: String, in database: MigrationDatabase, report: (Int64, Int64) -> Void) throws {
+        var bounds: (lowest: Int64, highest: Int64, total: Int64)?
+        try database.rows("SELECT min(Z_PK), max(Z_PK), count(*) FROM \(identifier(table))", []).forEach { row in
+            if !row.isNull(0) { bounds = (row.int64(0), row.int64(1), row.int64(2)) }
+        }
+        guard let (lowest, highest, total) = bounds else {
+            try database.execute(statement.sql.replacingOccurrences(of: "{range}", with: database.dialect.truth(true)), [])
             return
         }
         var start = lowest
         var copied: Int64 = 0
         while start <= highest {
             let end = start + copyChunk - 1
-            try db.execute(sql: statement.sql.replacingOccurrences(of: "{range}", with: "x.Z_PK BETWEEN \(start) AND \(end)"))
-            copied += Int64(db.changesCount)
+            let range = "x.Z_PK BETWEEN \(start) AND \(end)"
+            copied += Int64(try database.execute(statement.sql.replacingOccurrences(of: "{range}", with: range), []))
             report(copied, total)
             start = end + 1
         }
@@ -66,8 +82,8 @@ enum StoreMigrator {
 
     /// The destination's version hashes and identifiers replace the source's; every other key
     /// (an app's own among them) stays.
-    private static func writeMetadata(of model: Model, in db: Database) throws {
-        var metadata = try PersistentStore.readMetadata(db)
+    private static func writeMetadata(of model: Model, in database: MigrationDatabase) throws {
+        var metadata = try PersistentStore.readMetadata(database)
         let fresh = StoreMetadata(model: model)
         for key in [StoreMetadata.Key.versionHashes, StoreMetadata.Key.versionHashesVersion, StoreMetadata.Key.versionHashesDigest,
                     StoreMetadata.Key.versionChecksum, StoreMetadata.Key.versionIdentifiers, StoreMetadata.Key.frameworkVersion,
@@ -75,31 +91,49 @@ enum StoreMigrator {
         {
             metadata.entries[key] = fresh.entries[key]
         }
-        try db.execute(
-            sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = (SELECT min(Z_VERSION) FROM Z_METADATA)",
-            arguments: [Data(metadata.binaryPropertyList)])
+        try database.execute(
+            "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = (SELECT min(Z_VERSION) FROM Z_METADATA)",
+            [Data(metadata.binaryPropertyList).databaseValue])
     }
 
-    /// SQL literals of every default value of `model`, by declaring entity and attribute.
-    private static func defaults(of model: Model) -> [String: [String: String]] {
+    /// Every table, column and index name the layouts of `models` have.
+    static func layoutNames(of models: [Model]) -> Set<String> {
+        var names: Set<String> = []
+        for schema in models.map({ StoreSchema(model: $0) }) {
+            names.formUnion(schema.tables.flatMap { [$0.name] + $0.columns.map(\.name) })
+            names.formUnion(schema.joinTables.flatMap { [$0.name] + $0.columnNames })
+            names.formUnion(schema.indexes.map(\.name))
+        }
+        return names
+    }
+
+    /// SQL literals of every default value of `model`, by declaring entity and attribute, as
+    /// `dialect` writes them.
+    private static func defaults(of model: Model, in dialect: SQLDialect) -> [String: [String: String]] {
         let entities = EntityDescriptionBuilder(model: model, schema: StoreSchema(model: model), classes: []).build()
         var literals: [String: [String: String]] = [:]
         for entity in entities {
             for attribute in entity.attributes where attribute.entityName == entity.name && !attribute.isTransient {
-                guard let literal = sqlLiteral(attribute.defaultValue.databaseValue) else { continue }
-                literals[entity.name, default: [:]][attribute.name] = literal
+                let value = dialect.storedValue(attribute.defaultValue)
+                guard let literal = sqlLiteral(value, dialect: dialect) else { continue }
+                // PostgreSQL gives a literal the type it reads it as (`1` an integer, never a
+                // boolean): the attribute's type is stated.
+                literals[entity.name, default: [:]][attribute.name] = dialect == .postgreSQL
+                    ? "CAST(\(literal) AS \(PostgreSQLColumnTypes.type(of: attribute.type)))" : literal
             }
         }
         return literals
     }
 
-    private static func sqlLiteral(_ value: DatabaseValue) -> String? {
-        switch value.storage {
-        case .null: nil
-        case .int64(let integer): String(integer)
-        case .double(let double): double.isFinite ? "\(double)" : (double > 0 ? "9e999" : "-9e999")
-        case .string(let string): SQLSyntax.stringLiteral(string)
-        case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+    private static func sqlLiteral(_ value: DatabaseValue, dialect: SQLDialect) -> String? {
+        switch (value.storage, dialect) {
+        case (.null, _): nil
+        case (.int64(let integer), _): String(integer)
+        case (.double(let double), .sqlite): double.isFinite ? "\(double)" : (double > 0 ? "9e999" : "-9e999")
+        case (.double(let double), .postgreSQL): double.isFinite ? "\(double)" : (double > 0 ? "'Infinity'" : "'-Infinity'")
+        case (.string(let string), _): SQLSyntax.stringLiteral(string)
+        case (.blob(let data), .sqlite): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        case (.blob(let data), .postgreSQL): "'\\x" + data.map { String(format: "%02X", $0) }.joined() + "'"
         }
     }
 }

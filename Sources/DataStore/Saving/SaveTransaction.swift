@@ -3,17 +3,10 @@ import GRDB
 /// The statements of one save or batch request, in the write transaction of the store's engine:
 /// ``SaveWriter`` and the batch writers decide what to write, and a transaction writes it as its
 /// engine takes it best — SQLite one prepared row at a time, a server many rows per round trip.
-protocol SaveTransaction: AnyObject {
+protocol SaveTransaction: SQLTransaction, AnyObject {
     /// Writes `object` as the new row `key`; `destinationKey` gives the permanent ID of a to-one's
     /// destination. A server may hold the row back and write it with others before the next statement.
     func insert(_ object: SaveChanges.Row, key: Int64, destinationKey: (ObjectID?) -> ObjectID?) throws
-
-    /// Runs `sql`; the number of rows it changed.
-    @discardableResult
-    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int
-
-    /// Every row `sql` selects.
-    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> ReadRows
 
     /// Calls `body` with the columns of each row `sql` selects: on SQLite as each is read, for
     /// many rows that need not all be in memory at once.
@@ -32,23 +25,4 @@ protocol SaveTransaction: AnyObject {
 
     /// Calls `body` if the transaction rolls back, its commit included.
     func onRollback(_ body: @escaping @Sendable () -> Void)
-}
-
-extension SaveTransaction {
-    /// Runs `statement`; the number of rows it changed.
-    @discardableResult
-    func execute(_ statement: SQLFragment) throws -> Int {
-        try execute(statement.sql, statement.arguments)
-    }
-
-    /// Every row `select` selects.
-    func rows(_ select: SQLFragment) throws -> ReadRows {
-        try rows(select.sql, select.arguments)
-    }
-
-    /// The first column of the first row `sql` selects, as an integer; `nil` when there is no row
-    /// or the value is `NULL`.
-    func integer(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int64? {
-        try rows(sql, arguments).firstInteger
-    }
 }

@@ -1,0 +1,32 @@
+import DataModel
+
+/// One migration between two versions of a model, each committed on its own: a stage's, or a
+/// lightweight one straight to the next version a stage starts from.
+struct MigrationStep {
+    /// Positions in the model's versions.
+    var source: Int
+    var destination: Int
+    var stage: MigrationStage?
+
+    /// The steps from the version at `start` to the one at `target`, following `options.stages`
+    /// where they apply.
+    static func steps(from start: Int, to target: Int, of versions: [Model], options: MigrationOptions) throws(StoreError) -> [MigrationStep] {
+        var steps: [MigrationStep] = []
+        var current = start
+        while current != target {
+            let name = versions[current].versionLabel
+            if let stage = options.stages.first(where: { $0.sourceVersion == name }) {
+                guard let next = versions.firstIndex(where: { $0.versionLabel == stage.destinationVersion }), next > current, next <= target
+                else { throw .migration(.noStageFrom(version: name)) }
+                steps.append(MigrationStep(source: current, destination: next, stage: stage))
+                current = next
+            } else {
+                let stageStarts = options.stages.compactMap { stage in versions.firstIndex { $0.versionLabel == stage.sourceVersion } }
+                let next = stageStarts.filter { $0 > current && $0 < target }.min() ?? target
+                steps.append(MigrationStep(source: current, destination: next))
+                current = next
+            }
+        }
+        return steps
+    }
+}

@@ -1,0 +1,84 @@
+import DataModel
+import StoreSchema
+
+extension PersistentStore {
+    /// The plan that would carry the store on `server` from the version of `model` that wrote it
+    /// to `version` (the current one when nil), changing nothing; `nil` when the store is at that
+    /// version, or the database holds no store.
+    package static func migrationPlan(server: any ServerDatabase, model: ManagedObjectModel, to version: String?) async throws(StoreError) -> MigrationPlan? {
+        try await serverCatching {
+            try await server.write { transaction -> MigrationPlan? in
+                let database = MigrationDatabase.server(transaction)
+                guard let (source, target) = try versionPositions(onServer: database, model: model, target: version), source != target else { return nil }
+                return try StoreMigrator.plan(database, from: model.versions[source], to: model.versions[target])
+            }
+        }
+    }
+
+    /// Migrates the store on `server` to `version` of `model` (the current one when nil), as
+    /// `migrateStore(at:model:to:options:)` migrates a file: one transaction per step, which
+    /// changes the tables, copies the rows, and writes the new version's metadata, or changes
+    /// nothing. `opening` opens the store at a version, for the contexts of custom stages.
+    ///
+    /// Each step locks `Z_METADATA` and reads the store's version again first, so processes that
+    /// open a store at once migrate it once: the others wait, then find it migrated.
+    package static func migrate(
+        server: any ServerDatabase, model: ManagedObjectModel, to version: String?, options: MigrationOptions,
+        opening: (ManagedObjectModel) async throws(StoreError) -> PersistentStore
+    ) async throws(StoreError) -> [MigrationPlan] {
+        let versions = model.versions
+        var plans: [MigrationPlan] = []
+        while let (current, target) = try await serverCatching({
+            try await server.write { try versionPositions(onServer: .server($0), model: model, target: version) }
+        }), current != target {
+            let step = try MigrationStep.steps(from: current, to: target, of: versions, options: options)[0]
+            let (source, destination) = (versions[step.source], versions[step.destination])
+            if let willMigrate = step.stage?.willMigrate {
+                let store = try await opening(source == model.model ? model : ManagedObjectModel(model: source))
+                try catching { try willMigrate(store.newContext()) }
+            }
+            let progress = options.progress
+            let plan = try await serverCatching {
+                try await server.write { transaction -> MigrationPlan? in
+                    let database = MigrationDatabase.server(transaction)
+                    try database.execute("LOCK TABLE Z_METADATA IN EXCLUSIVE MODE", [])
+                    // Another process may have migrated the store since its version was read.
+                    guard let stored = try readMetadata(database).versionHashes,
+                          ModelVersionHashes(model: source).entitiesDiffering(from: stored).isEmpty
+                    else { return nil }
+                    let plan = try StoreMigrator.plan(database, from: source, to: destination)
+                    try StoreMigrator.run(plan, destination: destination, in: database, progress: progress)
+                    return plan
+                }
+            }
+            guard let plan else { continue }
+            plans.append(plan)
+            if let didMigrate = step.stage?.didMigrate {
+                let store = try await opening(destination == model.model ? model : ManagedObjectModel(model: destination))
+                try catching { try didMigrate(store.newContext()) }
+            }
+        }
+        return plans
+    }
+
+    /// `versionPositions(of:model:target:)`, or `nil` for a database that holds no store yet.
+    private static func versionPositions(onServer database: MigrationDatabase, model: ManagedObjectModel, target: String?) throws -> (Int, Int)? {
+        let stores = try database.integer(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'Z_METADATA'")
+        guard stores ?? 0 > 0 else { return nil }
+        return try versionPositions(of: database, model: model, target: target)
+    }
+
+    /// `body`, with every error typed: the server's become `MigrationError.database`.
+    private static func serverCatching<T>(_ body: () async throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await body()
+        } catch let error as StoreError {
+            throw error
+        } catch let error as MigrationError {
+            throw .migration(error)
+        } catch {
+            throw .migration(.database(message: "\(error)"))
+        }
+    }
+}

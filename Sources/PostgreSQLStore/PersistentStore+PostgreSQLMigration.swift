@@ -1,0 +1,57 @@
+import DataModel
+import DataStore
+import PostgresNIO
+
+extension PersistentStore {
+    /// Migrates the store in the PostgreSQL database at `url` to `version` of `model` (the current
+    /// one when nil), as `migrateStore(at:model:to:options:)` migrates a file, and returns the
+    /// plans run. Does nothing for a store at that version, or a database without a store.
+    ///
+    /// Each step is one transaction, and PostgreSQL changes tables in transactions: a step that
+    /// fails (data a change needs missing, a unique index refusing rows, the server going away)
+    /// leaves the store as it was. Each step locks `Z_METADATA` and reads the store's version
+    /// again first, so servers that start at once migrate the store once: the others wait for the
+    /// step, then find the store migrated. Derived attributes are computed again for every row.
+    ///
+    ///     try await PersistentStore.migrateStore(postgreSQL: "postgresql://app@db.local/shop", model: Shop.model)
+    ///
+    /// A custom stage's contexts save as a server store's contexts do; run custom stages from one
+    /// process (`datamodel-gen migrate`), since each process that finds the store at the stage's
+    /// source version runs its `willMigrate`.
+    @discardableResult
+    public static func migrateStore(
+        postgreSQL url: String, model: ManagedObjectModel, to version: String? = nil, options: MigrationOptions = .automatic
+    ) async throws(StoreError) -> [MigrationPlan] {
+        try await migrateStore(postgreSQL: configuration(postgreSQL: url).0, model: model, to: version, options: options)
+    }
+
+    /// `migrateStore(postgreSQL:model:to:options:)` for the database `configuration` names.
+    @discardableResult
+    public static func migrateStore(
+        postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, to version: String? = nil,
+        options: MigrationOptions = .automatic
+    ) async throws(StoreError) -> [MigrationPlan] {
+        try await migrate(server: migrationDatabase(configuration, model: model), model: model, to: version, options: options) { version throws(StoreError) in
+            try await PersistentStore(postgreSQL: configuration, model: version, maximumConnections: 2, migration: .disabled)
+        }
+    }
+
+    /// The plan that would carry the store in the PostgreSQL database at `url` from the version of
+    /// `model` that wrote it to `version` (the current one when nil), without changing anything;
+    /// `nil` when the store is at that version.
+    public static func migrationPlan(postgreSQL url: String, model: ManagedObjectModel, to version: String? = nil) async throws(StoreError) -> MigrationPlan? {
+        try await migrationPlan(postgreSQL: configuration(postgreSQL: url).0, model: model, to: version)
+    }
+
+    /// `migrationPlan(postgreSQL:model:to:)` for the database `configuration` names.
+    public static func migrationPlan(
+        postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, to version: String? = nil
+    ) async throws(StoreError) -> MigrationPlan? {
+        try await migrationPlan(server: migrationDatabase(configuration, model: model), model: model, to: version)
+    }
+
+    /// One connection to the database, for a migration's transactions.
+    private static func migrationDatabase(_ configuration: PostgresConnection.Configuration, model: ManagedObjectModel) -> PostgreSQLDatabase {
+        PostgreSQLDatabase(configuration: configuration, schema: model.schema, model: model.model, tombstoneColumns: 0, maximumConnections: 1, isReadOnly: false)
+    }
+}

@@ -1,0 +1,304 @@
+import DataModel
+import DataModelParser
+@testable import DataStore
+import Foundation
+import PostgreSQLStore
+import StoreMigration
+import Testing
+import TestSupport
+
+/// Migration on PostgreSQL: each kind of change migrated on a server and in a file from the same
+/// version 1 store, and read back alike — every object, value, link and order, `Z_PRIMARYKEY` and
+/// the persistent history — and what a server adds: transactions that change nothing when a step
+/// fails, and servers that open a store at once migrating it once.
+@Suite(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
+struct PostgreSQLMigrationTests {
+    typealias S = MigrationSupport
+    typealias M = MigrationTests
+
+    /// A store written by `source`, migrated to `destination`.
+    struct Scenario: Sendable, CustomTestStringConvertible {
+        var name: String
+        var source: Model
+        var destination: Model
+        var seed: @Sendable (ObjectContext) throws -> Void = MigrationTests.seed
+        var testDescription: String { name }
+    }
+
+    static let scenarios: [Scenario] = {
+        var scenarios: [Scenario] = []
+        func add(_ name: String, person: Entity = M.personV1, pet: Entity = M.petV1, more: [Entity] = []) {
+            scenarios.append(Scenario(name: name, source: M.v1, destination: M.v2(person: person, pet: pet, more: more)))
+        }
+        var person = M.personV1
+        person.attributes.append(Attribute("email", .string, isOptional: true))
+        add("an optional attribute added", person: person)
+        var pet = M.petV1
+        pet.attributes += [Attribute("legs", .integer16, defaultValue: "4"), Attribute("isFriendly", .boolean, defaultValue: "YES"),
+                           Attribute("weight", .double, defaultValue: "2.5"), Attribute("price", .decimal, defaultValue: "9.99"),
+                           Attribute("tag", .uuid, isOptional: true)]
+        add("attributes added with defaults of every kind", pet: pet)
+        person = M.personV1
+        person.attributes.removeAll { $0.name == "age" }
+        add("an attribute removed", person: person)
+        person = M.personV1
+        person.attributes[0] = Attribute("fullName", .string, isOptional: true, elementID: "name")
+        add("an attribute renamed", person: person)
+        person = M.personV1
+        person.attributes[1] = Attribute("age", .integer64, defaultValue: "18")
+        add("an attribute made required with a default", person: person)
+        pet = M.petV1
+        pet.relationships[0] = Relationship("owner", destination: "Person", inverseName: "pets", inverseEntityName: "Person", isToMany: true, isOptional: true)
+        add("one-to-many becoming many-to-many", pet: pet)
+        person = M.personV1
+        person.relationships[0] = Relationship("pets", destination: "Pet", inverseName: "owner", inverseEntityName: "Pet", isOptional: true)
+        pet = M.petV1
+        pet.relationships[0].isToMany = true
+        add("to-many becoming to-one", person: person, pet: pet)
+        person = M.personV1
+        person.relationships[0].isOrdered = true
+        add("to-many becoming ordered", person: person)
+        pet = M.petV1
+        pet.name = "Animal"
+        pet.elementID = "Pet"
+        person = M.personV1
+        person.relationships[0].destinationEntityName = "Animal"
+        person.relationships[0].inverseEntityName = "Animal"
+        scenarios.append(Scenario(name: "an entity renamed", source: M.v1, destination: S.version("V2", [person, pet])))
+        pet = M.petV1
+        pet.parentName = "Creature"
+        scenarios.append(Scenario(
+            name: "an entity moved into a new hierarchy", source: M.v1,
+            destination: S.version("V2", [Entity("Creature", isAbstract: true), M.personV1, pet])))
+        person = M.personV1
+        person.relationships = []
+        scenarios.append(Scenario(name: "an entity removed", source: M.v1, destination: S.version("V2", [person])))
+        person = M.personV1
+        func derived(_ name: String, _ type: AttributeType, _ expression: String) -> Attribute {
+            var attribute = Attribute(name, type, isOptional: true)
+            attribute.isDerived = true
+            attribute.derivationExpression = expression
+            return attribute
+        }
+        person.attributes += [derived("loudName", .string, "name.uppercase:"), derived("petCount", .integer64, "pets.@count")]
+        add("derived attributes added", person: person)
+        // Many-to-many, renumbered by an entity that sorts first: the join table is renamed.
+        person = M.personV1
+        person.relationships[0] = Relationship("pets", destination: "Pet", inverseName: "owners", inverseEntityName: "Pet", isToMany: true, isOptional: true)
+        pet = M.petV1
+        pet.relationships[0] = Relationship("owners", destination: "Person", inverseName: "pets", inverseEntityName: "Person", isToMany: true, isOptional: true)
+        let manyToMany = S.version("V1", [person, pet])
+        scenarios.append(Scenario(
+            name: "an entity added that renumbers a many-to-many", source: manyToMany,
+            destination: S.version("V2", [Entity("Aardvark", attributes: [Attribute("name", .string, isOptional: true)]), person, pet]),
+            seed: { context in
+                let people = try ["Ann", "Bob"].map { name in
+                    let person = try context.insertObject(entityName: "Person")
+                    try person.setValue(name, forKey: "name")
+                    return person
+                }
+                for (name, owners) in [("Rex", people), ("Tom", [people[1]])] {
+                    let pet = try context.insertObject(entityName: "Pet")
+                    try pet.setValue(name, forKey: "name")
+                    try pet.setValue(Set(owners), forKey: "owners")
+                }
+            }))
+        return scenarios
+    }()
+
+    /// The same version 1 store, migrated in a file and on a server, reads back alike.
+    @Test(arguments: scenarios)
+    func aMigrationOnAServer_leavesWhatItLeavesInAFile(_ scenario: Scenario) async throws {
+        try await Self.compare(scenario.source, scenario.destination, seed: scenario.seed)
+    }
+
+    /// `Everything 1` → `Everything 2`: a new abstract parent, a renamed attribute, a value made
+    /// required with a default, renumbered entities, an ordered to-many, and a derived count.
+    @Test func theBundledModelsVersions_migrateAlike() async throws {
+        let bundle = TestStores.packageRoot.appendingPathComponent("Models/Everything.xcdatamodeld").path
+        let versions = try ModelLoader().loadVersions(bundle).versions.map(\.model)
+        try await Self.compare(versions[0], versions[1]) { context in
+            let ursula = try context.insertObject(entityName: "Author")
+            try ursula.setValue("Ursula K. Le Guin", forKey: "name")
+            let unknown = try context.insertObject(entityName: "Author")
+            for (title, pages, author) in [("The Dispossessed", 387, ursula), ("Lavinia", 279, ursula), ("Beowulf", 90, unknown)] {
+                let book = try context.insertObject(entityName: "Book")
+                try book.setValue(title, forKey: "name")
+                try book.setValue(pages, forKey: "pageCount")
+                try book.setValue(author, forKey: "author")
+                let chapters = try (1...3).map { number in
+                    let chapter = try context.insertObject(entityName: "Chapter")
+                    try chapter.setValue("\(title) \(number)", forKey: "title")
+                    return chapter
+                }
+                try book.setValue(Array(chapters.reversed()), forKey: "chapters")
+            }
+        }
+    }
+
+    /// A step the data prevents, or that a unique index refuses, changes nothing on the server.
+    @Test func aFailingStep_leavesTheStoreAsItWas() async throws {
+        var person = M.personV1
+        person.attributes[1] = Attribute("age", .integer64)
+        let required = M.v2(person: person)
+        person = M.personV1
+        person.uniquenessConstraints = [UniquenessConstraint(properties: [NameReference("age", at: .generated)], location: .generated)]
+        let unique = M.v2(person: person)
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            try await Self.write(M.v1, to: database) { context in
+                try M.seed(context)
+                try context.insertObject(entityName: "Person").setValue(40, forKey: "age")
+            }
+            await #expect {
+                _ = try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: required, versions: [M.v1, required]))
+            } throws: { error in
+                guard case StoreError.migration(.dataPreventsMigration(let blocked)) = error else { return false }
+                return blocked.map(\.rows) == [1] && blocked[0].change.subject == "Person.age"
+            }
+            await #expect {
+                _ = try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: unique, versions: [M.v1, unique]))
+            } throws: { error in
+                guard case StoreError.migration(.database(let message)) = error else { return false }
+                return message.contains("unique")
+            }
+            let store = try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: M.v1), migration: .disabled)
+            #expect(try S.objects(store, "Person").count == 3)
+            #expect(try S.names(S.objects(store, "Person")[1].value(forKey: "pets")) == ["Rex", "Tom"])
+        }
+    }
+
+    /// The plan, printed first, is PostgreSQL's SQL, and changes nothing.
+    @Test func thePlan_isTheServersSQL_andChangesNothing() async throws {
+        var person = M.personV1
+        person.attributes.append(Attribute("email", .string, isOptional: true))
+        person.attributes.removeAll { $0.name == "age" }
+        let v2 = M.v2(person: person)
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            try await Self.write(M.v1, to: database, seed: M.seed)
+            let model = ManagedObjectModel(model: v2, versions: [M.v1, v2])
+            let plan = try #require(try await PersistentStore.migrationPlan(postgreSQL: database, model: model))
+            let sql = plan.statements.map(\.sql)
+            #expect(sql.contains(#"CREATE TABLE "ZPERSON" ( "Z_PK" bigint PRIMARY KEY, "Z_ENT" integer, "Z_OPT" bigint, "ZEMAIL" text COLLATE "C", "ZNAME" text COLLATE "C" );"#))
+            #expect(sql.contains(#"INSERT INTO "ZPERSON" ("Z_PK", "Z_ENT", "Z_OPT", "ZEMAIL", "ZNAME") SELECT x."Z_PK", x."Z_ENT", x."Z_OPT", NULL, x."ZNAME" FROM "Z_MIGRATION_OLD_ZPERSON" AS x WHERE x."Z_ENT" = 1 AND {range};"#))
+            #expect(try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: M.v1), migration: .disabled).url != nil)
+            #expect(try await PersistentStore.migrationPlan(postgreSQL: database, model: ManagedObjectModel(model: M.v1)) == nil)
+        }
+    }
+
+    /// Servers that start at once with a new version migrate the store once.
+    @Test func serversOpeningAtOnce_migrateTheStoreOnce() async throws {
+        var person = M.personV1
+        person.attributes.removeAll { $0.name == "age" }
+        let v2 = M.v2(person: person)
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            try await Self.write(M.v1, to: database, seed: M.seed)
+            let model = ManagedObjectModel(model: v2, versions: [M.v1, v2])
+            async let first = PersistentStore.migrateStore(postgreSQL: database, model: model)
+            async let second = PersistentStore.migrateStore(postgreSQL: database, model: model)
+            let plans = try await [first, second]
+            #expect(plans.map(\.count).sorted() == [0, 1])
+            let store = try await PersistentStore(postgreSQL: database, model: model, migration: .disabled)
+            #expect(try S.objects(store, "Person").map { $0.value(forKey: "name") as? String } == ["Ann", "Bob"])
+        }
+    }
+
+    /// A custom stage's contexts work on the server's store: V1 → V2 splits `name`, V3 drops it.
+    @Test func aStagedMigration_runsItsStagesOnTheServer() async throws {
+        var person2 = M.personV1
+        person2.attributes += [Attribute("firstName", .string, isOptional: true), Attribute("lastName", .string, isOptional: true)]
+        let v2 = S.version("V2", [person2, M.petV1])
+        var person3 = person2
+        person3.attributes.removeAll { $0.name == "name" }
+        let v3 = S.version("V3", [person3, M.petV1])
+        let options = MigrationOptions(stages: [
+            .custom(from: "V1", to: "V2", didMigrate: { context in
+                for person in try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")) {
+                    let parts = (person.value(forKey: "name") as? String ?? "").split(separator: " ").map(String.init)
+                    try person.setValue(parts.first, forKey: "firstName")
+                    try person.setValue(parts.last, forKey: "lastName")
+                }
+                try context.save()
+            }),
+        ])
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            try await Self.write(M.v1, to: database) { context in
+                for name in ["Ada Lovelace", "Alan Turing"] { try context.insertObject(entityName: "Person").setValue(name, forKey: "name") }
+            }
+            let plans = try await PersistentStore.migrateStore(
+                postgreSQL: database, model: ManagedObjectModel(model: v3, versions: [M.v1, v2, v3]), options: options)
+            #expect(plans.map(\.destinationVersion) == ["V2", "V3"])
+            let store = try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: v3, versions: [M.v1, v2, v3]))
+            #expect(try S.objects(store, "Person", by: "lastName").map {
+                "\($0.value(forKey: "firstName") as? String ?? "") \($0.value(forKey: "lastName") as? String ?? "")"
+            } == ["Ada Lovelace", "Alan Turing"])
+        }
+    }
+
+    // MARK: Support
+
+    /// Writes a store of `model` with what `seed` inserts into the empty `database`.
+    static func write(_ model: Model, to database: String, seed: (ObjectContext) throws -> Void) async throws {
+        let store = try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: model))
+        let context = store.newContext()
+        try seed(context)
+        try await context.save()
+    }
+
+    private static func writeFile(_ model: Model, to url: URL, seed: (ObjectContext) throws -> Void) throws {
+        let store = try PersistentStore(url: url, model: ManagedObjectModel(model: model), history: .enabled)
+        let context = store.newContext()
+        try seed(context)
+        try context.save()
+    }
+
+    /// Migrates a store written by `source` with `seed` to `destination`, in a file and on a
+    /// server, and expects both to read back alike.
+    static func compare(_ source: Model, _ destination: Model, seed: (ObjectContext) throws -> Void) async throws {
+        let url = TestStores.newStoreURL()
+        try writeFile(source, to: url, seed: seed)
+        let model = ManagedObjectModel(model: destination, versions: [source, destination])
+        let file = try PersistentStore(url: url, model: model, history: .enabled)
+        let expected = try contents(of: file, destination)
+        #expect(!expected.objects.isEmpty)
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            try await write(source, to: database, seed: seed)
+            let server = try await PersistentStore(postgreSQL: database, model: model)
+            let found = try TestStores.$serverDatabase.withValue(database) { try contents(of: server, destination) }
+            #expect(found.objects == expected.objects)
+            #expect(found.primaryKeys == expected.primaryKeys)
+            #expect(found.history == expected.history)
+        }
+    }
+
+    /// Every object of every entity with its values and links, the entities' rows of
+    /// `Z_PRIMARYKEY`, and the history.
+    static func contents(of store: PersistentStore, _ model: Model) throws -> (objects: [String], primaryKeys: [[String]], history: [String]) {
+        let context = store.newContext()
+        func name(_ object: ManagedObject) -> String { "\(object.entity.name)#\(object.objectID.primaryKey ?? 0)" }
+        var objects: [String] = []
+        for entity in model.entities where !entity.isAbstract {
+            let fetched = try context.fetch(FetchRequest<ManagedObject>(entityName: entity.name)).filter { $0.entity.name == entity.name }
+            for object in fetched.sorted(by: { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }) {
+                var fields = [name(object)]
+                for attribute in object.entity.attributes {
+                    fields.append("\(attribute.name)=\(object.value(forKey: attribute.name).map { "\($0)" } ?? "nil")")
+                }
+                for relationship in object.entity.relationships {
+                    let destinations: [String] = switch object.value(forKey: relationship.name) {
+                    case let array as [ManagedObject]: array.map(name)
+                    case let set as Set<ManagedObject>: set.map(name).sorted()
+                    case let one as ManagedObject: [name(one)]
+                    default: []
+                    }
+                    fields.append("\(relationship.name)=\(destinations)")
+                }
+                objects.append(fields.joined(separator: " "))
+            }
+        }
+        let primaryKeys = try TestStores.rows(#"SELECT "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_ENT" < 16000 ORDER BY 1"#, in: store)
+        let history = try store.fetchHistory(after: nil).flatMap { transaction in
+            transaction.changes.map { "\(transaction.transactionNumber) \($0.changeType) \($0.changedObjectID.entityName)#\($0.changedObjectID.primaryKey ?? 0) \(($0.updatedProperties ?? []).sorted())" }
+        }
+        return (objects, primaryKeys, history)
+    }
+}
