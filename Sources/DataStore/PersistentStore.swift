@@ -204,8 +204,7 @@ public final class PersistentStore: Sendable {
         case server(any ServerDatabase)
     }
 
-    /// The SQLite database. What only a SQLite store does (migration) finds none on a server's
-    /// store, and fails with `SQLiteStoreRequired`.
+    /// The SQLite database; on a server's store, which has none, `SQLiteStoreRequired`.
     var database: any DatabaseWriter {
         get throws(SQLiteStoreRequired) {
             guard case .sqlite(let database) = engine else { throw SQLiteStoreRequired() }

@@ -103,6 +103,25 @@ struct PostgreSQLMigrationTests {
                     try pet.setValue(Set(owners), forKey: "owners")
                 }
             }))
+        // Names longer than PostgreSQL's 63 bytes, which it keeps cut: a kept table, then a rebuilt one.
+        var longNamed = M.personV1
+        var long = Attribute("nicknameThatTheOwnerChoseForThemselvesLongBeforeTheyOwnedAnyPetsAtAll", .string, isOptional: true)
+        long.isIndexed = true
+        longNamed.attributes.append(long)
+        let longV1 = S.version("V1", [longNamed, M.petV1])
+        let nickname = long.name
+        let nicknames: @Sendable (ObjectContext) throws -> Void = { context in
+            try MigrationTests.seed(context)
+            for person in try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")) {
+                try person.setValue("\(person.value(forKey: "name") as? String ?? "")ie", forKey: nickname)
+            }
+        }
+        person = longNamed
+        person.attributes.append(Attribute("email", .string, isOptional: true))
+        scenarios.append(Scenario(name: "names past 63 bytes, kept", source: longV1, destination: S.version("V2", [person, M.petV1]), seed: nicknames))
+        person = longNamed
+        person.attributes.removeAll { $0.name == "age" }
+        scenarios.append(Scenario(name: "names past 63 bytes, rebuilt", source: longV1, destination: S.version("V2", [person, M.petV1]), seed: nicknames))
         return scenarios
     }()
 

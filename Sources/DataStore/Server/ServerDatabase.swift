@@ -71,7 +71,8 @@ package struct CommitOutcomeUnknown: Error, CustomStringConvertible {
     package var description: String { message }
 }
 
-/// What a server's store throws for what only a SQLite store does yet: migration.
+/// What a server's store throws when asked for a SQLite database: code that reads one takes the
+/// server's path first, so this is a bug of the runtime's, reported rather than crashing.
 struct SQLiteStoreRequired: Error, CustomStringConvertible {
-    var description: String { "migration needs a SQLite store" }
+    var description: String { "a SQLite database was asked of a server's store" }
 }
