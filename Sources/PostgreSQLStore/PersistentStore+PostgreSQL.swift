@@ -65,7 +65,11 @@ extension PersistentStore {
         maximumConnections: Int = 10, url: URL? = nil, migration: MigrationOptions = .automatic
     ) async throws(StoreError) {
         if migration.migratesAutomatically {
-            try await Self.migrateStore(postgreSQL: configuration, model: model, options: migration)
+            do {
+                try await Self.migrateStore(postgreSQL: configuration, model: model, options: migration)
+            } catch .migration(.unknownStoreVersion) {
+                // Written by no version of the model: opening names the entities that differ.
+            }
         }
         let opened = try await Self.open(configuration, model: model, creating: history)
         self.init(

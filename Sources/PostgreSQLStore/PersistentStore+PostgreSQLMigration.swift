@@ -32,13 +32,13 @@ extension PersistentStore {
         options: MigrationOptions = .automatic
     ) async throws(StoreError) -> [MigrationPlan] {
         try await migrate(server: migrationDatabase(configuration, model: model), model: model, to: version, options: options) { version throws(StoreError) in
-            try await PersistentStore(postgreSQL: configuration, model: version, maximumConnections: 2, migration: .disabled)
+            try await PersistentStore(postgreSQL: configuration, model: version, history: .automatic, maximumConnections: 2, migration: .disabled)
         }
     }
 
     /// The plan that would carry the store in the PostgreSQL database at `url` from the version of
     /// `model` that wrote it to `version` (the current one when nil), without changing anything;
-    /// `nil` when the store is at that version.
+    /// `nil` when the store is at that version. A database without a store is `StoreError.notAStore`.
     public static func migrationPlan(postgreSQL url: String, model: ManagedObjectModel, to version: String? = nil) async throws(StoreError) -> MigrationPlan? {
         try await migrationPlan(postgreSQL: configuration(postgreSQL: url).0, model: model, to: version)
     }

@@ -65,6 +65,11 @@ struct Migrate: AsyncParsableCommand {
             StandardError.write("error: \(error)")
             throw ExitCode.failure
         }
+        if case .postgreSQL = location, keepBackup {
+            throw ValidationError("--keep-backup copies a store file; back a PostgreSQL database up with pg_dump")
+        }
+        // A file as typed; a database by its URL without the password.
+        let name = if case .postgreSQL = location { location.description } else { store }
         do {
             let plan: MigrationPlan?
             switch location {
@@ -72,7 +77,7 @@ struct Migrate: AsyncParsableCommand {
             case .postgreSQL(let configuration, _): plan = try await PersistentStore.migrationPlan(postgreSQL: configuration, model: objectModel, to: to)
             }
             guard let plan else {
-                print("\(location) is already at version \(to ?? versions[loaded.current].versionName ?? model); nothing to do.")
+                print("\(name) is already at version \(to ?? versions[loaded.current].versionName ?? model); nothing to do.")
                 return
             }
             print(plan)
@@ -81,15 +86,12 @@ struct Migrate: AsyncParsableCommand {
             case .sqlite(let url):
                 try migrate(url, objectModel)
             case .postgreSQL(let configuration, _):
-                guard !keepBackup else {
-                    throw ValidationError("--keep-backup copies a store file; back a PostgreSQL database up with pg_dump")
-                }
                 try await PersistentStore.migrateStore(postgreSQL: configuration, model: objectModel, to: to, options: progressReports)
             }
-            print("Migrated \(location) from \(plan.sourceVersion) to \(plan.destinationVersion)"
+            print("Migrated \(name) from \(plan.sourceVersion) to \(plan.destinationVersion)"
                 + (keepBackup ? "; the store as it was is \(store).backup" : "") + ".")
         } catch {
-            StandardError.write("\(location): error: \(error)")
+            StandardError.write("\(name): error: \(error)")
             throw ExitCode.failure
         }
     }

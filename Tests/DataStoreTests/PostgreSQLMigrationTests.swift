@@ -199,8 +199,28 @@ struct PostgreSQLMigrationTests {
             let sql = plan.statements.map(\.sql)
             #expect(sql.contains(#"CREATE TABLE "ZPERSON" ( "Z_PK" bigint PRIMARY KEY, "Z_ENT" integer, "Z_OPT" bigint, "ZEMAIL" text COLLATE "C", "ZNAME" text COLLATE "C" );"#))
             #expect(sql.contains(#"INSERT INTO "ZPERSON" ("Z_PK", "Z_ENT", "Z_OPT", "ZEMAIL", "ZNAME") SELECT x."Z_PK", x."Z_ENT", x."Z_OPT", NULL, x."ZNAME" FROM "Z_MIGRATION_OLD_ZPERSON" AS x WHERE x."Z_ENT" = 1 AND {range};"#))
+            #expect(plan.description.contains(#"WHERE x."Z_ENT" = 1 AND TRUE;"#), "the printed plan runs as printed")
             #expect(try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: M.v1), migration: .disabled).url != nil)
             #expect(try await PersistentStore.migrationPlan(postgreSQL: database, model: ManagedObjectModel(model: M.v1)) == nil)
+        }
+    }
+
+    /// A database without a store has no plan, and a store no version of the model wrote fails to
+    /// open naming the entities that differ, as a file does.
+    @Test func noStore_andAStoreOfNoKnownVersion_sayWhatTheyAre() async throws {
+        var person = M.personV1
+        person.attributes.append(Attribute("email", .string, isOptional: true))
+        let v2 = M.v2(person: person)
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            await #expect {
+                _ = try await PersistentStore.migrationPlan(postgreSQL: database, model: ManagedObjectModel(model: v2, versions: [M.v1, v2]))
+            } throws: { error in
+                if case StoreError.notAStore = error { true } else { false }
+            }
+            try await Self.write(M.v1, to: database, seed: M.seed)
+            await #expect(throws: StoreError.modelMismatch(entities: ["Person"])) {
+                _ = try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: v2))
+            }
         }
     }
 

@@ -56,8 +56,10 @@ struct PostgreSQLSavingTests {
                 objects.books = try Self.bookIDs(in: sqlite)
                 serverObjects.books = try Self.bookIDs(in: postgreSQL)
             }
-            // The edits must save most of the time, and fail some of the time, or they test little.
-            #expect(outcomes["saved", default: 0] > Self.rounds / 2, "\(outcomes)")
+            // The edits must save often, and fail some of the time, or they test little: about 60%
+            // of rounds save (20 to 30 of 40 over ten seeds), so a quarter is far from chance.
+            let saved = outcomes["saved", default: 0]
+            #expect(saved >= Self.rounds / 4 && saved < Self.rounds, "\(outcomes)")
         }
     }
 
@@ -216,18 +218,7 @@ struct PostgreSQLSavingTests {
     @Test func aConnectionLostDuringTheCommit_saysTheOutcomeIsUnknown() async throws {
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             let store = try await PersistentStore(postgreSQL: database, model: TestStores.library)
-            let configuration = try PostgresConnection.Configuration(url: database)
-            let admin = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "tests"))
-            let table = try #require(store.entity(named: "Book")).tableName
-            try await admin.query("""
-                CREATE FUNCTION wait_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$
-                """, logger: admin.logger)
-            try await admin.query(PostgresQuery(unsafeSQL: """
-                CREATE CONSTRAINT TRIGGER wait_at_commit AFTER INSERT ON "\(table)"
-                DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION wait_at_commit()
-                """), logger: admin.logger)
-            try await admin.query("SELECT pg_advisory_lock(4242)", logger: admin.logger)
+            let admin = try await Self.holdCommits(of: "Book", in: store, database: database)
             let failure = Task { try await Self.saveError(of: store, inserting: "Committing") }
             try await PostgreSQLTestServer.endSessionsWaitingForALock(1, admin: admin)
             let error = try await failure.value
@@ -238,6 +229,51 @@ struct PostgreSQLSavingTests {
             // Here the session ended before the commit took effect: the store holds nothing of it.
             #expect(try await store.newContext().count(for: FetchRequest<Book>()) == 0)
         }
+    }
+
+    /// A batch request whose connection ends during `COMMIT` says its outcome is unknown too.
+    @Test func aConnectionLostDuringABatchCommit_saysTheOutcomeIsUnknown() async throws {
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            let store = try await PersistentStore(postgreSQL: database, model: TestStores.library)
+            let admin = try await Self.holdCommits(of: "Book", in: store, database: database)
+            // On a thread of its own: the synchronous request waits for the server.
+            let failure = Task {
+                await withCheckedContinuation { (continuation: CheckedContinuation<BatchError?, Never>) in
+                    Thread.detachNewThread {
+                        do throws(BatchError) {
+                            _ = try store.newContext().execute(BatchInsertRequest<Book>(objects: [["title": "Committing"]]))
+                            continuation.resume(returning: nil)
+                        } catch {
+                            continuation.resume(returning: error)
+                        }
+                    }
+                }
+            }
+            try await PostgreSQLTestServer.endSessionsWaitingForALock(1, admin: admin)
+            let error = await failure.value
+            guard case .commitOutcomeUnknown(let message)? = error else { throw error ?? BatchError.database(message: "the request succeeded") }
+            #expect(message.contains("during the commit"), "\(message)")
+            try await admin.query("SELECT pg_advisory_unlock(4242)", logger: admin.logger)
+            try await admin.close()
+        }
+    }
+
+    /// An admin connection that holds the commit of every transaction inserting into `entity`'s
+    /// table: a deferred trigger waits for an advisory lock the connection holds.
+    static func holdCommits(of entity: String, in store: PersistentStore, database: String) async throws -> PostgresConnection {
+        let configuration = try PostgresConnection.Configuration(url: database)
+        let admin = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "tests"))
+        let table = try #require(store.entity(named: entity)).tableName
+        try await admin.query("""
+            CREATE FUNCTION wait_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$
+            """, logger: admin.logger)
+        try await admin.query(PostgresQuery(unsafeSQL: """
+            CREATE CONSTRAINT TRIGGER wait_at_commit AFTER INSERT ON "\(table)"
+            DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION wait_at_commit()
+            """), logger: admin.logger)
+        try await admin.query("SELECT pg_advisory_lock(4242)", logger: admin.logger)
+        return admin
     }
 
     /// Text PostgreSQL cannot hold (U+0000) anywhere a save would write it — a composite's member,

@@ -1,4 +1,5 @@
-/// Why a batch request failed. Nothing was written: the store is as before the call.
+/// Why a batch request failed. Nothing was written — but for `commitOutcomeUnknown` — so the store
+/// is as before the call.
 public enum BatchError: Error, Equatable, CustomStringConvertible {
     /// The request names an entity, property or key path the model lacks, gives a value an
     /// attribute cannot hold, or has a predicate or expression the store cannot run.
@@ -9,6 +10,10 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
     /// Objects of a batch insert would break the model's rules.
     case invalidInsertedObjects([BatchInsertFailure])
     case database(message: String)
+    /// The connection to a server ended while the request's transaction committed: it may have
+    /// been written or not, and no one can tell which from here. Fetch before running it again,
+    /// since a batch insert run twice inserts twice.
+    case commitOutcomeUnknown(message: String)
 
     public var description: String {
         switch self {
@@ -18,6 +23,7 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
         case .invalidInsertedObjects(let failures):
             "validation failed:\n" + failures.map { "  \($0)" }.joined(separator: "\n")
         case .database(let message): "database error: \(message)"
+        case .commitOutcomeUnknown(let message): "the batch request may or may not have been written: \(message)"
         }
     }
 }

@@ -63,7 +63,7 @@ extension ObjectContext {
         } catch let error as BatchError {
             throw error
         } catch let unknown as CommitOutcomeUnknown {
-            throw .database(message: unknown.message)
+            throw .commitOutcomeUnknown(message: unknown.message)
         } catch {
             throw .database(message: "\(error)")
         }

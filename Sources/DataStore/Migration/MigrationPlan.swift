@@ -34,6 +34,8 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     public var difference: ModelDifference
     public var preconditions: [Precondition]
     public var steps: [Step]
+    /// The SQL of the store's engine, in which `{range}` reads every row.
+    var dialect: SQLDialect = .sqlite
 
     /// Every statement, in order.
     public var statements: [Statement] {
@@ -52,7 +54,7 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
         lines.append("Steps (one transaction):")
         lines += steps.map { "  - \($0.summary)" }
         lines.append("SQL:")
-        lines += statements.map { $0.sql.replacingOccurrences(of: "{range}", with: "1") }
+        lines += statements.map { $0.sql.replacingOccurrences(of: "{range}", with: dialect.truth(true)) }
         return lines.joined(separator: "\n")
     }
 

@@ -9,7 +9,8 @@ extension MigrationPlanner {
         builder.build()
         return MigrationPlan(
             sourceVersion: sourceModel.versionName ?? sourceModel.path, destinationVersion: destinationModel.versionName ?? destinationModel.path,
-            difference: difference, preconditions: preconditions(), steps: builder.steps)
+            difference: difference, preconditions: preconditions().map { MigrationPlan.Precondition(change: $0.change, countSQL: finished($0.countSQL)) },
+            steps: builder.steps, dialect: dialect)
     }
 
     // MARK: Column sources

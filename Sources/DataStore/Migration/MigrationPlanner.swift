@@ -60,8 +60,11 @@ struct MigrationPlanner {
         }
         self.numbers = numbers
         self.feeds = feeds
-        quoting = PostgreSQLQuoting.bookkeeping.adding(StoreMigrator.layoutNames(of: [difference.mapping.source, difference.mapping.destination]))
-            .adding(snapshot.columns.keys).adding(snapshot.columns.values.joined()).adding(snapshot.indexes.map(\.name))
+        // The layouts' names and the source's indexes: never a table outside the layout, whose
+        // names could be words of SQL.
+        let sourceTables = Set(source.tables.map(\.name) + source.joinTables.map(\.name))
+        quoting = PostgreSQLQuoting.bookkeeping.adding(StoreMigrator.layoutNames(of: [source, destination]))
+            .adding(snapshot.indexes.filter { sourceTables.contains($0.table) }.map(\.name))
         postgreSQLTypes = PostgreSQLColumnTypes(model: difference.mapping.destination)
         relationships = RelationshipMove.plan(for: self)
     }
@@ -97,9 +100,15 @@ struct MigrationPlanner {
         dialect == .postgreSQL ? name : "temp." + name
     }
 
-    /// The `CREATE` that starts the definition of the temporary table `temporaryTable(_:)` named.
-    func createTemporaryTable(_ table: String) -> String {
-        dialect == .postgreSQL ? "CREATE TEMP TABLE \(table)" : "CREATE TABLE \(table)"
+    /// `CREATE` of the temporary table `temporaryTable(_:)` named, with `columns`. On a server,
+    /// whose connections serve other work after, it goes at the latest with the transaction.
+    func createTemporaryTable(_ table: String, columns: String) -> String {
+        dialect == .postgreSQL ? "CREATE TEMP TABLE \(table) (\(columns)) ON COMMIT DROP;" : "CREATE TABLE \(table) (\(columns));"
+    }
+
+    /// `CREATE` of the temporary table `temporaryTable(_:)` named, holding the rows of `select`.
+    func createTemporaryTable(_ table: String, as select: String) -> String {
+        dialect == .postgreSQL ? "CREATE TEMP TABLE \(table) ON COMMIT DROP AS \(select);" : "CREATE TABLE \(table) AS \(select);"
     }
 
     // MARK: Lookups
@@ -144,7 +153,7 @@ struct MigrationPlanner {
 
     /// `Z_ENT BETWEEN a AND b` for the destination entity `name` and its subentities.
     func destinationRange(_ prefix: String, _ name: String) -> String {
-        guard let layout = destinationLayouts[name] else { return "0" }
+        guard let layout = destinationLayouts[name] else { return dialect.truth(false) }
         let range = layout.subtreeNumbers
         return range.count == 1 ? "\(prefix)Z_ENT = \(range.lowerBound)" : "\(prefix)Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
     }

@@ -4,12 +4,15 @@ import StoreSchema
 extension PersistentStore {
     /// The plan that would carry the store on `server` from the version of `model` that wrote it
     /// to `version` (the current one when nil), changing nothing; `nil` when the store is at that
-    /// version, or the database holds no store.
+    /// version. A database that holds no store is `StoreError.notAStore`.
     package static func migrationPlan(server: any ServerDatabase, model: ManagedObjectModel, to version: String?) async throws(StoreError) -> MigrationPlan? {
         try await serverCatching {
             try await server.write { transaction -> MigrationPlan? in
                 let database = MigrationDatabase.server(transaction)
-                guard let (source, target) = try versionPositions(onServer: database, model: model, target: version), source != target else { return nil }
+                guard let (source, target) = try versionPositions(onServer: database, model: model, target: version) else {
+                    throw StoreError.notAStore(reason: "the database has no Z_METADATA")
+                }
+                guard source != target else { return nil }
                 return try StoreMigrator.plan(database, from: model.versions[source], to: model.versions[target])
             }
         }

@@ -6,8 +6,9 @@ import StoreSchema
 ///
 /// Order matters: links whose storage changes are read first; source tables that are rebuilt are
 /// renamed out of the way so the new tables are created under their own names (with the SQL text
-/// Core Data writes); rows are copied; kept tables are altered; old tables dropped; links written;
-/// then indexes, triggers and the bookkeeping tables.
+/// Core Data writes, or the store's PostgreSQL DDL on a server); rows are copied; kept tables are
+/// altered; old tables dropped; links written; then indexes, triggers and the bookkeeping tables.
+/// Statements are written with SQLite's bare names, and quoted for a server as they are added.
 struct StepBuilder {
     let planner: MigrationPlanner
     private(set) var steps: [MigrationPlan.Step] = []
@@ -159,10 +160,9 @@ struct StepBuilder {
     private mutating func readConvertedLinks() {
         for (reference, move) in planner.relationships.sorted(by: { "\($0.key)" < "\($1.key)" }) {
             guard case .converted(let pairs, let extraction) = move.kind else { continue }
-            let create = planner.createTemporaryTable(pairs)
             let type = planner.dialect == .postgreSQL ? "bigint" : "INTEGER"
             add("\(reference.entity).\(reference.relationship): links read before their storage changes", [
-                "\(create) (s \(type), d \(type), os \(type), od \(type));", extraction,
+                planner.createTemporaryTable(pairs, columns: "s \(type), d \(type), os \(type), od \(type)"), extraction,
             ])
         }
     }
@@ -259,8 +259,8 @@ struct StepBuilder {
                 let ranked = pairs + "_RANKED"
                 statements += [
                     "DELETE FROM \(pairs) WHERE s NOT IN (\(ownRows)) OR d NOT IN (\(targetRows));",
-                    "\(planner.createTemporaryTable(ranked)) AS SELECT s, d, row_number() OVER (PARTITION BY s ORDER BY os IS NULL, os, d) AS os, "
-                        + "row_number() OVER (PARTITION BY d ORDER BY od IS NULL, od, s) AS od FROM \(pairs);",
+                    planner.createTemporaryTable(ranked, as: "SELECT s, d, row_number() OVER (PARTITION BY s ORDER BY os IS NULL, os, d) AS os, "
+                        + "row_number() OVER (PARTITION BY d ORDER BY od IS NULL, od, s) AS od FROM \(pairs)"),
                     "CREATE INDEX \(ranked)_S ON \(ranked.replacingOccurrences(of: "temp.", with: "")) (s, os);",
                     "CREATE INDEX \(ranked)_D ON \(ranked.replacingOccurrences(of: "temp.", with: "")) (d, od);",
                 ]

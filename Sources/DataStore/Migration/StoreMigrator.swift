@@ -22,8 +22,10 @@ enum StoreMigrator {
         return MigrationPlanner(difference: difference, snapshot: snapshot, defaults: defaults(of: destination, in: database.dialect)).plan()
     }
 
-    /// Runs `plan`: checks the data first, then every statement, then writes the destination's
-    /// metadata and checks that every table and column the destination needs is there.
+    /// Runs `plan`: checks the data first, then every statement; carries the persistent history
+    /// over; on a server, computes every derived value again (a file's triggers do it there); then
+    /// writes the destination's metadata and checks that every table and column the destination
+    /// needs is there.
     static func run(_ plan: MigrationPlan, destination: Model, in database: MigrationDatabase, progress: MigrationProgress?) throws {
         let names = layoutNames(of: [plan.difference.mapping.source, destination])
         let database = database.naming(names)
@@ -51,12 +53,11 @@ enum StoreMigrator {
             // A server has no triggers: its derived values are computed here, in the layout as the store names it.
             let schema = StoreSchema(model: destination).locatingJoinTables(among: migrated.columns.keys.sorted(), where: migrated.table(_:has:))
             let entities = EntityDescriptionBuilder(model: destination, schema: schema, classes: []).build()
-            try ServerDerivedValues.refreshAll(of: entities, in: destination, transaction: database.naming(migrated.columns.keys))
+            try ServerDerivedValues.refreshAll(of: entities, in: destination, transaction: database.naming(layoutNames(of: [schema])))
         }
         try writeMetadata(of: destination, in: database)
-        if let missing = try StoreSnapshot(database, framework: .current, names: names).missingStorage(of: StoreSchema(model: destination)) {
-            throw missing
-        }
+        // The history's tables are not the layout's: what the history added is not looked for.
+        if let missing = migrated.missingStorage(of: StoreSchema(model: destination)) { throw missing }
     }
 
     /// Runs a copy in ranges of keys of its source table.
@@ -98,8 +99,13 @@ enum StoreMigrator {
 
     /// Every table, column and index name the layouts of `models` have.
     static func layoutNames(of models: [Model]) -> Set<String> {
+        layoutNames(of: models.map { StoreSchema(model: $0) })
+    }
+
+    /// Every table, column and index name of `schemas`.
+    static func layoutNames(of schemas: [StoreSchema]) -> Set<String> {
         var names: Set<String> = []
-        for schema in models.map({ StoreSchema(model: $0) }) {
+        for schema in schemas {
             names.formUnion(schema.tables.flatMap { [$0.name] + $0.columns.map(\.name) })
             names.formUnion(schema.joinTables.flatMap { [$0.name] + $0.columnNames })
             names.formUnion(schema.indexes.map(\.name))

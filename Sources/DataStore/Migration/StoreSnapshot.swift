@@ -56,9 +56,10 @@ struct StoreSnapshot: Sendable {
             var indexes: [Index] = []
             try database.rows(
                 "SELECT i.relname::text, t.relname::text, pg_get_indexdef(i.oid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
-                    + "JOIN pg_class t ON t.oid = x.indrelid WHERE t.relnamespace = current_schema()::regnamespace AND NOT x.indisprimary", []
+                    + "JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace "
+                    + "WHERE n.nspname = current_schema() AND NOT x.indisprimary ORDER BY i.relname", []
             ).forEach { row in
-                indexes.append(Index(name: row.databaseValue(0).textValue ?? "", table: name(row.databaseValue(1).textValue ?? ""),
+                indexes.append(Index(name: name(row.databaseValue(0).textValue ?? ""), table: name(row.databaseValue(1).textValue ?? ""),
                                      sql: row.databaseValue(2).textValue ?? ""))
             }
             self.indexes = indexes
