@@ -1,3 +1,4 @@
+import DataStore
 import GRDB
 import PostgresNIO
 import StoreSchema
@@ -7,46 +8,17 @@ import StoreSchema
 /// bound so that the server reads it as the column it meets.
 struct PostgreSQLQueryText: Sendable {
     /// The tables and columns of the store's layout, as the runtime's SQL names them.
-    let names: Set<String>
+    private let quoting: PostgreSQLQuoting
+
+    init(names: Set<String>) {
+        quoting = PostgreSQLQuoting(names: names)
+    }
 
     /// `sql` with its names quoted and its placeholders numbered, and `arguments` bound.
     func query(_ sql: String, arguments: [DatabaseValue]) -> PostgresQuery {
-        var text = ""
-        text.reserveCapacity(sql.utf8.count + sql.utf8.count / 4)
-        var placeholder = 0
-        var word = ""
-        func endWord() {
-            guard !word.isEmpty else { return }
-            text += names.contains(word) ? PostgreSQLName.quoted(word) : word
-            word = ""
-        }
-        // The runtime binds every value; a migration's SQL, quoted already, has literals and names
-        // in quotes, which stay as they are.
-        var characters = sql.makeIterator()
-        while let character = characters.next() {
-            if character == "_" || character.isLetter || character.isNumber {
-                word.append(character)
-                continue
-            }
-            endWord()
-            switch character {
-            case "?":
-                placeholder += 1
-                text += "$\(placeholder)"
-            case "'", "\"":
-                text.append(character)
-                while let next = characters.next() {
-                    text.append(next)
-                    if next == character { break }
-                }
-            default:
-                text.append(character)
-            }
-        }
-        endWord()
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments { Self.bind(argument, to: &bindings) }
-        return PostgresQuery(unsafeSQL: text, binds: bindings)
+        return PostgresQuery(unsafeSQL: quoting.quoted(sql, numberingPlaceholders: true), binds: bindings)
     }
 
     /// Binds `value` as the runtime compares it. Integers and text go as text of no stated type,

@@ -131,14 +131,19 @@ extension PersistentStore {
     static func catching<T>(_ body: () throws -> T) throws(StoreError) -> T {
         do {
             return try body()
-        } catch let error as StoreError {
-            throw error
-        } catch let error as MigrationError {
-            throw .migration(error)
-        } catch let error as DatabaseError {
-            throw .migration(.database(message: error.message ?? "\(error)"))
         } catch {
-            throw .migration(.custom(message: "\(error)"))
+            throw typed(error) { .custom(message: $0) }
+        }
+    }
+
+    /// `error` as a `StoreError`: a migration's errors as they are, SQLite's as
+    /// `MigrationError.database`, and any other as `other` makes it from its description.
+    static func typed(_ error: any Error, other: (String) -> MigrationError) -> StoreError {
+        switch error {
+        case let error as StoreError: error
+        case let error as MigrationError: .migration(error)
+        case let error as DatabaseError: .migration(.database(message: error.message ?? "\(error)"))
+        default: .migration(other("\(error)"))
         }
     }
 }

@@ -76,12 +76,8 @@ extension PersistentStore {
     private static func serverCatching<T>(_ body: () async throws -> T) async throws(StoreError) -> T {
         do {
             return try await body()
-        } catch let error as StoreError {
-            throw error
-        } catch let error as MigrationError {
-            throw .migration(error)
         } catch {
-            throw .migration(.database(message: "\(error)"))
+            throw typed(error) { .database(message: $0) }
         }
     }
 }

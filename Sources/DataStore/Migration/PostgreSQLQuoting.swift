@@ -2,11 +2,15 @@ import StoreSchema
 
 /// SQL written with SQLite's bare names (`SELECT Z_PK FROM ZBOOK`), as PostgreSQL must read it:
 /// the store's names in double quotes, since PostgreSQL folds bare names to lower case, and cut to
-/// its length as `PostgreSQLName` cuts them. A migration's SQL names tables of two model versions
-/// and tables of its own, which no one layout lists, so it is written once and quoted here.
-struct PostgreSQLQuoting: Sendable {
+/// its length as `PostgreSQLName` cuts them. The runtime writes one query for both engines, and a
+/// migration's SQL names tables of two model versions and tables of its own: both are quoted here.
+package struct PostgreSQLQuoting: Sendable {
     /// The bare words that are names of the store: tables, columns, indexes.
     let names: Set<String>
+
+    package init(names: Set<String>) {
+        self.names = names
+    }
 
     /// Words starting so are the migration's own temporary tables and indexes.
     static let temporaryPrefix = "Z_MIGRATION_"
@@ -27,12 +31,15 @@ struct PostgreSQLQuoting: Sendable {
         PostgreSQLQuoting(names: names.union(more))
     }
 
-    /// `sql` with every name in double quotes; string literals stay as they are, and names in
-    /// double quotes already are cut to PostgreSQL's length.
-    func quoted(_ sql: String) -> String {
+    /// `sql` with every name in double quotes, and with `numberingPlaceholders` its `?`
+    /// placeholders numbered `$1`, `$2`…; string literals stay as they are, and names in double
+    /// quotes already are cut to PostgreSQL's length.
+    package func quoted(_ sql: String, numberingPlaceholders: Bool = false) -> String {
         var text = ""
+        text.reserveCapacity(sql.utf8.count + sql.utf8.count / 4)
         var characters = sql.makeIterator()
         var word = ""
+        var placeholder = 0
         func endWord() {
             guard !word.isEmpty else { return }
             text += names.contains(word) || word.hasPrefix(Self.temporaryPrefix) || Self.isTombstone(word) ? PostgreSQLName.quoted(word) : word
@@ -45,6 +52,9 @@ struct PostgreSQLQuoting: Sendable {
             }
             endWord()
             switch character {
+            case "?" where numberingPlaceholders:
+                placeholder += 1
+                text += "$\(placeholder)"
             case "'":
                 // A literal, its quotes doubled inside: copied as it is.
                 text.append(character)
