@@ -81,24 +81,7 @@ import TestSupport
     @Test func everything_version1Store_opensWithVersion2() throws {
         let bundle = TestStores.packageRoot.appendingPathComponent("Models/Everything.xcdatamodeld").path
         let versions = try ModelLoader().loadVersions(bundle).versions.map(\.model)
-        let url = try S.store(versions[0]) { context in
-            let ursula = try context.insertObject(entityName: "Author")
-            try ursula.setValue("Ursula K. Le Guin", forKey: "name")
-            let unknown = try context.insertObject(entityName: "Author")
-            for (title, pages, author) in [("The Dispossessed", 387, ursula), ("Lavinia", 279, ursula), ("Beowulf", 90, unknown)] {
-                let book = try context.insertObject(entityName: "Book")
-                try book.setValue(title, forKey: "name")
-                try book.setValue(pages, forKey: "pageCount")
-                try book.setValue(Date(timeIntervalSinceReferenceDate: 1000), forKey: "published")
-                try book.setValue(author, forKey: "author")
-                let chapters = try (1...3).map { number in
-                    let chapter = try context.insertObject(entityName: "Chapter")
-                    try chapter.setValue("\(title) \(number)", forKey: "title")
-                    return chapter
-                }
-                try book.setValue(Array(chapters.reversed()), forKey: "chapters")
-            }
-        }
+        let url = try S.store(versions[0], seed: S.everythingVersion1)
         // The generated model carries both versions: no XML is read to migrate.
         #expect(Library.Everything.model.versions.map(\.versionName) == ["Everything 1", "Everything 2"])
         let store = try PersistentStore(url: url, model: Library.Everything.model)

@@ -21,6 +21,27 @@ enum MigrationSupport {
         return url
     }
 
+    /// Two authors, three books of `Everything 1` (`name`, `pageCount`, `published`), each with
+    /// three chapters in reverse order.
+    static func everythingVersion1(_ context: ObjectContext) throws {
+        let ursula = try context.insertObject(entityName: "Author")
+        try ursula.setValue("Ursula K. Le Guin", forKey: "name")
+        let unknown = try context.insertObject(entityName: "Author")
+        for (title, pages, author) in [("The Dispossessed", 387, ursula), ("Lavinia", 279, ursula), ("Beowulf", 90, unknown)] {
+            let book = try context.insertObject(entityName: "Book")
+            try book.setValue(title, forKey: "name")
+            try book.setValue(pages, forKey: "pageCount")
+            try book.setValue(Date(timeIntervalSinceReferenceDate: 1000), forKey: "published")
+            try book.setValue(author, forKey: "author")
+            let chapters = try (1...3).map { number in
+                let chapter = try context.insertObject(entityName: "Chapter")
+                try chapter.setValue("\(title) \(number)", forKey: "title")
+                return chapter
+            }
+            try book.setValue(Array(chapters.reversed()), forKey: "chapters")
+        }
+    }
+
     /// Opens `url` with `current`, whose bundle holds `versions` (oldest first).
     static func open(_ url: URL, _ current: Model, versions: [Model], migration: MigrationOptions = .automatic) throws -> PersistentStore {
         try PersistentStore(url: url, model: ManagedObjectModel(model: current, versions: versions), migration: migration)

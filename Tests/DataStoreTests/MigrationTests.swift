@@ -315,25 +315,13 @@ import Testing
     /// V1 `name` → V2 adds `firstName`/`lastName` (a custom stage splits `name`) → V3 drops `name`:
     /// one opening runs both stages.
     @Test func stagedMigration_chainsThreeVersions_withACustomStage() throws {
-        var person2 = Self.personV1
-        person2.attributes += [Attribute("firstName", .string, isOptional: true), Attribute("lastName", .string, isOptional: true)]
-        let v2 = S.version("V2", [person2, Self.petV1])
-        var person3 = person2
-        person3.attributes.removeAll { $0.name == "name" }
-        let v3 = S.version("V3", [person3, Self.petV1])
+        let (v2, v3) = Self.splitNameVersions
         let url = try S.store(Self.v1) { context in
             for name in ["Ada Lovelace", "Alan Turing"] { try context.insertObject(entityName: "Person").setValue(name, forKey: "name") }
         }
         let reports = Locked<[String]>([])
         let options = MigrationOptions(stages: [
-            .custom(from: "V1", to: "V2", didMigrate: { context in
-                for person in try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")) {
-                    let parts = (person.value(forKey: "name") as? String ?? "").split(separator: " ").map(String.init)
-                    try person.setValue(parts.first, forKey: "firstName")
-                    try person.setValue(parts.last, forKey: "lastName")
-                }
-                try context.save()
-            }),
+            Self.splittingNames,
             .lightweight(from: "V2", to: "V3"),
         ], progress: { report in reports.withLock { $0.append(report.summary) } })
         let store = try S.open(url, v3, versions: [Self.v1, v2, v3], migration: options)
@@ -343,5 +331,23 @@ import Testing
         #expect(try !S.columns(url, "ZPERSON").contains("ZNAME"))
         #expect(!reports.withLock { $0 }.isEmpty)
     }
-}
 
+    /// V2 adds `firstName` and `lastName` to V1's Person; V3 drops `name`.
+    static let splitNameVersions: (v2: Model, v3: Model) = {
+        var person2 = personV1
+        person2.attributes += [Attribute("firstName", .string, isOptional: true), Attribute("lastName", .string, isOptional: true)]
+        var person3 = person2
+        person3.attributes.removeAll { $0.name == "name" }
+        return (S.version("V2", [person2, petV1]), S.version("V3", [person3, petV1]))
+    }()
+
+    /// V1 → V2, then each person's `name` split into `firstName` and `lastName`.
+    static let splittingNames = MigrationStage.custom(from: "V1", to: "V2", didMigrate: { context in
+        for person in try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")) {
+            let parts = (person.value(forKey: "name") as? String ?? "").split(separator: " ").map(String.init)
+            try person.setValue(parts.first, forKey: "firstName")
+            try person.setValue(parts.last, forKey: "lastName")
+        }
+        try context.save()
+    })
+}

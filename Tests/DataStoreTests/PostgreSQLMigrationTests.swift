@@ -136,23 +136,7 @@ struct PostgreSQLMigrationTests {
     @Test func theBundledModelsVersions_migrateAlike() async throws {
         let bundle = TestStores.packageRoot.appendingPathComponent("Models/Everything.xcdatamodeld").path
         let versions = try ModelLoader().loadVersions(bundle).versions.map(\.model)
-        try await Self.compare(versions[0], versions[1]) { context in
-            let ursula = try context.insertObject(entityName: "Author")
-            try ursula.setValue("Ursula K. Le Guin", forKey: "name")
-            let unknown = try context.insertObject(entityName: "Author")
-            for (title, pages, author) in [("The Dispossessed", 387, ursula), ("Lavinia", 279, ursula), ("Beowulf", 90, unknown)] {
-                let book = try context.insertObject(entityName: "Book")
-                try book.setValue(title, forKey: "name")
-                try book.setValue(pages, forKey: "pageCount")
-                try book.setValue(author, forKey: "author")
-                let chapters = try (1...3).map { number in
-                    let chapter = try context.insertObject(entityName: "Chapter")
-                    try chapter.setValue("\(title) \(number)", forKey: "title")
-                    return chapter
-                }
-                try book.setValue(Array(chapters.reversed()), forKey: "chapters")
-            }
-        }
+        try await Self.compare(versions[0], versions[1], seed: S.everythingVersion1)
     }
 
     /// A step the data prevents, or that a unique index refuses, changes nothing on the server.
@@ -243,22 +227,8 @@ struct PostgreSQLMigrationTests {
 
     /// A custom stage's contexts work on the server's store: V1 → V2 splits `name`, V3 drops it.
     @Test func aStagedMigration_runsItsStagesOnTheServer() async throws {
-        var person2 = M.personV1
-        person2.attributes += [Attribute("firstName", .string, isOptional: true), Attribute("lastName", .string, isOptional: true)]
-        let v2 = S.version("V2", [person2, M.petV1])
-        var person3 = person2
-        person3.attributes.removeAll { $0.name == "name" }
-        let v3 = S.version("V3", [person3, M.petV1])
-        let options = MigrationOptions(stages: [
-            .custom(from: "V1", to: "V2", didMigrate: { context in
-                for person in try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")) {
-                    let parts = (person.value(forKey: "name") as? String ?? "").split(separator: " ").map(String.init)
-                    try person.setValue(parts.first, forKey: "firstName")
-                    try person.setValue(parts.last, forKey: "lastName")
-                }
-                try context.save()
-            }),
-        ])
+        let (v2, v3) = M.splitNameVersions
+        let options = MigrationOptions(stages: [M.splittingNames])
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             try await Self.write(M.v1, to: database) { context in
                 for name in ["Ada Lovelace", "Alan Turing"] { try context.insertObject(entityName: "Person").setValue(name, forKey: "name") }
