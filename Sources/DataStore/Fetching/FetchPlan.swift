@@ -67,7 +67,13 @@ struct FetchPlan {
         var compiler = PredicateSQLCompiler(store: store)
         let predicateInMemory = store.dialect != .sqlite && resolved?.usesTextFunctions == true
         let sqlPredicate = predicateInMemory ? resolved.flatMap(Self.termsWithoutTextFunctions) : resolved
-        let predicateSQL = sqlPredicate.map { compiler.compile($0) }
+        var predicateSQL = sqlPredicate.map { compiler.compile($0) }
+        if predicateInMemory, let resolved {
+            // Text comparisons narrow the rows read where SQL can tell, exactly for ASCII values.
+            let terms = if case .and(let terms) = resolved { terms } else { [resolved] }
+            let candidates = terms.filter(\.usesTextFunctions).compactMap { compiler.textCandidates(of: $0) }
+            if !candidates.isEmpty { predicateSQL = "(" + .joined(predicateSQL.map { [$0] + candidates } ?? candidates, separator: " AND ") + ")" }
+        }
         var order: [String] = []
         var columns: [String] = []
         var sortsInMemory = false
