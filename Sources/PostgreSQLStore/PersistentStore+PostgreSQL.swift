@@ -20,7 +20,8 @@ extension PersistentStore {
     /// `try await context.save()`) never block the caller. Text comparisons (`CONTAINS[cd]`,
     /// `MATCHES`, `LIKE`…) and sorts by `caseInsensitiveCompare` or `localizedStandardCompare`
     /// are judged in memory, exactly as a SQLite store judges them, on the rows the rest of the
-    /// predicate selects.
+    /// predicate selects; `BEGINSWITH`, `ENDSWITH` and `CONTAINS` against a constant read only the
+    /// ASCII values that match, and every value with other characters.
     ///
     /// A save is one transaction. Primary keys come from `Z_PRIMARYKEY`, whose rows a save locks
     /// until it commits, so any number of processes insert at once without taking a key twice.
