@@ -25,6 +25,7 @@ struct PostgreSQLTextPredicateTests {
         ("title CONTAINS[d] %@", "é", true),
         ("title CONTAINS %@", "é", true),
         ("title CONTAINS[c] %@", "", true),
+        ("title CONTAINS %@", "a\u{0}b", true),
         ("title CONTAINS[c] %@ AND pageCount > 150", "book", true),
         ("NOT (title CONTAINS %@)", "Book", false),
         ("title CONTAINS[c] %@ OR pageCount < 3", "ss", false),

@@ -14,22 +14,24 @@ extension PredicateSQLCompiler {
         guard case .compare(.attribute(let path, let attribute), let comparisonOperator, .value(let constant), let options) = term,
               path.scope == 0, attribute.type == .string, case .string(let pattern) = constant.storage
         else { return nil }
+        guard [.beginsWith, .endsWith, .contains].contains(comparisonOperator) else { return nil }
         let folded = TextMatching.fold(pattern, options)
-        let like: String
-        switch comparisonOperator {
-        case .beginsWith: like = Self.likeEscaped(folded) + "%"
-        case .endsWith: like = "%" + Self.likeEscaped(folded)
-        case .contains: like = "%" + Self.likeEscaped(folded) + "%"
-        default: return nil
-        }
-        // An empty pattern matches nothing; a pattern with other than ASCII, no ASCII value.
-        guard !folded.isEmpty else { return SQLFragment(sql: store.dialect.truth(false)) }
+        // An empty pattern matches nothing, nor does one with U+0000, which no stored text holds;
+        // a pattern with other than ASCII matches no ASCII value.
+        guard !folded.isEmpty, !folded.utf8.contains(0) else { return SQLFragment(sql: store.dialect.truth(false)) }
         let column = column(path, attribute)
         // By the bytes of any server encoding: a character past ASCII, or a byte past 0x7F.
         let hasOtherThanASCII = #"\#(column) ~ '[^\x01-\x7F]'"#
         guard folded.utf8.allSatisfy({ $0 < 0x80 }) else { return SQLFragment(sql: hasOtherThanASCII) }
         let searched = options.contains(.caseInsensitive) ? "lower(\(column))" : column
-        return "(\(hasOtherThanASCII) OR \(searched) LIKE " + .bound(like.databaseValue) + #" ESCAPE '\')"#
+        let escaped = Self.likeEscaped(folded)
+        let like = switch comparisonOperator {
+        case .beginsWith: escaped + "%"
+        case .endsWith: "%" + escaped
+        default: "%" + escaped + "%"
+        }
+        // The backslash is `LIKE`'s escape character by default.
+        return "(\(hasOtherThanASCII) OR \(searched) LIKE " + .bound(like.databaseValue) + ")"
     }
 
     /// `text` with `LIKE`'s wildcards and its escape character escaped.
