@@ -59,8 +59,11 @@ extension PersistentStore {
         log(statement.sql, statement.arguments)
         if cached {
             try db.cachedStatement(sql: statement.sql).execute(binding: statement.arguments)
+        } else if statement.arguments.isEmpty {
+            try db.execute(sql: statement.sql)
         } else {
-            try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
+            // Bound with their lengths, as a save binds them: text may hold U+0000.
+            try db.makeStatement(sql: statement.sql).execute(binding: statement.arguments)
         }
     }
 

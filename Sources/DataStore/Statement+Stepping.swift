@@ -7,8 +7,13 @@ extension Statement {
     /// Returns the number of rows.
     @discardableResult
     func forEachRow(arguments: [DatabaseValue], _ body: (SQLiteStatement) -> Void) throws -> Int {
-        try setArguments(StatementArguments(arguments))
         let handle = sqliteStatement
+        guard arguments.count == Int(sqlite3_bind_parameter_count(handle)) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(arguments.count) values for \(sqlite3_bind_parameter_count(handle)) parameters", sql: sql)
+        }
+        // Text is bound with its length: GRDB binds it as a C string, which a U+0000 would end.
+        var binder = ParameterBinder(self, logging: false)
+        binder.bind(arguments)
         defer { sqlite3_reset(handle) }
         var count = 0
         while true {

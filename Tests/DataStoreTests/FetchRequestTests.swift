@@ -70,6 +70,19 @@ import Testing
         }
     }
 
+    /// A constant holding U+0000 is compared whole, not cut there as a C string would be; SQLite
+    /// stores such text, PostgreSQL none, so there a string operator matches nothing.
+    @Test(arguments: StoreEngine.available) func textWithU0000_comparesWhole(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
+            let stored = engine == .sqlite ? ["a", "a\u{0}b"] : ["a"]
+            let context = try Self.books(stored.map { ($0, 1) }, in: store)
+            let expected = engine == .sqlite ? ["a\u{0}b"] : []
+            if engine == .sqlite { #expect(try Self.titles(context, "title == %@", "a\u{0}b") == expected) }
+            #expect(try Self.titles(context, "title CONTAINS %@", "a\u{0}b") == expected)
+            #expect(try Self.titles(context, "title BEGINSWITH[c] %@", "A\u{0}") == expected)
+        }
+    }
+
     @Test(arguments: StoreEngine.available) func stringModifiers_foldCaseAndDiacritics(_ engine: StoreEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let context = try Self.books([("café", 1), ("CAFE", 2), ("cafe\u{301}", 3), ("Cafeteria", 4), ("Straße", 5)], in: store)
