@@ -112,10 +112,8 @@ extension ObjectContext {
     func matchingObjects<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) async throws(ContextError) -> [ManagedObject] {
         let read = matchingRead(plan, request)
         let rows = try await readRows(read.sql)
-        let plannedForChanges = read.use == .matchedCandidates || read.use == .allCandidates
-        guard plannedForChanges || !(request.includesPendingChanges && hasPendingChanges) else {
-            return try await matchingObjects(plan, request)
-        }
+        // Changes made while the rows were read may need more rows than were: read again for them.
+        guard matchingRead(plan, request).use.breadth <= read.use.breadth else { return try await matchingObjects(plan, request) }
         return try matchingObjects(plan, request, read, rows: rows)
     }
 }

@@ -9,15 +9,15 @@ extension PersistentStore {
     ///
     /// Each step is one transaction, and PostgreSQL changes tables in transactions: a step that
     /// fails (data a change needs missing, a unique index refusing rows, the server going away)
-    /// leaves the store as it was. Each step locks `Z_METADATA` and reads the store's version
-    /// again first, so servers that start at once migrate the store once: the others wait for the
-    /// step, then find the store migrated. Derived attributes are computed again for every row.
+    /// leaves the store as it was. Derived attributes are computed again for every row.
+    ///
+    /// A store to migrate is migrated under the database's migration lock (a PostgreSQL advisory
+    /// lock, held on a connection of its own and released if the process dies), so servers that
+    /// start at once migrate the store once, custom stages and all: the others wait for the whole
+    /// migration, then find the store migrated. A custom stage's contexts save as a server
+    /// store's contexts do.
     ///
     ///     try await PersistentStore.migrateStore(postgreSQL: "postgresql://app@db.local/shop", model: Shop.model)
-    ///
-    /// A custom stage's contexts save as a server store's contexts do; run custom stages from one
-    /// process (`datamodel-gen migrate`), since each process that finds the store at the stage's
-    /// source version runs its `willMigrate`.
     @discardableResult
     public static func migrateStore(
         postgreSQL url: String, model: ManagedObjectModel, to version: String? = nil, options: MigrationOptions = .automatic

@@ -88,6 +88,23 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         }
     }
 
+    /// The key of the migration lock among the database's advisory locks: "DMKMigr" in ASCII.
+    private static let migrationLockKey: Int64 = 0x44_4D_4B_4D_69_67_72
+
+    func withMigrationLock<T>(_ body: () async throws -> T) async throws -> T {
+        // A session's advisory lock ends with its session, so a process that dies releases it.
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        do {
+            try await connection.query("SELECT pg_advisory_lock(\(Self.migrationLockKey))", logger: logger)
+            let result = try await body()
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
     /// Closes `connections`, each kept alive until its close ends (a connection must be closed
     /// before it goes).
     private static func close(_ connections: [PostgresConnection]) {

@@ -1,10 +1,11 @@
+import DataStore
 import PostgresNIO
 
 /// Why PostgreSQL refused or could not run a query, said as the server or the connection said it:
 /// PostgresNIO describes its errors generically so that no bound value reaches a log by accident,
 /// and neither does this (no query text, no values), but the server's message and SQLSTATE, or
 /// what happened to the connection, are what a developer needs.
-struct PostgreSQLServerError: Error, CustomStringConvertible {
+struct PostgreSQLServerError: ServerDatabaseError, CustomStringConvertible {
     let description: String
     /// Whether the connection ended (the server restarted, was shut down, or ended the session):
     /// a read can run again on a new one.
@@ -49,4 +50,7 @@ extension PostgreSQLServerError {
 
     /// The server ended the transaction to break a deadlock (`deadlock_detected`).
     var isDeadlock: Bool { sqlState == "40P01" }
+
+    /// The server's disk had no room (`disk_full`).
+    var isStorageFull: Bool { sqlState == "53100" }
 }

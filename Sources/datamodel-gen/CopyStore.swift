@@ -49,15 +49,8 @@ struct CopyStore: AsyncParsableCommand {
 
     func run() async throws {
         let loaded = try ModelOptions.load(model, version: modelVersion)
-        let source: StoreLocation
-        let destination: StoreLocation
-        do {
-            source = try StoreLocation(self.source)
-            destination = try StoreLocation(self.destination)
-        } catch {
-            StandardError.write("error: \(error)")
-            throw ExitCode.failure
-        }
+        let source = try StoreLocation(argument: self.source)
+        let destination = try StoreLocation(argument: self.destination)
         do {
             var reported = Date.distantPast
             let copied = try await StoreCopier(model: loaded.model).copy(from: source, to: destination) { progress in

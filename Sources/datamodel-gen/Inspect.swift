@@ -155,13 +155,7 @@ struct Inspect: AsyncParsableCommand {
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         errors.forEach(StandardError.print)
         if !errors.isEmpty { throw ExitCode.failure }
-        let location: StoreLocation
-        do {
-            location = try StoreLocation(store)
-        } catch {
-            StandardError.write("error: \(error)")
-            throw ExitCode.failure
-        }
+        let location = try StoreLocation(argument: store)
         switch location {
         case .sqlite(let url):
             try inspect(url, named: store, model: loaded.model)

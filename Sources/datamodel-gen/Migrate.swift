@@ -58,13 +58,7 @@ struct Migrate: AsyncParsableCommand {
         }
         let versions = loaded.versions.map(\.model)
         let objectModel = ManagedObjectModel(model: versions[loaded.current], versions: versions)
-        let location: StoreLocation
-        do {
-            location = try StoreLocation(store)
-        } catch {
-            StandardError.write("error: \(error)")
-            throw ExitCode.failure
-        }
+        let location = try StoreLocation(argument: store)
         if case .postgreSQL = location, keepBackup {
             throw ValidationError("--keep-backup copies a store file; back a PostgreSQL database up with pg_dump")
         }

@@ -126,6 +126,29 @@ import Testing
         #expect(!titles.contains("book 0000"))
     }
 
+    /// An edit to a related object made while a fetch waits for its rows changes which rows
+    /// match, as in a fetch started after it — on a server too, where text is judged in memory
+    /// and the rows read first are only those the text may match.
+    @Test(arguments: StoreEngine.available) func editsToRelatedObjectsWhileAFetchWaits_areInItsResult(_ engine: StoreEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine, awaiting: { store in
+            let context = store.newContext()
+            for (name, title) in [("Ann", "by Ann"), ("Bob", "by Bob")] {
+                let author = Author(context: context)
+                author.name = name
+                let book = Book(context: context)
+                book.title = title
+                book.author = author
+            }
+            try await context.save()
+            let request = FetchRequest<Book>(predicate: try ObjectPredicate(format: "author.name BEGINSWITH[c] 'an'"))
+            let titles = try await Probe(store: store).fetchTitles(of: request) { context in
+                let bob = try context.fetch(FetchRequest<Author>(predicate: try ObjectPredicate(format: "name == 'Bob'")))[0]
+                bob.name = "Anna"
+            }
+            #expect(titles.sorted() == ["by Ann", "by Bob"])
+        })
+    }
+
     /// A batch of faults loads in one query per entity; reading them afterwards reads nothing more.
     @Test func fulfillingFaults_readsEachEntityOnce_andThenNothing() async throws {
         let store = try filledStore(books: 700)
@@ -201,13 +224,15 @@ private actor Probe {
         try edit(context)
     }
 
-    /// The titles an asynchronous fetch of every book returns when `edit` runs on this actor
-    /// while the fetch waits.
-    func fetchTitles(editing edit: @escaping @Sendable (ObjectContext) throws -> Void) async throws -> [String] {
+    /// The titles an asynchronous fetch of `request` (every book by default) returns when `edit`
+    /// runs on this actor while the fetch waits.
+    func fetchTitles(
+        of request: FetchRequest<Book> = FetchRequest<Book>(), editing edit: @escaping @Sendable (ObjectContext) throws -> Void
+    ) async throws -> [String] {
         let context = store!.newContext()
         // Captures `self`, so it runs on this actor.
         let editing = Task { try self.apply(edit, to: context) }
-        let books = try await context.fetch(FetchRequest<Book>())
+        let books = try await context.fetch(request)
         try await editing.value
         return books.map(\.title)
     }

@@ -2,7 +2,9 @@ import DataModel
 import DataModelParser
 @testable import DataStore
 import Foundation
+import Logging
 import PostgreSQLStore
+import PostgresNIO
 import StoreMigration
 import Testing
 import TestSupport
@@ -170,6 +172,34 @@ struct PostgreSQLMigrationTests {
         }
     }
 
+    /// A server whose disk fills as the step ends fails it with `storageFull`, changing nothing.
+    /// The server says so as it would: a trigger raises `disk_full` when the step writes the new
+    /// version's metadata, its last statement.
+    @Test func aFullDisk_failsTheStepAsStorageFull() async throws {
+        let v2 = Self.withoutAge
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            try await Self.write(M.v1, to: database, seed: M.seed)
+            let admin = try await PostgresConnection.connect(
+                configuration: PostgresConnection.Configuration(url: database), id: 1, logger: Logger(label: "tests"))
+            do {
+                try await admin.query("""
+                    CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS
+                    $$ BEGIN RAISE EXCEPTION 'could not extend file' USING ERRCODE = 'disk_full'; END $$
+                    """, logger: admin.logger)
+                try await admin.query(
+                    #"CREATE TRIGGER full_disk BEFORE INSERT OR UPDATE OR DELETE ON "Z_METADATA" EXECUTE FUNCTION disk_full()"#, logger: admin.logger)
+            } catch {
+                Issue.record("\(String(reflecting: error))")
+            }
+            try await admin.close()
+            await #expect(throws: StoreError.migration(.storageFull)) {
+                _ = try await PersistentStore.migrateStore(postgreSQL: database, model: ManagedObjectModel(model: v2, versions: [M.v1, v2]))
+            }
+            let store = try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: M.v1), migration: .disabled)
+            #expect(try Set(S.objects(store, "Person").map { "\($0.value(forKey: "name") ?? "") \($0.value(forKey: "age") ?? "")" }) == ["Ann 40", "Bob "])
+        }
+    }
+
     /// The plan, printed first, is PostgreSQL's SQL, and changes nothing.
     @Test func thePlan_isTheServersSQL_andChangesNothing() async throws {
         var person = M.personV1
@@ -210,9 +240,7 @@ struct PostgreSQLMigrationTests {
 
     /// Servers that start at once with a new version migrate the store once.
     @Test func serversOpeningAtOnce_migrateTheStoreOnce() async throws {
-        var person = M.personV1
-        person.attributes.removeAll { $0.name == "age" }
-        let v2 = M.v2(person: person)
+        let v2 = Self.withoutAge
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             try await Self.write(M.v1, to: database, seed: M.seed)
             let model = ManagedObjectModel(model: v2, versions: [M.v1, v2])
@@ -243,7 +271,41 @@ struct PostgreSQLMigrationTests {
         }
     }
 
+    /// Servers that start at once with a staged migration run it once, custom stages included:
+    /// the others wait for the whole of it, then find the store migrated.
+    @Test func serversOpeningAtOnce_runAStagedMigrationOnce() async throws {
+        let (v2, v3) = M.splitNameVersions
+        let stagesRun = Locked<[String]>([])
+        let options = MigrationOptions(stages: [
+            .custom(from: "V1", to: "V2", willMigrate: { _ in stagesRun.withLock { $0.append("will") } }, didMigrate: { context in
+                stagesRun.withLock { $0.append("did") }
+                try M.splittingNames.didMigrate?(context)
+            }),
+        ])
+        let model = ManagedObjectModel(model: v3, versions: [M.v1, v2, v3])
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            try await Self.write(M.v1, to: database) { context in
+                for name in ["Ada Lovelace", "Alan Turing"] { try context.insertObject(entityName: "Person").setValue(name, forKey: "name") }
+            }
+            async let first = PersistentStore.migrateStore(postgreSQL: database, model: model, options: options)
+            async let second = PersistentStore.migrateStore(postgreSQL: database, model: model, options: options)
+            async let third = PersistentStore(postgreSQL: database, model: model, migration: options)
+            let plans = try await [first, second].map(\.count)
+            let store = try await third
+            #expect(plans.sorted() == [0, 0] || plans.sorted() == [0, 2])
+            #expect(stagesRun.withLock { $0 } == ["will", "did"])
+            #expect(try S.objects(store, "Person", by: "lastName").map { $0.value(forKey: "firstName") as? String } == ["Ada", "Alan"])
+        }
+    }
+
     // MARK: Support
+
+    /// Version 2 of `MigrationTests.v1`: Person without `age`.
+    static let withoutAge: Model = {
+        var person = M.personV1
+        person.attributes.removeAll { $0.name == "age" }
+        return M.v2(person: person)
+    }()
 
     /// Writes a store of `model` with what `seed` inserts into the empty `database`.
     static func write(_ model: Model, to database: String, seed: (ObjectContext) throws -> Void) async throws {

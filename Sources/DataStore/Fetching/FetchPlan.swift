@@ -27,7 +27,7 @@ struct FetchPlan {
     let isLocal: Bool
     /// Whether the store's SQL cannot tell which rows match or their order, so that they are
     /// judged in memory: on a server, text comparisons and sorts, whose meaning is `TextMatching`'s
-    /// and `SortComparison`'s. `condition` then holds the terms of the predicate the SQL can say,
+    /// and `SortComparison`'s, and comparisons with text holding U+0000. `condition` then holds the terms of the predicate the SQL can say,
     /// and selects candidates.
     let evaluatesInMemory: Bool
     /// The request's `returnsObjectsAsFaults`.
@@ -65,13 +65,13 @@ struct FetchPlan {
         sortKeys = keys
 
         var compiler = PredicateSQLCompiler(store: store)
-        let predicateInMemory = store.dialect != .sqlite && resolved?.usesTextFunctions == true
-        let sqlPredicate = predicateInMemory ? resolved.flatMap(Self.termsWithoutTextFunctions) : resolved
+        let predicateInMemory = store.dialect != .sqlite && resolved?.isJudgedInMemoryOnServers == true
+        let sqlPredicate = predicateInMemory ? resolved.flatMap(Self.termsJudgedInSQL) : resolved
         var predicateSQL = sqlPredicate.map { compiler.compile($0) }
         if predicateInMemory, let resolved {
             // Text comparisons narrow the rows read where SQL can tell, exactly for ASCII values.
             let terms = if case .and(let terms) = resolved { terms } else { [resolved] }
-            let candidates = terms.filter(\.usesTextFunctions).compactMap { compiler.textCandidates(of: $0) }
+            let candidates = terms.filter(\.isJudgedInMemoryOnServers).compactMap { compiler.textCandidates(of: $0) }
             if !candidates.isEmpty { predicateSQL = "(" + .joined(predicateSQL.map { [$0] + candidates } ?? candidates, separator: " AND ") + ")" }
         }
         var order: [String] = []
@@ -113,12 +113,12 @@ struct FetchPlan {
         prefetchPaths = try ObjectContext.prefetchPaths(request.relationshipKeyPathsForPrefetching, from: entity, store: store)
     }
 
-    /// The terms of `predicate`'s top-level `AND` that need no text function: a condition every
+    /// The terms of `predicate`'s top-level `AND` that a server's SQL can say: a condition every
     /// match meets, for the candidates of a predicate judged in memory.
-    private static func termsWithoutTextFunctions(_ predicate: ResolvedPredicate) -> ResolvedPredicate? {
+    private static func termsJudgedInSQL(_ predicate: ResolvedPredicate) -> ResolvedPredicate? {
         guard case .and(let terms) = predicate else { return nil }
-        let withoutText = terms.filter { !$0.usesTextFunctions }
-        return withoutText.isEmpty ? nil : .and(withoutText)
+        let inSQL = terms.filter { !$0.isJudgedInMemoryOnServers }
+        return inSQL.isEmpty ? nil : .and(inSQL)
     }
 
     /// `SELECT <columns> FROM … WHERE … GROUP BY … ORDER BY … LIMIT … OFFSET …`, ordered by the

@@ -67,6 +67,15 @@ extension ObjectContext {
             /// Candidates to merge with the context's changes: rows the predicate matched in SQL,
             /// or every row of the entity.
             case matchedCandidates, allCandidates
+
+            /// How many rows it reads: rows read for a broader use serve a narrower one.
+            var breadth: Int {
+                switch self {
+                case .objectIDs, .objects: 0
+                case .matchedCandidates: 1
+                case .allCandidates: 2
+                }
+            }
         }
         var sql: SQLFragment
         var use: Use

@@ -17,7 +17,7 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     /// The disk, or a limit on the size of files, left no room for the migration, which writes
     /// every page it changes once more before it commits (about the size of the tables it rebuilds).
     case storageFull
-    /// SQLite refused a statement for another reason, an I/O error among them.
+    /// The database refused a statement for another reason, an I/O error among them.
     case database(message: String)
 
     /// A change and the number of rows that prevent it.

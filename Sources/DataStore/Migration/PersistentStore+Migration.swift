@@ -137,12 +137,14 @@ extension PersistentStore {
     }
 
     /// `error` as a `StoreError`: a migration's errors as they are, SQLite's as
-    /// `MigrationError.database`, and any other as `other` makes it from its description.
+    /// `MigrationError.database`, a server's full disk as `MigrationError.storageFull`, and any
+    /// other as `other` makes it from its description.
     static func typed(_ error: any Error, other: (String) -> MigrationError) -> StoreError {
         switch error {
         case let error as StoreError: error
         case let error as MigrationError: .migration(error)
         case let error as DatabaseError: .migration(.database(message: error.message ?? "\(error)"))
+        case let error as any ServerDatabaseError where error.isStorageFull: .migration(.storageFull)
         default: .migration(other("\(error)"))
         }
     }

@@ -23,45 +23,68 @@ extension PersistentStore {
     /// changes the tables, copies the rows, and writes the new version's metadata, or changes
     /// nothing. `opening` opens the store at a version, for the contexts of custom stages.
     ///
-    /// Each step locks `Z_METADATA` and reads the store's version again first, so processes that
-    /// open a store at once migrate it once: the others wait, then find it migrated.
+    /// A store to migrate is migrated under the database's migration lock, its version read again
+    /// once the lock is held: processes that open a store at once migrate it once, custom stages
+    /// and all, and the others wait, then find it migrated. Each step also locks `Z_METADATA` and
+    /// checks the version it starts from, for processes that do not take the lock.
     package static func migrate(
         server: any ServerDatabase, model: ManagedObjectModel, to version: String?, options: MigrationOptions,
         opening: (ManagedObjectModel) async throws(StoreError) -> PersistentStore
     ) async throws(StoreError) -> [MigrationPlan] {
-        let versions = model.versions
-        var plans: [MigrationPlan] = []
-        while let (current, target) = try await serverCatching({
-            try await server.write { try versionPositions(onServer: .server($0), model: model, target: version) }
-        }), current != target {
-            let step = try MigrationStep.steps(from: current, to: target, of: versions, options: options)[0]
-            let (source, destination) = (versions[step.source], versions[step.destination])
-            if let willMigrate = step.stage?.willMigrate {
-                let store = try await opening(source == model.model ? model : ManagedObjectModel(model: source))
-                try catching { try willMigrate(store.newContext()) }
-            }
-            let progress = options.progress
-            let plan = try await serverCatching {
-                try await server.write { transaction -> MigrationPlan? in
-                    let database = MigrationDatabase.server(transaction)
-                    try database.execute("LOCK TABLE Z_METADATA IN EXCLUSIVE MODE", [])
-                    // Another process may have migrated the store since its version was read.
-                    guard let stored = try readMetadata(database).versionHashes,
-                          ModelVersionHashes(model: source).entitiesDiffering(from: stored).isEmpty
-                    else { return nil }
-                    let plan = try StoreMigrator.plan(database, from: source, to: destination)
-                    try StoreMigrator.run(plan, destination: destination, in: database, progress: progress)
-                    return plan
+        guard try await positions(on: server, model: model, target: version).map({ $0.0 != $0.1 }) == true else { return [] }
+        return try await serverCatching {
+            try await server.withMigrationLock { () async throws(StoreError) -> [MigrationPlan] in
+                var plans: [MigrationPlan] = []
+                while let (current, target) = try await positions(on: server, model: model, target: version), current != target {
+                    guard let plan = try await migrateStep(from: current, to: target, on: server, model: model, options: options, opening: opening) else { continue }
+                    plans.append(plan)
                 }
-            }
-            guard let plan else { continue }
-            plans.append(plan)
-            if let didMigrate = step.stage?.didMigrate {
-                let store = try await opening(destination == model.model ? model : ManagedObjectModel(model: destination))
-                try catching { try didMigrate(store.newContext()) }
+                return plans
             }
         }
-        return plans
+    }
+
+    /// The first step from version `current` to `target`, with its custom stage's code: its plan,
+    /// or `nil` when the store was found at another version.
+    private static func migrateStep(
+        from current: Int, to target: Int, on server: any ServerDatabase, model: ManagedObjectModel, options: MigrationOptions,
+        opening: (ManagedObjectModel) async throws(StoreError) -> PersistentStore
+    ) async throws(StoreError) -> MigrationPlan? {
+        let versions = model.versions
+        let step = try MigrationStep.steps(from: current, to: target, of: versions, options: options)[0]
+        let (source, destination) = (versions[step.source], versions[step.destination])
+        if let willMigrate = step.stage?.willMigrate {
+            let store = try await opening(source == model.model ? model : ManagedObjectModel(model: source))
+            try catching { try willMigrate(store.newContext()) }
+        }
+        let progress = options.progress
+        let plan = try await serverCatching {
+            try await server.write { transaction -> MigrationPlan? in
+                let database = MigrationDatabase.server(transaction)
+                try database.execute("LOCK TABLE Z_METADATA IN EXCLUSIVE MODE", [])
+                // Another process may have migrated the store since its version was read.
+                guard let stored = try readMetadata(database).versionHashes,
+                      ModelVersionHashes(model: source).entitiesDiffering(from: stored).isEmpty
+                else { return nil }
+                let plan = try StoreMigrator.plan(database, from: source, to: destination)
+                try StoreMigrator.run(plan, destination: destination, in: database, progress: progress)
+                return plan
+            }
+        }
+        guard let plan else { return nil }
+        if let didMigrate = step.stage?.didMigrate {
+            let store = try await opening(destination == model.model ? model : ManagedObjectModel(model: destination))
+            try catching { try didMigrate(store.newContext()) }
+        }
+        return plan
+    }
+
+    /// The positions in `model.versions` of the store's version and of `target`, read in a
+    /// transaction of their own; `nil` for a database that holds no store yet.
+    private static func positions(on server: any ServerDatabase, model: ManagedObjectModel, target: String?) async throws(StoreError) -> (Int, Int)? {
+        try await serverCatching {
+            try await server.write { try versionPositions(onServer: .server($0), model: model, target: target) }
+        }
     }
 
     /// `versionPositions(of:model:target:)`, or `nil` for a database that holds no store yet.

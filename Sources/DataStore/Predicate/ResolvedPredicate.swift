@@ -16,16 +16,18 @@ indirect enum ResolvedPredicate {
 }
 
 extension ResolvedPredicate {
-    /// Whether its SQL calls the text functions of `StoreFunctions` (string operators, `[c]` and
-    /// `[d]`), which only a SQLite store's connections have.
-    var usesTextFunctions: Bool {
+    /// Whether a server judges it in memory, since its SQL cannot say it: it calls the text
+    /// functions of `StoreFunctions` (string operators, `[c]` and `[d]`), which only a SQLite
+    /// store's connections have, or compares with text holding U+0000, which a server's text
+    /// cannot hold, nor a query bind.
+    var isJudgedInMemoryOnServers: Bool {
         switch self {
         case .constant: false
-        case .not(let predicate): predicate.usesTextFunctions
-        case .and(let terms), .or(let terms): terms.contains { $0.usesTextFunctions }
+        case .not(let predicate): predicate.isJudgedInMemoryOnServers
+        case .and(let terms), .or(let terms): terms.contains { $0.isJudgedInMemoryOnServers }
         case .compare(let lhs, let comparisonOperator, let rhs, let options):
-            comparisonOperator.isStringOperator || !options.isEmpty || lhs.usesTextFunctions || rhs.usesTextFunctions
-        case .quantified(_, _, let predicate): predicate.usesTextFunctions
+            comparisonOperator.isStringOperator || !options.isEmpty || lhs.isJudgedInMemoryOnServers || rhs.isJudgedInMemoryOnServers
+        case .quantified(_, _, let predicate): predicate.isJudgedInMemoryOnServers
         }
     }
 }
@@ -49,12 +51,13 @@ indirect enum ResolvedExpression {
 }
 
 extension ResolvedExpression {
-    /// Whether its SQL calls the text functions of `StoreFunctions`.
-    var usesTextFunctions: Bool {
+    /// Whether a server judges it in memory: see `ResolvedPredicate.isJudgedInMemoryOnServers`.
+    var isJudgedInMemoryOnServers: Bool {
         switch self {
-        case .subqueryCount(_, let predicate): predicate.usesTextFunctions
-        case .list(let elements): elements.contains { $0.usesTextFunctions }
-        case .value, .objectValue, .attribute, .object, .aggregate: false
+        case .value(let value): if case .string(let text) = value.storage { text.utf8.contains(0) } else { false }
+        case .subqueryCount(_, let predicate): predicate.isJudgedInMemoryOnServers
+        case .list(let elements): elements.contains { $0.isJudgedInMemoryOnServers }
+        case .objectValue, .attribute, .object, .aggregate: false
         }
     }
 

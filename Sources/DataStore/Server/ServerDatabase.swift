@@ -34,6 +34,11 @@ package protocol ServerDatabase: Sendable {
     /// when it starts listening, or listens again after losing its connection, since
     /// notifications may have been missed.
     func listen(to channel: String, _ onCommit: @escaping @Sendable (String?) async -> Void)
+
+    /// Runs `body` while this process holds the database's migration lock, which one process at a
+    /// time holds, on a connection of its own: a migration and its custom stages' contexts run
+    /// whole before another process reads the store's version.
+    func withMigrationLock<T>(_ body: () async throws -> T) async throws -> T
 }
 
 /// A server's write transaction, its statements run in turn on one connection.
