@@ -20,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
-        // SHA-256 and SHA-512 for the model version hashes.
+        // The reference the tests check the model version hashes' SHA-2 against.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
         // The PostgreSQL tests' client, and the PostgreSQL store's to come.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -40,7 +40,7 @@ let package = Package(
         // `.xcdatamodeld` / `.xcdatamodel` / `contents` XML → `DataModel`.
         .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2"]),
         // Core Data's SQLite layout for a model: numbering, tables, columns, indexes, DDL.
-        .target(name: "StoreSchema", dependencies: ["DataModel", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "StoreSchema", dependencies: ["DataModel"]),
         .target(name: "StoreMigration", dependencies: ["DataModel", "StoreSchema"]),
         // The runtime generated code compiles against: store, contexts, managed objects.
         .target(
@@ -68,6 +68,14 @@ let package = Package(
         // Writes `Templates/*.mustache` into `SwiftGenerator/DefaultTemplates.swift` (run by
         // `Scripts/embed-templates.sh`), so the CLI needs no resource folder.
         .executableTarget(name: "template-embedder"),
+        // `datamodel-gen generate`, with the model options and diagnostics the other commands share.
+        .target(
+            name: "GeneratorCommand",
+            dependencies: [
+                "DataModel", "DataModelParser", "SwiftGenerator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "datamodel-gen",
@@ -78,12 +86,19 @@ let package = Package(
                 "DataStore",
                 "StoreMigration",
                 "SwiftGenerator",
+                "GeneratorCommand",
                 "PostgreSQLStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The build plugins' tool: `generate` alone, so an app's build does not compile the store
+        // commands' PostgreSQL client.
+        .executableTarget(
+            name: "datamodel-generate",
+            dependencies: ["GeneratorCommand", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The build-tool plugin: a `swift build` of a target with models compiles their generated code.
-        .plugin(name: "DataModelGenerator", capability: .buildTool(), dependencies: ["datamodel-gen"]),
+        .plugin(name: "DataModelGenerator", capability: .buildTool(), dependencies: ["datamodel-generate"]),
         // The command plugin, for projects that commit the generated code.
         .plugin(
             name: "GenerateDataModelCode",
@@ -91,7 +106,7 @@ let package = Package(
                 intent: .custom(verb: "generate-data-model-code", description: "Writes the Swift generated from the target's models into Generated/"),
                 permissions: [.writeToPackageDirectory(reason: "writes the generated Swift beside each model")]
             ),
-            dependencies: ["datamodel-gen"]
+            dependencies: ["datamodel-generate"]
         ),
         // Golden-file assertions shared by the test targets.
         .target(
@@ -111,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "StoreSchemaTests",
             dependencies: [
-                "DataModel", "DataModelParser", "StoreSchema", "TestSupport",
+                "DataModel", "DataModelParser", "StoreSchema", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

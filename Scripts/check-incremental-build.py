@@ -3,6 +3,8 @@
 
 Usage: Scripts/check-incremental-build.py
 
+SHARED_SCRATCH_PATH, when set, is the build folder (`--scratch-path`) instead of the package's .build.
+
 Builds Examples/Bookshelf, changes the default value of Book.price in its model, rebuilds with
 `swift build -v`, and reads from the compiler invocations which files of the Bookshelf module were
 compiled: exactly `Bookshelf+Book.swift` must be. Then adds an attribute to Book, which changes the
@@ -16,8 +18,11 @@ package = os.path.join(root, "Examples", "Bookshelf")
 model = os.path.join(package, "Sources", "Bookshelf", "Models", "Bookshelf.xcdatamodeld", "Bookshelf.xcdatamodel", "contents")
 
 
+scratch = ["--scratch-path", os.environ["SHARED_SCRATCH_PATH"]] if os.environ.get("SHARED_SCRATCH_PATH") else []
+
+
 def build(verbose=False):
-    result = subprocess.run(["swift", "build", "--package-path", package] + (["-v"] if verbose else []),
+    result = subprocess.run(["swift", "build", "--package-path", package] + scratch + (["-v"] if verbose else []),
                             capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(result.stdout + result.stderr + "\nincremental build: the example does not build")

@@ -12,6 +12,9 @@ an executable that checks each compiled definition equals the parsed model. A mo
 a version of a bundle of several carries every version of the bundle, that one as current: the
 check compares each with its parsed version too. Fails on any generator error, any compiler error
 or warning in generated code, or any definition that differs.
+
+SHARED_SCRATCH_PATH, when set, is the package's build folder (`--scratch-path`), shared with other
+packages that depend on DataModelKit so that its modules are not compiled again.
 """
 import json, os, re, shutil, subprocess, sys
 
@@ -22,6 +25,7 @@ corpus = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root
 store_folders = [] if len(sys.argv) > 1 else [os.path.join(root, "..", "shared", "corpus", "stores"),
                                               os.path.join(root, "..", "shared", "stores-incoming")]
 work = os.path.join(root, ".build", "corpus-package")
+scratch = ["--scratch-path", os.environ["SHARED_SCRATCH_PATH"]] if os.environ.get("SHARED_SCRATCH_PATH") else []
 
 if not os.path.isdir(corpus):
     sys.exit(f"compile-corpus: {corpus} not found; pass the corpus models folder")
@@ -112,7 +116,7 @@ check_target = f"""        .executableTarget(
 write_package(work, "CorpusPackage", root, [m for m, _, _, _ in modules], check_target)
 
 print(f"compile-corpus: building {len(modules)} generated modules")
-build = subprocess.run(["swift", "build", "--package-path", work], capture_output=True, text=True)
+build = subprocess.run(["swift", "build", "--package-path", work] + scratch, capture_output=True, text=True)
 output = build.stdout + build.stderr
 generated_sources = os.path.join(work, "Sources")
 problems = sorted(set(line for line in output.splitlines()
@@ -124,5 +128,5 @@ if build.returncode != 0:
     sys.exit("compile-corpus: the generated code does not compile")
 if problems or failures:
     sys.exit(f"compile-corpus: {len(problems)} compiler diagnostics in generated code, {failures} models failed to generate")
-subprocess.run(["swift", "run", "--skip-build", "--package-path", work, "corpus-check"], cwd=corpus, check=True)
+subprocess.run(["swift", "run", "--skip-build", "--package-path", work] + scratch + ["corpus-check"], cwd=corpus, check=True)
 print(f"compile-corpus: {len(modules)} model versions generated and compiled with no errors and no warnings")

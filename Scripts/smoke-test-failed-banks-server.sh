@@ -4,6 +4,8 @@
 # every bank once, in sections by state, latest closing first, 20 to a page.
 #
 #   DATAMODELKIT_POSTGRES_URL=$(Scripts/postgres-server.sh start) Scripts/smoke-test-failed-banks-server.sh
+#
+# SHARED_SCRATCH_PATH, when set, is the build folder (--scratch-path) instead of the package's .build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${DATAMODELKIT_POSTGRES_URL:?set it to a PostgreSQL server (Scripts/postgres-server.sh start)}"
@@ -11,8 +13,9 @@ cd "$(dirname "$0")/.."
 database="failed_banks_$$"
 psql "$DATAMODELKIT_POSTGRES_URL" -q -c "CREATE DATABASE $database"
 port=8089
-swift build --package-path Examples/FailedBanksServer
-Examples/FailedBanksServer/.build/debug/failed-banks-server \
+build=(--package-path Examples/FailedBanksServer ${SHARED_SCRATCH_PATH:+--scratch-path "$SHARED_SCRATCH_PATH"})
+swift build "${build[@]}"
+"$(swift build "${build[@]}" --show-bin-path)/failed-banks-server" \
     --database "${DATAMODELKIT_POSTGRES_URL%/*}/$database?sslmode=disable" --port "$port" --sample-banks 3000 \
     > .build/failed-banks-server.log 2>&1 &
 server=$!

@@ -13,7 +13,7 @@ struct DataModelGenerator: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         let inputs = try ModelInputs(targetDirectory: target.directoryURL)
-        let tool = try context.tool(named: "datamodel-gen").url
+        let tool = try context.tool(named: "datamodel-generate").url
         return inputs.models.map { model in
             let directory = context.pluginWorkDirectoryURL
             let outputs = [directory.appending(path: "\(model.name).swift")]

@@ -9,7 +9,7 @@ struct GenerateDataModelCode: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = Set(extractor.extractOption(named: "target"))
-        let tool = try context.tool(named: "datamodel-gen").url
+        let tool = try context.tool(named: "datamodel-generate").url
         for target in context.package.targets.compactMap({ $0 as? SourceModuleTarget }) {
             guard targetNames.isEmpty || targetNames.contains(target.name) else { continue }
             let inputs = try ModelInputs(targetDirectory: target.directoryURL)
@@ -22,7 +22,7 @@ struct GenerateDataModelCode: CommandPlugin {
                 try process.run()
                 process.waitUntilExit()
                 guard process.terminationStatus == 0 else {
-                    throw PluginError("datamodel-gen failed for \(model.url.path)")
+                    throw PluginError("datamodel-generate failed for \(model.url.path)")
                 }
                 print("Generated \(output.path)")
             }

@@ -1,4 +1,3 @@
-import Crypto
 import DataModel
 
 /// Core Data's model version hashes: one 32-byte hash per entity, which a store keeps in its metadata
@@ -25,12 +24,12 @@ public struct ModelVersionHashes: Sendable, Equatable {
 
     /// `NSStoreModelVersionHashesDigest`: SHA-512 over every entity's name and hash, in name order.
     public var digest: [UInt8] {
-        Array(SHA512.hash(data: sortedEntries.flatMap { Array($0.key.utf8) + $0.value }))
+        SHA2.sha512(sortedEntries.flatMap { Array($0.key.utf8) + $0.value })
     }
 
     /// `NSStoreModelVersionChecksumKey`: SHA-256 over every entity's hash, in name order.
     public var checksum: [UInt8] {
-        Array(SHA256.hash(data: sortedEntries.flatMap(\.value)))
+        SHA2.sha256(sortedEntries.flatMap(\.value))
     }
 
     /// The names of entities whose hash differs between `self` and `other`, or that only one side has,
@@ -80,7 +79,7 @@ private struct EntityHasher {
             input += Array(constraint.properties.map(\.name).joined(separator: ".").utf8)
         }
         input += Array((entity.versionHashModifier ?? "").utf8)
-        let result = Array(SHA256.hash(data: input))
+        let result = SHA2.sha256(input)
         hashes[entity.name] = result
         return result
     }
@@ -95,7 +94,7 @@ private struct EntityHasher {
             // stores). Whether an attribute with both hashes two bytes is unverified (no sample).
             if attribute.allowsExternalBinaryDataStorage { input.append(1) }
             if attribute.preservesValueInHistoryOnDeletion { input.append(1) }
-            return Array(SHA256.hash(data: input))
+            return SHA2.sha256(input)
         case .relationship(let relationship):
             var input = base(relationship.name, relationship.isOptional, relationship.isTransient, relationship.versionHashModifier)
             input += Array(relationship.destinationEntityName.utf8)
@@ -105,7 +104,7 @@ private struct EntityHasher {
             // Found by black-box search against 6 entities in 3 Apple-written stores; the second
             // byte's meaning is unknown (zero in every sample).
             if relationship.isOrdered { input += [1, 0] }
-            return Array(SHA256.hash(data: input))
+            return SHA2.sha256(input)
         case .fetchedProperty:
             return []  // not persistent, so never asked for
         }
@@ -116,7 +115,7 @@ private struct EntityHasher {
         input.append(isOptional ? 1 : 0)
         input.append(isTransient ? 1 : 0)
         input += Array((modifier ?? "").utf8)
-        return Array(SHA256.hash(data: input))
+        return SHA2.sha256(input)
     }
 
     private static func littleEndian(_ value: Int32) -> [UInt8] {

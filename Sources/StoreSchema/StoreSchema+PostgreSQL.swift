@@ -1,4 +1,3 @@
-import Crypto
 import DataModel
 
 /// The schema as PostgreSQL DDL: Core Data's tables, columns, indexes and bookkeeping rows, with
@@ -86,7 +85,7 @@ public enum PostgreSQLName {
         guard name.utf8.count > maximumLength else { return name }
         var prefix = Substring(name)
         while prefix.utf8.count > maximumLength - 9 { prefix = prefix.dropLast() }
-        let digest = hexDigits(Array(SHA256.hash(data: Array(name.utf8)).prefix(4)))
+        let digest = hexDigits(Array(SHA2.sha256(Array(name.utf8)).prefix(4)))
         return "\(prefix)_\(digest)"
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeneratorCommand
 
 /// Where a command's text goes: standard output, or the file its `--output` names, written whole
 /// (atomically) so a failed run never leaves half a file.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeneratorCommand
 import PostgreSQLStore
 
 /// `datamodel-gen copy-store SOURCE DESTINATION --model MODEL`: copies a store into a new one,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeneratorCommand
 
 @main
 struct DataModelGen: AsyncParsableCommand {

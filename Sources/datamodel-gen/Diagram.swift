@@ -1,5 +1,6 @@
 import ArgumentParser
 import DataModel
+import GeneratorCommand
 
 /// `datamodel-gen diagram MODEL`: a picture of the model, as Xcode's graph view drew it.
 struct Diagram: ParsableCommand {

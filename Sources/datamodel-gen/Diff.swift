@@ -1,6 +1,7 @@
 import ArgumentParser
 import DataModel
 import Foundation
+import GeneratorCommand
 import StoreMigration
 
 /// `datamodel-gen diff OLD NEW`: what changed between two model versions, and what a migration infers.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DataModel
 import Foundation
+import GeneratorCommand
 
 /// `datamodel-gen dump MODEL`: the parsed model as JSON (for tools and template authors) or a summary.
 struct Dump: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DataModel
 import Foundation
+import GeneratorCommand
 import SwiftGenerator
 
 /// `datamodel-gen dump-context MODEL`: what templates see, as JSON.

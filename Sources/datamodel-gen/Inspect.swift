@@ -3,6 +3,7 @@ import DataModel
 import DataModelParser
 import DataStore
 import Foundation
+import GeneratorCommand
 import PostgreSQLStore
 
 /// `datamodel-gen inspect STORE --model MODEL`: the objects of a store, with typed values.

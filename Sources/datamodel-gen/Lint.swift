@@ -1,5 +1,6 @@
 import ArgumentParser
 import DataModel
+import GeneratorCommand
 
 /// `datamodel-gen lint MODEL`: every problem in the model, compiler-style.
 struct Lint: ParsableCommand {

@@ -3,6 +3,7 @@ import DataModelParser
 import DataStore
 import Foundation
 import GRDB
+import GeneratorCommand
 import PostgreSQLStore
 
 /// `datamodel-gen migrate STORE --model BUNDLE`: carries a store to another version of its model.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeneratorCommand
 import PostgreSQLStore
 
 extension StoreLocation {

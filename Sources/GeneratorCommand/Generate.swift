@@ -5,8 +5,8 @@ import Foundation
 import SwiftGenerator
 
 /// `datamodel-gen generate MODEL --output-directory DIR`: typed Swift classes for `DataStore`.
-struct Generate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Generate: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         abstract: "Generates typed Swift classes, the compiled model and typed fetch requests for DataStore.",
         discussion: """
             Writes one file per entity (its class: typed properties, keys for typed predicates, \
@@ -53,7 +53,9 @@ struct Generate: ParsableCommand {
     @Flag(help: "Treat warnings as errors.")
     var warningsAsErrors = false
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let (versions, current) = try ModelOptions.loadVersions(model.model, current: model.modelVersion)
         let loaded = versions[current]
         let generator = try generation.generator()

@@ -3,23 +3,25 @@ import DataModel
 import DataModelParser
 
 /// The model argument every subcommand takes.
-struct ModelOptions: ParsableArguments {
+package struct ModelOptions: ParsableArguments {
     @Argument(help: "An .xcdatamodeld bundle, an .xcdatamodel folder, or a 'contents' file.")
-    var model: String
+    package var model: String
 
     @Option(
         name: .customLong("model-version"),
         help: ArgumentHelp(
             "The version of an .xcdatamodeld to read instead of its current one.", valueName: "name"))
-    var modelVersion: String?
+    package var modelVersion: String?
+
+    package init() {}
 
     /// Loads and validates the model; a model that cannot be read is reported and ends the command.
-    func load() throws -> ModelLoader.Result {
+    package func load() throws -> ModelLoader.Result {
         try Self.load(model, version: modelVersion)
     }
 
     /// Loads and validates the model at `path`; a model that cannot be read is reported and ends the command.
-    static func load(_ path: String, version: String?) throws -> ModelLoader.Result {
+    package static func load(_ path: String, version: String?) throws -> ModelLoader.Result {
         do {
             return try ModelLoader().load(path, version: version)
         } catch {
@@ -31,7 +33,7 @@ struct ModelOptions: ParsableArguments {
     /// Every version of the bundle at `path`, oldest first, and the position of the one to
     /// generate: the bundle's current version, or `version` taken as current. A bundle that cannot
     /// be read is reported and ends the command.
-    static func loadVersions(_ path: String, current version: String?) throws -> (versions: [ModelLoader.Result], current: Int) {
+    package static func loadVersions(_ path: String, current version: String?) throws -> (versions: [ModelLoader.Result], current: Int) {
         do {
             return try ModelLoader().loadVersions(path, current: version)
         } catch {

@@ -3,7 +3,7 @@ import Foundation
 import SwiftGenerator
 
 /// The options that shape generated code, shared by `generate` and `dump-context`.
-struct GeneratorArguments: ParsableArguments {
+package struct GeneratorArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Access level of the generated declarations.", valueName: "public|package|internal"))
     var accessLevel: GeneratorOptions.AccessLevel = .public
 
@@ -36,14 +36,16 @@ struct GeneratorArguments: ParsableArguments {
         valueName: "dir"))
     var templates: String?
 
-    var options: GeneratorOptions {
+    package init() {}
+
+    package var options: GeneratorOptions {
         GeneratorOptions(
             accessLevel: accessLevel, additionalImports: additionalImports, layout: singleFile ? .singleFile : layout,
             isObservable: !withoutObservation)
     }
 
     /// The generator with the user's templates; a template that cannot be read or parsed ends the command.
-    func generator() throws -> SwiftGenerator {
+    package func generator() throws -> SwiftGenerator {
         do {
             return try SwiftGenerator(options: options, templates: TemplateSet(overrides: try overrides()))
         } catch let error as TemplateError {
