@@ -16,15 +16,17 @@ enum SHA2 {
         typealias Word = Variant.Word
         let wordBytes = Word.bitWidth / 8
         let blockBytes = 16 * wordBytes
-        // The message, a 1 bit, zeros, and the message's length in bits in the block's last 2 words.
-        var padded = message + [0x80]
-        while padded.count % blockBytes != blockBytes - 2 * wordBytes { padded.append(0) }
-        padded += Array(repeating: 0, count: 2 * wordBytes - 8)
+        // The message, a 1 bit, zeros, and the message's length in bits in the last block's last 2 words.
+        let blockCount = (message.count + 1 + 2 * wordBytes + blockBytes - 1) / blockBytes
+        var padded = [UInt8](repeating: 0, count: blockCount * blockBytes)
+        padded.replaceSubrange(0..<message.count, with: message)
+        padded[message.count] = 0x80
         let bitCount = UInt64(message.count) &* 8
-        padded += (0..<8).reversed().map { UInt8(truncatingIfNeeded: bitCount &>> ($0 * 8)) }
+        for byte in 0..<8 { padded[padded.count - 1 - byte] = UInt8(truncatingIfNeeded: bitCount &>> (byte * 8)) }
 
+        let roundConstants = Variant.roundConstants
         var state = Variant.initialState
-        var schedule = [Word](repeating: 0, count: Variant.roundConstants.count)
+        var schedule = [Word](repeating: 0, count: roundConstants.count)
         for blockStart in stride(from: 0, to: padded.count, by: blockBytes) {
             for t in 0..<16 {
                 let start = blockStart + t * wordBytes
@@ -38,7 +40,7 @@ enum SHA2 {
             for t in schedule.indices {
                 let choice = (e & f) ^ (~e & g)
                 let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t1 = h &+ Variant.bigSigma1(e) &+ choice &+ Variant.roundConstants[t] &+ schedule[t]
+                let t1 = h &+ Variant.bigSigma1(e) &+ choice &+ roundConstants[t] &+ schedule[t]
                 let t2 = Variant.bigSigma0(a) &+ majority
                 (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
             }

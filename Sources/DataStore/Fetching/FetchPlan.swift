@@ -27,8 +27,8 @@ struct FetchPlan {
     let isLocal: Bool
     /// Whether the store's SQL cannot tell which rows match or their order, so that they are
     /// judged in memory: on a server, text comparisons and sorts, whose meaning is `TextMatching`'s
-    /// and `SortComparison`'s, and comparisons with text holding U+0000. `condition` then holds the terms of the predicate the SQL can say,
-    /// and selects candidates.
+    /// and `SortComparison`'s, and comparisons with text holding U+0000. `condition` then holds
+    /// the terms of the predicate the SQL can say, and selects candidates.
     let evaluatesInMemory: Bool
     /// The request's `returnsObjectsAsFaults`.
     let returnsObjectsAsFaults: Bool
