@@ -18,7 +18,7 @@ package = os.path.join(root, "Examples", "Bookshelf")
 model = os.path.join(package, "Sources", "Bookshelf", "Models", "Bookshelf.xcdatamodeld", "Bookshelf.xcdatamodel", "contents")
 
 
-scratch = ["--scratch-path", os.environ["SHARED_SCRATCH_PATH"]] if os.environ.get("SHARED_SCRATCH_PATH") else []
+scratch = ["--scratch-path", os.path.abspath(os.environ["SHARED_SCRATCH_PATH"])] if os.environ.get("SHARED_SCRATCH_PATH") else []
 
 
 def build(verbose=False):

@@ -25,7 +25,7 @@ corpus = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root
 store_folders = [] if len(sys.argv) > 1 else [os.path.join(root, "..", "shared", "corpus", "stores"),
                                               os.path.join(root, "..", "shared", "stores-incoming")]
 work = os.path.join(root, ".build", "corpus-package")
-scratch = ["--scratch-path", os.environ["SHARED_SCRATCH_PATH"]] if os.environ.get("SHARED_SCRATCH_PATH") else []
+scratch = ["--scratch-path", os.path.abspath(os.environ["SHARED_SCRATCH_PATH"])] if os.environ.get("SHARED_SCRATCH_PATH") else []
 
 if not os.path.isdir(corpus):
     sys.exit(f"compile-corpus: {corpus} not found; pass the corpus models folder")

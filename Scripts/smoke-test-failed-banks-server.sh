@@ -15,7 +15,8 @@ psql "$DATAMODELKIT_POSTGRES_URL" -q -c "CREATE DATABASE $database"
 port=8089
 build=(--package-path Examples/FailedBanksServer ${SHARED_SCRATCH_PATH:+--scratch-path "$SHARED_SCRATCH_PATH"})
 swift build "${build[@]}"
-"$(swift build "${build[@]}" --show-bin-path)/failed-banks-server" \
+binaries="$(swift build "${build[@]}" --show-bin-path)"
+"$binaries/failed-banks-server" \
     --database "${DATAMODELKIT_POSTGRES_URL%/*}/$database?sslmode=disable" --port "$port" --sample-banks 3000 \
     > .build/failed-banks-server.log 2>&1 &
 server=$!
