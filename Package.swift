@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "DataModelParser", targets: ["DataModelParser"]),
+        .library(name: "PredicateLanguage", targets: ["PredicateLanguage"]),
         .library(name: "StoreSchema", targets: ["StoreSchema"]),
         .library(name: "StoreMigration", targets: ["StoreMigration"]),
         .library(name: "DataStore", targets: ["DataStore"]),
@@ -39,6 +40,8 @@ let package = Package(
         ),
         // `.xcdatamodeld` / `.xcdatamodel` / `contents` XML → `DataModel`.
         .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2"]),
+        // Core Data's predicate and expression language: lexer, parser, values, formatting.
+        .target(name: "PredicateLanguage"),
         // Core Data's SQLite layout for a model: numbering, tables, columns, indexes, DDL.
         .target(name: "StoreSchema", dependencies: ["DataModel"]),
         .target(name: "StoreMigration", dependencies: ["DataModel", "StoreSchema"]),
@@ -46,7 +49,7 @@ let package = Package(
         .target(
             name: "DataStore",
             dependencies: [
-                "DataModel", "StoreSchema", "StoreMigration",
+                "DataModel", "PredicateLanguage", "StoreSchema", "StoreMigration",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
@@ -62,7 +65,7 @@ let package = Package(
         .target(
             name: "SwiftGenerator",
             dependencies: [
-                "DataModel", "StoreSchema", "DataStore", .product(name: "Mustache", package: "swift-mustache"),
+                "DataModel", "PredicateLanguage", "StoreSchema", .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         // Writes `Templates/*.mustache` into `SwiftGenerator/DefaultTemplates.swift` (run by

@@ -1,5 +1,5 @@
 import DataModel
-import DataStore
+import PredicateLanguage
 
 /// Computes the template context of a model: class and member names, Swift types, slots, typed
 /// fetch request builders — and a diagnostic for everything it had to rename or leave out.

@@ -1,4 +1,4 @@
-import DataStore
+import PredicateLanguage
 import Foundation
 
 /// A parsed predicate spelled as Swift values (`.comparison(PredicateComparison(…))`), so generated
@@ -32,7 +32,7 @@ struct PredicateLiteral {
         }
     }
 
-    private func expression(for side: DataStore.PredicateExpression) throws(UnsupportedConstant) -> SwiftExpression {
+    private func expression(for side: PredicateLanguage.PredicateExpression) throws(UnsupportedConstant) -> SwiftExpression {
         switch side {
         case .evaluatedObject:
             return .raw(".evaluatedObject")

@@ -18,7 +18,7 @@ extension Dictionary where Key == String, Value == PredicateValue {
 
     /// The object a to-one key path (`"author"`) or `"objectID"` gives.
     public func objectID(_ key: String) -> ObjectID? {
-        guard case .object(let id)? = self[key] else { return nil }
-        return id
+        guard case .object(let object)? = self[key] else { return nil }
+        return object.objectID
     }
 }

@@ -54,7 +54,7 @@ extension ObjectContext {
 
         func value(for column: DictionaryShape.Column) -> PredicateValue? {
             switch self {
-            case .object(let id): return id.map(PredicateValue.object)
+            case .object(let id): return id.map { .object($0) }
             case .stored(let stored):
                 guard !stored.isNull else { return nil }
                 let type: AttributeType = switch column.source {

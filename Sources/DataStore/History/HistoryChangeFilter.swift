@@ -147,7 +147,7 @@ struct HistoryChangeFilter {
     private static func operand(_ expression: PredicateExpression, in comparison: PredicateComparison) throws(HistoryError) -> Operand {
         switch expression {
         case .constant(let value):
-            return constant(value)
+            return try constant(value)
         case .collection(let elements):
             return .list(try elements.map { element throws(HistoryError) in try operand(element, in: comparison) })
         case .keyPath(.evaluatedObject, let path):
@@ -160,11 +160,13 @@ struct HistoryChangeFilter {
         }
     }
 
-    private static func constant(_ value: PredicateValue) -> Operand {
+    private static func constant(_ value: PredicateValue) throws(HistoryError) -> Operand {
         switch value {
-        case .attribute(let attribute): .value(.stored(attribute.databaseValue))
-        case .object(let id): .value(.object(id))
-        case .collection(let elements): .list(elements.map(constant))
+        case .attribute(let attribute): return .value(.stored(attribute.databaseValue))
+        case .object(let object):
+            guard let id = object.objectID else { throw .invalidPredicate("\(object) is not an object ID of a store") }
+            return .value(.object(id))
+        case .collection(let elements): return .list(try elements.map { element throws(HistoryError) in try constant(element) })
         }
     }
 }

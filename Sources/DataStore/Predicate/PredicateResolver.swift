@@ -214,7 +214,9 @@ struct PredicateResolver {
     /// A constant converted to what it is compared with, in stored form.
     private func convert(_ value: PredicateValue, to kind: ValueKind, options: StringOptions, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
         switch (value, kind) {
-        case (.object(let id), .object): return .objectValue(id)
+        case (.object(let object), .object):
+            guard let id = object.objectID else { throw fail("\(object) is not an object ID of a store") }
+            return .objectValue(id)
         case (.attribute(.null), .object): return .objectValue(nil)
         case (_, .object): throw fail("an object is compared with \(value)")
         case (.attribute(let attribute), _) where kind.isInteger && attribute.hasFraction:
@@ -234,8 +236,10 @@ struct PredicateResolver {
 
     private func constant(_ value: PredicateValue, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
         switch value {
-        case .attribute(let attribute): .value(attribute.databaseValue)
-        case .object(let id): .objectValue(id)
+        case .attribute(let attribute): return .value(attribute.databaseValue)
+        case .object(let object):
+            guard let id = object.objectID else { throw fail("\(object) is not an object ID of a store") }
+            return .objectValue(id)
         case .collection: throw fail("a collection can only be the right of IN or BETWEEN")
         }
     }

@@ -5,7 +5,7 @@ public enum PredicateValue: Sendable, Hashable {
     /// A value of an attribute type; `.attribute(.null)` is `nil`.
     case attribute(AttributeValue)
     /// An object, compared by identity with to-one relationships and `SELF`.
-    case object(ObjectID)
+    case object(PredicateObject)
     /// An array or set argument, for `IN`.
     case collection([PredicateValue])
 
@@ -85,14 +85,6 @@ extension URL: PredicateArgument {
 
 extension Decimal: PredicateArgument {
     public var predicateValue: PredicateValue { .attribute(.decimal(self)) }
-}
-
-extension ObjectID: PredicateArgument {
-    public var predicateValue: PredicateValue { .object(self) }
-}
-
-extension ManagedObject: PredicateArgument {
-    public var predicateValue: PredicateValue { .object(objectID) }
 }
 
 extension Optional: PredicateArgument where Wrapped: PredicateArgument {

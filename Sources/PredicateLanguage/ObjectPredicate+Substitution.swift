@@ -7,7 +7,7 @@ extension ObjectPredicate {
     /// A key path from an object variable is read from the object now, as fetched properties use
     /// `$FETCH_SOURCE`: with `["FETCH_SOURCE": book]`, `$FETCH_SOURCE.author` becomes `book.author`.
     public func withSubstitutionVariables(_ variables: [String: any PredicateArgument]) -> ObjectPredicate {
-        let objects = variables.compactMapValues { $0 as? ManagedObject }
+        let objects = variables.compactMapValues { $0 as? any PredicateKeyPathReading }
         return substituting(Substitution(values: variables.mapValues(\.predicateValue), objects: objects), bound: [])
     }
 
@@ -18,7 +18,7 @@ extension ObjectPredicate {
         return names
     }
 
-    func substituting(_ values: Substitution, bound: Set<String>) -> ObjectPredicate {
+    package func substituting(_ values: Substitution, bound: Set<String>) -> ObjectPredicate {
         switch self {
         case .constant: self
         case .not(let predicate): .not(predicate.substituting(values, bound: bound))
@@ -28,7 +28,7 @@ extension ObjectPredicate {
         }
     }
 
-    func forEachFreeVariable(bound: Set<String>, _ body: (String) -> Void) {
+    package func forEachFreeVariable(bound: Set<String>, _ body: (String) -> Void) {
         switch self {
         case .constant: break
         case .not(let predicate): predicate.forEachFreeVariable(bound: bound, body)
@@ -41,13 +41,18 @@ extension ObjectPredicate {
 }
 
 /// The values of substitution variables, and the objects among them for key paths.
-struct Substitution {
-    var values: [String: PredicateValue]
-    var objects: [String: ManagedObject] = [:]
+package struct Substitution {
+    package var values: [String: PredicateValue]
+    package var objects: [String: any PredicateKeyPathReading] = [:]
+
+    package init(values: [String: PredicateValue], objects: [String: any PredicateKeyPathReading] = [:]) {
+        self.values = values
+        self.objects = objects
+    }
 }
 
 extension PredicateExpression {
-    func substituting(_ values: Substitution, bound: Set<String>) -> PredicateExpression {
+    package func substituting(_ values: Substitution, bound: Set<String>) -> PredicateExpression {
         switch self {
         case .evaluatedObject, .constant: self
         case .variable(let name): bound.contains(name) ? self : values.values[name].map(PredicateExpression.value) ?? self
@@ -61,7 +66,7 @@ extension PredicateExpression {
         }
     }
 
-    func forEachFreeVariable(bound: Set<String>, _ body: (String) -> Void) {
+    package func forEachFreeVariable(bound: Set<String>, _ body: (String) -> Void) {
         switch self {
         case .evaluatedObject, .constant: break
         case .variable(let name): if !bound.contains(name) { body(name) }
@@ -71,22 +76,5 @@ extension PredicateExpression {
             collection.forEachFreeVariable(bound: bound, body)
             predicate.forEachFreeVariable(bound: bound.union([variable]), body)
         }
-    }
-}
-
-extension ManagedObject {
-    /// The value at `path` (attributes and to-one relationships) read from the object as it is now,
-    /// or nil when the path does not lead to one.
-    func predicateValue(atKeyPath path: [String]) -> PredicateValue? {
-        var object = self
-        for (offset, key) in path.enumerated() {
-            let isLast = offset == path.count - 1
-            if isLast, let value = try? object.attributeValue(forKey: key) { return .attribute(value) }
-            guard let relationship = object.entity.relationship(named: key), !relationship.isToMany else { return nil }
-            guard let next = object.value(forKey: key) as? ManagedObject else { return .null }
-            if isLast { return .object(next.objectID) }
-            object = next
-        }
-        return .object(object.objectID)
     }
 }
