@@ -4,6 +4,13 @@ import PackageDescription
 let package = Package(
     name: "DataModelKit",
     platforms: [.macOS(.v14)],
+    traits: [
+        // `datamodel-gen` with PostgreSQL stores: `postgresql://` URLs for `inspect` and `migrate`,
+        // and `copy-store` (`swift run --traits PostgreSQL datamodel-gen …`). Off by default, so
+        // the tool for files and models compiles no SwiftNIO, postgres-nio or BoringSSL. Apps that
+        // keep their store on PostgreSQL link the `PostgreSQLStore` product, whatever the traits.
+        .trait(name: "PostgreSQL"),
+    ],
     products: [
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "DataModelParser", targets: ["DataModelParser"]),
@@ -79,20 +86,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The command-line tool.
+        // The command-line tool's commands, for files and models, and the seam its PostgreSQL stores
+        // plug into.
+        .target(
+            name: "DataModelGenCommands",
+            dependencies: [
+                "DataModel", "DataModelParser", "StoreSchema", "DataStore", "StoreMigration", "SwiftGenerator", "GeneratorCommand",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The tool's PostgreSQL stores.
+        .target(
+            name: "PostgreSQLCommands",
+            dependencies: [
+                "DataModel", "DataStore", "DataModelGenCommands", "GeneratorCommand", "PostgreSQLStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        // The command-line tool; with the trait `PostgreSQL`, its PostgreSQL stores too.
         .executableTarget(
             name: "datamodel-gen",
-            dependencies: [
-                "DataModel",
-                "DataModelParser",
-                "StoreSchema",
-                "DataStore",
-                "StoreMigration",
-                "SwiftGenerator",
-                "GeneratorCommand",
-                "PostgreSQLStore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["DataModelGenCommands", .target(name: "PostgreSQLCommands", condition: .when(traits: ["PostgreSQL"]))]
         ),
         // The build plugins' tool: `generate` alone, so an app's build does not compile the store
         // commands' PostgreSQL client.
@@ -135,10 +149,17 @@ let package = Package(
             ],
             exclude: ["Goldens", "Fixtures"]
         ),
+        // `datamodel-gen` as the trait `PostgreSQL` builds it, which the tests of its PostgreSQL
+        // stores run whatever traits the tests are built with.
+        .executableTarget(
+            name: "datamodel-gen-with-postgresql",
+            dependencies: ["DataModelGenCommands", "PostgreSQLCommands"],
+            path: "Tests/DataModelGenWithPostgreSQL"
+        ),
         .testTarget(
             name: "DataModelGenTests",
             dependencies: [
-                "datamodel-gen", "DataModel", "DataModelParser", "DataStore", "StoreSchema", "PostgreSQLStore", "TestSupport",
+                "datamodel-gen", "datamodel-gen-with-postgresql", "DataModel", "DataModelParser", "DataStore", "StoreSchema", "PostgreSQLStore", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]

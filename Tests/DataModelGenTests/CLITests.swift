@@ -18,9 +18,18 @@ import TestSupport
         try run(arguments)
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    /// Runs `datamodel-gen` as the trait `PostgreSQL` builds it: with PostgreSQL stores.
+    static func runWithPostgreSQL(_ arguments: String...) throws -> Run {
+        try run(arguments, tool: "datamodel-gen-with-postgresql")
+    }
+
+    static func runWithPostgreSQL(_ arguments: [String]) throws -> Run {
+        try run(arguments, tool: "datamodel-gen-with-postgresql")
+    }
+
+    static func run(_ arguments: [String], tool: String = "datamodel-gen") throws -> Run {
         let process = Process()
-        process.executableURL = BuiltProducts.directory.appendingPathComponent("datamodel-gen")
+        process.executableURL = BuiltProducts.directory.appendingPathComponent(tool)
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         let output = Pipe()
@@ -202,6 +211,23 @@ import TestSupport
         #expect(run.status == 1)
         #expect(run.standardOutput.isEmpty)
         #expect(run.standardError.contains("duplicate entity 'Animal'"))
+    }
+
+    /// The tool built without the trait `PostgreSQL` reads files only: a server's URL is refused
+    /// with the command that builds it with PostgreSQL, and `copy-store` is not among its commands;
+    /// built with the trait, it has both.
+    @Test func withoutTheTraitPostgreSQL_serverStoresAreRefused_andCopyStoreIsAbsent() throws {
+        let inspect = try Self.run("inspect", "postgresql://app@127.0.0.1/app", "--model", "Models/Books.xcdatamodeld")
+        #expect(inspect.status == 1)
+        #expect(inspect.standardError.contains("swift build --traits PostgreSQL"), "\(inspect.standardError)")
+        let migrate = try Self.run("migrate", "postgres://app@127.0.0.1/app", "--model", "Models/Books.xcdatamodeld")
+        #expect(migrate.status == 1 && migrate.standardError.contains("--traits PostgreSQL"))
+        let help = try Self.run("--help")
+        #expect(!help.standardOutput.contains("copy-store  "), "\(help.standardOutput)")
+        let helpWithPostgreSQL = try Self.runWithPostgreSQL("--help")
+        #expect(helpWithPostgreSQL.standardOutput.contains("copy-store"))
+        let badURL = try Self.runWithPostgreSQL("inspect", "postgresql://app@127.0.0.1/app?sslmode=sometimes", "--model", "Models/Books.xcdatamodeld")
+        #expect(badURL.status == 1 && badURL.standardError.contains("sslmode"), "\(badURL.standardError)")
     }
 
     @Test func sql_dialectPostgreSQL_printsPostgreSQLTypesAndQuotedNames() throws {

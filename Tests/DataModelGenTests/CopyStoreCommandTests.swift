@@ -11,7 +11,7 @@ import TestSupport
 /// `datamodel-gen copy-store`: stores go to PostgreSQL and back without losing or changing a value,
 /// and a copy that cannot be made whole writes nothing. Runs on the PostgreSQL server of
 /// `DATAMODELKIT_POSTGRES_URL` (`Scripts/postgres-server.sh start`), each test in a new database.
-@Suite(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
+@Suite(.enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
 struct CopyStoreCommandTests {
     /// A path for a new SQLite file.
     static func newStorePath() throws -> String {
@@ -89,27 +89,27 @@ struct CopyStoreCommandTests {
     /// prints the same objects, and the same persistent history when the store has one.
     func expectRoundTrip(_ path: String, model: [String]) async throws {
         try await PostgreSQLTestServer.withEmptyDatabase { database in
-            let toServer = try CLITests.run(["copy-store", path, database] + model)
+            let toServer = try CLITests.runWithPostgreSQL(["copy-store", path, database] + model)
             try #require(toServer.status == 0, "\(toServer.standardError)")
             #expect(toServer.standardError.contains("rows ("))
             let back = try Self.newStorePath()
-            let fromServer = try CLITests.run(["copy-store", database, back] + model)
+            let fromServer = try CLITests.runWithPostgreSQL(["copy-store", database, back] + model)
             try #require(fromServer.status == 0, "\(fromServer.standardError)")
             // Tables outside the layout (Core Data's CloudKit mirroring metadata) come back as they were.
             let outside = try await Self.tablesOutsideLayout(in: database)
             #expect(try Self.rows(of: back, tablesOutsideLayout: outside) == Self.rows(of: path, tablesOutsideLayout: outside), "\(path)")
             #expect(try Self.definitions(of: back, tables: outside) == Self.definitions(of: path, tables: outside), "\(path)")
             // `inspect` prints the same from the file, from PostgreSQL, and from the copy back.
-            let original = try CLITests.run(["inspect", path] + model)
-            let onServer = try CLITests.run(["inspect", database] + model)
-            let copied = try CLITests.run(["inspect", back] + model)
+            let original = try CLITests.runWithPostgreSQL(["inspect", path] + model)
+            let onServer = try CLITests.runWithPostgreSQL(["inspect", database] + model)
+            let copied = try CLITests.runWithPostgreSQL(["inspect", back] + model)
             #expect(original.status == 0 && copied.status == 0)
             #expect(onServer.standardOutput == original.standardOutput, "\(onServer.standardError)")
             #expect(copied.standardOutput == original.standardOutput)
             if try Self.rows(of: path)["ATRANSACTION"] != nil {
-                let originalHistory = try CLITests.run(["inspect", path, "--history"] + model)
-                let serverHistory = try CLITests.run(["inspect", database, "--history"] + model)
-                let copiedHistory = try CLITests.run(["inspect", back, "--history"] + model)
+                let originalHistory = try CLITests.runWithPostgreSQL(["inspect", path, "--history"] + model)
+                let serverHistory = try CLITests.runWithPostgreSQL(["inspect", database, "--history"] + model)
+                let copiedHistory = try CLITests.runWithPostgreSQL(["inspect", back, "--history"] + model)
                 #expect(originalHistory.status == 0 && originalHistory.standardOutput.contains(#""transactions""#))
                 #expect(serverHistory.standardOutput == originalHistory.standardOutput)
                 #expect(copiedHistory.standardOutput == originalHistory.standardOutput)
@@ -135,10 +135,10 @@ struct CopyStoreCommandTests {
         let (url, _) = try InspectCommandTests.libraryStore()
         let model = ["--model", InspectCommandTests.everything, "--model-version", "Everything 2"]
         try await PostgreSQLTestServer.withEmptyDatabase { database in
-            let empty = try CLITests.run(["inspect", database] + model)
+            let empty = try CLITests.runWithPostgreSQL(["inspect", database] + model)
             #expect(empty.status == 1)
             #expect(empty.standardError.contains("is not a Core Data store: it has no Z_METADATA row"), "\(empty.standardError)")
-            let copy = try CLITests.run(["copy-store", url.path, database] + model)
+            let copy = try CLITests.runWithPostgreSQL(["copy-store", url.path, database] + model)
             try #require(copy.status == 0, "\(copy.standardError)")
             let queries = [
                 ["--entity", "Book", "--predicate", "title CONTAINS[cd] 'DISPOSSESSED' AND pageCount > 100", "--sort", "title:desc"],
@@ -146,12 +146,12 @@ struct CopyStoreCommandTests {
                 ["--entity", "Item", "--format", "table"],
             ]
             for query in queries {
-                let fromFile = try CLITests.run(["inspect", url.path] + model + query)
-                let fromServer = try CLITests.run(["inspect", database] + model + query)
+                let fromFile = try CLITests.runWithPostgreSQL(["inspect", url.path] + model + query)
+                let fromServer = try CLITests.runWithPostgreSQL(["inspect", database] + model + query)
                 #expect(fromFile.status == 0 && !fromFile.standardOutput.isEmpty, "\(fromFile.standardError)")
                 #expect(fromServer.standardOutput == fromFile.standardOutput, "\(query): \(fromServer.standardError)")
             }
-            let otherVersion = try CLITests.run("inspect", database, "--model", InspectCommandTests.everything, "--model-version", "Everything 1")
+            let otherVersion = try CLITests.runWithPostgreSQL("inspect", database, "--model", InspectCommandTests.everything, "--model-version", "Everything 1")
             #expect(otherVersion.status == 1)
             #expect(otherVersion.standardError.contains("was written by another version of the model"))
         }
@@ -204,7 +204,7 @@ struct CopyStoreCommandTests {
         let model = ["--model", InspectCommandTests.everything, "--model-version", "Everything 2"]
         try await expectRoundTrip(url.path, model: model)
         try await PostgreSQLTestServer.withEmptyDatabase { database in
-            let toServer = try CLITests.run(["copy-store", url.path, database] + model)
+            let toServer = try CLITests.runWithPostgreSQL(["copy-store", url.path, database] + model)
             try #require(toServer.status == 0, "\(toServer.standardError)")
             #expect(try await Self.tablesOutsideLayout(in: database) == ["ZNOTES"])
             try await Self.withConnection(to: database) { connection in
@@ -212,7 +212,7 @@ struct CopyStoreCommandTests {
                 try await connection.query(#"INSERT INTO "sessions" VALUES ('abc')"#, logger: connection.logger)
             }
             let back = try Self.newStorePath()
-            let copy = try CLITests.run(["copy-store", database, back] + model)
+            let copy = try CLITests.runWithPostgreSQL(["copy-store", database, back] + model)
             #expect(copy.status == 1)
             #expect(copy.standardError.contains("the source's table sessions holds 1 row and is not part of the model's layout; copying would lose them"))
             #expect(!FileManager.default.fileExists(atPath: back))
@@ -224,15 +224,15 @@ struct CopyStoreCommandTests {
         _ = store
         try await DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZITEM SET ZPAGECOUNT = 'many'") }
         try await PostgreSQLTestServer.withEmptyDatabase { database in
-            let copy = try CLITests.run("copy-store", url.path, database, "--model", InspectCommandTests.everything, "--model-version", "Everything 2")
+            let copy = try CLITests.runWithPostgreSQL("copy-store", url.path, database, "--model", InspectCommandTests.everything, "--model-version", "Everything 2")
             #expect(copy.status == 1)
             #expect(copy.standardError.contains("ZITEM.ZPAGECOUNT of the row with Z_PK 1: the value \"many\" cannot be stored as smallint without change"), "\(copy.standardError)")
             // Nothing was left behind: the same copy into the same database now succeeds from the start.
             try await DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZITEM SET ZPAGECOUNT = 387") }
-            let retry = try CLITests.run("copy-store", url.path, database, "--model", InspectCommandTests.everything, "--model-version", "Everything 2")
+            let retry = try CLITests.runWithPostgreSQL("copy-store", url.path, database, "--model", InspectCommandTests.everything, "--model-version", "Everything 2")
             #expect(retry.status == 0, "\(retry.standardError)")
             // A second copy into a database that holds a store is refused.
-            let again = try CLITests.run("copy-store", url.path, database, "--model", InspectCommandTests.everything, "--model-version", "Everything 2")
+            let again = try CLITests.runWithPostgreSQL("copy-store", url.path, database, "--model", InspectCommandTests.everything, "--model-version", "Everything 2")
             #expect(again.status == 1)
             #expect(again.standardError.contains("already holds a store"))
         }
@@ -241,7 +241,7 @@ struct CopyStoreCommandTests {
     @Test func anotherModelVersion_isRefused_beforeAnythingIsWritten() async throws {
         let (url, _) = try InspectCommandTests.libraryStore()
         let destination = try Self.newStorePath()
-        let copy = try CLITests.run("copy-store", url.path, destination, "--model", InspectCommandTests.everything, "--model-version", "Everything 1")
+        let copy = try CLITests.runWithPostgreSQL("copy-store", url.path, destination, "--model", InspectCommandTests.everything, "--model-version", "Everything 1")
         #expect(copy.status == 1)
         #expect(copy.standardError.contains("was written by another version of the model"))
         #expect(!FileManager.default.fileExists(atPath: destination))
@@ -249,7 +249,7 @@ struct CopyStoreCommandTests {
     }
 
     @Test func aMalformedURL_isReported() throws {
-        let copy = try CLITests.run("copy-store", "Library.sqlite", "postgresql://app@host/db?sslmode=sometimes", "--model", InspectCommandTests.everything)
+        let copy = try CLITests.runWithPostgreSQL("copy-store", "Library.sqlite", "postgresql://app@host/db?sslmode=sometimes", "--model", InspectCommandTests.everything)
         #expect(copy.status == 1)
         #expect(copy.standardError.contains("unknown sslmode 'sometimes'"))
     }

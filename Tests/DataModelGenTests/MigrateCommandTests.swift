@@ -63,33 +63,33 @@ import TestSupport
 
     /// Core Data's version 1 store, copied to PostgreSQL and migrated there, reads as the store
     /// Core Data migrated to version 2 itself.
-    @Test(.enabled(if: CorpusStore.isAvailable && PostgreSQLTestServer.url != nil, "needs ../shared/corpus and DATAMODELKIT_POSTGRES_URL"))
+    @Test(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"), .enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
     func migrate_onPostgreSQL_leavesWhatCoreDataLeaves() async throws {
         let before = CorpusStore("CoreDataPlus__SampleModel_V1")
         let after = CorpusStore("CoreDataPlus__SampleModel_V2")
         let bundle = before.folder.appendingPathComponent("SampleModel.xcdatamodeld").path
         try await PostgreSQLTestServer.withEmptyDatabase { database in
-            let copy = try CLITests.run("copy-store", before.copyOfStoreFile().path, database, "--model", bundle, "--model-version", "SampleModel")
+            let copy = try CLITests.runWithPostgreSQL("copy-store", before.copyOfStoreFile().path, database, "--model", bundle, "--model-version", "SampleModel")
             try #require(copy.status == 0, "\(copy.standardError)")
-            let dryRun = try CLITests.run("migrate", database, "--model", bundle, "--to", "SampleModel2", "--dry-run")
+            let dryRun = try CLITests.runWithPostgreSQL("migrate", database, "--model", bundle, "--to", "SampleModel2", "--dry-run")
             #expect(dryRun.status == 0, "\(dryRun.standardError)")
             #expect(dryRun.standardOutput.hasPrefix("Migration SampleModel → SampleModel2\n"))
             #expect(dryRun.standardOutput.contains(#"ALTER TABLE "ZCAR""#), "the server's SQL, its names quoted")
-            let backup = try CLITests.run("migrate", database, "--model", bundle, "--to", "SampleModel2", "--keep-backup")
+            let backup = try CLITests.runWithPostgreSQL("migrate", database, "--model", bundle, "--to", "SampleModel2", "--keep-backup")
             #expect(backup.status == 64, "a usage error, before anything is read")
             #expect(backup.standardError.contains("pg_dump"))
 
-            let run = try CLITests.run("migrate", database, "--model", bundle, "--to", "SampleModel2")
+            let run = try CLITests.runWithPostgreSQL("migrate", database, "--model", bundle, "--to", "SampleModel2")
             #expect(run.status == 0, "\(run.standardError)")
             #expect(run.standardOutput.contains("Migrated postgresql://"))
-            let ours = try CLITests.run("inspect", database, "--model", bundle, "--model-version", "SampleModel2")
-            let theirs = try CLITests.run("inspect", after.copyOfStoreFile().path, "--model", bundle, "--model-version", "SampleModel2")
+            let ours = try CLITests.runWithPostgreSQL("inspect", database, "--model", bundle, "--model-version", "SampleModel2")
+            let theirs = try CLITests.runWithPostgreSQL("inspect", after.copyOfStoreFile().path, "--model", bundle, "--model-version", "SampleModel2")
             try #require(ours.status == 0, "\(ours.standardError)")
             // The stores' identifiers differ: object IDs are compared past them.
             let identifier = /x-coredata:\/\/[0-9A-F-]+\//
             #expect(ours.standardOutput.replacing(identifier, with: "x-coredata://") == theirs.standardOutput.replacing(identifier, with: "x-coredata://"))
             #expect(ours.standardOutput.contains("\"Car\""))
-            let again = try CLITests.run("migrate", database, "--model", bundle, "--to", "SampleModel2")
+            let again = try CLITests.runWithPostgreSQL("migrate", database, "--model", bundle, "--to", "SampleModel2")
             #expect(again.standardOutput.contains("already at version SampleModel2"))
         }
     }

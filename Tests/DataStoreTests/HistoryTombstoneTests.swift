@@ -104,7 +104,7 @@ import Testing
 
     /// A PostgreSQL store whose history has fewer tombstone columns than the model needs (a copy
     /// of an older store's) gains the rest when opened, and keeps every preserved value.
-    @Test(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL"))
+    @Test(.enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
     func aServerHistoryWithFewerTombstoneColumns_gainsTheRest() async throws {
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             let model = ManagedObjectModel(model: Self.notesV1)

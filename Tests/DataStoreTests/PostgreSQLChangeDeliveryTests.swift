@@ -14,7 +14,7 @@ import WriterReports
 ///
 /// Runs on the server of `DATAMODELKIT_POSTGRES_URL`. The writers' test runs 3 seconds by
 /// default; `DATASTORE_POSTGRES_WRITE_SECONDS=10` for the full run.
-@Suite(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
+@Suite(.enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
 struct PostgreSQLChangeDeliveryTests {
     static let fullWriteSeconds = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_WRITE_SECONDS"].flatMap(Double.init)
     static let writeSeconds = fullWriteSeconds ?? 3

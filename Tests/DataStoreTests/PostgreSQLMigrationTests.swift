@@ -13,7 +13,7 @@ import TestSupport
 /// version 1 store, and read back alike — every object, value, link and order, `Z_PRIMARYKEY` and
 /// the persistent history — and what a server adds: transactions that change nothing when a step
 /// fails, and servers that open a store at once migrating it once.
-@Suite(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
+@Suite(.enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
 struct PostgreSQLMigrationTests {
     typealias S = MigrationSupport
     typealias M = MigrationTests

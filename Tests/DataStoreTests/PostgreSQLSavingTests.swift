@@ -16,7 +16,7 @@ import Testing
 /// Runs on the server of `DATAMODELKIT_POSTGRES_URL`, each test in a new database. 40 rounds of
 /// random edits by default; `DATASTORE_POSTGRES_SAVES=1000` for the full run,
 /// `DATASTORE_POSTGRES_SEED` to replay one.
-@Suite(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
+@Suite(.enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
 struct PostgreSQLSavingTests {
     static let rounds = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_SAVES"].flatMap(Int.init) ?? 40
     static let seed = PostgreSQLStoreTests.seed

@@ -16,7 +16,7 @@ import Testing
 /// test in a new database. 300 random fetches by default;
 /// `DATASTORE_POSTGRES_CASES=5000 swift test --filter PostgreSQLStoreTests` for the full run,
 /// `DATASTORE_POSTGRES_SEED` to replay one.
-@Suite(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
+@Suite(.enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
 struct PostgreSQLStoreTests {
     static let cases = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_CASES"].flatMap(Int.init) ?? 300
     static let seed = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_SEED"].flatMap(UInt64.init) ?? .random(in: 1...UInt64.max)
@@ -182,7 +182,7 @@ struct PostgreSQLStoreTests {
     }
 
     @Test func wrongCredentials_areADatabaseError() async throws {
-        var url = try #require(PostgreSQLTestServer.url)
+        var url = try PostgreSQLTestServer.requireURL()
         url.user = "nobody_\(UUID().uuidString.prefix(8).lowercased())"
         url.queryItems = [URLQueryItem(name: "sslmode", value: "disable")]
         let text = try #require(url.string)
@@ -197,7 +197,7 @@ struct PostgreSQLStoreTests {
     @Test func numericValues_readAsTheServerPrintsThem() async throws {
         let literals = ["0", "-0", "1", "-1", "0.5", "-0.25", "10000", "9999.9999", "123456789.000001", "0.00001234", "1e30", "-1e-30",
                         "3.141592653589793238462643383279502884197", "100.100", "NaN", "Infinity", "-Infinity"]
-        let server = try #require(PostgreSQLTestServer.url)
+        let server = try PostgreSQLTestServer.requireURL()
         let configuration = try PostgresConnection.Configuration(url: try #require(server.string) + "?sslmode=disable")
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "tests"))
         for literal in literals {

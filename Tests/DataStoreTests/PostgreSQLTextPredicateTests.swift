@@ -8,7 +8,7 @@ import TestSupport
 /// Text comparisons on a server are judged in memory, as `TextMatching` defines them; its SQL
 /// reads only the rows that may match — exactly for ASCII values, and every value with other
 /// characters, which only Swift folds. Same results as a SQLite store, fewer rows read.
-@Suite(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
+@Suite(.enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
 struct PostgreSQLTextPredicateTests {
     /// 300 ASCII titles, and titles whose folding needs Unicode: a Kelvin sign that `[c]` reads
     /// as `k`, a decomposed and a precomposed `É`, a ligature, `ß`, LIKE's wildcards.

@@ -11,7 +11,7 @@ import TestSupport
 /// PostgreSQL server (`Scripts/postgres-server.sh`, which `.ci/run` starts; its URL in
 /// `DATAMODELKIT_POSTGRES_URL`), and the server's catalog then holds exactly the schema's tables,
 /// columns (in order, with their types), indexes and bookkeeping rows.
-@Suite(.enabled(if: PostgreSQLTestServer.url != nil, "needs DATAMODELKIT_POSTGRES_URL (Scripts/postgres-server.sh start)"))
+@Suite(.enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
 struct PostgreSQLSchemaTests {
     static func modelVersions() -> [String] {
         SchemaExecutionTests.sampleVersions() + SchemaExecutionTests.corpusVersions()
@@ -19,7 +19,7 @@ struct PostgreSQLSchemaTests {
 
     /// Runs `body` on a connection whose `search_path` is a new, empty schema, dropped afterwards.
     func withEmptySchema(_ body: (PostgresConnection) async throws -> Void) async throws {
-        let url = try #require(PostgreSQLTestServer.url)
+        let url = try PostgreSQLTestServer.requireURL()
         let configuration = PostgresConnection.Configuration(
             host: url.host ?? "127.0.0.1", port: url.port ?? 5432, username: url.user ?? "postgres",
             password: url.password, database: String(url.path.dropFirst()), tls: .disable)

@@ -2,11 +2,34 @@ import Foundation
 import Logging
 import PostgresNIO
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// The server the PostgreSQL tests use: `DATAMODELKIT_POSTGRES_URL`, which
-/// `Scripts/postgres-server.sh start` prints. Without it, their suites are skipped.
+/// The server the PostgreSQL tests use: the one `DATAMODELKIT_POSTGRES_URL` names, or else a
+/// throwaway cluster this test process starts with PostgreSQL's server binaries (Debian's
+/// `postgresql` package) on a free loopback port, and stops when it exits. Where neither exists,
+/// every PostgreSQL test is reported as skipped, with `unavailableReason`.
 public enum PostgreSQLTestServer {
-    public static let url = ProcessInfo.processInfo.environment["DATAMODELKIT_POSTGRES_URL"].flatMap(URLComponents.init(string:))
+    public static let url: URLComponents? = {
+        if let named = ProcessInfo.processInfo.environment["DATAMODELKIT_POSTGRES_URL"] { return URLComponents(string: named) }
+        return (try? ThrowawayCluster.start()).flatMap { URLComponents(string: $0) }
+    }()
+
+    /// Why there is no server, for the tests it skips.
+    public static var unavailableReason: Comment {
+        _ = url
+        return Comment(rawValue: ThrowawayCluster.failure ?? "no PostgreSQL server: set DATAMODELKIT_POSTGRES_URL or install Debian's 'postgresql' package")
+    }
+
+    /// The server's URL; a test that needs one is cancelled — reported as skipped, with the
+    /// reason — where there is none.
+    public static func requireURL() throws -> URLComponents {
+        guard let url else { try Test.cancel(unavailableReason) }
+        return url
+    }
 
     /// Tests run in parallel; at most this many databases at once keeps their stores' connections
     /// within the server's limit.
@@ -15,6 +38,7 @@ public enum PostgreSQLTestServer {
     /// Runs `body` with the URL of a new, empty database, dropped afterwards (its connections
     /// closed by force), whether `body` throws or not.
     public static func withEmptyDatabase(_ body: (String) async throws -> Void) async throws {
+        _ = try requireURL()
         await databaseSlots.take()
         do {
             try await withEmptyDatabaseInSlot(body)
@@ -26,7 +50,7 @@ public enum PostgreSQLTestServer {
     }
 
     private static func withEmptyDatabaseInSlot(_ body: (String) async throws -> Void) async throws {
-        let server = try #require(url)
+        let server = try requireURL()
         let configuration = PostgresConnection.Configuration(
             host: server.host ?? "127.0.0.1", port: server.port ?? 5432, username: server.user ?? "postgres",
             password: server.password, database: String(server.path.dropFirst()), tls: .disable)

@@ -4,7 +4,6 @@ import DataModelParser
 import DataStore
 import Foundation
 import GeneratorCommand
-import PostgreSQLStore
 
 /// `datamodel-gen inspect STORE --model MODEL`: the objects of a store, with typed values.
 struct Inspect: AsyncParsableCommand {
@@ -156,11 +155,11 @@ struct Inspect: AsyncParsableCommand {
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         errors.forEach(StandardError.print)
         if !errors.isEmpty { throw ExitCode.failure }
-        let location = try StoreLocation(argument: store)
+        let location = try StoreArgument(store)
         switch location {
-        case .sqlite(let url):
+        case .file(let url):
             try inspect(url, named: store, model: loaded.model)
-        case .postgreSQL:
+        case .server(let url, let server):
             // Read in one snapshot, into a file the SQLite store then reads as it reads any: the
             // same objects, predicates and history, printed alike.
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)")
@@ -168,12 +167,12 @@ struct Inspect: AsyncParsableCommand {
             let snapshot = directory.appendingPathComponent("Snapshot.sqlite")
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                try await StoreCopier(model: loaded.model).copy(from: location, to: .sqlite(snapshot))
+                try await server.snapshot(of: url, model: loaded.model, into: snapshot)
             } catch {
-                StandardError.write("\(location): error: \(StandardError.message(for: error))")
+                StandardError.write("\(location.displayName(typed: store)): error: \(server.message(for: error))")
                 throw ExitCode.failure
             }
-            try inspect(snapshot, named: location.description, model: loaded.model)
+            try inspect(snapshot, named: location.displayName(typed: store), model: loaded.model)
         }
     }
 

@@ -4,7 +4,6 @@ import DataStore
 import Foundation
 import GRDB
 import GeneratorCommand
-import PostgreSQLStore
 
 /// `datamodel-gen migrate STORE --model BUNDLE`: carries a store to another version of its model.
 struct Migrate: AsyncParsableCommand {
@@ -59,17 +58,16 @@ struct Migrate: AsyncParsableCommand {
         }
         let versions = loaded.versions.map(\.model)
         let objectModel = ManagedObjectModel(model: versions[loaded.current], versions: versions)
-        let location = try StoreLocation(argument: store)
-        if case .postgreSQL = location, keepBackup {
+        let location = try StoreArgument(store)
+        if case .server = location, keepBackup {
             throw ValidationError("--keep-backup copies a store file; back a PostgreSQL database up with pg_dump")
         }
-        // A file as typed; a database by its URL without the password.
-        let name = if case .postgreSQL = location { location.description } else { store }
+        let name = location.displayName(typed: store)
         do {
             let plan: MigrationPlan?
             switch location {
-            case .sqlite(let url): plan = try PersistentStore.migrationPlan(at: url, model: objectModel, to: to)
-            case .postgreSQL(let configuration, _): plan = try await PersistentStore.migrationPlan(postgreSQL: configuration, model: objectModel, to: to)
+            case .file(let url): plan = try PersistentStore.migrationPlan(at: url, model: objectModel, to: to)
+            case .server(let url, let server): plan = try await server.migrationPlan(of: url, model: objectModel, to: to)
             }
             guard let plan else {
                 print("\(name) is already at version \(to ?? versions[loaded.current].versionName ?? model); nothing to do.")
@@ -78,10 +76,10 @@ struct Migrate: AsyncParsableCommand {
             print(plan)
             guard !dryRun else { return }
             switch location {
-            case .sqlite(let url):
+            case .file(let url):
                 try migrate(url, objectModel)
-            case .postgreSQL(let configuration, _):
-                try await PersistentStore.migrateStore(postgreSQL: configuration, model: objectModel, to: to, options: progressReports)
+            case .server(let url, let server):
+                try await server.migrate(url, model: objectModel, to: to, options: progressReports)
             }
             print("Migrated \(name) from \(plan.sourceVersion) to \(plan.destinationVersion)"
                 + (keepBackup ? "; the store as it was is \(store).backup" : "") + ".")

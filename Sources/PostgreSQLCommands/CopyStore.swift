@@ -62,7 +62,7 @@ struct CopyStore: AsyncParsableCommand {
             }
             print("Copied \(copied) rows from \(source) to \(destination).")
         } catch {
-            StandardError.write("error: \(StandardError.message(for: error))")
+            StandardError.write("error: \(PostgreSQLStoreCommands().message(for: error))")
             throw ExitCode.failure
         }
     }
