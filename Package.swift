@@ -4,13 +4,6 @@ import PackageDescription
 let package = Package(
     name: "DataModelKit",
     platforms: [.macOS(.v14)],
-    traits: [
-        // `datamodel-gen` with PostgreSQL stores: `postgresql://` URLs for `inspect` and `migrate`,
-        // and `copy-store` (`swift run --traits PostgreSQL datamodel-gen …`). Off by default, so
-        // the tool for files and models compiles no SwiftNIO, postgres-nio or BoringSSL. Apps that
-        // keep their store on PostgreSQL link the `PostgreSQLStore` product, whatever the traits.
-        .trait(name: "PostgreSQL"),
-    ],
     products: [
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "DataModelParser", targets: ["DataModelParser"]),
@@ -23,6 +16,13 @@ let package = Package(
         .executable(name: "datamodel-gen", targets: ["datamodel-gen"]),
         .plugin(name: "DataModelGenerator", targets: ["DataModelGenerator"]),
         .plugin(name: "GenerateDataModelCode", targets: ["GenerateDataModelCode"]),
+    ],
+    traits: [
+        // `datamodel-gen` with PostgreSQL stores: `postgresql://` URLs for `inspect` and `migrate`,
+        // and `copy-store` (`swift run --traits PostgreSQL datamodel-gen …`). Off by default, so
+        // the tool for files and models compiles no SwiftNIO, postgres-nio or BoringSSL. Apps that
+        // keep their store on PostgreSQL link the `PostgreSQLStore` product, whatever the traits.
+        .trait(name: "PostgreSQL"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -19,6 +19,7 @@ import Testing
         let model = TestStores.packageRoot.appendingPathComponent("Models/FailedBanks.xcdatamodeld").path
         var lastReported = 0
         var killedMidRun = 0
+        var random = SplitMix64.replayable("killedWhileSaving", seedIn: "DATASTORE_DURABILITY_SEED")
         for kill in 1...Self.kills {
             let process = Process()
             process.executableURL = Self.writer
@@ -29,7 +30,7 @@ import Testing
             try process.run()
             // The random delay starts once the writer is saving, however long a busy machine takes to start it.
             var printed = try Self.readUntilReady(output.fileHandleForReading)
-            let delay = UInt32.random(in: 20_000...300_000)
+            let delay = UInt32.random(in: 20_000...300_000, using: &random)
             usleep(delay)
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

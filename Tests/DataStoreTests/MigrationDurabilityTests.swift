@@ -52,10 +52,11 @@ import Testing
         let window = Self.migrated.duration
         #expect(Self.migrated.contents != Self.original.contents)
         var old = 0, new = 0
+        var random = SplitMix64.replayable("killedWhileMigrating", seedIn: "DATASTORE_DURABILITY_SEED")
         for kill in 1...DurabilityTests.kills {
             let url = try Self.copy(of: Self.original.url)
             // Most kills land inside the migration; some before it starts or after it ends.
-            let delay = window * Double.random(in: 0...1.3)
+            let delay = window * Double.random(in: 0...1.3, using: &random)
             let run = try Self.migrate(url, killAfter: delay)
             #expect(try MigrationSupport.integrity(url) == "ok", "kill \(kill)")
             switch try Self.contents(of: url) {
