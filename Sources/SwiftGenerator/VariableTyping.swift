@@ -1,5 +1,5 @@
 import DataModel
-import DataStore
+import PredicateLanguage
 
 /// The Swift type of each `$VARIABLE` of a template predicate, read from what it is compared with:
 /// `price < $maxPrice` makes `maxPrice` a `Double` when `price` is a Double attribute.

@@ -12,13 +12,11 @@ import WriterReports
 /// another process, or another machine — as its exact change set, through `LISTEN/NOTIFY` and the
 /// persistent history written in the save's transaction.
 ///
-/// Runs on the server of `DATAMODELKIT_POSTGRES_URL`. The writers' test runs 3 seconds by
-/// default; `DATASTORE_POSTGRES_WRITE_SECONDS=10` for the full run.
+/// Runs on the tests' PostgreSQL server (`PostgreSQLTestServer`). The writers' test runs 3 seconds
+/// by default; `DATASTORE_POSTGRES_WRITE_SECONDS=10` for the full run.
 @Suite(.enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
 struct PostgreSQLChangeDeliveryTests {
-    static let fullWriteSeconds = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_WRITE_SECONDS"].flatMap(Double.init)
-    static let writeSeconds = fullWriteSeconds ?? 3
-    static var isFullRun: Bool { fullWriteSeconds != nil }
+    static let writeSeconds = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_WRITE_SECONDS"].flatMap(Double.init) ?? 3
 
     /// Change sets as they arrive, with the time of arrival.
     final class Arrivals: @unchecked Sendable {
@@ -184,11 +182,9 @@ struct PostgreSQLChangeDeliveryTests {
 
     /// Four writer processes update the same objects for a few seconds: every update that saved
     /// is in the store (none lost), every refused one was `SaveError.conflicts`, and each save
-    /// reached the three other processes' results controllers within 200 ms.
-    ///
-    /// The full run (`DATASTORE_POSTGRES_WRITE_SECONDS=10`), run alone, holds every save to that
-    /// bound. Within the whole suite, other tests load the machine meanwhile, so the bounds are
-    /// 200 ms on the median and a second on every save.
+    /// reached the three other processes' results controllers, each writer's saves in the order
+    /// it made them. How long delivery took is printed (`DATASTORE_POSTGRES_WRITE_SECONDS=10` for
+    /// the longer run); the benchmarks measure it.
     @Test func writerProcesses_loseNoUpdate_andEachListHearsOfEverySave() async throws {
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             let writers = 4, counters = 8
@@ -218,24 +214,23 @@ struct PostgreSQLChangeDeliveryTests {
                 let counter = try #require(reader.object(with: book.objectID) as? Book)
                 #expect(counter.wordCount == saves.filter { $0.save.counters.contains(index) }.count, "counter \(index)")
             }
-            // Each save entered every other writer's list.
+            // Each save entered every other writer's list, each writer's saves in the order it made them.
             var latencies: [Duration] = []
-            for (writer, save) in saves {
-                for report in reports where report.writer != writer {
-                    let arrival = try #require(report.arrivals[save.marker], "writer \(writer)'s marker \(save.marker) reached writer \(report.writer)")
-                    latencies.append(.nanoseconds(Int64(arrival) - Int64(save.end)))
+            for sender in reports {
+                for report in reports where report.writer != sender.writer {
+                    var previous: UInt64 = 0
+                    for save in sender.saves {
+                        let arrival = try #require(report.arrivals[save.marker], "writer \(sender.writer)'s marker \(save.marker) reached writer \(report.writer)")
+                        #expect(arrival >= previous, "writer \(sender.writer)'s marker \(save.marker) reached writer \(report.writer) before the save made before it")
+                        previous = arrival
+                        latencies.append(.nanoseconds(Int64(arrival) - Int64(save.end)))
+                    }
                 }
             }
             latencies.sort()
             let median = latencies[latencies.count / 2], slowest = latencies.last ?? .zero
             let summary = "median \(median), 95th percentile \(latencies[latencies.count * 95 / 100]), slowest \(slowest)"
             print("\(saves.count) saves, \(conflicts) conflicts; delivery to the other writers' lists: \(summary)")
-            if Self.isFullRun {
-                #expect(slowest < .milliseconds(200), "\(summary)")
-            } else {
-                #expect(median < .milliseconds(200), "\(summary)")
-                #expect(slowest < .seconds(1), "\(summary)")
-            }
         }
     }
 
