@@ -2,6 +2,7 @@ import ArgumentParser
 import DataModel
 import DataStore
 import Foundation
+import GeneratorCommand
 
 /// What `datamodel-gen` does with stores on a database server, given by the module that speaks
 /// to one (`PostgreSQLCommands`) when the tool is built with it (the package trait `PostgreSQL`):

@@ -1,5 +1,8 @@
 @_exported import PredicateLanguage
 
+/// The language's, not Foundation's (`#Predicate`'s protocol of the same name).
+typealias PredicateExpression = PredicateLanguage.PredicateExpression
+
 /// Objects and their IDs in predicates: an ID is the identity a predicate holds, and an object a
 /// substitution variable whose key paths are read as it substitutes (`$FETCH_SOURCE.author`).
 extension ObjectID: PredicateObjectIdentity, PredicateArgument {
