@@ -85,24 +85,34 @@ enum ThrowawayCluster {
     }
 
     /// Runs a server binary to its end: as the `postgres` account when this process is root,
-    /// since PostgreSQL refuses to run as root.
+    /// since PostgreSQL refuses to run as root. What it prints goes to a file, not a pipe: the
+    /// server `pg_ctl` starts would hold a pipe open for as long as it runs. Spawned and waited
+    /// for with POSIX calls, not `Process`, whose exit notification needs a thread of the pool
+    /// that the tests waiting for this server may all hold.
     private static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        if getuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "postgres", "--", executable] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure("\((executable as NSString).lastPathComponent) failed: \(String(decoding: printed, as: UTF8.self))")
+        let command = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("datamodelkit-postgres-command-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        #if canImport(Glibc)
+        var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, &argv, environ)
+        guard spawned == 0 else { throw Failure("cannot run \(command[0]): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        guard status == 0 else {
+            let printed = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            throw Failure("\((executable as NSString).lastPathComponent) failed (status \(status)): \(printed)")
         }
     }
 
