@@ -24,10 +24,16 @@ public enum PostgreSQLTestServer {
         return Comment(rawValue: ThrowawayCluster.failure ?? "no PostgreSQL server: set DATAMODELKIT_POSTGRES_URL or install Debian's 'postgresql' package")
     }
 
-    /// The server's URL; a test that needs one is cancelled — reported as skipped, with the
-    /// reason — where there is none.
+    /// The server's URL; a test or test case that needs one is cancelled where there is none. The
+    /// console reports a cancelled test with its reason but not a cancelled case of a
+    /// parameterized test, so each of those is also listed on standard output, with the reason.
     public static func requireURL() throws -> URLComponents {
-        guard let url else { try Test.cancel(unavailableReason) }
+        guard let url else {
+            if let test = Test.current, test.isParameterized {
+                print("➜ Test \(test.name): its PostgreSQL case is skipped: \(unavailableReason.rawValue)")
+            }
+            try Test.cancel(unavailableReason)
+        }
         return url
     }
 
