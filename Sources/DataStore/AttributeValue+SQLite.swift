@@ -76,7 +76,7 @@ extension AttributeValue {
     }
 
     /// The value as the store keeps it.
-    var databaseValue: DatabaseValue {
+    package var databaseValue: DatabaseValue {
         switch self {
         case .null: .null
         case .integer(let value): value.databaseValue

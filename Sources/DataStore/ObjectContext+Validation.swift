@@ -18,8 +18,8 @@ extension ObjectContext {
                 failures += validate(object.primitiveValue(atSlot: rule.slot), of: entity.attributes[rule.slot], in: object.objectID)
             }
         }
-        if store.dialect == .postgreSQL {
-            // PostgreSQL's `text` holds every character but U+0000, which SQLite's keeps.
+        if !store.dialect.textHoldsU0000 {
+            // A text type may hold every character but U+0000, which SQLite's keeps.
             // Text and composites only: the check runs for every saved object.
             for attribute in entity.attributes where (attribute.type == .string || attribute.type == .composite) && !attribute.isTransient {
                 guard object.primitiveValue(atSlot: attribute.slot).holdsU0000 else { continue }

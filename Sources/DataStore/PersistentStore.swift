@@ -36,7 +36,7 @@ public final class PersistentStore: Sendable {
     /// Where the rows are.
     let engine: Engine
     /// The SQL the store's engine speaks.
-    let dialect: SQLDialect
+    let dialect: any SQLDialect
     private let entitiesByName: [String: EntityDescription]
     /// The entity of each generated class, by class: found without hashing the entity's name.
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
@@ -176,7 +176,7 @@ public final class PersistentStore: Sendable {
 
     private init(engine: Engine, opened: Opened, derivedValues: DerivedValueLog, url: URL?, model: ManagedObjectModel) {
         self.engine = engine
-        dialect = if case .server = engine { .postgreSQL } else { .sqlite }
+        dialect = if case .server(let server) = engine { server.dialect } else { SQLiteDialect() }
         self.derivedValues = derivedValues
         self.url = url
         self.model = model
@@ -195,7 +195,7 @@ public final class PersistentStore: Sendable {
         }
         historyLayouts = tracksHistory ? entities.map { (HistoryColumns($0), HistoryTombstones($0)) } : []
         tombstoneColumns = opened.tombstoneColumns
-        derivedAttributeRules = dialect == .postgreSQL ? DerivedAttributeRule.rules(of: entities, in: model.model) : []
+        derivedAttributeRules = dialect.maintainsDerivedValuesWithTriggers ? [] : DerivedAttributeRule.rules(of: entities, in: model.model)
     }
 
     /// A SQLite database, or a server's.

@@ -54,6 +54,8 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         Self.close(idle)
     }
 
+    let dialect: any SQLDialect = PostgreSQLDialect()
+
     func valueOfAnyStorageClass(_ stored: DatabaseValue) -> DatabaseValue {
         // Bytes that are not a tagged value (another tool's) stay the bytes they are.
         guard case .blob(let data) = stored.storage, let value = try? PostgreSQLValue.untagged(ByteBuffer(bytes: data)) else { return stored }

@@ -14,13 +14,13 @@ struct BatchKeys {
     }
 
     let transaction: any SaveTransaction
-    let dialect: SQLDialect
+    let dialect: any SQLDialect
 
     /// Makes the table, or empties it.
     func clear() throws {
         try transaction.execute(
             "CREATE TEMP TABLE IF NOT EXISTS \(Self.table) (Z_ROOT BIGINT NOT NULL, Z_PK BIGINT NOT NULL, Z_ENT BIGINT NOT NULL, "
-                + "PRIMARY KEY (Z_ROOT, Z_PK))" + (dialect == .sqlite ? " WITHOUT ROWID" : ""), [])
+                + "PRIMARY KEY (Z_ROOT, Z_PK))" + dialect.keyedTableOptions, [])
         try transaction.execute("DELETE FROM \(Self.table)", [])
     }
 
@@ -28,10 +28,7 @@ struct BatchKeys {
     /// number added.
     @discardableResult
     func insert(_ select: SQLFragment) throws -> Int {
-        let insert = switch dialect {
-        case .sqlite: "INSERT OR IGNORE INTO \(Self.table) (Z_ROOT, Z_PK, Z_ENT) " + select
-        case .postgreSQL: "INSERT INTO \(Self.table) (Z_ROOT, Z_PK, Z_ENT) " + select + " ON CONFLICT DO NOTHING"
-        }
+        let insert = SQLFragment(sql: dialect.insertKeepingExisting("INTO \(Self.table) (Z_ROOT, Z_PK, Z_ENT)", select: select.sql), arguments: select.arguments)
         return try transaction.execute(insert)
     }
 

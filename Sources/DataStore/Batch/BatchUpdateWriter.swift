@@ -148,32 +148,25 @@ struct BatchUpdateWriter {
     // MARK: Expressions
 
     /// How a numeric attribute's computed value is cast to its type, as SQLite casts: integers
-    /// truncated toward zero (PostgreSQL would round), reals in double precision; `nil` for other
-    /// attributes.
-    private static func numericCast(_ type: AttributeType, _ dialect: SQLDialect) -> ((SQLFragment) -> SQLFragment)? {
-        switch (type, dialect) {
-        case (.integer16, .sqlite), (.integer32, .sqlite), (.integer64, .sqlite): { "CAST(" + $0 + " AS INTEGER)" }
-        case (.integer16, .postgreSQL), (.integer32, .postgreSQL), (.integer64, .postgreSQL): { "CAST(TRUNC(CAST(" + $0 + " AS NUMERIC)) AS BIGINT)" }
-        case (.double, _), (.float, _), (.decimal, _): { "CAST(" + $0 + " AS \(real(dialect)))" }
+    /// truncated toward zero, reals in double precision; `nil` for other attributes.
+    private static func numericCast(_ type: AttributeType, _ dialect: any SQLDialect) -> ((SQLFragment) -> SQLFragment)? {
+        switch type {
+        case .integer16, .integer32, .integer64: dialect.integerCast
+        case .double, .float, .decimal: { "CAST(" + $0 + " AS \(dialect.realType))" }
         default: nil
         }
     }
 
-    /// The SQL name of a double-precision real.
-    private static func real(_ dialect: SQLDialect) -> String {
-        dialect == .sqlite ? "REAL" : "DOUBLE PRECISION"
-    }
-
     /// The SQL of `expression` over the columns of the row being updated.
-    private static func compile(_ expression: ObjectExpression, entity: EntityDescription, _ dialect: SQLDialect) throws(BatchError) -> SQLFragment {
+    private static func compile(_ expression: ObjectExpression, entity: EntityDescription, _ dialect: any SQLDialect) throws(BatchError) -> SQLFragment {
         switch expression {
         case .constant(let value):
             switch value {
             case .double: return .bound(value.databaseValue)
-            // PostgreSQL gives an untyped parameter the type of what it meets (a `smallint`
-            // column would overflow); SQLite computes in 64 bits or reals. Exact numbers then.
+            // Exact numbers where an engine would type a parameter as what it meets (a `smallint`
+            // column would overflow); SQLite computes in 64 bits or reals.
             case .null, .integer, .decimal:
-                return dialect == .postgreSQL ? "CAST(" + .bound(value.databaseValue) + " AS NUMERIC)" : .bound(value.databaseValue)
+                return dialect.exactNumber(.bound(value.databaseValue))
             default: throw .invalidRequest(.invalidValue(entity: entity.name, key: "\(expression)", value: "a non-numeric constant"))
             }
         case .key(let name):
@@ -181,14 +174,13 @@ struct BatchUpdateWriter {
                 throw .invalidRequest(.unknownKeyPath(entity: entity.name, keyPath: "\(name) (expressions read the object's own numeric attributes)"))
             }
             let isInteger = [.integer16, .integer32, .integer64].contains(attribute.type)
-            return SQLFragment(sql: dialect == .postgreSQL && isInteger ? "CAST(\(column) AS NUMERIC)" : column)
+            return isInteger ? dialect.exactNumber(SQLFragment(sql: column)) : SQLFragment(sql: column)
         case .arithmetic(let arithmeticOperator, let lhs, let rhs):
             let left = try compile(lhs, entity: entity, dialect), right = try compile(rhs, entity: entity, dialect)
             // Real division, as `NSExpression` divides: `7 / 2` is 3.5, not 3. By zero, `NULL`, as
-            // in SQLite (PostgreSQL would fail).
+            // in SQLite.
             if arithmeticOperator == .divide {
-                let divisor = dialect == .sqlite ? right : "NULLIF(" + right + ", 0)"
-                return "(CAST(" + left + " AS \(real(dialect))) / " + divisor + ")"
+                return "(CAST(" + left + " AS \(dialect.realType)) / " + dialect.divisor(right) + ")"
             }
             return "(" + left + " \(arithmeticOperator.rawValue) " + right + ")"
         }

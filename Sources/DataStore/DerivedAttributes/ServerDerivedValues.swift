@@ -23,6 +23,7 @@ struct ServerDerivedValues {
     private let rules: [DerivedAttributeRule]
     private let entities: [EntityDescription]
     let transaction: any SQLTransaction
+    private let dialect: any SQLDialect
     var inserted: [WrittenRow] = []
     var updated: [WrittenRow] = []
     var deleted: [WrittenRow] = []
@@ -31,13 +32,14 @@ struct ServerDerivedValues {
     private var formerOwners: [Int: Set<Int64>] = [:]
 
     init(store: PersistentStore, transaction: any SQLTransaction) {
-        self.init(rules: store.derivedAttributeRules, entities: store.entities, transaction: transaction)
+        self.init(rules: store.derivedAttributeRules, entities: store.entities, transaction: transaction, dialect: store.dialect)
     }
 
-    init(rules: [DerivedAttributeRule], entities: [EntityDescription], transaction: any SQLTransaction) {
+    init(rules: [DerivedAttributeRule], entities: [EntityDescription], transaction: any SQLTransaction, dialect: any SQLDialect) {
         self.rules = rules
         self.entities = entities
         self.transaction = transaction
+        self.dialect = dialect
     }
 
     private func entity(_ number: Int) -> EntityDescription? {
@@ -46,10 +48,10 @@ struct ServerDerivedValues {
 
     /// Computes every derived value of every row again, but `now()`'s, whose past values cannot be
     /// known: what a migration does once the store has the layout of `entities`.
-    static func refreshAll(of entities: [EntityDescription], in model: Model, transaction: any SQLTransaction) throws {
+    static func refreshAll(of entities: [EntityDescription], in model: Model, transaction: MigrationDatabase) throws {
         let rules = DerivedAttributeRule.rules(of: entities, in: model)
         guard !rules.isEmpty else { return }
-        var values = ServerDerivedValues(rules: rules, entities: entities, transaction: transaction)
+        var values = ServerDerivedValues(rules: rules, entities: entities, transaction: transaction, dialect: transaction.dialect)
         var seen: Set<String> = []
         for rule in rules where seen.insert(rule.entity.name).inserted {
             let numbers = rule.entity.subtreeNumbers
@@ -190,7 +192,7 @@ struct ServerDerivedValues {
     ) throws -> [DerivedValueLog.Report] {
         guard !owners.isEmpty else { return [] }
         let table = rule.entity.tableName
-        let value = summed.map { "COALESCE(SUM(\(SQLDialect.postgreSQL.aggregated("d." + $0.column, type: $0.attribute.type))), 0)" } ?? "COUNT(*)"
+        let value = summed.map { dialect.total(dialect.aggregated("d." + $0.column, type: $0.attribute.type)) } ?? "COUNT(*)"
         let computed: String
         switch relationship.storage {
         case .inverseForeignKey(let memberTable, let column, _), .hiddenColumn(let memberTable, let column):
@@ -202,7 +204,7 @@ struct ServerDerivedValues {
         }
         var reports: [DerivedValueLog.Report] = []
         try forEachChunk(of: owners) { list, keys in
-            _ = try transaction.rows("SELECT Z_PK FROM \(table) WHERE Z_PK IN (\(list)) ORDER BY Z_PK FOR UPDATE", keys)
+            _ = try transaction.rows("SELECT Z_PK FROM \(table) WHERE Z_PK IN (\(list)) ORDER BY Z_PK" + dialect.lockingRows, keys)
             reports += try update(rule, to: computed, where: "Z_PK IN (\(list))", keys)
         }
         return reports
@@ -246,7 +248,7 @@ struct ServerDerivedValues {
         _ rule: DerivedAttributeRule, to value: String, where condition: String, _ arguments: [DatabaseValue], onlyChanged: Bool = true
     ) throws -> [DerivedValueLog.Report] {
         let table = rule.entity.tableName
-        let changed = onlyChanged ? " AND \(table).\(rule.column) IS DISTINCT FROM \(value)" : ""
+        let changed = onlyChanged ? " AND \(table).\(rule.column)\(dialect.isSame(false))\(value)" : ""
         return try reported(rule, transaction.rows(
             "UPDATE \(table) SET \(rule.column) = \(value) WHERE \(condition)\(entityFilter(rule.entity))\(changed) "
                 + "RETURNING \(table).Z_ENT, \(table).Z_PK, \(table).\(rule.column)",
@@ -263,7 +265,7 @@ struct ServerDerivedValues {
             let rows = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
             reports += try reported(rule, transaction.rows(
                 "UPDATE \(table) SET \(column) = v.x FROM (VALUES \(rows)) AS v(k, x) WHERE \(table).Z_PK = CAST(v.k AS BIGINT)"
-                    + "\(entityFilter(rule.entity)) AND \(table).\(column) IS DISTINCT FROM v.x RETURNING \(table).Z_ENT, \(table).Z_PK, \(table).\(column)",
+                    + "\(entityFilter(rule.entity)) AND \(table).\(column)\(dialect.isSame(false))v.x RETURNING \(table).Z_ENT, \(table).Z_PK, \(table).\(column)",
                 chunk.flatMap { [$0.key.databaseValue, $0.text.databaseValue] }))
         }
         return reports

@@ -37,7 +37,7 @@ struct FetchPlan {
     /// For a dictionary fetch: its columns, groups and order.
     let dictionary: DictionaryShape?
     /// The SQL the store speaks.
-    let dialect: SQLDialect
+    let dialect: any SQLDialect
 
     struct SortKey {
         var path: ResolvedPath
@@ -65,7 +65,7 @@ struct FetchPlan {
         sortKeys = keys
 
         var compiler = PredicateSQLCompiler(store: store)
-        let predicateInMemory = store.dialect != .sqlite && resolved?.isJudgedInMemoryOnServers == true
+        let predicateInMemory = !store.dialect.matchesTextInSQL && resolved?.isJudgedInMemoryOnServers == true
         let sqlPredicate = predicateInMemory ? resolved.flatMap(Self.termsJudgedInSQL) : resolved
         var predicateSQL = sqlPredicate.map { compiler.compile($0) }
         if predicateInMemory, let resolved {
@@ -85,7 +85,7 @@ struct FetchPlan {
             case .caseInsensitiveCompare: "DSFOLD(\(column), \(StringOptions.caseInsensitive.rawValue))"
             case .localizedStandardCompare: "\(column) COLLATE DSLOCALIZEDSTANDARD"
             }
-            if store.dialect != .sqlite && key.descriptor.comparator != .compare { sortsInMemory = true }
+            if !store.dialect.matchesTextInSQL && key.descriptor.comparator != .compare { sortsInMemory = true }
             order.append((sortsInMemory ? column : term) + store.dialect.direction(ascending: key.descriptor.ascending))
         }
         evaluatesInMemory = predicateInMemory || sortsInMemory

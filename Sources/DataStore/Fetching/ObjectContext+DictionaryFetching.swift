@@ -10,7 +10,7 @@ extension ObjectContext {
     /// matches are (`judgesInMemory`), and on a server, whose aggregates and groups of text would
     /// not always agree with SQLite's.
     func judgesDictionariesInMemory<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) -> Bool {
-        judgesInMemory(plan, request) || plan.dialect != .sqlite
+        judgesInMemory(plan, request) || !plan.dialect.matchesTextInSQL
     }
 
     /// One dictionary per matching object — or per distinct result, or per group — holding the

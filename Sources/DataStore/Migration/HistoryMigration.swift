@@ -26,8 +26,7 @@ enum HistoryMigration {
         guard let changeColumns = snapshot.columns[HistorySchema.changeTable] else { return }
         let sourceTombstoneColumns = (0...).first { !changeColumns.contains(HistorySchema.tombstoneColumn($0)) } ?? 0
         for index in sourceTombstoneColumns..<max(HistorySchema.tombstoneColumnCount(of: mapping.destination), sourceTombstoneColumns) {
-            let type = database.dialect == .postgreSQL ? "bytea" : "BLOB"
-            try database.execute("ALTER TABLE ACHANGE ADD COLUMN \(HistorySchema.tombstoneColumn(index)) \(type)", [])
+            try database.execute("ALTER TABLE ACHANGE ADD COLUMN \(HistorySchema.tombstoneColumn(index)) \(database.dialect.binaryType)", [])
         }
         let source = entities(of: mapping.source), destination = entities(of: mapping.destination)
         var moves: [Int: Move] = [:]

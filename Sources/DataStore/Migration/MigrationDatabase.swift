@@ -3,8 +3,8 @@ import GRDB
 /// The database a migration reads and changes, in the transaction the migration runs in: a SQLite
 /// connection, or a server's transaction.
 ///
-/// Statements are written as SQLite reads them, with bare names; on a server, the names `quoting`
-/// knows are quoted on their way.
+/// Statements are written with bare names; on a server, the dialect makes them ready on their way
+/// (`StatementNames`).
 struct MigrationDatabase: SQLTransaction {
     enum Connection {
         case sqlite(Database)
@@ -12,28 +12,24 @@ struct MigrationDatabase: SQLTransaction {
     }
 
     let connection: Connection
-    /// On a server, the store's names the statements use.
-    private(set) var quoting = PostgreSQLQuoting.bookkeeping
+    /// The SQL the engine speaks.
+    let dialect: any SQLDialect
+    /// The store's names the statements use.
+    private(set) var names: StatementNames
 
     static func sqlite(_ db: Database) -> MigrationDatabase {
-        MigrationDatabase(connection: .sqlite(db))
+        let dialect = SQLiteDialect()
+        return MigrationDatabase(connection: .sqlite(db), dialect: dialect, names: dialect.statementNames([]))
     }
 
-    static func server(_ transaction: any ServerTransaction) -> MigrationDatabase {
-        MigrationDatabase(connection: .server(transaction))
-    }
-
-    var dialect: SQLDialect {
-        switch connection {
-        case .sqlite: .sqlite
-        case .server: .postgreSQL
-        }
+    static func server(_ transaction: any ServerTransaction, dialect: any SQLDialect) -> MigrationDatabase {
+        MigrationDatabase(connection: .server(transaction), dialect: dialect, names: dialect.statementNames([]))
     }
 
     /// This database, its statements using the names `names` too.
     func naming<S: Sequence<String>>(_ names: S) -> MigrationDatabase {
         var database = self
-        database.quoting = quoting.adding(names)
+        database.names = dialect.statementNames(self.names.names.union(names))
         return database
     }
 
@@ -49,14 +45,14 @@ struct MigrationDatabase: SQLTransaction {
             }
             return db.changesCount
         case .server(let transaction):
-            return try transaction.execute(quoting.quoted(sql), arguments: arguments)
+            return try transaction.execute(names.finished(sql), arguments: arguments)
         }
     }
 
     func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> ReadRows {
         switch connection {
         case .sqlite(let db): try ReadRows(db.makeStatement(sql: sql), arguments: arguments)
-        case .server(let transaction): try transaction.rows(quoting.quoted(sql), arguments: arguments)
+        case .server(let transaction): try transaction.rows(names.finished(sql), arguments: arguments)
         }
     }
 }

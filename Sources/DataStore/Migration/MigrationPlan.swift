@@ -35,7 +35,7 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     public var preconditions: [Precondition]
     public var steps: [Step]
     /// The SQL of the store's engine, in which `{range}` reads every row.
-    var dialect: SQLDialect = .sqlite
+    var dialect: any SQLDialect = SQLiteDialect()
 
     /// Every statement, in order.
     public var statements: [Statement] {

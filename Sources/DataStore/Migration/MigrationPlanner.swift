@@ -33,10 +33,8 @@ struct MigrationPlanner {
     let feeds: [String: String]
     /// What happens to each relationship that owns storage, by its declaring entity and name.
     private(set) var relationships: [RelationshipReference: RelationshipMove] = [:]
-    /// The store's names, for SQL on PostgreSQL.
-    let quoting: PostgreSQLQuoting
-    /// The destination's column types on PostgreSQL.
-    let postgreSQLTypes: PostgreSQLColumnTypes
+    /// The names of both layouts, as the store's engine reads statements that use them.
+    let names: StatementNames
 
     init(difference: ModelDifference, snapshot: StoreSnapshot, defaults: [String: [String: String]]) {
         self.difference = difference
@@ -63,52 +61,50 @@ struct MigrationPlanner {
         // The layouts' names and the source's indexes: never a table outside the layout, whose
         // names could be words of SQL.
         let sourceTables = Set(source.tables.map(\.name) + source.joinTables.map(\.name))
-        quoting = PostgreSQLQuoting.bookkeeping.adding(StoreMigrator.layoutNames(of: [source, destination]))
-            .adding(snapshot.indexes.filter { sourceTables.contains($0.table) }.map(\.name))
-        postgreSQLTypes = PostgreSQLColumnTypes(model: difference.mapping.destination)
+        names = snapshot.dialect.statementNames(
+            StoreMigrator.layoutNames(of: [source, destination]).union(snapshot.indexes.filter { sourceTables.contains($0.table) }.map(\.name)))
         relationships = RelationshipMove.plan(for: self)
     }
 
     // MARK: SQL of the store's engine
 
-    var dialect: SQLDialect { snapshot.dialect }
+    var dialect: any SQLDialect { snapshot.dialect }
 
-    /// `sql`, written with SQLite's bare names, as the store's engine reads it.
+    /// `sql`, written with bare names, as the store's engine reads it.
     func finished(_ sql: String) -> String {
-        dialect == .postgreSQL ? quoting.quoted(sql) : sql
+        names.finished(sql)
     }
 
     func createStatement(for table: EntityTable) -> String {
-        dialect == .postgreSQL ? destination.postgreSQLCreateStatement(for: table, types: postgreSQLTypes) : destination.createStatement(for: table)
+        dialect.createStatement(for: table, in: destination, model: difference.mapping.destination)
     }
 
     func createStatement(for join: JoinTable) -> String {
-        dialect == .postgreSQL ? destination.postgreSQLCreateStatement(for: join) : destination.createStatement(for: join)
+        dialect.createStatement(for: join, in: destination)
     }
 
     func createStatement(for index: StoreIndex) -> String {
-        dialect == .postgreSQL ? destination.postgreSQLCreateStatement(for: index) : destination.createStatement(for: index)
+        dialect.createStatement(for: index, in: destination)
     }
 
     /// A column's type as `ADD COLUMN` spells it.
     func definition(of column: Column) -> String {
-        dialect == .postgreSQL ? postgreSQLTypes.definition(of: column) : column.type.rawValue
+        dialect.definition(of: column, model: difference.mapping.destination)
     }
 
     /// A table of the migration's own, which no other connection sees, as statements name it.
     func temporaryTable(_ name: String) -> String {
-        dialect == .postgreSQL ? name : "temp." + name
+        dialect.temporaryTable(name)
     }
 
-    /// `CREATE` of the temporary table `temporaryTable(_:)` named, with `columns`. On a server,
-    /// whose connections serve other work after, it goes at the latest with the transaction.
+    /// `CREATE` of the temporary table `temporaryTable(_:)` named, with `columns`.
     func createTemporaryTable(_ table: String, columns: String) -> String {
-        dialect == .postgreSQL ? "CREATE TEMP TABLE \(table) (\(columns)) ON COMMIT DROP;" : "CREATE TABLE \(table) (\(columns));"
+        dialect.createTemporaryTable(table, columns: columns)
     }
 
     /// `CREATE` of the temporary table `temporaryTable(_:)` named, holding the rows of `select`.
     func createTemporaryTable(_ table: String, as select: String) -> String {
-        dialect == .postgreSQL ? "CREATE TEMP TABLE \(table) ON COMMIT DROP AS \(select);" : "CREATE TABLE \(table) AS \(select);"
+        dialect.createTemporaryTable(table, as: select)
     }
 
     // MARK: Lookups

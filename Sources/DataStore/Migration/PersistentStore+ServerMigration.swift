@@ -8,7 +8,7 @@ extension PersistentStore {
     package static func migrationPlan(server: any ServerDatabase, model: ManagedObjectModel, to version: String?) async throws(StoreError) -> MigrationPlan? {
         try await serverCatching {
             try await server.write { transaction -> MigrationPlan? in
-                let database = MigrationDatabase.server(transaction)
+                let database = MigrationDatabase.server(transaction, dialect: server.dialect)
                 guard let (source, target) = try versionPositions(onServer: database, model: model, target: version) else {
                     throw StoreError.notAStore(reason: "the database has no Z_METADATA")
                 }
@@ -60,7 +60,7 @@ extension PersistentStore {
         let progress = options.progress
         let plan = try await serverCatching {
             try await server.write { transaction -> MigrationPlan? in
-                let database = MigrationDatabase.server(transaction)
+                let database = MigrationDatabase.server(transaction, dialect: server.dialect)
                 try database.execute("LOCK TABLE Z_METADATA IN EXCLUSIVE MODE", [])
                 // Another process may have migrated the store since its version was read.
                 guard let stored = try readMetadata(database).versionHashes,
@@ -83,7 +83,7 @@ extension PersistentStore {
     /// transaction of their own; `nil` for a database that holds no store yet.
     private static func positions(on server: any ServerDatabase, model: ManagedObjectModel, target: String?) async throws(StoreError) -> (Int, Int)? {
         try await serverCatching {
-            try await server.write { try versionPositions(onServer: .server($0), model: model, target: target) }
+            try await server.write { try versionPositions(onServer: .server($0, dialect: server.dialect), model: model, target: target) }
         }
     }
 

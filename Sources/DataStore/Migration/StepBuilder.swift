@@ -160,7 +160,7 @@ struct StepBuilder {
     private mutating func readConvertedLinks() {
         for (reference, move) in planner.relationships.sorted(by: { "\($0.key)" < "\($1.key)" }) {
             guard case .converted(let pairs, let extraction) = move.kind else { continue }
-            let type = planner.dialect == .postgreSQL ? "bigint" : "INTEGER"
+            let type = planner.dialect.integerType
             add("\(reference.entity).\(reference.relationship): links read before their storage changes", [
                 planner.createTemporaryTable(pairs, columns: "s \(type), d \(type), os \(type), od \(type)"), extraction,
             ])
@@ -279,7 +279,7 @@ struct StepBuilder {
                     let values = ["s", "d"] + [join.sourceOrderColumn.map { _ in "od" }, join.destinationOrderColumn.map { _ in "os" }].compactMap { $0 }
                     let select = "SELECT \(values.joined(separator: ", ")) FROM \(ranked)"
                     let into = "INTO \(identifier(join.name)) (\(columns.map(identifier).joined(separator: ", ")))"
-                    statements.append(planner.dialect == .postgreSQL ? "INSERT \(into) \(select) ON CONFLICT DO NOTHING;" : "INSERT OR IGNORE \(into) \(select);")
+                    statements.append(planner.dialect.insertKeepingExisting(into, select: select) + ";")
                 } else if let hidden {
                     statements.append("UPDATE \(target) SET \(hidden) = (SELECT p.s FROM \(ranked) AS p WHERE p.d = \(target).Z_PK ORDER BY p.od LIMIT 1) "
                         + "WHERE \(planner.destinationRange("", relationship.destinationEntityName));")
@@ -309,7 +309,7 @@ struct StepBuilder {
                 return source.joinTable(forRelationship: old.name, ofEntity: declaring)?.name == index.table
             }
             guard isKeptEntityTable || isKeptJoinTable else { continue }
-            if let target = wanted[index.name.uppercased()], planner.dialect == .sqlite,
+            if let target = wanted[index.name.uppercased()], planner.dialect.keepsUnchangedIndexes,
                Self.normalized(destination.createStatement(for: target)) == Self.normalized(index.sql)
             {
                 existing.insert(index.name.uppercased())
@@ -342,8 +342,8 @@ struct StepBuilder {
     }
 
     private mutating func installTriggers() {
-        // A server computes derived values in its saves, and the migration computes them again.
-        guard planner.dialect == .sqlite else { return }
+        // Elsewhere saves compute derived values, and the migration computes them again.
+        guard planner.dialect.maintainsDerivedValuesWithTriggers else { return }
         let statements = destination.derivedAttributes.flatMap { $0.triggers.map(\.sql) + [$0.refreshStatement].compactMap { $0 } }
         add("Derived-attribute triggers installed and their values computed", statements)
     }
@@ -359,8 +359,7 @@ struct StepBuilder {
             let name = old?.name ?? layout.name
             var maximum = "\(old?.max ?? 0)"
             if layout.superNumber == 0 {
-                let greatest = planner.dialect == .postgreSQL ? "GREATEST" : "max"
-                maximum = "\(greatest)(\(maximum), coalesce((SELECT max(Z_PK) FROM \(identifier(layout.tableName))), 0))"
+                maximum = "\(planner.dialect.greatest)(\(maximum), coalesce((SELECT max(Z_PK) FROM \(identifier(layout.tableName))), 0))"
             }
             statements.append("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES "
                 + "(\(layout.number), \(SQLSyntax.stringLiteral(name)), \(layout.superNumber), \(maximum));")

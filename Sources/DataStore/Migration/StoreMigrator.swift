@@ -49,8 +49,8 @@ enum StoreMigrator {
         }
         let migrated = try StoreSnapshot(database, framework: .current, names: names)
         try HistoryMigration.run(plan.difference.mapping, in: database, snapshot: migrated)
-        if database.dialect == .postgreSQL {
-            // A server has no triggers: its derived values are computed here, in the layout as the store names it.
+        if !database.dialect.maintainsDerivedValuesWithTriggers {
+            // Without triggers, derived values are computed here, in the layout as the store names it.
             let schema = StoreSchema(model: destination).locatingJoinTables(among: migrated.columns.keys.sorted(), where: migrated.table(_:has:))
             let entities = EntityDescriptionBuilder(model: destination, schema: schema, classes: []).build()
             try ServerDerivedValues.refreshAll(of: entities, in: destination, transaction: database.naming(layoutNames(of: [schema])))
@@ -115,32 +115,16 @@ enum StoreMigrator {
 
     /// SQL literals of every default value of `model`, by declaring entity and attribute, as
     /// `dialect` writes them.
-    private static func defaults(of model: Model, in dialect: SQLDialect) -> [String: [String: String]] {
+    private static func defaults(of model: Model, in dialect: any SQLDialect) -> [String: [String: String]] {
         let entities = EntityDescriptionBuilder(model: model, schema: StoreSchema(model: model), classes: []).build()
         var literals: [String: [String: String]] = [:]
         for entity in entities {
             for attribute in entity.attributes where attribute.entityName == entity.name && !attribute.isTransient {
-                let value = dialect.storedValue(attribute.defaultValue)
-                guard let literal = sqlLiteral(value, dialect: dialect) else { continue }
-                // PostgreSQL gives a literal the type it reads it as (`1` an integer, never a
-                // boolean): the attribute's type is stated.
-                literals[entity.name, default: [:]][attribute.name] = dialect == .postgreSQL
-                    ? "CAST(\(literal) AS \(PostgreSQLColumnTypes.type(of: attribute.type)))" : literal
+                guard let literal = dialect.literal(attribute.defaultValue, type: attribute.type) else { continue }
+                literals[entity.name, default: [:]][attribute.name] = literal
             }
         }
         return literals
-    }
-
-    private static func sqlLiteral(_ value: DatabaseValue, dialect: SQLDialect) -> String? {
-        switch (value.storage, dialect) {
-        case (.null, _): nil
-        case (.int64(let integer), _): String(integer)
-        case (.double(let double), .sqlite): double.isFinite ? "\(double)" : (double > 0 ? "9e999" : "-9e999")
-        case (.double(let double), .postgreSQL): double.isFinite ? "\(double)" : (double > 0 ? "'Infinity'" : "'-Infinity'")
-        case (.string(let string), _): SQLSyntax.stringLiteral(string)
-        case (.blob(let data), .sqlite): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
-        case (.blob(let data), .postgreSQL): "'\\x" + data.map { String(format: "%02X", $0) }.joined() + "'"
-        }
     }
 }
 

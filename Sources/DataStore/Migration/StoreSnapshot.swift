@@ -24,7 +24,7 @@ struct StoreSnapshot: Sendable {
     var primaryKeys: [PrimaryKeyRow]
     var framework: FrameworkVersion
     /// The engine's SQL, which the plan is written in.
-    var dialect: SQLDialect
+    var dialect: any SQLDialect
 
     /// The store in `database`. A server keeps names cut to its length (`PostgreSQLName`): those
     /// of `names` are read back as the layout spells them.

@@ -2,28 +2,33 @@ import GRDB
 
 /// SQL text with `?` placeholders and the values they stand for, in order. Values are never
 /// spliced into the text.
-struct SQLFragment: Sendable {
-    var sql: String
-    var arguments: [DatabaseValue] = []
+package struct SQLFragment: Sendable {
+    package var sql: String
+    package var arguments: [DatabaseValue] = []
 
-    static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
+    package init(sql: String, arguments: [DatabaseValue] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    package static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
         SQLFragment(sql: lhs.sql + rhs.sql, arguments: lhs.arguments + rhs.arguments)
     }
 
-    static func + (lhs: SQLFragment, rhs: String) -> SQLFragment {
+    package static func + (lhs: SQLFragment, rhs: String) -> SQLFragment {
         SQLFragment(sql: lhs.sql + rhs, arguments: lhs.arguments)
     }
 
-    static func + (lhs: String, rhs: SQLFragment) -> SQLFragment {
+    package static func + (lhs: String, rhs: SQLFragment) -> SQLFragment {
         SQLFragment(sql: lhs + rhs.sql, arguments: rhs.arguments)
     }
 
-    static func bound(_ value: DatabaseValue) -> SQLFragment {
+    package static func bound(_ value: DatabaseValue) -> SQLFragment {
         SQLFragment(sql: "?", arguments: [value])
     }
 
     /// The fragments joined by `separator`.
-    static func joined(_ fragments: [SQLFragment], separator: String) -> SQLFragment {
+    package static func joined(_ fragments: [SQLFragment], separator: String) -> SQLFragment {
         SQLFragment(sql: fragments.map(\.sql).joined(separator: separator), arguments: fragments.flatMap(\.arguments))
     }
 }
@@ -53,7 +58,7 @@ struct PredicateSQLCompiler {
         frames = [Frame(alias: "t0")]
     }
 
-    private var dialect: SQLDialect { store.dialect }
+    private var dialect: any SQLDialect { store.dialect }
 
     /// A condition that always holds or never does.
     private func truth(_ value: Bool) -> SQLFragment { SQLFragment(sql: dialect.truth(value)) }
@@ -95,8 +100,8 @@ struct PredicateSQLCompiler {
     // MARK: Comparisons
 
     private mutating func compare(_ lhs: ResolvedExpression, _ comparisonOperator: ComparisonOperator, _ rhs: ResolvedExpression, _ options: StringOptions) -> SQLFragment {
-        // PostgreSQL reads a UUID constant as the `uuid` column it meets only in its text form.
-        let comparesUUIDs = dialect == .postgreSQL && (lhs.isUUIDAttribute || rhs.isUUIDAttribute)
+        // An engine may read a UUID constant as the UUID column it meets only in its text form.
+        let comparesUUIDs = dialect.comparesUUIDsAsText && (lhs.isUUIDAttribute || rhs.isUUIDAttribute)
         let (lhs, rhs) = comparesUUIDs ? (lhs.withUUIDsAsText, rhs.withUUIDsAsText) : (lhs, rhs)
         if case .objectValue = lhs { return compareObjects(rhs, comparisonOperator, lhs) }
         if case .objectValue = rhs { return compareObjects(lhs, comparisonOperator, rhs) }
@@ -183,8 +188,7 @@ struct PredicateSQLCompiler {
             case (let function, let (path, attribute)?):
                 let value = dialect.aggregated(column(path, attribute), type: attribute.type)
                 selected = switch function {
-                // SQLite's `TOTAL`: the sum, 0 for no rows.
-                case .sum: dialect == .sqlite ? "TOTAL(\(value))" : "COALESCE(SUM(\(value)), 0)"
+                case .sum: dialect.total(value)
                 case .average: "AVG(\(value))"
                 case .minimum: "MIN(\(value))"
                 case .maximum: "MAX(\(value))"

@@ -322,7 +322,7 @@ struct SaveWriter {
                     try execute("DELETE FROM \(table) WHERE \(ownColumn) = ? AND \(otherColumn) = ?", [owner, key])
                 }
                 for key in added {
-                    try execute(store.dialect.insertKeepingExisting(into: table, columns: "\(ownColumn), \(otherColumn)"), [owner, key])
+                    try execute(store.dialect.insertKeepingExisting(into: table, columns: [ownColumn, otherColumn]), [owner, key])
                 }
                 if let orderColumn {
                     for (index, key) in currentKeys.enumerated() {

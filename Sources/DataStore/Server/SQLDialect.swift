@@ -1,75 +1,134 @@
 import DataModel
 import GRDB
+import StoreSchema
+import struct StoreSchema.Column
 
-/// The SQL a store's engine speaks, where SQLite and PostgreSQL differ in what a fetch reads: the
-/// runtime writes one query for both, and these few spellings keep its meaning the same.
-package enum SQLDialect: Sendable {
-    case sqlite
-    case postgreSQL
+/// The SQL a store's engine speaks where engines differ. The runtime writes one query for every
+/// engine, with the store's bare names and `?` placeholders, and asks the dialect for what an
+/// engine spells its own way, so that a query means the same everywhere. SQLite's is
+/// ``SQLiteDialect``; a server's comes with its ``ServerDatabase``, from the module that speaks to
+/// it.
+package protocol SQLDialect: MigrationDialect {
+    // MARK: Queries
 
-    /// A condition that always holds or never does: SQLite's truth values are integers, PostgreSQL's
-    /// a type of their own.
-    func truth(_ value: Bool) -> String {
-        switch self {
-        case .sqlite: value ? "1" : "0"
-        case .postgreSQL: value ? "TRUE" : "FALSE"
-        }
-    }
+    /// A condition that always holds (`true`) or never does.
+    func truth(_ value: Bool) -> String
 
-    /// `lhs` and `rhs` are equal, `NULL` equal to `NULL` (or differ, when `equal` is false).
-    func isSame(_ equal: Bool) -> String {
-        switch self {
-        case .sqlite: equal ? " IS " : " IS NOT "
-        case .postgreSQL: equal ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM "
-        }
-    }
+    /// What stands between `lhs` and `rhs` for "equal, `NULL` equal to `NULL`" (or "differ", when
+    /// `equal` is false).
+    func isSame(_ equal: Bool) -> String
 
     /// `LIMIT … OFFSET …`, where a limit of 0 means none.
-    func limit(_ limit: Int, offset: Int) -> String {
-        let count = limit > 0 ? "\(limit)" : (self == .sqlite ? "-1" : "ALL")
-        return " LIMIT \(count) OFFSET \(offset)"
-    }
+    func limit(_ limit: Int, offset: Int) -> String
 
-    /// The direction of an `ORDER BY` term: `NULL` sorts before every value, as in SQLite and in
-    /// memory (PostgreSQL puts it last by default).
-    func direction(ascending: Bool) -> String {
-        switch self {
-        case .sqlite: ascending ? "" : " DESC"
-        case .postgreSQL: ascending ? " NULLS FIRST" : " DESC NULLS LAST"
-        }
-    }
+    /// The direction of an `ORDER BY` term, `NULL` sorting before every value as it does in memory.
+    func direction(ascending: Bool) -> String
 
-    /// A value for an aggregate: PostgreSQL neither sums nor averages `boolean`, which SQLite keeps as 0 and 1.
-    func aggregated(_ column: String, type: AttributeType) -> String {
-        self == .postgreSQL && type == .boolean ? "CAST(\(column) AS INTEGER)" : column
-    }
-}
+    /// A column of `type` as an aggregate (`sum`, `avg`) reads it.
+    func aggregated(_ column: String, type: AttributeType) -> String
 
-extension SQLDialect {
-    /// The value a column of the attribute's type holds: a UUID is 16 bytes in SQLite, and its
-    /// text in PostgreSQL, which a `uuid` column reads; a decimal goes to PostgreSQL as text,
-    /// which `numeric` reads with every digit (a double would keep 15).
-    func storedValue(_ value: AttributeValue) -> DatabaseValue {
-        guard self == .postgreSQL else { return value.databaseValue }
-        switch value {
-        case .uuid(let uuid): return uuid.uuidString.databaseValue
-        case .decimal(let decimal) where !decimal.isNaN:
-            if case .double(let real) = value.databaseValue.storage { return "\(real)".databaseValue }
-            return value.databaseValue
-        default: return value.databaseValue
-        }
-    }
+    /// The sum of `value` over rows, 0 for no rows.
+    func total(_ value: String) -> String
 
-    /// `INSERT` of a row into a join table that may hold it already, which then stays.
-    func insertKeepingExisting(into table: String, columns: String) -> String {
-        switch self {
-        case .sqlite: "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (?, ?)"
-        case .postgreSQL: "INSERT INTO \(table) (\(columns)) VALUES (?, ?) ON CONFLICT DO NOTHING"
-        }
-    }
+    /// The value a column of the attribute's type holds.
+    func storedValue(_ value: AttributeValue) -> DatabaseValue
+
+    /// `INSERT` of one row of `?` placeholders for `columns` into `table`, which may hold it
+    /// already: the existing row then stays.
+    func insertKeepingExisting(into table: String, columns: [String]) -> String
+
+    /// `INSERT` of the rows `select` gives into `into` (`INTO table (columns)`), skipping those
+    /// whose key is there already.
+    func insertKeepingExisting(_ into: String, select: String) -> String
 
     /// What a `SELECT` of a row ends with to keep other writers from it until the transaction ends.
-    var lockingRows: String {
-        self == .postgreSQL ? " FOR UPDATE" : ""
+    var lockingRows: String { get }
+
+    /// What follows the column list of a temporary table keyed by its primary key.
+    var keyedTableOptions: String { get }
+
+    /// Whether a UUID constant is compared with a UUID column in its text form.
+    var comparesUUIDsAsText: Bool { get }
+
+    /// Whether text compares and sorts in SQL as it does in memory (the runtime's functions and
+    /// collations). Where it does not, fetches judge text comparisons, sorts by comparators and
+    /// dictionaries in memory, reading from SQL only the rows that may match.
+    var matchesTextInSQL: Bool { get }
+
+    /// Whether text columns hold U+0000. Where they do not, a save that would write it fails.
+    var textHoldsU0000: Bool { get }
+
+    /// Whether the store's triggers keep derived attributes current. Where they do not, each save
+    /// and migration computes the values it changes.
+    var maintainsDerivedValuesWithTriggers: Bool { get }
+
+    // MARK: Arithmetic of batch updates
+
+    /// The name of a double-precision real type.
+    var realType: String { get }
+
+    /// `value` computed in exact numbers where the engine would otherwise type it as what it
+    /// meets: an integer constant or column of a batch update's expression.
+    func exactNumber(_ value: SQLFragment) -> SQLFragment
+
+    /// A number cast to an integer attribute as SQLite casts, truncated toward zero.
+    func integerCast(_ value: SQLFragment) -> SQLFragment
+
+    /// A divisor, so that a division by zero gives `NULL`, as in SQLite.
+    func divisor(_ value: SQLFragment) -> SQLFragment
+}
+
+/// What a migration writes its own way on each engine: DDL, temporary tables, literals.
+package protocol MigrationDialect: Sendable {
+    /// Statements written with bare names, as the engine reads them once `names` (the layouts'
+    /// tables, columns and indexes) are known.
+    func statementNames(_ names: Set<String>) -> StatementNames
+
+    func createStatement(for table: EntityTable, in schema: StoreSchema, model: Model) -> String
+    func createStatement(for join: JoinTable, in schema: StoreSchema) -> String
+    func createStatement(for index: StoreIndex, in schema: StoreSchema) -> String
+
+    /// A column's type as `ADD COLUMN` spells it, for a column of the layout of `model`.
+    func definition(of column: Column, model: Model) -> String
+
+    /// The name of a binary column's type.
+    var binaryType: String { get }
+
+    /// The name of a 64-bit integer column's type.
+    var integerType: String { get }
+
+    /// The function of the greater of two values.
+    var greatest: String { get }
+
+    /// A table of the migration's own, which no other connection sees, as statements name it.
+    func temporaryTable(_ name: String) -> String
+
+    /// `CREATE` of the temporary table `temporaryTable(_:)` named, with `columns`.
+    func createTemporaryTable(_ table: String, columns: String) -> String
+
+    /// `CREATE` of the temporary table `temporaryTable(_:)` named, holding the rows of `select`.
+    func createTemporaryTable(_ table: String, as select: String) -> String
+
+    /// Whether an index of the old layout whose definition the new layout has again is kept.
+    var keepsUnchangedIndexes: Bool { get }
+
+    /// A default value as a literal of an attribute of `type`; `nil` for none.
+    func literal(_ value: AttributeValue, type: AttributeType) -> String?
+}
+
+/// SQL written with bare names, made ready for an engine: `finished(_:)` quotes the names a server
+/// folds, and leaves SQLite's SQL as it is.
+package struct StatementNames: Sendable {
+    /// The names statements use.
+    package let names: Set<String>
+    private let finish: @Sendable (String) -> String
+
+    package init(names: Set<String>, finish: @escaping @Sendable (String) -> String) {
+        self.names = names
+        self.finish = finish
+    }
+
+    package func finished(_ sql: String) -> String {
+        finish(sql)
     }
 }

@@ -2,9 +2,12 @@ import GRDB
 
 /// A database server that holds a store's rows, as the module that speaks to it implements it
 /// (`PostgreSQLStore`): it runs the runtime's queries — `?` placeholders, the names of the store's
-/// layout, `SQLDialect.postgreSQL` — and reads each value back as the SQLite storage class the same
+/// layout, its own `dialect` — and reads each value back as the SQLite storage class the same
 /// value has in a SQLite store, so the runtime turns rows into objects one way for both.
 package protocol ServerDatabase: Sendable {
+    /// The SQL the server speaks where it differs from SQLite.
+    var dialect: any SQLDialect { get }
+
     /// Every row `sql` selects, read without blocking the caller.
     func rows(_ sql: String, arguments: [DatabaseValue]) async throws -> ReadRows
 

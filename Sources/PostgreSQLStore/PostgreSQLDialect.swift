@@ -1,0 +1,96 @@
+import DataModel
+import DataStore
+import Foundation
+import GRDB
+import StoreSchema
+import struct StoreSchema.Column
+
+/// PostgreSQL's spellings of what the runtime's SQL says: truth values of their own type,
+/// `IS [NOT] DISTINCT FROM`, `NULL` sorted first, `ON CONFLICT DO NOTHING`, `FOR UPDATE`, exact
+/// numbers where a parameter would take a column's width, and the store's names in double quotes
+/// (PostgreSQL folds bare names to lower case). Text is judged in memory, where the runtime's
+/// comparisons run, and saves compute derived values, since the store has no triggers.
+struct PostgreSQLDialect: SQLDialect {
+    func truth(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+    func isSame(_ equal: Bool) -> String { equal ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM " }
+    func limit(_ limit: Int, offset: Int) -> String { " LIMIT \(limit > 0 ? "\(limit)" : "ALL") OFFSET \(offset)" }
+    func direction(ascending: Bool) -> String { ascending ? " NULLS FIRST" : " DESC NULLS LAST" }
+
+    /// PostgreSQL neither sums nor averages `boolean`, which SQLite keeps as 0 and 1.
+    func aggregated(_ column: String, type: AttributeType) -> String {
+        type == .boolean ? "CAST(\(column) AS INTEGER)" : column
+    }
+
+    func total(_ value: String) -> String { "COALESCE(SUM(\(value)), 0)" }
+
+    /// A UUID goes as its text, which a `uuid` column reads; a decimal as text, which `numeric`
+    /// reads with every digit (a double would keep 15).
+    func storedValue(_ value: AttributeValue) -> DatabaseValue {
+        switch value {
+        case .uuid(let uuid): return uuid.uuidString.databaseValue
+        case .decimal(let decimal) where !decimal.isNaN:
+            if case .double(let real) = value.databaseValue.storage { return "\(real)".databaseValue }
+            return value.databaseValue
+        default: return value.databaseValue
+        }
+    }
+
+    func insertKeepingExisting(into table: String, columns: [String]) -> String {
+        "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT DO NOTHING"
+    }
+
+    func insertKeepingExisting(_ into: String, select: String) -> String { "INSERT \(into) \(select) ON CONFLICT DO NOTHING" }
+
+    var lockingRows: String { " FOR UPDATE" }
+    var keyedTableOptions: String { "" }
+    var comparesUUIDsAsText: Bool { true }
+    var matchesTextInSQL: Bool { false }
+    /// `text` holds every character but U+0000.
+    var textHoldsU0000: Bool { false }
+    var maintainsDerivedValuesWithTriggers: Bool { false }
+
+    var realType: String { "DOUBLE PRECISION" }
+    func exactNumber(_ value: SQLFragment) -> SQLFragment { "CAST(" + value + " AS NUMERIC)" }
+    /// Truncated toward zero, as SQLite casts (PostgreSQL's cast would round).
+    func integerCast(_ value: SQLFragment) -> SQLFragment { "CAST(TRUNC(CAST(" + value + " AS NUMERIC)) AS BIGINT)" }
+    /// PostgreSQL would fail a division by zero.
+    func divisor(_ value: SQLFragment) -> SQLFragment { "NULLIF(" + value + ", 0)" }
+
+    // MARK: Migration
+
+    func statementNames(_ names: Set<String>) -> StatementNames {
+        let quoting = PostgreSQLQuoting.bookkeeping.adding(names)
+        return StatementNames(names: names) { quoting.quoted($0) }
+    }
+
+    func createStatement(for table: EntityTable, in schema: StoreSchema, model: Model) -> String {
+        schema.postgreSQLCreateStatement(for: table, types: PostgreSQLColumnTypes(model: model))
+    }
+
+    func createStatement(for join: JoinTable, in schema: StoreSchema) -> String { schema.postgreSQLCreateStatement(for: join) }
+    func createStatement(for index: StoreIndex, in schema: StoreSchema) -> String { schema.postgreSQLCreateStatement(for: index) }
+    func definition(of column: Column, model: Model) -> String { PostgreSQLColumnTypes(model: model).definition(of: column) }
+
+    var binaryType: String { "bytea" }
+    var integerType: String { "bigint" }
+    var greatest: String { "GREATEST" }
+
+    /// Temporary tables go at the latest with the transaction: the connection serves other work after.
+    func temporaryTable(_ name: String) -> String { name }
+    func createTemporaryTable(_ table: String, columns: String) -> String { "CREATE TEMP TABLE \(table) (\(columns)) ON COMMIT DROP;" }
+    func createTemporaryTable(_ table: String, as select: String) -> String { "CREATE TEMP TABLE \(table) ON COMMIT DROP AS \(select);" }
+    var keepsUnchangedIndexes: Bool { false }
+
+    /// Typed by a cast: PostgreSQL gives a literal the type it reads it as (`1` an integer, never
+    /// a boolean).
+    func literal(_ value: AttributeValue, type: AttributeType) -> String? {
+        let literal: String? = switch storedValue(value).storage {
+        case .null: nil
+        case .int64(let integer): String(integer)
+        case .double(let double): double.isFinite ? "\(double)" : (double > 0 ? "'Infinity'" : "'-Infinity'")
+        case .string(let string): SQLSyntax.stringLiteral(string)
+        case .blob(let data): "'\\x" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+        return literal.map { "CAST(\($0) AS \(PostgreSQLColumnTypes.type(of: type)))" }
+    }
+}
