@@ -18,12 +18,11 @@ extension ObjectContext {
                 failures += validate(object.primitiveValue(atSlot: rule.slot), of: entity.attributes[rule.slot], in: object.objectID)
             }
         }
-        if !store.dialect.textHoldsU0000 {
-            // A text type may hold every character but U+0000, which SQLite's keeps.
+        if let refusal = store.dialect.u0000Refusal {
             // Text and composites only: the check runs for every saved object.
             for attribute in entity.attributes where (attribute.type == .string || attribute.type == .composite) && !attribute.isTransient {
                 guard object.primitiveValue(atSlot: attribute.slot).holdsU0000 else { continue }
-                failures.append(.unstorableValue(object.objectID, property: attribute.name, reason: Self.u0000Refusal))
+                failures.append(.unstorableValue(object.objectID, property: attribute.name, reason: refusal))
             }
         }
         for slot in entity.validatedRelationshipSlots {
@@ -96,7 +95,6 @@ extension ObjectContext {
 }
 
 extension ObjectContext {
-    static let u0000Refusal = "PostgreSQL text cannot hold the character U+0000"
 }
 
 extension AttributeValue {

@@ -27,7 +27,7 @@ package struct SQLiteDialect: SQLDialect {
     package var keyedTableOptions: String { " WITHOUT ROWID" }
     package var comparesUUIDsAsText: Bool { false }
     package var matchesTextInSQL: Bool { true }
-    package var textHoldsU0000: Bool { true }
+    package var u0000Refusal: String? { nil }
     package var maintainsDerivedValuesWithTriggers: Bool { true }
 
     package var realType: String { "REAL" }
@@ -53,6 +53,17 @@ package struct SQLiteDialect: SQLDialect {
     package func temporaryTable(_ name: String) -> String { "temp." + name }
     package func createTemporaryTable(_ table: String, columns: String) -> String { "CREATE TABLE \(table) (\(columns));" }
     package func createTemporaryTable(_ table: String, as select: String) -> String { "CREATE TABLE \(table) AS \(select);" }
+    package var catalogQueries: (columns: String, indexes: String, triggers: String?) {
+        (columns: "SELECT m.name, c.name FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS c "
+            + "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, c.cid",
+         indexes: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL",
+         triggers: "SELECT name FROM sqlite_master WHERE type = 'trigger'")
+    }
+
+    package func catalogSpellings(of names: Set<String>) -> [String: String] { [:] }
+
+    /// A SQLite write transaction holds the whole file.
+    package func lockingTable(_ table: String) -> String? { nil }
     package var keepsUnchangedIndexes: Bool { true }
 
     package func literal(_ value: AttributeValue, type: AttributeType) -> String? {

@@ -46,7 +46,7 @@ struct PostgreSQLDialect: SQLDialect {
     var comparesUUIDsAsText: Bool { true }
     var matchesTextInSQL: Bool { false }
     /// `text` holds every character but U+0000.
-    var textHoldsU0000: Bool { false }
+    var u0000Refusal: String? { "PostgreSQL text cannot hold the character U+0000" }
     var maintainsDerivedValuesWithTriggers: Bool { false }
 
     var realType: String { "DOUBLE PRECISION" }
@@ -79,6 +79,22 @@ struct PostgreSQLDialect: SQLDialect {
     func temporaryTable(_ name: String) -> String { name }
     func createTemporaryTable(_ table: String, columns: String) -> String { "CREATE TEMP TABLE \(table) (\(columns)) ON COMMIT DROP;" }
     func createTemporaryTable(_ table: String, as select: String) -> String { "CREATE TEMP TABLE \(table) ON COMMIT DROP AS \(select);" }
+    /// Indexes a table's primary key makes are the table's own, and go with it.
+    var catalogQueries: (columns: String, indexes: String, triggers: String?) {
+        (columns: "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = current_schema() "
+            + "ORDER BY table_name, ordinal_position",
+         indexes: "SELECT i.relname::text, t.relname::text, pg_get_indexdef(i.oid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
+            + "JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace "
+            + "WHERE n.nspname = current_schema() AND NOT x.indisprimary ORDER BY i.relname",
+         triggers: nil)
+    }
+
+    /// Names past 63 bytes are cut as the store's DDL cuts them (`PostgreSQLName`).
+    func catalogSpellings(of names: Set<String>) -> [String: String] {
+        Dictionary(names.map { (PostgreSQLName.of($0), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func lockingTable(_ table: String) -> String? { "LOCK TABLE \(table) IN EXCLUSIVE MODE" }
     var keepsUnchangedIndexes: Bool { false }
 
     /// Typed by a cast: PostgreSQL gives a literal the type it reads it as (`1` an integer, never

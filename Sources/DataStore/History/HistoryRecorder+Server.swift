@@ -8,9 +8,9 @@ extension HistoryRecorder {
     /// statement. Keys come from `Z_PRIMARYKEY` rows locked until the commit, so transactions
     /// commit in the order of their numbers, and a reader that has seen one has seen every
     /// earlier one. Deletes keep their preserved values in `tombstoneColumns` columns.
-    func write(author: String?, contextName: String?, tombstoneColumns: Int, in transaction: any ServerTransaction) throws -> Int64 {
+    func write(author: String?, contextName: String?, tombstoneColumns: Int, in transaction: any ServerTransaction, dialect: any SQLDialect) throws -> Int64 {
         for (name, value) in [("transactionAuthor", author), ("name", contextName)] where value?.utf8.contains(0) == true {
-            throw HistoryNameRefused(description: "the context's \(name) cannot be stored: \(ObjectContext.u0000Refusal)")
+            if let refusal = dialect.u0000Refusal { throw HistoryNameRefused(description: "the context's \(name) cannot be stored: \(refusal)") }
         }
         let number = try Self.takeKeys(1, of: HistorySchema.transactionEntity, table: HistorySchema.transactionTable, transaction)
         try transaction.insert(

@@ -61,7 +61,7 @@ extension PersistentStore {
         let plan = try await serverCatching {
             try await server.write { transaction -> MigrationPlan? in
                 let database = MigrationDatabase.server(transaction, dialect: server.dialect)
-                try database.execute("LOCK TABLE Z_METADATA IN EXCLUSIVE MODE", [])
+                if let lock = database.dialect.lockingTable("Z_METADATA") { try database.execute(lock, []) }
                 // Another process may have migrated the store since its version was read.
                 guard let stored = try readMetadata(database).versionHashes,
                       ModelVersionHashes(model: source).entitiesDiffering(from: stored).isEmpty

@@ -26,45 +26,29 @@ struct StoreSnapshot: Sendable {
     /// The engine's SQL, which the plan is written in.
     var dialect: any SQLDialect
 
-    /// The store in `database`. A server keeps names cut to its length (`PostgreSQLName`): those
-    /// of `names` are read back as the layout spells them.
+    /// The store in `database`, read from its engine's catalog. An engine may keep names in
+    /// another spelling (shortened to its length): those of `names` are read back as the layout
+    /// spells them.
     init(_ database: MigrationDatabase, framework: FrameworkVersion, names: Set<String> = []) throws {
         self.framework = framework
         dialect = database.dialect
-        switch database.connection {
-        case .sqlite(let db):
-            var columns: [String: [String]] = [:]
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
-                columns[table] = try db.columns(in: table).map(\.name)
-            }
-            self.columns = columns
-            indexes = try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
-                .map { Index(name: $0[0], table: $0[1], sql: $0[2]) }
-            triggers = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")
-        case .server:
-            let spelled = Dictionary(names.map { (PostgreSQLName.of($0), $0) }, uniquingKeysWith: { first, _ in first })
-            let name = { (kept: String) in spelled[kept] ?? kept }
-            var columns: [String: [String]] = [:]
-            try database.rows(
-                "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = current_schema() "
-                    + "ORDER BY table_name, ordinal_position", []
-            ).forEach { row in
-                columns[name(row.databaseValue(0).textValue ?? ""), default: []].append(name(row.databaseValue(1).textValue ?? ""))
-            }
-            self.columns = columns
-            // Indexes a table's primary key makes are the table's own, and go with it.
-            var indexes: [Index] = []
-            try database.rows(
-                "SELECT i.relname::text, t.relname::text, pg_get_indexdef(i.oid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
-                    + "JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace "
-                    + "WHERE n.nspname = current_schema() AND NOT x.indisprimary ORDER BY i.relname", []
-            ).forEach { row in
-                indexes.append(Index(name: name(row.databaseValue(0).textValue ?? ""), table: name(row.databaseValue(1).textValue ?? ""),
-                                     sql: row.databaseValue(2).textValue ?? ""))
-            }
-            self.indexes = indexes
-            triggers = []
+        let queries = dialect.catalogQueries
+        let spelled = dialect.catalogSpellings(of: names)
+        let name = { (row: RowColumns, column: Int32) in
+            let kept = row.databaseValue(column).textValue ?? ""
+            return spelled[kept] ?? kept
         }
+        var columns: [String: [String]] = [:]
+        try database.rows(queries.columns, []).forEach { row in columns[name(row, 0), default: []].append(name(row, 1)) }
+        self.columns = columns
+        var indexes: [Index] = []
+        try database.rows(queries.indexes, []).forEach { row in
+            indexes.append(Index(name: name(row, 0), table: name(row, 1), sql: row.databaseValue(2).textValue ?? ""))
+        }
+        self.indexes = indexes
+        var triggers: [String] = []
+        if let query = queries.triggers { try database.rows(query, []).forEach { row in triggers.append(name(row, 0)) } }
+        self.triggers = triggers
         primaryKeys = []
         try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", []).forEach { row in
             primaryKeys.append(PrimaryKeyRow(

@@ -39,7 +39,7 @@ final class ServerSaveTransaction: SaveTransaction {
     /// the transaction commits (`NOTIFY`, which the server delivers on commit only).
     func writeHistory(_ history: HistoryRecorder, author: String?, contextName: String?) throws -> Int64 {
         try writeHeldRows()
-        let number = try history.write(author: author, contextName: contextName, tombstoneColumns: store.tombstoneColumns, in: transaction)
+        let number = try history.write(author: author, contextName: contextName, tombstoneColumns: store.tombstoneColumns, in: transaction, dialect: store.dialect)
         try transaction.notify(store.commitChannel, payload: "\(number)")
         return number
     }

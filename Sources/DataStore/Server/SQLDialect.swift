@@ -55,8 +55,9 @@ package protocol SQLDialect: MigrationDialect {
     /// dictionaries in memory, reading from SQL only the rows that may match.
     var matchesTextInSQL: Bool { get }
 
-    /// Whether text columns hold U+0000. Where they do not, a save that would write it fails.
-    var textHoldsU0000: Bool { get }
+    /// Why text holding U+0000 cannot be stored, where text columns cannot hold it (a save that
+    /// would write it fails); `nil` where they can.
+    var u0000Refusal: String? { get }
 
     /// Whether the store's triggers keep derived attributes current. Where they do not, each save
     /// and migration computes the values it changes.
@@ -108,6 +109,19 @@ package protocol MigrationDialect: Sendable {
 
     /// `CREATE` of the temporary table `temporaryTable(_:)` named, holding the rows of `select`.
     func createTemporaryTable(_ table: String, as select: String) -> String
+
+    /// The queries that read the store's own description: every table's columns as `(table,
+    /// column)` rows in column order, every index a table does not make by itself as `(name,
+    /// table, definition)`, and the names of triggers (`nil` for an engine without them).
+    var catalogQueries: (columns: String, indexes: String, triggers: String?) { get }
+
+    /// The names of `names` the engine keeps in another spelling (shortened to its length), by
+    /// that spelling: what the catalog says is read back as the layout spells it.
+    func catalogSpellings(of names: Set<String>) -> [String: String]
+
+    /// What keeps other writers from `table` until the transaction ends (a migration step locks
+    /// `Z_METADATA`); `nil` where the transaction holds the database alone already.
+    func lockingTable(_ table: String) -> String?
 
     /// Whether an index of the old layout whose definition the new layout has again is kept.
     var keepsUnchangedIndexes: Bool { get }
