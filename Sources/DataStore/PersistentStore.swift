@@ -156,8 +156,7 @@ public final class PersistentStore: Sendable {
         _ = try? checkForExternalChanges()
     }
 
-    /// A store whose rows a server holds, opened by the module that speaks to it
-    /// (`PostgreSQLStore`), which read its identity and checked its version hashes. With
+    /// A store whose rows a server holds, opened by the module that speaks to it, which read its identity and checked its version hashes. With
     /// `lastHistoryTransaction`, the store records its saves as persistent history, deletes' preserved
     /// values in `tombstoneColumns` columns, and delivers other processes' saves from there on.
     package convenience init(

@@ -18,7 +18,7 @@ public enum ValidationFailure: Equatable, Sendable, CustomStringConvertible {
     case unencodableValue(entity: String, property: String, reason: String)
     /// A derived attribute was set; it kept the value the store computed.
     case derivedValueSet(ObjectID, property: String)
-    /// A value the store's engine cannot hold as it is, such as text with U+0000 on PostgreSQL.
+    /// A value the store's engine cannot hold as it is, such as text with U+0000 where text columns cannot hold it.
     case unstorableValue(ObjectID, property: String, reason: String)
 
     public var description: String {

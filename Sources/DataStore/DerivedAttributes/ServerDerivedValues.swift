@@ -7,7 +7,7 @@ import GRDB
 /// computed again, written where it changed, and reported for the contexts to show.
 ///
 /// Values that count, sum or copy rows other saves may change at the same time are computed after
-/// locking those rows, in a statement of its own: under PostgreSQL's `READ COMMITTED`, a statement
+/// locking those rows, in a statement of its own: under `READ COMMITTED` isolation, a statement
 /// that starts after the lock sees every save that held it, so the last of two concurrent saves
 /// counts the other's rows too. Text derivations are computed in Swift, as the SQLite store's
 /// functions do, so both stores fold text alike.

@@ -6,7 +6,7 @@ import StoreSchema
 ///
 /// Order matters: links whose storage changes are read first; source tables that are rebuilt are
 /// renamed out of the way so the new tables are created under their own names (with the SQL text
-/// Core Data writes, or the store's PostgreSQL DDL on a server); rows are copied; kept tables are
+/// Core Data writes, or the DDL of the store's engine); rows are copied; kept tables are
 /// altered; old tables dropped; links written; then indexes, triggers and the bookkeeping tables.
 /// Statements are written with SQLite's bare names, and quoted for a server as they are added.
 struct StepBuilder {

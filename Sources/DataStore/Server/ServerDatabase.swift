@@ -1,9 +1,9 @@
 import GRDB
 
-/// A database server that holds a store's rows, as the module that speaks to it implements it
-/// (`PostgreSQLStore`): it runs the runtime's queries — `?` placeholders, the names of the store's
-/// layout, its own `dialect` — and reads each value back as the SQLite storage class the same
-/// value has in a SQLite store, so the runtime turns rows into objects one way for both.
+/// A database server that holds a store's rows, as a module of its own implements it, which
+/// DataStore does not know: it runs the runtime's queries — `?` placeholders, the names of the
+/// store's layout, its own `dialect` — and reads each value back as the SQLite storage class the
+/// same value has in a SQLite store, so the runtime turns rows into objects one way for both.
 package protocol ServerDatabase: Sendable {
     /// The SQL the server speaks where it differs from SQLite.
     var dialect: any SQLDialect { get }
