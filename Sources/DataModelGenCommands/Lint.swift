@@ -1,6 +1,7 @@
 import ArgumentParser
 import DataModel
 import GeneratorCommand
+import SwiftGenerator
 
 /// `datamodel-gen lint MODEL`: every problem in the model, compiler-style.
 struct Lint: ParsableCommand {
@@ -12,7 +13,8 @@ struct Lint: ParsableCommand {
 
             Errors are problems that make the model unusable: unknown entities, inverses that do not \
             point back, inheritance cycles, duplicate names, indexes naming unknown properties, \
-            impossible counts, malformed values. Warnings point at things that work but probably \
+            impossible counts, malformed values, fetch requests and fetched properties whose \
+            predicates cannot be read. Warnings point at things that work but probably \
             should not be so: relationships without an inverse, required attributes without a \
             default, abstract entities without subentities, names generated code must escape, \
             XML this tool does not know (it is kept, never dropped).
@@ -30,7 +32,7 @@ struct Lint: ParsableCommand {
 
     func run() throws {
         let loaded = try options.load()
-        var diagnostics = loaded.diagnostics
+        var diagnostics = (loaded.diagnostics + ModelPredicates.diagnostics(of: loaded.model)).sortedByLocation()
         if warningsAsErrors {
             diagnostics = diagnostics.map { diagnostic in
                 var promoted = diagnostic

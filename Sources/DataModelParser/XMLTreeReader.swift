@@ -104,7 +104,13 @@ final class XMLTreeReader {
                     key = self.name(attributePrefix).name + ":" + key
                     id = -1
                 }
-                let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                let bytes = UnsafeBufferPointer(start: start, count: end - start)
+                var value = String(decoding: bytes, as: UTF8.self)
+                // Entities are never substituted (that would load external ones), so libxml2 hands
+                // over every `&` of a value — `&amp;`, `&#38;`, `&#x26;` — as `&#38;`, which can
+                // stand for nothing else: a bare `&` is not well-formed. Every other reference
+                // arrives decoded.
+                if bytes.contains(UInt8(ascii: "&")) { value = value.replacingOccurrences(of: "&#38;", with: "&") }
                 parsed.append(XMLNode.Attribute(name: key, nameID: id, value: value))
             }
         }

@@ -377,7 +377,7 @@ struct ModelContextBuilder {
         guard let destination = classNames[property.fetchRequest.entityName] else { return nil }
         var predicateExpression = ".constant(true)"
         if let format = property.fetchRequest.predicate {
-            guard let predicate = parse(format, at: property.location, what: "fetched property '\(property.name)'") else { return nil }
+            guard let predicate = ModelPredicates.parse(format, of: property, into: &diagnostics) else { return nil }
             guard let expression = try? PredicateLiteral().expression(for: predicate) else { return nil }
             predicateExpression = expression.lines(indent: 8, lead: 40).joined(separator: "\n")
         }
@@ -394,7 +394,7 @@ struct ModelContextBuilder {
         var parameters: [ParameterContext] = []
         var predicateExpression: String?
         if let format = template.predicate {
-            guard let predicate = parse(format, at: template.location, what: "fetch request '\(template.name)'") else { return nil }
+            guard let predicate = ModelPredicates.parse(format, of: template, into: &diagnostics) else { return nil }
             var taken: Set<String> = []
             for (variable, type) in VariableTyping(model: model, classNames: classNames).parameters(of: predicate, entity: entity) {
                 var identifier = SwiftIdentifier.sanitized(variable)
@@ -439,15 +439,6 @@ struct ModelContextBuilder {
             name: template.name, identifier: SwiftIdentifier.escaped(identifier),
             resultClassName: resultClass, parameters: parameters, predicateExpression: predicateExpression,
             settings: settings, documentation: documentation)
-    }
-
-    private mutating func parse(_ format: String, at location: SourceLocation, what: String) -> ObjectPredicate? {
-        do {
-            return try ObjectPredicate(format: format, arguments: [])
-        } catch {
-            diagnostics.append(.error("\(what): \(error)", at: location))
-            return nil
-        }
     }
 
     // MARK: Documentation

@@ -82,6 +82,32 @@ import TestSupport
         #expect(run.standardError.hasSuffix("7 errors, 1 warning\n"))
     }
 
+    /// A predicate `generate` could not read fails `lint` first, located at the element that holds
+    /// it; `&&` written as `&amp;&amp;` reads.
+    @Test func lint_reportsUnreadablePredicates_ofFetchRequestsAndFetchedProperties() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Show" representedClassName="Show">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <fetchedProperty name="similar" optional="YES">
+                        <fetchRequest name="fetchedPropertyFetchRequest" entity="Show" predicateString="title BEGINSWITH"/>
+                    </fetchedProperty>
+                </entity>
+                <fetchRequest name="Both" entity="Show" predicateString="title != nil &amp;&amp; title != 'x'"/>
+                <fetchRequest name="Broken" entity="Show" predicateString="title == (1"/>
+            </model>
+            """
+        let path = try Self.temporaryFile(Array(xml.utf8))
+        let run = try Self.run("lint", path)
+        #expect(run.status == 1)
+        let errors = run.standardError.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors.count == 2, "\(run.standardError)")
+        #expect(errors.first?.hasPrefix("\(path):5:9: error: fetched property 'similar': ") == true, "\(run.standardError)")
+        #expect(errors.last?.hasPrefix("\(path):10:5: error: fetch request 'Broken': ") == true, "\(run.standardError)")
+        #expect(!run.standardError.contains("'Both'"))
+    }
+
     @Test func lint_chosenVersion_isRead() throws {
         let run = try Self.run("dump", "Models/Everything.xcdatamodeld", "--model-version", "Everything 1", "--format", "summary")
         #expect(run.status == 0)

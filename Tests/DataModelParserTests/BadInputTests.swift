@@ -29,6 +29,25 @@ import TestSupport
         #expect(error.description == "Test/contents:2:1: error: the root element is <plist>, not <model>: this is not a Core Data model")
     }
 
+    /// Every predefined entity and character reference in an attribute value reads as the
+    /// character it stands for, `&` included, and text that only looks like a reference once
+    /// decoded stays as written.
+    @Test func referencesInAttributeValues_readAsTheirCharacters() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Show" representedClassName="Show">
+                    <attribute name="title" optional="YES" attributeType="String" defaultValueString="Tom &amp; Jerry &#38; &#x26; &lt;&gt; &quot;&apos; &#233;&#xE9; &amp;#38;"/>
+                </entity>
+                <fetchRequest name="Both" entity="Show" predicateString="title != nil &amp;&amp; title != &quot;&lt;none&gt;&quot;"/>
+            </model>
+            """
+        let parsed = try ModelParser.parse(Array(xml.utf8), path: "Test/contents")
+        let show = try #require(parsed.model.entities.first)
+        #expect(show.attributes.first?.defaultValue == "Tom & Jerry & & <> \"' éé &#38;")
+        #expect(parsed.model.fetchRequestTemplates.first?.predicate == "title != nil && title != \"<none>\"")
+    }
+
     @Test func emptyFile_isALocatedError() {
         guard case .failure(let error) = parse([]) else { Issue.record("empty file parsed"); return }
         #expect(error.reason == .malformedXML)

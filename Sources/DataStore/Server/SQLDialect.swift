@@ -6,7 +6,7 @@ import struct StoreSchema.Column
 /// The SQL a store's engine speaks where engines differ. The runtime writes one query for every
 /// engine, with the store's bare names and `?` placeholders, and asks the dialect for what an
 /// engine spells its own way, so that a query means the same everywhere. SQLite's is
-/// ``SQLiteDialect``; a server's comes with its ``ServerDatabase``, from the module that speaks to
+/// `SQLiteDialect`; a server's comes with its `ServerDatabase`, from the module that speaks to
 /// it.
 package protocol SQLDialect: MigrationDialect {
     // MARK: Queries

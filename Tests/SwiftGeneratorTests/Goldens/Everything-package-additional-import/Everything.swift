@@ -242,7 +242,7 @@ package enum Everything {
                 DataModel.UniquenessConstraint(["isbn"]),
                 DataModel.UniquenessConstraint(["title", "author"]),
             ],
-            userInfo: DataModel.UserInfo(["summary": "A book \"in print\" or in any other form &#38; format"])
+            userInfo: DataModel.UserInfo(["summary": "A book \"in print\" or in any other form & format"])
         ))
         entities.append(DataModel.Entity(
             "Chapter",
