@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "DataModelParser", targets: ["DataModelParser"]),
         .library(name: "PredicateLanguage", targets: ["PredicateLanguage"]),
         .library(name: "StoreSchema", targets: ["StoreSchema"]),
+        .library(name: "PostgreSQLSchema", targets: ["PostgreSQLSchema"]),
         .library(name: "StoreMigration", targets: ["StoreMigration"]),
         .library(name: "DataStore", targets: ["DataStore"]),
         .library(name: "PostgreSQLStore", targets: ["PostgreSQLStore"]),
@@ -51,6 +52,9 @@ let package = Package(
         .target(name: "PredicateLanguage"),
         // Core Data's SQLite layout for a model: numbering, tables, columns, indexes, DDL.
         .target(name: "StoreSchema", dependencies: ["DataModel"]),
+        // The same layout in PostgreSQL's DDL: types, shortened names, the history's tables. Text
+        // only, so the tool prints it with no PostgreSQL client.
+        .target(name: "PostgreSQLSchema", dependencies: ["DataModel", "StoreSchema"]),
         .target(name: "StoreMigration", dependencies: ["DataModel", "StoreSchema"]),
         // The runtime generated code compiles against: store, contexts, managed objects.
         .target(
@@ -64,7 +68,7 @@ let package = Package(
         .target(
             name: "PostgreSQLStore",
             dependencies: [
-                "DataModel", "StoreSchema", "DataStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "DataModel", "StoreSchema", "PostgreSQLSchema", "DataStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -91,7 +95,7 @@ let package = Package(
         .target(
             name: "DataModelGenCommands",
             dependencies: [
-                "DataModel", "DataModelParser", "StoreSchema", "DataStore", "StoreMigration", "SwiftGenerator", "GeneratorCommand",
+                "DataModel", "DataModelParser", "StoreSchema", "PostgreSQLSchema", "DataStore", "StoreMigration", "SwiftGenerator", "GeneratorCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -143,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "StoreSchemaTests",
             dependencies: [
-                "DataModel", "DataModelParser", "StoreSchema", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "DataModel", "DataModelParser", "StoreSchema", "PostgreSQLSchema", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -2,6 +2,7 @@ import ArgumentParser
 import DataModel
 import Foundation
 import GeneratorCommand
+import PostgreSQLSchema
 import StoreSchema
 
 /// `datamodel-gen sql MODEL`: the SQLite schema Core Data would create for the model.

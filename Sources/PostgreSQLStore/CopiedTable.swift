@@ -1,4 +1,5 @@
 import DataModel
+import PostgreSQLSchema
 import StoreSchema
 
 /// One table a copy moves: its name and columns as Core Data's layout names them, each with the

@@ -2,6 +2,7 @@ import DataModel
 import DataStore
 import Foundation
 import GRDB
+import PostgreSQLSchema
 import PostgresNIO
 import StoreSchema
 

@@ -1,3 +1,4 @@
+import PostgreSQLSchema
 import StoreSchema
 
 /// SQL written with SQLite's bare names (`SELECT Z_PK FROM ZBOOK`), as PostgreSQL must read it:

@@ -1,5 +1,6 @@
 import DataStore
 import Logging
+import PostgreSQLSchema
 import PostgresNIO
 import StoreSchema
 

@@ -2,6 +2,7 @@ import DataModel
 import Foundation
 import GRDB
 import Logging
+import PostgreSQLSchema
 import PostgresNIO
 import StoreSchema
 

@@ -1,6 +1,7 @@
 import DataStore
 import GRDB
 import Logging
+import PostgreSQLSchema
 import PostgresNIO
 import StoreSchema
 

@@ -6,16 +6,16 @@ import DataModel
 /// Core Data's own layout for composites is not publicly known (no store written with one has been
 /// examined). Everything that depends on this choice goes through this type, so it can change in one
 /// place once the real layout is known.
-enum CompositeLayout {
-    struct Leaf {
+package enum CompositeLayout {
+    package struct Leaf {
         /// `location_position_x`: the column name before `Z` and uppercasing.
         var name: String
         /// The nested attribute names below the entity's attribute, outermost first.
-        var path: [String]
-        var type: AttributeType
+        package var path: [String]
+        package var type: AttributeType
     }
 
-    static func leaves(of attribute: Attribute, in model: Model) -> [Leaf] {
+    package static func leaves(of attribute: Attribute, in model: Model) -> [Leaf] {
         var leaves: [Leaf] = []
         func walk(_ compositeName: String?, prefix: String, path: [String], depth: Int) {
             guard depth < 16, let name = compositeName, let composite = model.composite(named: name) else { return }

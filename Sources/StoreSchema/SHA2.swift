@@ -1,15 +1,15 @@
 /// SHA-256 and SHA-512 (FIPS 180-4), for the identifiers Core Data derives from a model: the
-/// version hashes and the digests over them, and shortened PostgreSQL names.
+/// version hashes and the digests over them, and names a server's DDL shortens to its length.
 ///
 /// They identify, they do not protect, and their inputs are a few hundred bytes. Computing them
 /// here keeps a cryptography library, and the BoringSSL build it brings on Linux, out of every app
 /// that links the store and out of the build plugins' tool.
-enum SHA2 {
+package enum SHA2 {
     /// The 32-byte SHA-256 digest of `message`.
-    static func sha256(_ message: [UInt8]) -> [UInt8] { digest(of: message, SHA256.self) }
+    package static func sha256(_ message: [UInt8]) -> [UInt8] { digest(of: message, SHA256.self) }
 
     /// The 64-byte SHA-512 digest of `message`.
-    static func sha512(_ message: [UInt8]) -> [UInt8] { digest(of: message, SHA512.self) }
+    package static func sha512(_ message: [UInt8]) -> [UInt8] { digest(of: message, SHA512.self) }
 
     /// The two functions differ only in word size, round count, constants and rotations.
     private static func digest<Variant: SHA2Variant>(of message: [UInt8], _: Variant.Type) -> [UInt8] {

@@ -90,13 +90,13 @@ public enum SQLSyntax {
 func identifier(_ name: String) -> String { SQLSyntax.identifier(name) }
 
 /// An identifier always in double quotes: view and column aliases carry model names, which may be SQL keywords.
-func quoted(_ name: String) -> String {
+package func quoted(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
-func literal(_ text: String) -> String { SQLSyntax.stringLiteral(text) }
+package func literal(_ text: String) -> String { SQLSyntax.stringLiteral(text) }
 
-/// Bytes as two uppercase hex digits each, for a blob literal (`X'…'` in SQLite, `'\x…'` in PostgreSQL).
-func hexDigits(_ bytes: [UInt8]) -> String {
+/// Bytes as two uppercase hex digits each, for a blob literal (`X'…'` in SQLite).
+package func hexDigits(_ bytes: [UInt8]) -> String {
     bytes.map { byte in (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true) }.joined()
 }

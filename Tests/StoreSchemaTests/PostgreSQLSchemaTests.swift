@@ -2,6 +2,7 @@ import DataModel
 import DataModelParser
 import Foundation
 import Logging
+import PostgreSQLSchema
 import PostgresNIO
 import StoreSchema
 import Testing

@@ -1,4 +1,5 @@
 import DataModel
+import StoreSchema
 
 /// The schema as PostgreSQL DDL: Core Data's tables, columns, indexes and bookkeeping rows, with
 /// PostgreSQL's types.

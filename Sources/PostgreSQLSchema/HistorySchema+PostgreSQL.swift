@@ -1,3 +1,5 @@
+import StoreSchema
+
 /// The persistent history's tables in PostgreSQL: Core Data's columns with PostgreSQL's types, as
 /// `StoreSchema.postgreSQLCreateStatements(model:)` maps the objects' tables.
 extension HistorySchema {
