@@ -33,8 +33,8 @@ public final class PersistentStore: Sendable {
     let tombstoneColumns: Int
     /// Every entity, by number (`entities[0]` is entity 1).
     public let entities: [EntityDescription]
-    /// Where the rows are.
-    let engine: Engine
+    /// What holds the rows, and runs the store's statements.
+    let engine: any StoreEngine
     /// The SQL the store's engine speaks.
     let dialect: any SQLDialect
     private let entitiesByName: [String: EntityDescription]
@@ -47,14 +47,13 @@ public final class PersistentStore: Sendable {
     let derivedValues: DerivedValueLog
     /// How a server store computes derived attributes as it saves (a SQLite store's triggers do).
     let derivedAttributeRules: [DerivedAttributeRule]
+    /// Whether the engine tells the store of other processes' history transactions as they commit.
+    let observesCommits: Bool
     private let observers = Locked<[UInt64: @Sendable (ChangeSet) -> Void]>([:])
     private let nextObserver = Locked<UInt64>(0)
-    /// The writer connection's `PRAGMA data_version` at the last check: SQLite changes it when
-    /// another connection commits, never for the connection's own writes.
-    private let externalVersion = Locked<Int?>(nil)
     /// The last history transaction delivered, and this store's own since.
     let historyCursor: Locked<HistoryCursor>
-    /// Held while a reading of a server's history publishes what it found.
+    /// Held while a reading of the history after a commit notice publishes what it found.
     let deliveries = NSRecursiveLock()
 
     /// Opens the store at `url`, creating it when the file does not exist or is empty.
@@ -152,15 +151,17 @@ public final class PersistentStore: Sendable {
         } catch {
             throw .database(message: "\(error)")
         }
-        self.init(engine: .sqlite(database), opened: opened, derivedValues: derivedValues, url: url, model: model)
+        self.init(engine: SQLiteEngine(database), opened: opened, derivedValues: derivedValues, url: url, model: model)
         _ = try? checkForExternalChanges()
     }
 
-    /// A store whose rows a server holds, opened by the module that speaks to it, which read its identity and checked its version hashes. With
-    /// `lastHistoryTransaction`, the store records its saves as persistent history, deletes' preserved
-    /// values in `tombstoneColumns` columns, and delivers other processes' saves from there on.
+    /// A store whose rows another engine holds, opened by the module that brings the engine,
+    /// which read the store's identity and checked its version hashes. With
+    /// `lastHistoryTransaction`, the store records its saves as persistent history, deletes'
+    /// preserved values in `tombstoneColumns` columns, and delivers other processes' saves from
+    /// there on.
     package convenience init(
-        server: any ServerDatabase, url: URL, model: ManagedObjectModel, identifier: String, metadata: StoreMetadata, schema: StoreSchema,
+        engine: any StoreEngine, url: URL, model: ManagedObjectModel, identifier: String, metadata: StoreMetadata, schema: StoreSchema,
         lastHistoryTransaction: Int64?, tombstoneColumns: Int
     ) {
         var opened = Opened(identifier: identifier, metadata: metadata, schema: schema)
@@ -169,13 +170,13 @@ public final class PersistentStore: Sendable {
             opened.lastHistoryTransaction = lastHistoryTransaction
             opened.tombstoneColumns = tombstoneColumns
         }
-        self.init(engine: .server(server), opened: opened, derivedValues: DerivedValueLog(), url: url, model: model)
-        if tracksHistory { listenForServerChanges(on: server) }
+        self.init(engine: engine, opened: opened, derivedValues: DerivedValueLog(), url: url, model: model)
+        if observesCommits { observeCommits() }
     }
 
-    private init(engine: Engine, opened: Opened, derivedValues: DerivedValueLog, url: URL?, model: ManagedObjectModel) {
+    private init(engine: any StoreEngine, opened: Opened, derivedValues: DerivedValueLog, url: URL?, model: ManagedObjectModel) {
         self.engine = engine
-        dialect = if case .server(let server) = engine { server.dialect } else { SQLiteDialect() }
+        dialect = engine.dialect
         self.derivedValues = derivedValues
         self.url = url
         self.model = model
@@ -194,26 +195,8 @@ public final class PersistentStore: Sendable {
         }
         historyLayouts = tracksHistory ? entities.map { (HistoryColumns($0), HistoryTombstones($0)) } : []
         tombstoneColumns = opened.tombstoneColumns
+        observesCommits = tracksHistory && engine.notifiesCommits
         derivedAttributeRules = dialect.maintainsDerivedValuesWithTriggers ? [] : DerivedAttributeRule.rules(of: entities, in: model.model)
-    }
-
-    /// A SQLite database, or a server's.
-    enum Engine {
-        case sqlite(any DatabaseWriter)
-        case server(any ServerDatabase)
-    }
-
-    /// The SQLite database; on a server's store, which has none, `SQLiteStoreRequired`.
-    var database: any DatabaseWriter {
-        get throws(SQLiteStoreRequired) {
-            guard case .sqlite(let database) = engine else { throw SQLiteStoreRequired() }
-            return database
-        }
-    }
-
-    /// The server that holds the rows, for a server's store.
-    var server: (any ServerDatabase)? {
-        if case .server(let server) = engine { server } else { nil }
     }
 
     /// The ID of the row `key` of the entity numbered `entityNumber` (an unknown number, from a
@@ -298,23 +281,11 @@ public final class PersistentStore: Sendable {
     @discardableResult
     public func checkForExternalChanges() throws(StoreError) -> Bool {
         let found: (changed: Bool, transactions: [HistoryTransaction])
-        if let server {
-            do {
-                return try deliverServerChangesWaiting(on: server)
-            } catch {
-                throw .database(message: "\(error)")
-            }
-        }
         do {
-            // On the writer's queue: no save of this store is between its commit and its note of
-            // the history transaction it wrote.
-            found = try database.writeWithoutTransaction { db in
-                let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-                let changed = externalVersion.withLock { last in
-                    defer { last = version }
-                    return last != nil && last != version
-                }
-                return (changed, changed && tracksHistory ? try externalTransactions(db) : [])
+            // An engine that notices commits reads the history; without one, it cannot tell.
+            if engine.notifiesCommits { return observesCommits ? try deliverNoticedChangesWaiting() : false }
+            found = try engine.checkingExternalCommits { changed, transaction in
+                (changed, changed && tracksHistory ? try externalTransactions(transaction) : [])
             }
         } catch {
             throw .database(message: "\(error)")

@@ -9,7 +9,7 @@ package struct ReadRows: Sendable {
     /// The values of every row, row after row.
     private let values: [DatabaseValue]
 
-    var count: Int { columnCount == 0 ? 0 : values.count / columnCount }
+    package var count: Int { columnCount == 0 ? 0 : values.count / columnCount }
 
     /// Rows of `columnCount` columns: `values` holds the first row's, then the next row's….
     package init(columnCount: Int, values: [DatabaseValue]) {
@@ -29,7 +29,7 @@ package struct ReadRows: Sendable {
     }
 
     /// The first column of the first row as an integer; `nil` without a row, or for `NULL`.
-    var firstInteger: Int64? {
+    package var firstInteger: Int64? {
         guard columnCount > 0, !values.isEmpty else { return nil }
         switch values[0].storage {
         case .int64(let integer): return integer
@@ -39,7 +39,7 @@ package struct ReadRows: Sendable {
     }
 
     /// Calls `body` with the columns of each row in turn.
-    func forEach(_ body: (RowColumns) throws -> Void) rethrows {
+    package func forEach(_ body: (RowColumns) throws -> Void) rethrows {
         guard columnCount > 0 else { return }
         try values.withUnsafeBufferPointer { all in
             for start in stride(from: 0, to: all.count, by: columnCount) {
@@ -58,28 +58,11 @@ extension PersistentStore {
         let start = ContinuousClock.now
         let rows: ReadRows
         do {
-            if let server {
-                rows = try await server.rows(sql.sql, arguments: sql.arguments)
-            } else {
-                rows = try await database.read { db in try ReadRows(db.cachedStatement(sql: sql.sql), arguments: sql.arguments) }
-            }
+            rows = try await engine.rows(sql.sql, arguments: sql.arguments)
         } catch {
             throw .database(message: "\(error)")
         }
         if settings.level > 0 { settings.handler(.fetched(seconds: (ContinuousClock.now - start) / .seconds(1), rows: rows.count)) }
         return rows
-    }
-
-    /// Every row `sql` selects on the server, the calling thread waiting for them, logged as
-    /// `logged(_:_:rows:)` logs.
-    func rowsWaiting(_ sql: SQLFragment, on server: any ServerDatabase) throws -> ReadRows {
-        try logged(sql, { try server.rowsWaiting(sql.sql, arguments: sql.arguments) }, rows: \.count)
-    }
-}
-
-extension Database {
-    /// Every row `sql` selects, read into memory.
-    func readRows(_ sql: String, _ arguments: [DatabaseValue]) throws -> ReadRows {
-        try ReadRows(cachedStatement(sql: sql), arguments: arguments)
     }
 }

@@ -10,7 +10,7 @@ import GRDBSQLite
 /// from SQLite's C API; a read takes the same case for all its rows, so the branch costs nothing
 /// measurable.
 @usableFromInline
-enum RowColumns {
+package enum RowColumns {
     case statement(SQLiteStatement)
     case values(UnsafeBufferPointer<DatabaseValue>)
 

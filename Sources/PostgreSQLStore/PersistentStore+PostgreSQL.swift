@@ -75,7 +75,7 @@ extension PersistentStore {
         }
         let opened = try await Self.open(configuration, model: model, creating: history)
         self.init(
-            server: PostgreSQLDatabase(
+            engine: PostgreSQLDatabase(
                 configuration: configuration, schema: opened.schema, model: model.model, tombstoneColumns: opened.tombstoneColumns,
                 maximumConnections: maximumConnections, isReadOnly: false),
             url: url ?? Self.url(of: configuration), model: model, identifier: opened.identifier, metadata: opened.metadata,
@@ -100,7 +100,7 @@ extension PersistentStore {
     ) async throws(StoreError) -> PersistentStore {
         let opened = try await open(configuration, model: model, creating: nil)
         return PersistentStore(
-            server: PostgreSQLDatabase(
+            engine: PostgreSQLDatabase(
                 configuration: configuration, schema: opened.schema, model: model.model, tombstoneColumns: opened.tombstoneColumns,
                 maximumConnections: maximumConnections, isReadOnly: true),
             url: url ?? Self.url(of: configuration), model: model, identifier: opened.identifier, metadata: opened.metadata,

@@ -31,7 +31,7 @@ extension PersistentStore {
         postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, to version: String? = nil,
         options: MigrationOptions = .automatic
     ) async throws(StoreError) -> [MigrationPlan] {
-        try await migrate(server: migrationDatabase(configuration, model: model), model: model, to: version, options: options) { version throws(StoreError) in
+        try await migrate(engine: migrationDatabase(configuration, model: model), model: model, to: version, options: options) { version throws(StoreError) in
             try await PersistentStore(postgreSQL: configuration, model: version, history: .automatic, maximumConnections: 2, migration: .disabled)
         }
     }
@@ -47,7 +47,7 @@ extension PersistentStore {
     public static func migrationPlan(
         postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, to version: String? = nil
     ) async throws(StoreError) -> MigrationPlan? {
-        try await migrationPlan(server: migrationDatabase(configuration, model: model), model: model, to: version)
+        try await migrationPlan(engine: migrationDatabase(configuration, model: model), model: model, to: version)
     }
 
     /// One connection to the database, for a migration's transactions.

@@ -10,7 +10,7 @@ import StoreSchema
 /// The PostgreSQL database a store's rows are in, as `DataStore` reads it: the runtime's queries,
 /// run on a few reused connections, their values read back as the SQLite storage classes the same
 /// values have in a SQLite store.
-final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
+final class PostgreSQLDatabase: StoreEngine, @unchecked Sendable {
     private let configuration: PostgresConnection.Configuration
     private let queryText: PostgreSQLQueryText
     private let logger = Logger(label: "datamodelkit.postgresql")
@@ -62,7 +62,26 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         return value
     }
 
-    func listen(to channel: String, _ onCommit: @escaping @Sendable (String?) async -> Void) {
+    /// Each transaction locks the rows it changes.
+    var locksRows: Bool { true }
+
+    /// Saves notify the store's channel as they commit (`LISTEN` and `NOTIFY`).
+    var notifiesCommits: Bool { true }
+
+    func observeCommits(toStore storeIdentifier: String, _ onCommit: @escaping @Sendable (Int64?) async -> Void) {
+        listen(to: PostgreSQLTransaction.commitChannel(ofStore: storeIdentifier)) { payload in await onCommit(payload.flatMap { Int64($0) }) }
+    }
+
+    /// Commits are observed, never checked for.
+    func checkingExternalCommits<T>(_ body: (_ changed: Bool, any EngineTransaction) throws -> T) throws -> T {
+        try read { try body(false, $0) }
+    }
+
+    /// Calls `onCommit` with the payload of every notification of `channel` (sent as its
+    /// transaction commits), one call at a time, for as long as the database lives; and with `nil`
+    /// when it starts listening, or listens again after losing its connection, since
+    /// notifications may have been missed.
+    private func listen(to channel: String, _ onCommit: @escaping @Sendable (String?) async -> Void) {
         let (configuration, logger) = (configuration, logger)
         let task = Task {
             while !Task.isCancelled {
@@ -117,11 +136,14 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         try await rowsReading(queryText.query(sql, arguments: arguments)).get()
     }
 
-    func rowsWaiting(_ sql: String, arguments: [DatabaseValue]) throws -> ReadRows {
-        try rowsReading(queryText.query(sql, arguments: arguments)).wait()
+    /// Reads every row first: a connection cannot be held while the caller works on each.
+    func forEachRow(_ sql: String, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws -> Int {
+        let rows = try rowsReading(queryText.query(sql, arguments: arguments)).wait()
+        rows.forEach(body)
+        return rows.count
     }
 
-    func writeWaiting<T>(_ body: (any ServerTransaction) throws -> T) throws -> T {
+    func write<T>(_ body: (any EngineTransaction) throws -> T) throws -> T {
         guard !isReadOnly else { throw PostgreSQLServerError(description: "the store was opened for reading only") }
         // A transaction the server ended to break a deadlock with another wrote nothing: it runs
         // again, the other one having gone on meanwhile.
@@ -135,26 +157,28 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         return try writeOnce(body)
     }
 
-    func readWaiting<T>(_ body: (any ServerTransaction) throws -> T) throws -> T {
+    /// In a `REPEATABLE READ` transaction, which sees one snapshot of the database.
+    func read<T>(_ body: (any EngineTransaction) throws -> T) throws -> T {
         try runOnce(body, beginning: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     }
 
     /// The most times a write runs when the server ends it to break deadlocks.
     private static let attemptsPerWrite = 3
 
-    private func writeOnce<T>(_ body: (any ServerTransaction) throws -> T) throws -> T {
+    private func writeOnce<T>(_ body: (any EngineTransaction) throws -> T) throws -> T {
         // Keys and versions are read again after the rows are locked, which needs each statement
         // to see what committed before it, whatever the server's default.
         try runOnce(body, beginning: "BEGIN ISOLATION LEVEL READ COMMITTED")
     }
 
     /// Runs `body` in the transaction `begin` starts, committed when it returns.
-    private func runOnce<T>(_ body: (any ServerTransaction) throws -> T, beginning begin: String) throws -> T {
+    private func runOnce<T>(_ body: (any EngineTransaction) throws -> T, beginning begin: String) throws -> T {
         let (connection, transaction) = try beginTransaction(begin)
         defer { release(connection) }
         var committing = false
         do {
             let result = try body(transaction)
+            try transaction.writeHeldRows()
             committing = true
             try transaction.run("COMMIT")
             return result
@@ -176,9 +200,9 @@ final class PostgreSQLDatabase: ServerDatabase, @unchecked Sendable {
         }
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (any ServerTransaction) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any EngineTransaction) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            Self.writers.async { continuation.resume(with: Result { try self.writeWaiting(body) }) }
+            Self.writers.async { continuation.resume(with: Result { try self.write(body) }) }
         }
     }
 

@@ -47,7 +47,8 @@ struct PostgreSQLDialect: SQLDialect {
     var comparesUUIDsAsText: Bool { true }
     var matchesTextInSQL: Bool { false }
     /// `text` holds every character but U+0000.
-    var u0000Refusal: String? { "PostgreSQL text cannot hold the character U+0000" }
+    var u0000Refusal: String? { Self.u0000Refusal }
+    static let u0000Refusal = "PostgreSQL text cannot hold the character U+0000"
     var maintainsDerivedValuesWithTriggers: Bool { false }
 
     var realType: String { "DOUBLE PRECISION" }
@@ -81,6 +82,10 @@ struct PostgreSQLDialect: SQLDialect {
     func createTemporaryTable(_ table: String, columns: String) -> String { "CREATE TEMP TABLE \(table) (\(columns)) ON COMMIT DROP;" }
     func createTemporaryTable(_ table: String, as select: String) -> String { "CREATE TEMP TABLE \(table) ON COMMIT DROP AS \(select);" }
     /// Indexes a table's primary key makes are the table's own, and go with it.
+    func countOfTables(named table: String) -> String {
+        "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = \(SQLSyntax.stringLiteral(table))"
+    }
+
     var catalogQueries: (columns: String, indexes: String, triggers: String?) {
         (columns: "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = current_schema() "
             + "ORDER BY table_name, ordinal_position",

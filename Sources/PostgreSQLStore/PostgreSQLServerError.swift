@@ -5,7 +5,7 @@ import PostgresNIO
 /// PostgresNIO describes its errors generically so that no bound value reaches a log by accident,
 /// and neither does this (no query text, no values), but the server's message and SQLSTATE, or
 /// what happened to the connection, are what a developer needs.
-struct PostgreSQLServerError: ServerDatabaseError, CustomStringConvertible {
+struct PostgreSQLServerError: StoreEngineError, CustomStringConvertible {
     let description: String
     /// Whether the connection ended (the server restarted, was shut down, or ended the session):
     /// a read can run again on a new one.

@@ -5,9 +5,13 @@ import PostgreSQLSchema
 import PostgresNIO
 import StoreSchema
 
-/// A save's transaction on one connection, each statement waited for in turn: a save's steps
-/// depend on what the previous ones found (a conflict, a refused row).
-final class PostgreSQLTransaction: ServerTransaction {
+/// A transaction on one connection, each statement waited for in turn: a save's steps depend on
+/// what the previous ones found (a conflict, a refused row).
+///
+/// Inserted rows are held back and written many to a statement just before the next other
+/// statement, as one round trip per row would bound a save of many objects by the network's
+/// latency.
+final class PostgreSQLTransaction: EngineTransaction {
     private let connection: PostgresConnection
     private let queryText: PostgreSQLQueryText
     private let logger: Logger
@@ -17,6 +21,9 @@ final class PostgreSQLTransaction: ServerTransaction {
     private(set) var rollbackHandlers: [@Sendable () -> Void] = []
     /// The type of each column of the store's tables, by table and column name.
     private let columnTypes: [String: [String: PostgreSQLValueType]]
+    /// The inserters of the transaction's tables, in the order they were first asked for, whose
+    /// rows are written before any other statement.
+    private var inserters: [PostgreSQLRowInserter] = []
     /// Bound values per multi-row `INSERT`: PostgreSQL's limit.
     private static let parametersPerStatement = 65_535
 
@@ -28,15 +35,37 @@ final class PostgreSQLTransaction: ServerTransaction {
     }
 
     func execute(_ sql: String, arguments: [DatabaseValue]) throws -> Int {
-        try run(queryText.query(sql, arguments: arguments)).metadata.rows ?? 0
+        try writeHeldRows()
+        return try run(queryText.query(sql, arguments: arguments)).metadata.rows ?? 0
     }
 
     func rows(_ sql: String, arguments: [DatabaseValue]) throws -> ReadRows {
-        try ReadRows(run(queryText.query(sql, arguments: arguments)))
+        try writeHeldRows()
+        return try ReadRows(run(queryText.query(sql, arguments: arguments)))
     }
 
-    /// Binds each value as its column's type, which is the fastest for the server to read, or
-    /// else as text of no stated type, as other statements bind it.
+    func forEachRow(_ sql: String, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws {
+        try rows(sql, arguments: arguments).forEach(body)
+    }
+
+    func inserter(into table: String, columns: [String]) throws -> any RowInserter {
+        if let held = inserters.first(where: { $0.table == table && $0.columns == columns }) { return held }
+        let inserter = PostgreSQLRowInserter(table: table, columns: columns)
+        inserters.append(inserter)
+        return inserter
+    }
+
+    /// Writes the rows the inserters hold.
+    func writeHeldRows() throws {
+        for inserter in inserters where !inserter.values.isEmpty {
+            try insert(into: inserter.table, columns: inserter.columns, values: inserter.takeRows())
+        }
+    }
+
+    /// Inserts rows of `columns` into `table`, in as few statements as PostgreSQL takes: `values`
+    /// holds the first row's values, then the next row's…. Binds each value as its column's
+    /// type, which is the fastest for the server to read, or else as text of no stated type, as
+    /// other statements bind it.
     func insert(into table: String, columns: [String], values: [DatabaseValue]) throws {
         guard !columns.isEmpty else { return }
         let types = columns.map { columnTypes[table]?[$0] }
@@ -64,12 +93,19 @@ final class PostgreSQLTransaction: ServerTransaction {
         }
     }
 
-    func refusal(of write: () throws -> Void) throws -> (any Error)? {
+    /// Runs `write` after a savepoint, to which a unique index's refusal rolls back.
+    func refusal(of write: () throws -> Void, mayBeRefused: Bool) throws -> (any Error)? {
+        guard mayBeRefused else {
+            try write()
+            return nil
+        }
+        try writeHeldRows()
         savepoints += 1
         let savepoint = "refusable_\(savepoints)"
         try run(PostgresQuery(unsafeSQL: "SAVEPOINT \(savepoint)"))
         do {
             try write()
+            try writeHeldRows()
         } catch let error as PostgreSQLServerError where error.isUniqueViolation {
             try run(PostgresQuery(unsafeSQL: "ROLLBACK TO SAVEPOINT \(savepoint)"))
             return error
@@ -82,6 +118,8 @@ final class PostgreSQLTransaction: ServerTransaction {
         rollbackHandlers.append(body)
     }
 
+    /// Notifies the listeners of `channel` with `payload` when the transaction commits (the
+    /// server delivers notifications on commit only).
     func notify(_ channel: String, payload: String) throws {
         var bindings = PostgresBindings(capacity: 2)
         bindings.append(channel)
@@ -97,5 +135,31 @@ final class PostgreSQLTransaction: ServerTransaction {
         } catch {
             throw PostgreSQLServerError(error)
         }
+    }
+}
+
+/// The rows one table's inserts hold until the transaction writes them.
+private final class PostgreSQLRowInserter: RowInserter {
+    let table: String
+    let columns: [String]
+    /// The rows' values, row after row.
+    private(set) var values: [DatabaseValue] = []
+
+    init(table: String, columns: [String]) {
+        self.table = table
+        self.columns = columns
+    }
+
+    func bind(_ value: DatabaseValue) {
+        values.append(value)
+    }
+
+    /// The row is held with the others: the values are complete already.
+    func insertRow() {}
+
+    /// The rows held, which are the transaction's to write now.
+    func takeRows() -> [DatabaseValue] {
+        defer { values = [] }
+        return values
     }
 }

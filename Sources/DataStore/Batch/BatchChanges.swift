@@ -11,7 +11,7 @@ struct BatchChanges {
     var tombstones: [ObjectID: [DatabaseValue]] = [:]
     /// On a server, what computes the derived values the request changes, when the request had
     /// to read something before it wrote (the owners of the rows a delete removes).
-    var derivedValues: ServerDerivedValues?
+    var derivedValues: DerivedValueComputation?
 
     /// Objects the request did not write whose derived values changed with its rows.
     var derivedUpdated: [(id: ObjectID, properties: Set<String>)] = []
@@ -39,11 +39,11 @@ struct BatchChanges {
 
     /// On a server, which has no triggers, computes the derived values the request changed and
     /// adds the objects whose values changed.
-    mutating func computeDerivedValues(store: PersistentStore, in transaction: any SaveTransaction) throws {
+    mutating func computeDerivedValues(store: PersistentStore, in transaction: SaveTransaction) throws {
         guard !store.derivedAttributeRules.isEmpty else { return }
-        var derived = derivedValues ?? ServerDerivedValues(store: store, transaction: transaction)
+        var derived = derivedValues ?? DerivedValueComputation(store: store, transaction: transaction)
         let written = { (id: ObjectID, properties: Set<String>) in
-            ServerDerivedValues.WrittenRow(entity: id.scope.entity, key: id.primaryKey ?? 0, changedKeys: properties)
+            DerivedValueComputation.WrittenRow(entity: id.scope.entity, key: id.primaryKey ?? 0, changedKeys: properties)
         }
         derived.inserted = inserted.map { written($0, []) }
         derived.updated = updated.map(written)

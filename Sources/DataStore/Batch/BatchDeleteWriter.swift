@@ -35,7 +35,7 @@ struct BatchDeleteWriter {
         }
     }
 
-    func write(_ transaction: any SaveTransaction) throws -> BatchChanges {
+    func write(_ transaction: SaveTransaction) throws -> BatchChanges {
         // A server computes derived values from what it deletes (on SQLite the triggers do).
         if case .matching(let plan, 0, 0) = targets, plan.isLocal, !plan.evaluatesInMemory, store.derivedAttributeRules.isEmpty,
            plan.entities.allSatisfy({ $0.relationships.allSatisfy(\.isTransient) && !keepsTombstones($0) }) {
@@ -66,9 +66,9 @@ struct BatchDeleteWriter {
                 guard let table = store.entity(number: root)?.tableName else { continue }
                 _ = try transaction.rows("SELECT Z_PK FROM \(table) WHERE Z_PK IN (\(BatchKeys.keys(root: root))) ORDER BY Z_PK FOR UPDATE", [])
             }
-            var derived = ServerDerivedValues(store: store, transaction: transaction)
+            var derived = DerivedValueComputation(store: store, transaction: transaction)
             derived.deleted = noted.compactMap { row in
-                store.entity(number: row.entityNumber).map { ServerDerivedValues.WrittenRow(entity: $0, key: row.key) }
+                store.entity(number: row.entityNumber).map { DerivedValueComputation.WrittenRow(entity: $0, key: row.key) }
             }
             try derived.readFormerOwners()
             changes.derivedValues = derived
@@ -107,7 +107,7 @@ struct BatchDeleteWriter {
     /// relationships: nothing else refers to them, so their keys are read and the same condition
     /// deletes them (in the same transaction, so the same rows; cheaper than `RETURNING`, which
     /// buffers every row it returns).
-    private func deleteDirectly(_ plan: FetchPlan, _ transaction: any SaveTransaction) throws -> BatchChanges {
+    private func deleteDirectly(_ plan: FetchPlan, _ transaction: SaveTransaction) throws -> BatchChanges {
         var changes = BatchChanges()
         let select = plan.select("t0.Z_PK, t0.Z_ENT", ordered: false)
         try transaction.forEachRow(select.sql, select.arguments) { row in
@@ -148,7 +148,7 @@ struct BatchDeleteWriter {
     /// Refuses the delete when a Deny relationship of a deleted object still has destinations that
     /// remain, or when a remaining object would lose a required to-one (a Nullify relationship
     /// whose inverse is required).
-    private func check(_ entities: [EntityDescription], _ transaction: any SaveTransaction) throws {
+    private func check(_ entities: [EntityDescription], _ transaction: SaveTransaction) throws {
         var failures: [ValidationFailure] = []
         for entity in entities {
             for relationship in entity.relationships where !relationship.isTransient {
@@ -195,7 +195,7 @@ struct BatchDeleteWriter {
     /// its delete rule says, and notes the remaining objects whose relationships change. Join-table
     /// rows and hidden inverse columns go whatever the rule, as when a context deletes.
     private func clearReferences(
-        to entity: EntityDescription, through relationship: RelationshipDescription, _ touched: inout TouchedRows, _ transaction: any SaveTransaction
+        to entity: EntityDescription, through relationship: RelationshipDescription, _ touched: inout TouchedRows, _ transaction: SaveTransaction
     ) throws {
         let inverse = inverse(of: relationship)
         let deletedKeys = BatchKeys.keys(root: entity.rootNumber, entity: entity.number)
@@ -223,7 +223,7 @@ struct BatchDeleteWriter {
 
     /// Sets the to-one `inverse` to nil in the remaining rows whose value is one of `deletedKeys`.
     private func nullify(
-        _ inverse: RelationshipDescription, pointingAt deletedKeys: String, _ touched: inout TouchedRows, _ transaction: any SaveTransaction
+        _ inverse: RelationshipDescription, pointingAt deletedKeys: String, _ touched: inout TouchedRows, _ transaction: SaveTransaction
     ) throws {
         guard case .foreignKey(let column, let entityColumn, let orderColumn) = inverse.storage,
               let owner = store.entity(named: inverse.entityName) else { return }
@@ -259,7 +259,7 @@ struct BatchDeleteWriter {
 
     /// The destinations through `relationship` of the deleted rows of `entity` that are not deleted.
     private func remainingDestinations(
-        of entity: EntityDescription, _ relationship: RelationshipDescription, _ transaction: any SaveTransaction
+        of entity: EntityDescription, _ relationship: RelationshipDescription, _ transaction: SaveTransaction
     ) throws -> [BatchKeys.Row] {
         guard let destination = store.entity(named: relationship.destinationEntityName) else { return [] }
         let root = destination.rootNumber

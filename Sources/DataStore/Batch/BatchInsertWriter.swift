@@ -9,7 +9,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
 
     private var store: PersistentStore { context.store }
 
-    mutating func write(_ transaction: any SaveTransaction) throws -> BatchChanges {
+    mutating func write(_ transaction: SaveTransaction) throws -> BatchChanges {
         // The object lives in a context of its own, never saved: this one is not touched.
         let scratch = ObjectContext(store: store)
         guard let object = scratch.insertObject(of: entity) as? Object else {

@@ -13,7 +13,7 @@ struct BatchKeys {
         var entityNumber: Int
     }
 
-    let transaction: any SaveTransaction
+    let transaction: SaveTransaction
     let dialect: any SQLDialect
 
     /// Makes the table, or empties it.

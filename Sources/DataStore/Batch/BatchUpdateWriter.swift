@@ -60,7 +60,7 @@ struct BatchUpdateWriter {
         checkedExpressions = expressions
     }
 
-    func write(_ transaction: any SaveTransaction) throws -> BatchChanges {
+    func write(_ transaction: SaveTransaction) throws -> BatchChanges {
         guard !assignments.isEmpty else { return BatchChanges() }
         let keys = BatchKeys(transaction: transaction, dialect: store.dialect)
         try keys.clear()
@@ -86,7 +86,7 @@ struct BatchUpdateWriter {
     }
 
     /// Reads back the values the expressions computed for the attributes with rules, and checks them.
-    private func expressionFailures(_ transaction: any SaveTransaction) throws -> [ValidationFailure] {
+    private func expressionFailures(_ transaction: SaveTransaction) throws -> [ValidationFailure] {
         guard !checkedExpressions.isEmpty else { return [] }
         let columns = checkedExpressions.compactMap(\.columnName).joined(separator: ", ")
         let rows = try transaction.rows("""
@@ -106,7 +106,7 @@ struct BatchUpdateWriter {
 
     /// After the `UPDATE` broke a unique index: updates the rows one at a time to find which, and
     /// with which existing object, each breaks a uniqueness constraint.
-    private func uniquenessFailures(_ rows: [BatchKeys.Row], update: SQLFragment, _ transaction: any SaveTransaction) throws -> [ValidationFailure] {
+    private func uniquenessFailures(_ rows: [BatchKeys.Row], update: SQLFragment, _ transaction: SaveTransaction) throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for row in rows {
             let one = update + " WHERE Z_PK = " + .bound(row.key.databaseValue)
@@ -119,7 +119,7 @@ struct BatchUpdateWriter {
     }
 
     /// The constraints the new values of the row `id` break, each with the row that has them.
-    private func conflicts(of id: ObjectID, _ transaction: any SaveTransaction) throws -> [ValidationFailure] {
+    private func conflicts(of id: ObjectID, _ transaction: SaveTransaction) throws -> [ValidationFailure] {
         let newValues = Dictionary(assignments.map { ($0.column, $0.value) }, uniquingKeysWith: { first, _ in first })
         var failures: [ValidationFailure] = []
         for constraint in entity.uniquenessConstraints {

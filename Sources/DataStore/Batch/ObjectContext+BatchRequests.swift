@@ -39,9 +39,9 @@ extension ObjectContext {
 
     /// Runs `write` in one transaction of the store's engine with the history it calls for, then
     /// merges and publishes what it changed.
-    private func runBatch(_ write: @escaping (any SaveTransaction) throws -> BatchChanges) throws(BatchError) -> BatchChanges {
+    private func runBatch(_ write: @escaping (SaveTransaction) throws -> BatchChanges) throws(BatchError) -> BatchChanges {
         let (author, contextName) = (transactionAuthor, name)
-        let inTransaction = { [store] (transaction: any SaveTransaction) throws -> BatchChanges in
+        let inTransaction = { [store] (transaction: SaveTransaction) throws -> BatchChanges in
             _ = store.derivedValues.take()  // left by an earlier write that rolled back
             var changes = try write(transaction)
             changes.add(derived: store.derivedValues.take(), store: store)
@@ -56,10 +56,7 @@ extension ObjectContext {
         }
         let changes: BatchChanges
         do {
-            changes = switch store.engine {
-            case .sqlite(let database): try database.write { db in try inTransaction(SQLiteSaveTransaction(db, store: store)) }
-            case .server(let server): try server.writeWaiting { transaction in try inTransaction(ServerSaveTransaction(transaction, store: store)) }
-            }
+            changes = try store.engine.write { transaction in try inTransaction(SaveTransaction(transaction, store: store)) }
         } catch let error as BatchError {
             throw error
         } catch let unknown as CommitOutcomeUnknown {

@@ -181,18 +181,13 @@ extension ObjectContext {
         try readEachRow(sql, body)
     }
 
-    /// Calls `body` with the columns of each row `sql` selects, read now — on the server, the
-    /// calling thread waiting — logging the number of rows and turning database errors into
+    /// Calls `body` with the columns of each row `sql` selects, read now, the calling thread
+    /// waiting, logging the number of rows and turning database errors into
     /// `ContextError.database`.
     func readEachRow(_ sql: SQLFragment, _ body: (RowColumns) -> Void) throws(ContextError) {
         do {
             if let transactionReader { return try transactionReader(sql).forEach(body) }
-            if let server = store.server { return try store.rowsWaiting(sql, on: server).forEach(body) }
-            _ = try store.logged(sql, {
-                try store.database.read { db in
-                    try db.cachedStatement(sql: sql.sql).forEachRow(arguments: sql.arguments) { body(.statement($0)) }
-                }
-            }, rows: { $0 })
+            _ = try store.logged(sql, { try store.engine.forEachRow(sql.sql, arguments: sql.arguments, body) }, rows: { $0 })
         } catch {
             throw .database(message: "\(error)")
         }

@@ -88,15 +88,8 @@ extension PersistentStore {
         guard tracksHistory else { throw .history(.notTracked) }
         let statements = ["DELETE FROM ACHANGE WHERE ZTRANSACTIONID < ?", "DELETE FROM ATRANSACTION WHERE Z_PK < ?"]
         do {
-            switch engine {
-            case .sqlite(let database):
-                try database.write { db in
-                    for sql in statements { try db.execute(sql: sql, arguments: [number]) }
-                }
-            case .server(let server):
-                try server.writeWaiting { transaction in
-                    for sql in statements { _ = try transaction.execute(sql, arguments: [number.databaseValue]) }
-                }
+            try engine.write { transaction in
+                for sql in statements { _ = try transaction.execute(sql, arguments: [number.databaseValue]) }
             }
         } catch {
             throw .database(message: "\(error)")
@@ -115,9 +108,11 @@ extension PersistentStore {
     }
 
     /// The transactions other connections committed since the last delivered one, on the writer.
-    func externalTransactions(_ db: Database) throws -> [HistoryTransaction] {
+    func externalTransactions(_ transaction: any EngineTransaction) throws -> [HistoryTransaction] {
         let after = historyCursor.withLock { $0.lastTransaction }
-        return advanceCursor(past: try readTransactions(after: after, entityNames: nil, author: nil, filter: nil, isIncluded: nil, read: db.readRows))
+        return advanceCursor(past: try readTransactions(after: after, entityNames: nil, author: nil, filter: nil, isIncluded: nil) {
+            try transaction.rows($0, arguments: $1)
+        })
     }
 
     /// Moves the history cursor past `transactions`, read after it; those other connections or
@@ -146,7 +141,8 @@ extension PersistentStore {
     /// The history's two queries: the transactions numbered above the argument, and their changes.
     var historyQueries: (transactions: String, changes: String) {
         let tombstones = HistorySchema.tombstoneColumnList(tombstoneColumns)
-        // A save on a server keeps the names in the transaction's own columns.
+        // Core Data's layout keys names in `ATRANSACTIONSTRING`; a layout without it (a
+        // server's, `HistorySchema`) keeps them in the transaction's own columns.
         return (
             """
             SELECT t.Z_PK, t.ZTIMESTAMP, COALESCE(a.ZNAME, t.ZAUTHOR), COALESCE(c.ZNAME, t.ZCONTEXTNAME),
@@ -201,7 +197,7 @@ extension PersistentStore {
                     let layout = historyTombstones(of: entity)
                     if !layout.isEmpty {
                         let stored = (0..<max(0, min(layout.attributes.count, tombstoneColumns))).map { row.databaseValue(Int32(6 + $0)) }
-                        change.tombstone = layout.tombstone(server.map { server in stored.map(server.valueOfAnyStorageClass) } ?? stored)
+                        change.tombstone = layout.tombstone(stored.map(engine.valueOfAnyStorageClass))
                     }
                 case .insert:
                     break
@@ -215,16 +211,12 @@ extension PersistentStore {
         return transactions
     }
 
-    /// Runs `body` with the store's queries, which see one snapshot of the store: on a SQLite
-    /// reader, or in a server's read-only transaction, the calling thread waiting; with every
-    /// error typed.
+    /// Runs `body` with the store's queries, which see one snapshot of the store, the calling
+    /// thread waiting; with every error typed.
     private func readingHistory<T>(_ body: ((String, [DatabaseValue]) throws -> ReadRows) throws -> T) throws(StoreError) -> T {
         guard tracksHistory else { throw .history(.notTracked) }
         do {
-            switch engine {
-            case .sqlite(let database): return try database.read { db in try body(db.readRows) }
-            case .server(let server): return try server.readWaiting { transaction in try body { try transaction.rows($0, arguments: $1) } }
-            }
+            return try engine.read { transaction in try body { try transaction.rows($0, arguments: $1) } }
         } catch let error as HistoryError {
             throw .history(error)
         } catch {

@@ -1,29 +1,25 @@
 import GRDB
 
-/// The database a migration reads and changes, in the transaction the migration runs in: a SQLite
-/// connection, or a server's transaction.
+/// The database a migration reads and changes, in the engine's transaction the migration runs in.
 ///
-/// Statements are written with bare names; on a server, the dialect makes them ready on their way
-/// (`StatementNames`).
+/// Statements are written with bare names; the dialect makes them ready for its engine on their
+/// way (`StatementNames`).
 struct MigrationDatabase: SQLTransaction {
-    enum Connection {
-        case sqlite(Database)
-        case server(any ServerTransaction)
-    }
-
-    let connection: Connection
+    let transaction: any EngineTransaction
     /// The SQL the engine speaks.
     let dialect: any SQLDialect
     /// The store's names the statements use.
     private(set) var names: StatementNames
 
-    static func sqlite(_ db: Database) -> MigrationDatabase {
-        let dialect = SQLiteDialect()
-        return MigrationDatabase(connection: .sqlite(db), dialect: dialect, names: dialect.statementNames([]))
+    init(_ transaction: any EngineTransaction, dialect: any SQLDialect) {
+        self.transaction = transaction
+        self.dialect = dialect
+        names = dialect.statementNames([])
     }
 
-    static func server(_ transaction: any ServerTransaction, dialect: any SQLDialect) -> MigrationDatabase {
-        MigrationDatabase(connection: .server(transaction), dialect: dialect, names: dialect.statementNames([]))
+    /// A SQLite connection's.
+    static func sqlite(_ db: Database) -> MigrationDatabase {
+        MigrationDatabase(SQLiteTransaction(db), dialect: SQLiteDialect())
     }
 
     /// This database, its statements using the names `names` too.
@@ -35,24 +31,10 @@ struct MigrationDatabase: SQLTransaction {
 
     @discardableResult
     func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int {
-        switch connection {
-        case .sqlite(let db):
-            // Statements with arguments run once per row of the history: prepared once.
-            if arguments.isEmpty {
-                try db.execute(sql: sql)
-            } else {
-                try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
-            }
-            return db.changesCount
-        case .server(let transaction):
-            return try transaction.execute(names.finished(sql), arguments: arguments)
-        }
+        try transaction.execute(names.finished(sql), arguments: arguments)
     }
 
     func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> ReadRows {
-        switch connection {
-        case .sqlite(let db): try ReadRows(db.makeStatement(sql: sql), arguments: arguments)
-        case .server(let transaction): try transaction.rows(names.finished(sql), arguments: arguments)
-        }
+        try transaction.rows(names.finished(sql), arguments: arguments)
     }
 }

@@ -144,7 +144,7 @@ extension PersistentStore {
         case let error as StoreError: error
         case let error as MigrationError: .migration(error)
         case let error as DatabaseError: .migration(.database(message: error.message ?? "\(error)"))
-        case let error as any ServerDatabaseError where error.isStorageFull: .migration(.storageFull)
+        case let error as any StoreEngineError where error.isStorageFull: .migration(.storageFull)
         default: .migration(other("\(error)"))
         }
     }

@@ -53,7 +53,7 @@ enum StoreMigrator {
             // Without triggers, derived values are computed here, in the layout as the store names it.
             let schema = StoreSchema(model: destination).locatingJoinTables(among: migrated.columns.keys.sorted(), where: migrated.table(_:has:))
             let entities = EntityDescriptionBuilder(model: destination, schema: schema, classes: []).build()
-            try ServerDerivedValues.refreshAll(of: entities, in: destination, transaction: database.naming(layoutNames(of: [schema])))
+            try DerivedValueComputation.refreshAll(of: entities, in: destination, transaction: database.naming(layoutNames(of: [schema])))
         }
         try writeMetadata(of: destination, in: database)
         // The history's tables are not the layout's: what the history added is not looked for.

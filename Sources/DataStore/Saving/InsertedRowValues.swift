@@ -1,7 +1,7 @@
 import GRDB
 
-/// Where an inserted row's values go, in the order of `entity.insertStatement`'s parameters: a
-/// prepared SQLite statement, or the values of a server's multi-row `INSERT`.
+/// Where an inserted row's values go, in the order of `entity.insertColumns`: the engine's
+/// inserter, or a prepared SQLite statement.
 protocol InsertedRowValues {
     mutating func bind(_ value: DatabaseValue)
     /// Binds an attribute's value, as the engine stores the attribute's type.

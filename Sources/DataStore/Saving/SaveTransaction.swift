@@ -1,28 +1,78 @@
 import GRDB
 
-/// The statements of one save or batch request, in the write transaction of the store's engine:
-/// ``SaveWriter`` and the batch writers decide what to write, and a transaction writes it as its
-/// engine takes it best — SQLite one prepared row at a time, a server many rows per round trip.
-protocol SaveTransaction: SQLTransaction, AnyObject {
-    /// Writes `object` as the new row `key`; `destinationKey` gives the permanent ID of a to-one's
-    /// destination. A server may hold the row back and write it with others before the next statement.
-    func insert(_ object: SaveChanges.Row, key: Int64, destinationKey: (ObjectID?) -> ObjectID?) throws
+/// The statements of one save or batch request, in a write transaction of the store's engine:
+/// ``SaveWriter`` and the batch writers decide what to write, the engine's transaction writes it,
+/// and this logs each statement and keeps each table's inserter for the save's rows.
+final class SaveTransaction: SQLTransaction {
+    let engine: any EngineTransaction
+    private let store: PersistentStore
+    /// Whether each statement is logged, checked once per save rather than once per row.
+    private let logsSQL: Bool
+    /// Each inserted entity's inserter, by entity number: reused from row to row, as a save may
+    /// insert many thousands.
+    private var inserters: [(any RowInserter)?]
 
-    /// Calls `body` with the columns of each row `sql` selects: on SQLite as each is read, for
-    /// many rows that need not all be in memory at once.
-    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws
+    init(_ engine: any EngineTransaction, store: PersistentStore) {
+        self.engine = engine
+        self.store = store
+        logsSQL = store.logsSQL
+        inserters = Array(repeating: nil, count: store.entities.count + 1)
+    }
+
+    /// Writes `object` as the new row `key`; `destinationKey` gives the permanent ID of a to-one's
+    /// destination.
+    func insert(_ object: SaveChanges.Row, key: Int64, destinationKey: (ObjectID?) -> ObjectID?) throws {
+        let entity = object.entity
+        if inserters[entity.number] == nil { inserters[entity.number] = try engine.inserter(into: entity.tableName, columns: entity.insertColumns) }
+        var row = InsertedRow(inserter: inserters[entity.number]!, logged: logsSQL ? [] : nil)
+        object.bindInsertedRow(key: key, destinationKey: destinationKey, to: &row)
+        if let values = row.logged { store.log(entity.insertStatement, values) }
+        try row.inserter.insertRow()
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int {
+        if logsSQL { store.log(sql, arguments) }
+        return try engine.execute(sql, arguments: arguments)
+    }
+
+    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> ReadRows {
+        try store.logged(SQLFragment(sql: sql, arguments: arguments), { try engine.rows(sql, arguments: arguments) }, rows: \.count)
+    }
+
+    /// Calls `body` with the columns of each row `sql` selects, as each is read where the engine
+    /// can: for many rows that need not all be in memory at once.
+    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws {
+        if logsSQL { store.log(sql, arguments) }
+        try engine.forEachRow(sql, arguments: arguments, body)
+    }
 
     /// Runs `write`. When a unique index refuses one of its rows, the refusal, with nothing of
     /// `write` left written; otherwise `nil`. Other errors are thrown. `mayBeRefused` is false
-    /// for writes no unique index of the model can refuse, which a server then need not guard.
-    func refusal(of write: () throws -> Void, mayBeRefused: Bool) throws -> (any Error)?
-
-    /// Writes the rows `insert` held back: the save's last statements.
-    func writeHeldRows() throws
+    /// for writes no unique index of the model can refuse.
+    func refusal(of write: () throws -> Void, mayBeRefused: Bool) throws -> (any Error)? {
+        try engine.refusal(of: write, mayBeRefused: mayBeRefused)
+    }
 
     /// Writes the save's transaction of the persistent history; its number.
-    func writeHistory(_ history: HistoryRecorder, author: String?, contextName: String?) throws -> Int64
+    func writeHistory(_ history: HistoryRecorder, author: String?, contextName: String?) throws -> Int64 {
+        try engine.writeHistory(history.record(author: author, contextName: contextName, store: store))
+    }
 
     /// Calls `body` if the transaction rolls back, its commit included.
-    func onRollback(_ body: @escaping @Sendable () -> Void)
+    func onRollback(_ body: @escaping @Sendable () -> Void) {
+        engine.onRollback(body)
+    }
+}
+
+/// An inserted row's values on their way to the engine's inserter, kept for the SQL log when
+/// statements are logged.
+private struct InsertedRow: InsertedRowValues {
+    let inserter: any RowInserter
+    var logged: [DatabaseValue]?
+
+    mutating func bind(_ value: DatabaseValue) {
+        inserter.bind(value)
+        logged?.append(value)
+    }
 }

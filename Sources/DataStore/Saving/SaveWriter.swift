@@ -7,7 +7,7 @@ import GRDB
 struct SaveWriter {
     let changes: SaveChanges
     let store: PersistentStore
-    let transaction: any SaveTransaction
+    let transaction: SaveTransaction
     /// The permanent ID the transaction gave each object of `changes.inserted`.
     private var permanentIDs = PermanentIDs()
     /// The values the history keeps of deleted objects, read before their rows go.
@@ -28,19 +28,9 @@ struct SaveWriter {
     }
 
     /// Writes `changes` in `transaction`; throws `Abort` when the save must roll back.
-    static func write(_ changes: SaveChanges, store: PersistentStore, in transaction: any SaveTransaction) throws -> Result {
+    static func write(_ changes: SaveChanges, store: PersistentStore, in transaction: SaveTransaction) throws -> Result {
         var writer = SaveWriter(changes: changes, store: store, transaction: transaction)
         return try writer.write()
-    }
-
-    /// Writes `changes` in a SQLite write transaction.
-    static func write(_ changes: SaveChanges, store: PersistentStore, _ db: Database) throws -> Result {
-        try write(changes, store: store, in: SQLiteSaveTransaction(db, store: store))
-    }
-
-    /// Writes `changes` in a server's write transaction.
-    static func write(_ changes: SaveChanges, store: PersistentStore, _ transaction: any ServerTransaction) throws -> Result {
-        try write(changes, store: store, in: ServerSaveTransaction(transaction, store: store))
     }
 
     /// Writes the changes; throws `Abort` when the save must roll back.
@@ -77,29 +67,28 @@ struct SaveWriter {
         if !failures.isEmpty { throw Abort.validation(failures) }
         for object in changes.inserted { try writeToManyChanges(of: object) }
         for object in changes.updated { try writeToManyChanges(of: object) }
-        try transaction.writeHeldRows()
         let derivedValues = try derived?.write() ?? store.derivedValues.take()
         if store.tracksHistory { try writeHistory() }
         return Result(permanentIDs: permanentIDs, derivedValues: derivedValues)
     }
 
-    /// What computes the derived values on a server, which has no triggers; `nil` on SQLite.
-    private func derivedValues() -> ServerDerivedValues? {
+    /// What computes the derived values where no trigger does; `nil` where triggers do.
+    private func derivedValues() -> DerivedValueComputation? {
         guard !store.derivedAttributeRules.isEmpty else { return nil }
-        let written = { (row: SaveChanges.Row) in ServerDerivedValues.WrittenRow(entity: row.entity, key: key(of: row), changedKeys: row.changedKeys) }
-        var derived = ServerDerivedValues(store: store, transaction: transaction)
+        let written = { (row: SaveChanges.Row) in DerivedValueComputation.WrittenRow(entity: row.entity, key: key(of: row), changedKeys: row.changedKeys) }
+        var derived = DerivedValueComputation(store: store, transaction: transaction)
         (derived.inserted, derived.updated, derived.deleted) = (changes.inserted.map(written), changes.updated.map(written), changes.deleted.map(written))
         return derived
     }
 
-    /// The indices of `rows` in the order their rows are written. A server locks each row it
-    /// changes until the commit, so saves take them in one order — by table, then key — and two
-    /// saves changing the same objects do not wait for each other in a circle (a deadlock, which
-    /// the server ends by failing one, and the store runs again). Rows written later in a save
-    /// (join tables, inverse columns) are not ordered so. SQLite locks the whole file: the order
-    /// is the save's.
+    /// The indices of `rows` in the order their rows are written. An engine that locks each row
+    /// it changes until the commit (a server) gets them in one order — by table, then key — so
+    /// that two saves changing the same objects do not wait for each other in a circle (a
+    /// deadlock, which the server ends by failing one, and the store runs again). Rows written
+    /// later in a save (join tables, inverse columns) are not ordered so. An engine that locks the
+    /// whole store (SQLite) gets the save's order.
     private func inLockOrder(_ rows: [SaveChanges.Row]) -> [Int] {
-        guard store.server != nil else { return Array(rows.indices) }
+        guard store.engine.locksRows else { return Array(rows.indices) }
         return rows.indices.sorted { first, second in
             let (a, b) = (rows[first], rows[second])
             return a.entity.tableName != b.entity.tableName ? a.entity.tableName < b.entity.tableName : key(of: a) < key(of: b)
@@ -229,7 +218,7 @@ struct SaveWriter {
         }
         for root in roots where try execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKeys[root], root]) != 1 {
             // Without the row, nothing keeps other processes from taking the same keys.
-            guard store.server == nil else { throw StoreError.notAStore(reason: "Z_PRIMARYKEY has no row for entity \(root)") }
+            guard !store.engine.locksRows else { throw StoreError.notAStore(reason: "Z_PRIMARYKEY has no row for entity \(root)") }
         }
         permanentIDs = PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids)
     }

@@ -6,7 +6,7 @@ enum UniquenessConflicts {
     /// The failures of `object`, written as the row `key`; `destinationKey` gives the permanent
     /// ID of a to-one's destination.
     static func failures(
-        of object: SaveChanges.Row, key: Int64, store: PersistentStore, destinationKey: (ObjectID?) -> ObjectID?, in transaction: any SaveTransaction
+        of object: SaveChanges.Row, key: Int64, store: PersistentStore, destinationKey: (ObjectID?) -> ObjectID?, in transaction: SaveTransaction
     ) throws -> [ValidationFailure] {
         let entity = object.entity
         var failures: [ValidationFailure] = []

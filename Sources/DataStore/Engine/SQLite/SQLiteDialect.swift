@@ -60,6 +60,10 @@ package struct SQLiteDialect: SQLDialect {
          triggers: "SELECT name FROM sqlite_master WHERE type = 'trigger'")
     }
 
+    package func countOfTables(named table: String) -> String {
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = \(SQLSyntax.stringLiteral(table))"
+    }
+
     package func catalogSpellings(of names: Set<String>) -> [String: String] { [:] }
 
     /// A SQLite write transaction holds the whole file.

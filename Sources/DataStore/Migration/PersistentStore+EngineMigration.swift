@@ -2,14 +2,14 @@ import DataModel
 import StoreSchema
 
 extension PersistentStore {
-    /// The plan that would carry the store on `server` from the version of `model` that wrote it
+    /// The plan that would carry the store on `engine` from the version of `model` that wrote it
     /// to `version` (the current one when nil), changing nothing; `nil` when the store is at that
     /// version. A database that holds no store is `StoreError.notAStore`.
-    package static func migrationPlan(server: any ServerDatabase, model: ManagedObjectModel, to version: String?) async throws(StoreError) -> MigrationPlan? {
-        try await serverCatching {
-            try await server.write { transaction -> MigrationPlan? in
-                let database = MigrationDatabase.server(transaction, dialect: server.dialect)
-                guard let (source, target) = try versionPositions(onServer: database, model: model, target: version) else {
+    package static func migrationPlan(engine: any StoreEngine, model: ManagedObjectModel, to version: String?) async throws(StoreError) -> MigrationPlan? {
+        try await engineCatching {
+            try await engine.write { transaction -> MigrationPlan? in
+                let database = MigrationDatabase(transaction, dialect: engine.dialect)
+                guard let (source, target) = try storedVersionPositions(of: database, model: model, target: version) else {
                     throw StoreError.notAStore(reason: "the database has no Z_METADATA")
                 }
                 guard source != target else { return nil }
@@ -18,7 +18,7 @@ extension PersistentStore {
         }
     }
 
-    /// Migrates the store on `server` to `version` of `model` (the current one when nil), as
+    /// Migrates the store on `engine` to `version` of `model` (the current one when nil), as
     /// `migrateStore(at:model:to:options:)` migrates a file: one transaction per step, which
     /// changes the tables, copies the rows, and writes the new version's metadata, or changes
     /// nothing. `opening` opens the store at a version, for the contexts of custom stages.
@@ -28,15 +28,15 @@ extension PersistentStore {
     /// and all, and the others wait, then find it migrated. Each step also locks `Z_METADATA` and
     /// checks the version it starts from, for processes that do not take the lock.
     package static func migrate(
-        server: any ServerDatabase, model: ManagedObjectModel, to version: String?, options: MigrationOptions,
+        engine: any StoreEngine, model: ManagedObjectModel, to version: String?, options: MigrationOptions,
         opening: (ManagedObjectModel) async throws(StoreError) -> PersistentStore
     ) async throws(StoreError) -> [MigrationPlan] {
-        guard try await positions(on: server, model: model, target: version).map({ $0.0 != $0.1 }) == true else { return [] }
-        return try await serverCatching {
-            try await server.withMigrationLock { () async throws(StoreError) -> [MigrationPlan] in
+        guard try await positions(on: engine, model: model, target: version).map({ $0.0 != $0.1 }) == true else { return [] }
+        return try await engineCatching {
+            try await engine.withMigrationLock { () async throws(StoreError) -> [MigrationPlan] in
                 var plans: [MigrationPlan] = []
-                while let (current, target) = try await positions(on: server, model: model, target: version), current != target {
-                    guard let plan = try await migrateStep(from: current, to: target, on: server, model: model, options: options, opening: opening) else { continue }
+                while let (current, target) = try await positions(on: engine, model: model, target: version), current != target {
+                    guard let plan = try await migrateStep(from: current, to: target, on: engine, model: model, options: options, opening: opening) else { continue }
                     plans.append(plan)
                 }
                 return plans
@@ -47,7 +47,7 @@ extension PersistentStore {
     /// The first step from version `current` to `target`, with its custom stage's code: its plan,
     /// or `nil` when the store was found at another version.
     private static func migrateStep(
-        from current: Int, to target: Int, on server: any ServerDatabase, model: ManagedObjectModel, options: MigrationOptions,
+        from current: Int, to target: Int, on engine: any StoreEngine, model: ManagedObjectModel, options: MigrationOptions,
         opening: (ManagedObjectModel) async throws(StoreError) -> PersistentStore
     ) async throws(StoreError) -> MigrationPlan? {
         let versions = model.versions
@@ -58,9 +58,9 @@ extension PersistentStore {
             try catching { try willMigrate(store.newContext()) }
         }
         let progress = options.progress
-        let plan = try await serverCatching {
-            try await server.write { transaction -> MigrationPlan? in
-                let database = MigrationDatabase.server(transaction, dialect: server.dialect)
+        let plan = try await engineCatching {
+            try await engine.write { transaction -> MigrationPlan? in
+                let database = MigrationDatabase(transaction, dialect: engine.dialect)
                 if let lock = database.dialect.lockingTable("Z_METADATA") { try database.execute(lock, []) }
                 // Another process may have migrated the store since its version was read.
                 guard let stored = try readMetadata(database).versionHashes,
@@ -81,22 +81,20 @@ extension PersistentStore {
 
     /// The positions in `model.versions` of the store's version and of `target`, read in a
     /// transaction of their own; `nil` for a database that holds no store yet.
-    private static func positions(on server: any ServerDatabase, model: ManagedObjectModel, target: String?) async throws(StoreError) -> (Int, Int)? {
-        try await serverCatching {
-            try await server.write { try versionPositions(onServer: .server($0, dialect: server.dialect), model: model, target: target) }
+    private static func positions(on engine: any StoreEngine, model: ManagedObjectModel, target: String?) async throws(StoreError) -> (Int, Int)? {
+        try await engineCatching {
+            try await engine.write { try storedVersionPositions(of: MigrationDatabase($0, dialect: engine.dialect), model: model, target: target) }
         }
     }
 
     /// `versionPositions(of:model:target:)`, or `nil` for a database that holds no store yet.
-    private static func versionPositions(onServer database: MigrationDatabase, model: ManagedObjectModel, target: String?) throws -> (Int, Int)? {
-        let stores = try database.integer(
-            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'Z_METADATA'")
-        guard stores ?? 0 > 0 else { return nil }
+    private static func storedVersionPositions(of database: MigrationDatabase, model: ManagedObjectModel, target: String?) throws -> (Int, Int)? {
+        guard try database.integer(database.dialect.countOfTables(named: "Z_METADATA")) ?? 0 > 0 else { return nil }
         return try versionPositions(of: database, model: model, target: target)
     }
 
-    /// `body`, with every error typed: the server's become `MigrationError.database`.
-    private static func serverCatching<T>(_ body: () async throws -> T) async throws(StoreError) -> T {
+    /// `body`, with every error typed: the engine's become `MigrationError.database`.
+    private static func engineCatching<T>(_ body: () async throws -> T) async throws(StoreError) -> T {
         do {
             return try await body()
         } catch {

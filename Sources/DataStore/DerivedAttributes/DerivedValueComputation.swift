@@ -2,8 +2,8 @@ import DataModel
 import Foundation
 import GRDB
 
-/// Keeps a server store's derived attributes current within a save's transaction, as a SQLite
-/// store's triggers do: once the save's rows are written, every value that depends on them is
+/// Keeps derived attributes current within a save's transaction on an engine whose store has no
+/// triggers for them (a server's), as a SQLite store's triggers do: once the save's rows are written, every value that depends on them is
 /// computed again, written where it changed, and reported for the contexts to show.
 ///
 /// Values that count, sum or copy rows other saves may change at the same time are computed after
@@ -11,7 +11,7 @@ import GRDB
 /// that starts after the lock sees every save that held it, so the last of two concurrent saves
 /// counts the other's rows too. Text derivations are computed in Swift, as the SQLite store's
 /// functions do, so both stores fold text alike.
-struct ServerDerivedValues {
+struct DerivedValueComputation {
     /// A row the save or batch request writes: for an update, with the properties that changed.
     struct WrittenRow {
         let entity: EntityDescription
@@ -51,7 +51,7 @@ struct ServerDerivedValues {
     static func refreshAll(of entities: [EntityDescription], in model: Model, transaction: MigrationDatabase) throws {
         let rules = DerivedAttributeRule.rules(of: entities, in: model)
         guard !rules.isEmpty else { return }
-        var values = ServerDerivedValues(rules: rules, entities: entities, transaction: transaction, dialect: transaction.dialect)
+        var values = DerivedValueComputation(rules: rules, entities: entities, transaction: transaction, dialect: transaction.dialect)
         var seen: Set<String> = []
         for rule in rules where seen.insert(rule.entity.name).inserted {
             let numbers = rule.entity.subtreeNumbers

@@ -6,7 +6,7 @@ import struct StoreSchema.Column
 /// The SQL a store's engine speaks where engines differ. The runtime writes one query for every
 /// engine, with the store's bare names and `?` placeholders, and asks the dialect for what an
 /// engine spells its own way, so that a query means the same everywhere. SQLite's is
-/// `SQLiteDialect`; a server's comes with its `ServerDatabase`, from the module that speaks to
+/// `SQLiteDialect`; another engine's comes with its `StoreEngine`, from the module that brings
 /// it.
 package protocol SQLDialect: MigrationDialect {
     // MARK: Queries
@@ -114,6 +114,9 @@ package protocol MigrationDialect: Sendable {
     /// column)` rows in column order, every index a table does not make by itself as `(name,
     /// table, definition)`, and the names of triggers (`nil` for an engine without them).
     var catalogQueries: (columns: String, indexes: String, triggers: String?) { get }
+
+    /// The query of the number of the store's tables named `table` (0 or 1).
+    func countOfTables(named table: String) -> String
 
     /// The names of `names` the engine keeps in another spelling (shortened to its length), by
     /// that spelling: what the catalog says is read back as the layout spells it.
