@@ -59,6 +59,8 @@ extension Double: AttributeStorable {
         case .double(let value): self = value
         case .integer(let value): self = Double(value)
         case .decimal(let value): self = NSDecimalNumber(decimal: value).doubleValue
+        // `YES` is the number 1, as `NSNumber` has it.
+        case .bool(let value): self = value ? 1 : 0
         default: return nil
         }
     }
@@ -85,6 +87,7 @@ extension Decimal: AttributeStorable {
         case .decimal(let value): self = value
         case .integer(let value): self = Decimal(value)
         case .double(let value): self = Decimal(value)
+        case .bool(let value): self = value ? 1 : 0
         default: return nil
         }
     }

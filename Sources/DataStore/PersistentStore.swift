@@ -13,7 +13,7 @@ import StoreSchema
 ///     let context = store.newContext()
 public final class PersistentStore: Sendable {
     public let model: ManagedObjectModel
-    /// The file; for a server's store, the server and database (`postgresql://user@host:port/name`,
+    /// The file; for a server's store, the server and database (`scheme://user@host:port/name`,
     /// without a password); `nil` for an in-memory store.
     public let url: URL?
     /// `Z_METADATA.Z_UUID`, which object URIs carry.

@@ -47,12 +47,6 @@ struct ParameterBinder {
         for value in values { bind(value) }
     }
 
-    /// Starts binding the parameters from the first again, for the statement's next run.
-    mutating func restart() {
-        index = 0
-        if logged != nil { logged = [] }
-    }
-
     /// Runs the statement once with the bound values (every parameter must be bound). Errors are
     /// GRDB's `DatabaseError`, with SQLite's extended result code.
     func execute() throws {

@@ -36,15 +36,17 @@ struct PostgreSQLDialect: SQLDialect {
         }
     }
 
-    func insertKeepingExisting(into table: String, columns: [String]) -> String {
-        "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT DO NOTHING"
-    }
-
     func insertKeepingExisting(_ into: String, select: String) -> String { "INSERT \(into) \(select) ON CONFLICT DO NOTHING" }
 
     var lockingRows: String { " FOR UPDATE" }
+    func sharingRows(of alias: String) -> String { " FOR SHARE OF \(alias)" }
+
+    func valuesTable(rows: Int, columns: [String], alias: String) -> String {
+        "(VALUES \(placeholderRows(rows, columns: columns.count))) AS \(alias)(\(columns.joined(separator: ", ")))"
+    }
     var keyedTableOptions: String { "" }
     var comparesUUIDsAsText: Bool { true }
+    func holdsOtherThanASCII(_ column: String) -> String { #"\#(column) ~ '[^\x01-\x7F]'"# }
     var matchesTextInSQL: Bool { false }
     /// `text` holds every character but U+0000.
     var u0000Refusal: String? { Self.u0000Refusal }
@@ -111,7 +113,7 @@ struct PostgreSQLDialect: SQLDialect {
         case .int64(let integer): String(integer)
         case .double(let double): double.isFinite ? "\(double)" : (double > 0 ? "'Infinity'" : "'-Infinity'")
         case .string(let string): SQLSyntax.stringLiteral(string)
-        case .blob(let data): "'\\x" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        case .blob(let data): "'\\x" + hexDigits(Array(data)) + "'"
         }
         return literal.map { "CAST(\($0) AS \(PostgreSQLColumnTypes.type(of: type)))" }
     }

@@ -16,15 +16,17 @@ extension PostgreSQLTransaction {
         let number = try takeKeys(1, of: HistorySchema.transactionEntity, table: HistorySchema.transactionTable)
         let transaction = try inserter(
             into: HistorySchema.transactionTable, columns: ["Z_PK", "Z_ENT", "ZAUTHOR", "ZBUNDLEID", "ZCONTEXTNAME", "ZPROCESSID", "ZTIMESTAMP"])
-        for value in [
+        try transaction.insertRow([
             number.databaseValue, HistorySchema.transactionEntity.databaseValue, record.author.databaseValue, HistoryRecord.bundleID.databaseValue,
             record.contextName.databaseValue, HistoryRecord.processID.databaseValue, Date().timeIntervalSinceReferenceDate.databaseValue,
-        ] { transaction.bind(value) }
+        ])
         if !record.changes.isEmpty {
             var key = try takeKeys(Int64(record.changes.count), of: HistorySchema.changeEntity, table: HistorySchema.changeTable)
             let changes = try inserter(into: HistorySchema.changeTable, columns: record.changeColumns)
+            var values: [DatabaseValue] = []
             for change in record.changes {
-                record.bindRow(of: change, key: key, transaction: number, to: changes)
+                record.row(of: change, key: key, transaction: number, into: &values)
+                try changes.insertRow(values)
                 key += 1
             }
         }

@@ -150,12 +150,10 @@ private final class PostgreSQLRowInserter: RowInserter {
         self.columns = columns
     }
 
-    func bind(_ value: DatabaseValue) {
-        values.append(value)
+    /// Holds the row with the others.
+    func insertRow(_ row: [DatabaseValue]) {
+        values += row
     }
-
-    /// The row is held with the others: the values are complete already.
-    func insertRow() {}
 
     /// The rows held, which are the transaction's to write now.
     func takeRows() -> [DatabaseValue] {

@@ -79,12 +79,17 @@ struct PredicateParser {
     }
 
     private mutating func primaryPredicate() throws(PredicateSyntaxError) -> ObjectPredicate {
-        let open = current
-        if take(symbol: "(") {
-            let predicate = try orPredicate()
-            if current.kind == .end { throw error("expected ')'", at: open) }
-            try expect(symbol: ")")
-            return predicate
+        if current.kind == .symbol("(") {
+            // A predicate in parentheses, or else a comparison whose left side is an expression in
+            // parentheses (`(name) == 'x'`).
+            let (start, startArgument) = (position, argumentIndex)
+            do {
+                return try parenthesizedPredicate()
+            } catch {
+                (position, argumentIndex) = (start, startArgument)
+                guard let lhs = try? expression() else { throw error }
+                return .comparison(try comparison(quantifier: .direct, lhs: lhs))
+            }
         }
         if take(keyword: "TRUEPREDICATE") { return .true }
         if take(keyword: "FALSEPREDICATE") { return .false }
@@ -99,8 +104,19 @@ struct PredicateParser {
         return .comparison(try comparison(quantifier: quantifier))
     }
 
-    private mutating func comparison(quantifier: Quantifier) throws(PredicateSyntaxError) -> PredicateComparison {
-        let lhs = try expression()
+    /// `(predicate)`.
+    private mutating func parenthesizedPredicate() throws(PredicateSyntaxError) -> ObjectPredicate {
+        let open = advance()
+        let predicate = try orPredicate()
+        if current.kind == .end { throw error("expected ')'", at: open) }
+        try expect(symbol: ")")
+        return predicate
+    }
+
+    /// `lhs op rhs`; `lhs` is read first unless given.
+    private mutating func comparison(quantifier: Quantifier, lhs given: PredicateExpression? = nil) throws(PredicateSyntaxError) -> PredicateComparison {
+        let lhs: PredicateExpression
+        if let given { lhs = given } else { lhs = try expression() }
         let operatorToken = current
         let comparisonOperator: ComparisonOperator
         switch (operatorToken.kind, operatorToken.keyword) {
@@ -257,6 +273,12 @@ struct PredicateParser {
         case .specifier(let specifier):
             position += 1
             return try argument(for: specifier, at: token)
+        case .symbol("("):
+            position += 1
+            let inner = try expression()
+            if current.kind == .end { throw error("expected ')'", at: token) }
+            try expect(symbol: ")")
+            return inner
         case .symbol("{"):
             position += 1
             var elements: [PredicateExpression] = []

@@ -18,7 +18,7 @@ import Testing
     /// with and without pending changes — give, in two contexts with the same unsaved edits, the
     /// same objects in the same order with the same values, the same count, the same IDs and the
     /// same dictionary results, grouped or not.
-    @Test(arguments: StoreEngine.available) func randomRequests_asyncFormsEqualSynchronousForms(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func randomRequests_asyncFormsEqualSynchronousForms(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine, awaiting: { store in
             let cases = engine.share(of: Self.cases, fullCountIn: "DATASTORE_ASYNC_CASES")
             var random = SplitMix64(seed: Self.seed)
@@ -133,7 +133,7 @@ import Testing
     /// An edit to a related object made while a fetch waits for its rows changes which rows
     /// match, as in a fetch started after it — on a server too, where text is judged in memory
     /// and the rows read first are only those the text may match.
-    @Test(arguments: StoreEngine.available) func editsToRelatedObjectsWhileAFetchWaits_areInItsResult(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func editsToRelatedObjectsWhileAFetchWaits_areInItsResult(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine, awaiting: { store in
             let context = store.newContext()
             for (name, title) in [("Ann", "by Ann"), ("Bob", "by Bob")] {

@@ -59,7 +59,7 @@ import TestSupport
 
     /// The same guarantee where it matters: objects of one fetch share a buffer, and changing
     /// one changes no other, and rolling back restores it.
-    @Test(arguments: StoreEngine.available) func objectsOfOneFetch_changeIndependently(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func objectsOfOneFetch_changeIndependently(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let context = try FetchRequestTests.books([("Emma", 9), ("Persuasion", 12), ("Beloved", 15)], in: store)
             let books = try context.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("title")]))

@@ -26,7 +26,7 @@ import Testing
 
     // MARK: Insert
 
-    @Test(arguments: StoreEngine.available) func insert_fromDictionaries_writesEachObject_withItsDefaults(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func insert_fromDictionaries_writesEachObject_withItsDefaults(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let existing = Author(context: context)
@@ -45,7 +45,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func insert_fillingATypedObject_insertsEveryRow(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func insert_fillingATypedObject_insertsEveryRow(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let result = try context.execute(BatchInsertRequest<Book>(count: 1_000) { book, index in
@@ -71,7 +71,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func insert_validatesEveryObject_namesThemByPosition_andWritesNothing(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func insert_validatesEveryObject_namesThemByPosition_andWritesNothing(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let austen = Author(context: context)
@@ -112,7 +112,7 @@ import Testing
 
     // MARK: Update
 
-    @Test(arguments: StoreEngine.available) func update_setsConstantsAndExpressions_onTheMatchingRows_andMovesTheirVersion(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func update_setsConstantsAndExpressions_onTheMatchingRows_andMovesTheirVersion(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             for (title, price, pages) in [("Emma", 8, 100), ("Persuasion", 12, 200), ("Beloved", 5, 7)] {
@@ -140,7 +140,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func update_validatesTheNewValues_namesTheRows_andWritesNothing(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func update_validatesTheNewValues_namesTheRows_andWritesNothing(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             var books: [Book] = []
@@ -187,7 +187,7 @@ import Testing
 
     // MARK: Delete
 
-    @Test(arguments: StoreEngine.available) func delete_followsTheDeleteRules(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func delete_followsTheDeleteRules(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let author = Author(context: context)
@@ -229,7 +229,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func delete_refusedByDeny_writesNothing(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func delete_refusedByDeny_writesNothing(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let shelf = Shelf(context: context)
@@ -258,7 +258,7 @@ import Testing
         ]),
     ])
 
-    @Test(arguments: StoreEngine.available) func delete_thatWouldLeaveARequiredToOneEmpty_isRefused(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func delete_thatWouldLeaveARequiredToOneEmpty_isRefused(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(ManagedObjectModel(model: Self.petModel), on: engine) { store throws in
             let context = store.newContext()
             let owner = try context.insertObject(entityName: "Owner")
@@ -273,7 +273,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func delete_ofIDs_rejectsTemporaryIDs_andSkipsRowsAlreadyGone(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func delete_ofIDs_rejectsTemporaryIDs_andSkipsRowsAlreadyGone(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let author = Author(context: context)
@@ -289,7 +289,7 @@ import Testing
     /// Expressions compute as SQLite computes them on every engine: in 64 bits (a 16-bit
     /// attribute's value may leave its range on the way), constants with constants, integer
     /// parts toward zero.
-    @Test(arguments: StoreEngine.available) func expressions_computeAsSQLiteDoes(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func expressions_computeAsSQLiteDoes(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let book = Book(context: context)
@@ -317,7 +317,7 @@ import Testing
 
     /// Text comparisons with `[c]`, `[d]` and sorting by them: a request changes exactly the
     /// objects a fetch returns, on a server too, where they are judged in memory.
-    @Test(arguments: StoreEngine.available) func textPredicates_chooseTheObjectsAFetchChooses(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func textPredicates_chooseTheObjectsAFetchChooses(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             for title in ["Émile", "emma", "EMMA", "Beloved", "Middlemarch", "Evelina", "ember"] {
@@ -345,7 +345,7 @@ import Testing
 
     /// A results controller on the context that runs the requests, and a second context that merges
     /// what the store publishes as it merges any save, see batch updates and deletes.
-    @Test(arguments: StoreEngine.available) func contextsAndControllers_seeBatchChanges_asTheySeeSaves(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func contextsAndControllers_seeBatchChanges_asTheySeeSaves(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let setup = store.newContext()
             for (title, price) in [("Emma", 9), ("Persuasion", 12), ("Beloved", 15), ("Middlemarch", 20)] {
@@ -383,7 +383,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func batchChanges_areRecordedInTheHistory_andReachAnotherProcessAsThemselves(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func batchChanges_areRecordedInTheHistory_andReachAnotherProcessAsThemselves(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStores(TestStores.library, on: engine, history: .enabled) { store, reader in
             let context = store.newContext()
             context.transactionAuthor = "importer"

@@ -14,7 +14,7 @@ import Testing
     static let rounds = ProcessInfo.processInfo.environment["DATASTORE_CHILD_CONTEXT_ROUNDS"].flatMap(Int.init) ?? 20
     static let seed = ProcessInfo.processInfo.environment["DATASTORE_PREDICATE_SEED"].flatMap(UInt64.init) ?? .random(in: 1...UInt64.max)
 
-    @Test(arguments: StoreEngine.available) func childFetches_equalTheParentsAfterTheChildSaves(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func childFetches_equalTheParentsAfterTheChildSaves(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let rounds = engine.share(of: Self.rounds, fullCountIn: "DATASTORE_CHILD_CONTEXT_ROUNDS")
             var random = SplitMix64(seed: Self.seed)

@@ -76,7 +76,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func members_convertAndUnknownMembersAreRefused(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func members_convertAndUnknownMembersAreRefused(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let book = try book(context, "Emma", spot: ["room": "Attic", "row": 2.0, "position": ["x": 1, "y": 2]])
@@ -89,7 +89,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func requiredMembers_areValidatedWhenTheCompositeIsPresent(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func requiredMembers_areValidatedWhenTheCompositeIsPresent(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             _ = try book(context, "Emma", spot: ["room": "Attic"])
@@ -101,7 +101,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func predicatesAndSorts_reachMembers_inSQLAndInMemory(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func predicatesAndSorts_reachMembers_inSQLAndInMemory(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let spots: [(String, [String: Any]?)] = [
@@ -141,7 +141,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func wholeCompositeMisuse_isAClearError(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func wholeCompositeMisuse_isAClearError(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             func error(_ format: String, sort: [ObjectSortDescriptor] = []) throws -> String {
@@ -163,7 +163,7 @@ import Testing
 
     // MARK: Generated code
 
-    @Test(arguments: StoreEngine.available) func generatedStructs_readWriteAndQueryTyped(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func generatedStructs_readWriteAndQueryTyped(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let attic = Book(context: context)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ConcurrencyTests {
     typealias Author = Library.Author
 
-    @Test(arguments: StoreEngine.available) func savingOverAChangedRow_failsWithAConflict_andOverwritesNothing(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func savingOverAChangedRow_failsWithAConflict_andOverwritesNothing(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store in
             let setup = store.newContext()
             let book = Book(context: setup)
@@ -35,7 +35,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func savingAnObjectDeletedElsewhere_failsWithAConflict(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func savingAnObjectDeletedElsewhere_failsWithAConflict(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store in
             let first = store.newContext()
             let book = Book(context: first)
@@ -52,7 +52,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func mergedSaves_showUpInAnotherContext(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func mergedSaves_showUpInAnotherContext(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let list = store.newContext()
             let writer = store.newContext()
@@ -88,7 +88,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func backgroundContext_savesOffTheCallersIsolation(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func backgroundContext_savesOffTheCallersIsolation(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine, awaiting: { store in
             let background = store.newBackgroundContext()
             let id = try await background.perform { context in
@@ -103,7 +103,7 @@ import Testing
         })
     }
 
-    @Test(arguments: StoreEngine.available) func savedChanges_isAnAsyncSequence(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func savedChanges_isAnAsyncSequence(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine, awaiting: { store in
             let stream = store.savedChanges
             let context = store.newContext()

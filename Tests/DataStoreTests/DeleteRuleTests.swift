@@ -10,7 +10,7 @@ import Testing
     typealias Chapter = Library.Chapter
     typealias Shelf = Library.Shelf
 
-    @Test(arguments: StoreEngine.available) func nullify_removesTheObjectFromTheOtherSide(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func nullify_removesTheObjectFromTheOtherSide(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let author = Author(context: context)
@@ -25,7 +25,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func cascade_deletesTheDestinations(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func cascade_deletesTheDestinations(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let book = Book(context: context)
@@ -37,7 +37,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func deny_failsTheSave_whileDestinationsRemain(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func deny_failsTheSave_whileDestinationsRemain(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let shelf = Shelf(context: context)
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func noAction_leavesTheOtherSideAlone(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func noAction_leavesTheOtherSideAlone(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let book = Book(context: context)
@@ -66,7 +66,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func deletingAnUnsavedObject_neverReachesTheStore(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func deletingAnUnsavedObject_neverReachesTheStore(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let author = Author(context: context)

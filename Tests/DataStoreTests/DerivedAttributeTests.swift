@@ -16,7 +16,7 @@ import TestSupport
 
     // MARK: The generated Everything model: `pagesCount = chapters.@count`
 
-    @Test(arguments: StoreEngine.available) func chapterCount_isComputedBySaving_andShownWithoutReading(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func chapterCount_isComputedBySaving_andShownWithoutReading(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
         let context = store.newContext()
         let book = Book(context: context), other = Book(context: context)
@@ -41,7 +41,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: StoreEngine.available) func otherContexts_seeDerivedValuesWhenTheyMerge(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func otherContexts_seeDerivedValuesWhenTheyMerge(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
         let writer = store.newContext(), reader = store.newContext()
         let book = Book(context: writer)
@@ -61,7 +61,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: StoreEngine.available) func observers_areToldOfDerivedValuesChangedBySaving(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func observers_areToldOfDerivedValuesChangedBySaving(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
         let context = store.newContext()
         let book = Book(context: context)
@@ -76,7 +76,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: StoreEngine.available) func settingADerivedValue_isReported_andChangesNothing(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func settingADerivedValue_isReported_andChangesNothing(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
         let context = store.newContext()
         let book = Book(context: context)
@@ -106,7 +106,7 @@ import TestSupport
     /// computed from the rows in Swift, and every object in the saving context and in a merging
     /// context shows the column's value. `DATASTORE_DERIVED_ROUNDS` sets the number of rounds (on
     /// PostgreSQL a tenth of 200 without it).
-    @Test(arguments: StoreEngine.available) func randomEdits_keepEveryDerivedValueEqualToItsDefinition(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func randomEdits_keepEveryDerivedValueEqualToItsDefinition(_ engine: TestedEngine) async throws {
         let rounds = engine.share(of: Int(ProcessInfo.processInfo.environment["DATASTORE_DERIVED_ROUNDS"] ?? "") ?? 200, fullCountIn: "DATASTORE_DERIVED_ROUNDS")
         let seed = UInt64(ProcessInfo.processInfo.environment["DATASTORE_DERIVED_SEED"] ?? "") ?? 0xD3_41_7E
         try await TestStores.withNewStore(try Self.fixtureModel(), on: engine) { store in
@@ -153,7 +153,7 @@ import TestSupport
     /// Batch requests write rows without objects; the values derived from those rows follow, and
     /// the context that ran the request shows them. A request's result lists the objects it
     /// wrote, not those whose derived values followed.
-    @Test(arguments: StoreEngine.available) func batchRequests_keepDerivedValuesCurrent(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func batchRequests_keepDerivedValuesCurrent(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(try Self.fixtureModel(), on: engine) { store in
             let context = store.newContext()
             let shelf = try context.insertObject(entityName: "Shelf"), tag = try context.insertObject(entityName: "Tag")
@@ -221,7 +221,7 @@ import TestSupport
         </model>
         """
 
-    @Test(arguments: StoreEngine.available) func derivedValuesReadingDerivedValues_followInTurn(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func derivedValuesReadingDerivedValues_followInTurn(_ engine: TestedEngine) async throws {
         let directory = TestStores.newStoreURL("Chained").deletingPathExtension().appendingPathExtension("xcdatamodel")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Self.chainedModel.write(to: directory.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
@@ -251,7 +251,7 @@ import TestSupport
     /// save changes the shelf, yet each computes its total again, and the last to commit counts the
     /// other's pages — as a server store locks the shelf before it sums.
     @Test func concurrentSaves_sumEachOthersRows() async throws {
-        guard StoreEngine.available.contains(.postgreSQL) else { return }
+        guard TestedEngine.available.contains(.postgreSQL) else { return }
         try await PostgreSQLTestServer.withEmptyDatabase { database in
             let model = try Self.fixtureModel()
             let stores = [try await PersistentStore(postgreSQL: database, model: model), try await PersistentStore(postgreSQL: database, model: model)]

@@ -36,7 +36,7 @@ import Testing
         return request
     }
 
-    @Test(arguments: StoreEngine.available) func values_byKeyPath_withoutNils(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func values_byKeyPath_withoutNils(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let (context, lines) = try Self.library(in: store)
             let rows = try context.fetchDictionaries(Self.request(["title", "author.name", "author"], sortedBy: ["title"]))
@@ -50,7 +50,7 @@ import Testing
     }
 
     /// Rows read with typed accessors, and decoded into a `Decodable` struct by coding keys.
-    @Test(arguments: StoreEngine.available) func rows_readTyped_andDecode(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func rows_readTyped_andDecode(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let (context, _) = try Self.library(in: store)
             let request = Self.request(
@@ -87,7 +87,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func distinctResults_inTheOrderOfTheirValues(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func distinctResults_inTheOrderOfTheirValues(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let (context, _) = try Self.library(in: store)
             var request = Self.request(["author.name"])
@@ -99,7 +99,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func groups_withAggregates(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func groups_withAggregates(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let (context, lines) = try Self.library(in: store)
             let request = Self.request(
@@ -125,7 +125,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func aggregatesWithoutGroups_makeOneResult_evenForNoObjects(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func aggregatesWithoutGroups_makeOneResult_evenForNoObjects(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let (context, _) = try Self.library(in: store)
             var request = Self.request([.count("title", as: "books"), .sum("pageCount", as: "pages"), .average("weight", as: "weight")])
@@ -135,7 +135,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func requestsWithoutMeaning_areTypedErrors(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func requestsWithoutMeaning_areTypedErrors(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let (context, _) = try Self.library(in: store)
             func failure(_ request: FetchRequest<ManagedObject>) -> String? {
@@ -159,7 +159,7 @@ import Testing
     /// Random dictionary requests over random data: SQL (no unsaved changes) and memory (an
     /// unrelated unsaved object forces it) return the same results in the same order. 300 by
     /// default; `DATASTORE_DICTIONARY_CASES` sets the count.
-    @Test(arguments: StoreEngine.available) func randomRequests_sqlEqualsMemory(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func randomRequests_sqlEqualsMemory(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let cases = ProcessInfo.processInfo.environment["DATASTORE_DICTIONARY_CASES"].flatMap(Int.init) ?? 300
             let seed = ProcessInfo.processInfo.environment["DATASTORE_PREDICATE_SEED"].flatMap(UInt64.init) ?? .random(in: 1...UInt64.max)

@@ -14,7 +14,7 @@ import Testing
         return (context, lines)
     }
 
-    @Test(arguments: StoreEngine.available) func fetchedObjects_areFaultsThatFireWithoutReading(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func fetchedObjects_areFaultsThatFireWithoutReading(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, lines) = try Self.threeBooks(in: store)
             let books = try context.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("title")]))
@@ -26,7 +26,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func returnsObjectsAsFaultsFalse_givesLoadedObjects(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func returnsObjectsAsFaultsFalse_givesLoadedObjects(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, lines) = try Self.threeBooks(in: store)
             var request = FetchRequest<Book>()
@@ -40,7 +40,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func includesPropertyValuesFalse_readsKeysOnly(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func includesPropertyValuesFalse_readsKeysOnly(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, lines) = try Self.threeBooks(in: store)
             var request = FetchRequest<Book>(predicate: try ObjectPredicate(format: "price > 10"), sortDescriptors: [ObjectSortDescriptor("price")])
@@ -57,7 +57,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func batchedResults_areFaultsUntilUsed(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func batchedResults_areFaultsUntilUsed(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, _) = try Self.threeBooks(in: store)
             var request = FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("title")])

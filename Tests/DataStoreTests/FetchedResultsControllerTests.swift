@@ -25,7 +25,7 @@ import Testing
 
     static let shelf: [(String, Double)] = [("Emma", 9), ("Persuasion", 12), ("Beloved", 15), ("Middlemarch", 20), ("Ulysses", 30)]
 
-    @Test(arguments: StoreEngine.available) func bookList_deleteOne_reportsOneDelete(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func bookList_deleteOne_reportsOneDelete(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, controller, delegate) = try Self.bookList(Self.shelf, in: store)
             #expect(Self.titles(controller) == ["Emma", "Persuasion", "Beloved", "Middlemarch", "Ulysses"])
@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func bookList_deleteOneInsertTwo_reportsInsertsAtTheirNewIndexPaths(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func bookList_deleteOneInsertTwo_reportsInsertsAtTheirNewIndexPaths(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, controller, delegate) = try Self.bookList(Self.shelf, in: store)
             context.delete(controller.object(at: ResultsIndexPath(item: 1, section: 0)))
@@ -53,7 +53,7 @@ import Testing
 
     /// An insert reported by `save()` names the object by the temporary ID it had then (the
     /// report comes before the write); after the save that ID still finds the saved object.
-    @Test(arguments: StoreEngine.available) func insertReportedBySave_findsItsObjectAfterTheSave(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func insertReportedBySave_findsItsObjectAfterTheSave(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, controller, delegate) = try Self.bookList(Self.shelf, in: store)
             let book = Book(context: context)
@@ -70,7 +70,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func bookList_priceChange_isAMoveWhenTheOrderChangesAndAnUpdateWhenNot(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func bookList_priceChange_isAMoveWhenTheOrderChangesAndAnUpdateWhenNot(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, controller, delegate) = try Self.bookList(Self.shelf, in: store)
             let emma = controller.object(at: ResultsIndexPath(item: 0, section: 0))
@@ -89,7 +89,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func unsavedChanges_areReportedByProcessPendingChanges(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func unsavedChanges_areReportedByProcessPendingChanges(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, controller, delegate) = try Self.bookList(Self.shelf, in: store)
             let book = Book(context: context)
@@ -110,7 +110,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func productsWithFavourites_includeSubentitiesOrNot(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func productsWithFavourites_includeSubentitiesOrNot(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.products, on: engine) { store throws in
             let context = store.newContext()
             for (name, price, favourite) in [("Kettle", 30.0, false), ("Lamp", 45.0, true), ("Mug", 8.0, false), ("Rug", 90.0, true)] {
@@ -170,7 +170,7 @@ import Testing
         return request
     }
 
-    @Test(arguments: StoreEngine.available) func failedBanks_opensWithKeysAndSectionLengthsThenLoadsBatches(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func failedBanks_opensWithKeysAndSectionLengthsThenLoadsBatches(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.failedBanks, on: engine) { store throws in
             try Self.banks(100, store: store)
             let context = store.newContext()
@@ -202,7 +202,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func changeBehindAToOneKeyPath_movesTheRow(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func changeBehindAToOneKeyPath_movesTheRow(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.failedBanks, on: engine) { store throws in
             try Self.banks(10, store: store)
             let context = store.newContext()
@@ -224,7 +224,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func sectionChanges_insertAndDeleteSections(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func sectionChanges_insertAndDeleteSections(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.failedBanks, on: engine) { store throws in
             try Self.banks(10, store: store)
             let context = store.newContext()
@@ -245,7 +245,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func limitAndOffset_stayHonouredWhileLive(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func limitAndOffset_stayHonouredWhileLive(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, _, _) = try Self.bookList(Self.shelf, in: store)
             var request = FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.price)])
@@ -266,7 +266,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func invalidRequests_areTypedErrors(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func invalidRequests_areTypedErrors(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, _, _) = try Self.bookList(Self.shelf, in: store)
             let unsorted = FetchedResultsController(fetchRequest: FetchRequest<Book>(), context: context)
@@ -290,7 +290,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func otherContextsSaves_areSeenWhenMerged(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func otherContextsSaves_areSeenWhenMerged(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, controller, delegate) = try Self.bookList(Self.shelf, in: store)
             let other = context.store.newContext()
@@ -366,7 +366,7 @@ import Testing
     /// must all set the same one.
     static let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("DataStoreCaches-\(UUID().uuidString)")
 
-    @Test(arguments: StoreEngine.available) func sectionCache_skipsTheGroupByWhileTheStoreIsUnchanged(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func sectionCache_skipsTheGroupByWhileTheStoreIsUnchanged(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.failedBanks, on: engine) { store throws in
             FetchedResultsCache.directory = Self.cacheDirectory
             try Self.banks(50, store: store)
@@ -411,7 +411,7 @@ import Testing
     /// A cache name reused for another request: the sections are computed again, and the store
     /// warns once per name, through its log.
     // Server stores keep no section cache.
-    @Test(arguments: [StoreEngine.sqlite]) func sectionCache_underAChangedRequest_warnsOnce(_ engine: StoreEngine) async throws {
+    @Test(arguments: [TestedEngine.sqlite]) func sectionCache_underAChangedRequest_warnsOnce(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.failedBanks, on: engine) { store throws in
             FetchedResultsCache.directory = Self.cacheDirectory
             let name = "Banks-\(UUID().uuidString)"
@@ -433,7 +433,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func genericDelegate_keepsSwiftsResult(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func genericDelegate_keepsSwiftsResult(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, controller, _) = try Self.bookList(Self.shelf, in: store)
             let delegate = OutcomeDelegate<Book>()
@@ -446,7 +446,7 @@ import Testing
     }
 
     /// Without a section key path the list has one section, named "", even when nothing matches.
-    @Test(arguments: StoreEngine.available) func listWithoutSections_hasOneSection_evenWhenEmpty(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func listWithoutSections_hasOneSection_evenWhenEmpty(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, _, _) = try Self.bookList([], in: store)
             let empty = FetchedResultsController(fetchRequest: FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.price)]), context: context)
@@ -457,7 +457,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func snapshots_asAnAsyncSequence(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func snapshots_asAnAsyncSequence(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine, awaiting: { store in
             let (context, controller, _) = try Self.bookList(Self.shelf, in: store)
             controller.delegate = nil

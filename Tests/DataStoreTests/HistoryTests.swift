@@ -55,7 +55,7 @@ import Testing
         #expect(history[0].timestamp == Date(timeIntervalSinceReferenceDate: 749470710.214248))
     }
 
-    @Test(arguments: StoreEngine.available) func saves_recordTransactionsWithTheirChanges(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func saves_recordTransactionsWithTheirChanges(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.failedBanks, on: engine, history: .enabled) { store throws in
             let context = store.newContext()
             context.transactionAuthor = "app"
@@ -90,7 +90,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func tokens_roundTripAsData_andFiltersKeepWhatTheyName(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func tokens_roundTripAsData_andFiltersKeepWhatTheyName(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.failedBanks, on: engine, history: .enabled) { store throws in
             let context = store.newContext()
             #expect(try store.currentHistoryToken() == nil)
@@ -123,7 +123,7 @@ import Testing
 
     /// Predicates on changes keep what they name: change types, objects, entities, changed
     /// properties and the transaction's author and time; an unknown key is a typed error.
-    @Test(arguments: StoreEngine.available) func predicates_keepTheChangesTheyMatch(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func predicates_keepTheChangesTheyMatch(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.failedBanks, on: engine, history: .enabled) { store throws in
             let context = store.newContext()
             context.transactionAuthor = "import"
@@ -165,7 +165,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func deletingHistory_keepsTheTokenGiven_andExpiresOlderOnes(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func deletingHistory_keepsTheTokenGiven_andExpiresOlderOnes(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.failedBanks, on: engine, history: .enabled) { store throws in
             let context = store.newContext()
             var tokens: [HistoryToken] = []

@@ -87,7 +87,7 @@ import Testing
 
     /// Deletes by saves keep the preserved values on both engines: a fault's, read from its row,
     /// and a loaded object's; the history's predicates read them.
-    @Test(arguments: StoreEngine.available) func deletesBySave_keepThePreservedValues(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func deletesBySave_keepThePreservedValues(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(ManagedObjectModel(model: Self.notesV1), on: engine, history: .enabled) { store throws in
             let (groceries, ideas, tag) = try Self.seed(store.newContext())
             let context = store.newContext()

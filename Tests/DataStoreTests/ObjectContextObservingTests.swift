@@ -17,7 +17,7 @@ import Testing
         return (context, recorder)
     }
 
-    @Test(arguments: StoreEngine.available) func edits_arriveAsOneBatch_whenProcessed(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func edits_arriveAsOneBatch_whenProcessed(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, recorder) = try Self.observed(in: store)
             let books = try context.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor(Book.title)]))
@@ -39,7 +39,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func rollbackAndReset_tellObservers(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func rollbackAndReset_tellObservers(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, recorder) = try Self.observed(in: store)
             let book = try #require(try context.fetch(FetchRequest<Book>()).first)
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func merges_tellObserversWhatTheOtherSaveChanged(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func merges_tellObserversWhatTheOtherSaveChanged(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let (context, recorder) = try Self.observed(in: store)
             let saved = ChangeSetCollector()

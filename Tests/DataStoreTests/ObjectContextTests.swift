@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct ObjectContextTests {
     /// Every attribute type round-trips through a file, stored by Core Data's rules.
-    @Test(arguments: StoreEngine.available) func attributes_roundTrip_withCoreDataStorage(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func attributes_roundTrip_withCoreDataStorage(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let book = Library.Ebook(context: context)
@@ -77,7 +77,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func newObjects_startWithTheModelDefaults(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func newObjects_startWithTheModelDefaults(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let book = Library.Book(context: context)
@@ -91,7 +91,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func primaryKeys_comeFromZMAX_andVersionsCount(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func primaryKeys_comeFromZMAX_andVersionsCount(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.products, on: engine) { store in
             let context = store.newContext()
             let plain = Products(context: context)
@@ -110,7 +110,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func fetchedObjects_areUniqued_andStartAsFaults(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func fetchedObjects_areUniqued_andStartAsFaults(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.failedBanks, on: engine) { store in
             let writer = store.newContext()
             let info = FailedBankInfo(context: writer)
@@ -134,7 +134,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func unchangedObjects_goAwayWhenUnused_andObjectsOutliveTheirContextSafely(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func unchangedObjects_goAwayWhenUnused_andObjectsOutliveTheirContextSafely(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store in
             let writer = store.newContext()
             Book(context: writer).title = "Emma"
@@ -160,7 +160,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func subentityRows_materialiseAsTheirOwnClass(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func subentityRows_materialiseAsTheirOwnClass(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.products, on: engine) { store in
             let context = store.newContext()
             Products(context: context).name = "Kettle"
@@ -176,7 +176,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func changeTracking_reportsInsertedUpdatedDeleted(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func changeTracking_reportsInsertedUpdatedDeleted(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store in
             let context = store.newContext()
             #expect(!context.hasChanges)
@@ -197,7 +197,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func rollback_restoresSavedValues_andForgetsInserts(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func rollback_restoresSavedValues_andForgetsInserts(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store in
             let context = store.newContext()
             let kept = Book(context: context)
@@ -214,7 +214,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func reset_disconnectsEveryObject(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func reset_disconnectsEveryObject(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store in
             let context = store.newContext()
             let book = Book(context: context)
@@ -226,7 +226,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func refresh_reloadsFromTheStore_keepingOrDroppingLocalChanges(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func refresh_reloadsFromTheStore_keepingOrDroppingLocalChanges(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store in
             let mine = store.newContext()
             let book = Book(context: mine)
@@ -251,7 +251,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func existingObject_throwsForAMissingRow(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func existingObject_throwsForAMissingRow(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store in
             let context = store.newContext()
             let book = Book(context: context)
@@ -264,7 +264,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func objectIDs_haveCoreDataURIs(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func objectIDs_haveCoreDataURIs(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store in
             let context = store.newContext()
             let book = Book(context: context)

@@ -23,7 +23,7 @@ import Testing
         case title, price, author, addBook, removeBook, save, rollback, undo, redo, merge
     }
 
-    @Test(arguments: StoreEngine.available) func everyChangedProperty_isNotifiedOnce_andNoOther(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func everyChangedProperty_isNotifiedOnce_andNoOther(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             var random = SplitMix64(seed: Self.seed)
             let setup = store.newContext()

@@ -164,7 +164,7 @@ import Testing
 
     // MARK: Registration
 
-    @Test(arguments: StoreEngine.available) func keyValueCoding_registersReadsOfDynamicObjects(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func keyValueCoding_registersReadsOfDynamicObjects(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let author = try context.insertObject(entityName: "Author")
@@ -183,7 +183,7 @@ import Testing
         #expect(book.observationRegistrar != nil)
     }
 
-    @Test(arguments: StoreEngine.available) func classesGeneratedWithoutObservation_registerNothing(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func classesGeneratedWithoutObservation_registerNothing(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.products, on: engine) { store throws in
             let context = store.newContext()
             let product = Products(context: context)

@@ -14,7 +14,7 @@ import Testing
     static let cases = ProcessInfo.processInfo.environment["DATASTORE_PREDICATE_CASES"].flatMap(Int.init) ?? 2_000
     static let seed = ProcessInfo.processInfo.environment["DATASTORE_PREDICATE_SEED"].flatMap(UInt64.init) ?? .random(in: 1...UInt64.max)
 
-    @Test(arguments: StoreEngine.available) func randomPredicates_sqlEqualsMemory(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func randomPredicates_sqlEqualsMemory(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let cases = engine.share(of: Self.cases, fullCountIn: "DATASTORE_PREDICATE_CASES")
             var random = SplitMix64(seed: Self.seed)

@@ -56,6 +56,15 @@ import Testing
         #expect(try ObjectPredicate(format: "x == 0x1F AND y == -2 AND z == 1e3") == ObjectPredicate(format: "x == 31 AND y == -2 AND z == 1000.0"))
     }
 
+    @Test func operandsInParentheses_areTheOperands() throws {
+        #expect(try ObjectPredicate(format: "(name) == 'x'") == ObjectPredicate(format: "name == 'x'"))
+        #expect(try ObjectPredicate(format: "name IN (%@)", ["a", "b"]) == ObjectPredicate(format: "name IN {'a', 'b'}"))
+        #expect(try ObjectPredicate(format: "((price)) < (5) AND ((name == 'x'))") == ObjectPredicate(format: "price < 5 AND name == 'x'"))
+        #expect(try ObjectPredicate(format: "NOT (books.@count) > ((2))") == ObjectPredicate(format: "NOT books.@count > 2"))
+        #expect(Self.syntaxError("(name) == ")?.message == "expected a key path or a value, found end of input")
+        #expect(Self.syntaxError("(name")?.message == "expected a comparison operator, found end of input")
+    }
+
     @Test func typedPredicates_equalTheParsedOnes() throws {
         let cheapWar = Book.price < 500 && Book.title.contains("war", options: .caseInsensitive)
         #expect(cheapWar == (try ObjectPredicate(format: "price < 500.0 AND title CONTAINS[c] 'war'")))

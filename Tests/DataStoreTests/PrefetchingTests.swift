@@ -25,7 +25,7 @@ import Testing
             .joined(separator: " ")
     }
 
-    @Test(arguments: StoreEngine.available) func prefetchedRelationships_readNothingMore_andEqualLoadingOneByOne(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func prefetchedRelationships_readNothingMore_andEqualLoadingOneByOne(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             var random = SplitMix64(seed: 7)
             _ = try RandomLibrary.populate(store, &random)
@@ -52,7 +52,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func batchedFetches_prefetchEachBatch(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func batchedFetches_prefetchEachBatch(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             var random = SplitMix64(seed: 11)
             _ = try RandomLibrary.populate(store, &random)
@@ -72,7 +72,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func prefetchedRows_giveWayToMergedChanges(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func prefetchedRows_giveWayToMergedChanges(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let (context, _) = try DictionaryFetchTests.library(in: store)
             var request = FetchRequest<ManagedObject>(entityName: "Book", predicate: try ObjectPredicate(format: "title == 'Emma'"))
@@ -90,7 +90,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func keyPathsThatNameNoRelationship_areTypedErrors(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func keyPathsThatNameNoRelationship_areTypedErrors(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             var request = FetchRequest<ManagedObject>(entityName: "Book")
             request.relationshipKeyPathsForPrefetching = ["author.name"]

@@ -86,7 +86,7 @@ import Testing
         #expect(book.pageCount == 880)
     }
 
-    @Test(arguments: StoreEngine.available) func integerAndFloatProperties_convertAsTypedAccessDoes(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func integerAndFloatProperties_convertAsTypedAccessDoes(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let book = Book(context: store.newContext())
             book.pageCount = -1

@@ -10,7 +10,7 @@ import Testing
 /// Generated classes keep attribute values in stored properties; anything those cannot hold goes to
 /// the value buffer, and nothing is lost either way.
 @Suite struct PropertyStorageTests {
-    @Test(arguments: StoreEngine.available) func fetchedObjectsOfGeneratedClasses_keepTheirValuesInProperties(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func fetchedObjectsOfGeneratedClasses_keepTheirValuesInProperties(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let audiobook = Library.Audiobook(context: context)
@@ -57,7 +57,7 @@ import Testing
         #expect(row?["ZTITLE"] as String? == "Daniel Deronda")
     }
 
-    @Test(arguments: StoreEngine.available) func settingAValueOfAnotherType_movesTheValuesToTheBuffer(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func settingAValueOfAnotherType_movesTheValuesToTheBuffer(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let context = store.newContext()
             let book = Book(context: context)
@@ -134,7 +134,7 @@ import Testing
         #expect(book.valueStorage == .properties)
     }
 
-    @Test(arguments: StoreEngine.available) func changesRollBackAndRefreshesDropThePropertyValues(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func changesRollBackAndRefreshesDropThePropertyValues(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let context = store.newContext()
             let book = Book(context: context)

@@ -6,7 +6,9 @@ import TestSupport
 
 /// Random predicate format strings with arguments over the Everything model's `Book`: every
 /// attribute type, nil, `[cd]` string operators, LIKE and MATCHES, IN and BETWEEN, to-one paths,
-/// object comparisons, ANY/ALL/NONE, aggregates and SUBQUERY, nested AND/OR/NOT.
+/// object comparisons, ANY/ALL/NONE (over to-manys and over one value), aggregates and SUBQUERY,
+/// constants on the left, text on the right of IN, escapes in LIKE, keys in parentheses, nested
+/// AND/OR/NOT.
 struct RandomPredicate {
     let objects: RandomLibrary.Objects
     var random: SplitMix64
@@ -20,7 +22,7 @@ struct RandomPredicate {
         ("website", .url), ("identifier", .uuid), ("cover", .data),
     ]
     private static let patterns = ["a", "é", "A", "pp", "ä", "STR", "ss", "日本", "*", "?", "'", ";", "", "e\u{301}", "-", "\""]
-    private static let likePatterns = ["a*", "*e", "?pple", "*ä*", "c?f*", "*", "?", "*\u{301}", "file?", "*;*"]
+    private static let likePatterns = ["a*", "*e", "?pple", "*ä*", "c?f*", "*", "?", "*\u{301}", "file?", "*;*", #"*\**"#, #"\?*"#, #"*\\*"#, #"a\"#]
     private static let regexes = ["[a-z]+", ".*e", "caf.*", "A.*", ".*\\d+", "[^a]*", ".*(é|e\u{301}).*", "\\w+"]
 
     private mutating func pick<T>(_ values: [T]) -> T { values.randomElement(using: &random)! }
@@ -57,11 +59,12 @@ struct RandomPredicate {
     }
 
     private mutating func comparison() -> (String, [any PredicateArgument]) {
-        switch Int.random(in: 0..<14, using: &random) {
+        switch Int.random(in: 0..<15, using: &random) {
         case 0, 1, 2:
             let (key, kind) = pick(Self.attributes)
             let op = pick(["==", "!=", "<", "<=", ">", ">=", "=", "<>"])
-            return ("\(key) \(op)\(kind == .string ? options() : "") %@", [value(kind)])
+            // `[c]` and `[d]` change nothing but comparisons of text; a key may stand in parentheses.
+            return ("\(chance(20) ? "(\(key))" : key) \(op)\(chance(kind == .string ? 100 : 10) ? options() : "") %@", [value(kind)])
         case 3, 4:
             let key = pick(["title", "notes", "author.name", "shelf.name", "isbn"])
             switch Int.random(in: 0..<5, using: &random) {
@@ -112,6 +115,16 @@ struct RandomPredicate {
             case 0: return ("SUBQUERY(chapters, $c, $c.index >= %d AND $c.title != nil).@count > %d", [Int.random(in: 0...4, using: &random), Int.random(in: 0...1, using: &random)])
             case 1: return ("SUBQUERY(tags, $t, $t.name CONTAINS[c] %@).@count == 0", [pick(Self.patterns)])
             default: return ("SUBQUERY(related, $r, $r.pageCount > pageCount).@count >= 1", [])
+            }
+        case 13:
+            let key = pick(["title", "notes", "author.name"])
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: return ("%@ \(pick(["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"]))\(options()) \(key)", [pick(Self.patterns + RandomLibrary.strings)])
+            case 1: return ("\(key) IN\(options()) %@", [pick(RandomLibrary.strings) + " " + pick(RandomLibrary.strings)])
+            case 2: return ("%@ CONTAINS\(options()) \(key)", [[pick(RandomLibrary.strings), pick(RandomLibrary.strings)]])
+            case 3: return ("\(pick(["ANY", "ALL", "NONE"])) \(key) \(pick(["==", "BEGINSWITH", "<"]))\(options()) %@", [pick(RandomLibrary.strings)])
+            case 4: return ("%d IN %@", [Int.random(in: 0...3, using: &random), [1, 2.0]])
+            default: return ("%d BETWEEN {1, %f}", [Int.random(in: 0...3, using: &random), Double(Int.random(in: 0...4, using: &random)) / 2])
             }
         default:
             switch Int.random(in: 0..<8, using: &random) {

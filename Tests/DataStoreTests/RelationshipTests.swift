@@ -20,7 +20,7 @@ import Testing
         return book
     }
 
-    @Test(arguments: StoreEngine.available) func toOne_andToMany_stayInverse(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func toOne_andToMany_stayInverse(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let eliot = Author(context: context)
@@ -39,7 +39,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func oneToOne_movesFromThePreviousPartner(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func oneToOne_movesFromThePreviousPartner(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let shelf = Shelf(context: context)
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func relationships_surviveASave_andReadBackFromTheStore(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func relationships_surviveASave_andReadBackFromTheStore(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let author = Author(context: context)
@@ -102,7 +102,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func orderedToMany_reordersAndRemoves(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func orderedToMany_reordersAndRemoves(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let book = Self.newBook(context, "Emma")
@@ -125,7 +125,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func relationshipChanges_rollBack_surviveARefresh_andSaveOnce(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func relationshipChanges_rollBack_surviveARefresh_andSaveOnce(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let austen = Author(context: context)
@@ -162,7 +162,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func manyToMany_removalDeletesTheJoinRow(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func manyToMany_removalDeletesTheJoinRow(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let book = Self.newBook(context, "Emma")
@@ -178,7 +178,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func toOneTraversal_readsEachDestinationOnce_andKeepsABoundedNumberAlive(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func toOneTraversal_readsEachDestinationOnce_andKeepsABoundedNumberAlive(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let setup = store.newContext()
             let authors = (0..<3).map { index in

@@ -39,15 +39,15 @@ import Testing
         Configuration(sections: true, offset: 1, limit: 0, predicate: true, chunkCapacity: 3),
     ]
 
-    @Test(arguments: StoreEngine.available, 0..<configurations.count)
-    func randomChanges_reportsRebuildTheList(_ engine: StoreEngine, _ configurationIndex: Int) async throws {
+    @Test(arguments: TestedEngine.available, 0..<configurations.count)
+    func randomChanges_reportsRebuildTheList(_ engine: TestedEngine, _ configurationIndex: Int) async throws {
         // Another store on the same file or database: its commits are another process's to `store`.
         try await TestStores.withNewStores(TestStores.failedBanks, on: engine, history: .enabled) { store, there throws in
             try Self.randomChanges(store, there, engine: engine, configurationIndex: configurationIndex)
         }
     }
 
-    static func randomChanges(_ store: PersistentStore, _ there: PersistentStore, engine: StoreEngine, configurationIndex: Int) throws {
+    static func randomChanges(_ store: PersistentStore, _ there: PersistentStore, engine: TestedEngine, configurationIndex: Int) throws {
         // Every round on both engines: fewer would leave too few for the expectations below.
         let rounds = Self.rounds
         let configuration = Self.configurations[configurationIndex]

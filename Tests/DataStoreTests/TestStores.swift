@@ -45,11 +45,11 @@ enum TestStores {
 
 /// The engines the runtime suites run on: SQLite, and PostgreSQL, whose cases are reported as
 /// skipped, with the reason, where the tests have no server (`PostgreSQLTestServer`).
-enum StoreEngine: String, Sendable, CustomTestStringConvertible {
+enum TestedEngine: String, Sendable, CustomTestStringConvertible {
     case sqlite = "SQLite"
     case postgreSQL = "PostgreSQL"
 
-    static let available: [StoreEngine] = [.sqlite, .postgreSQL]
+    static let available: [TestedEngine] = [.sqlite, .postgreSQL]
 
     var testDescription: String { rawValue }
 
@@ -66,7 +66,7 @@ extension TestStores {
     /// dropped afterwards; with persistent history as `history` says, or as the engine's stores
     /// do by default. `body` is synchronous, so it tests the synchronous API on both.
     static func withNewStore(
-        _ model: ManagedObjectModel, on engine: StoreEngine, history: HistoryTracking? = nil, _ body: (PersistentStore) throws -> Void
+        _ model: ManagedObjectModel, on engine: TestedEngine, history: HistoryTracking? = nil, _ body: (PersistentStore) throws -> Void
     ) async throws {
         switch engine {
         case .sqlite:
@@ -81,7 +81,7 @@ extension TestStores {
 
     /// Runs `body` with two stores of `model` on one new file or database, as two processes have.
     static func withNewStores(
-        _ model: ManagedObjectModel, on engine: StoreEngine, history: HistoryTracking, _ body: (PersistentStore, PersistentStore) throws -> Void
+        _ model: ManagedObjectModel, on engine: TestedEngine, history: HistoryTracking, _ body: (PersistentStore, PersistentStore) throws -> Void
     ) async throws {
         switch engine {
         case .sqlite:
@@ -97,7 +97,7 @@ extension TestStores {
     }
 
     /// `withNewStore` for a test that awaits.
-    static func withNewStore(_ model: ManagedObjectModel, on engine: StoreEngine, awaiting body: (PersistentStore) async throws -> Void) async throws {
+    static func withNewStore(_ model: ManagedObjectModel, on engine: TestedEngine, awaiting body: (PersistentStore) async throws -> Void) async throws {
         switch engine {
         case .sqlite:
             try await body(newStore(model))

@@ -30,7 +30,7 @@ import Testing
 
     static let palette = TransformedKey<Library.Book, PaletteTransformer>("metadata", slot: 7, transformer: PaletteTransformer())
 
-    @Test(arguments: StoreEngine.available) func valuesRoundTrip_inTheTransformersByteFormat(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func valuesRoundTrip_inTheTransformersByteFormat(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let book = Library.Book(context: context)
@@ -47,7 +47,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func aValueTheTransformerRejects_failsTheSave_andLosesNothing(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func aValueTheTransformerRejects_failsTheSave_andLosesNothing(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let book = Library.Book(context: context)

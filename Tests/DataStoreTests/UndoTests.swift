@@ -243,7 +243,7 @@ import Testing
         #expect(context.undoManager?.canRedo == false)
     }
 
-    @Test(arguments: StoreEngine.available) func withoutAnUndoManager_nothingIsRecorded(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func withoutAnUndoManager_nothingIsRecorded(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let book = Book(context: context)
@@ -295,7 +295,7 @@ import Testing
         #expect(controller.fetchedObjects?.map(\.title) == ["Lady Susan", "Persuasion", "Zemma"])
     }
 
-    @Test(arguments: StoreEngine.available) func childContext_undoAfterSavingIntoTheParent(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func childContext_undoAfterSavingIntoTheParent(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let book = Book(context: context)

@@ -8,7 +8,7 @@ import Testing
     typealias Author = Library.Author
     typealias Book = Library.Book
 
-    @Test(arguments: StoreEngine.available) func everyBrokenRule_isReportedTogether_andNothingIsWritten(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func everyBrokenRule_isReportedTogether_andNothingIsWritten(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let context = store.newContext()
             let book = Book(context: context)
@@ -33,7 +33,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func requiredAttribute_withoutValue_fails(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func requiredAttribute_withoutValue_fails(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let author = Author(context: context)
@@ -42,7 +42,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func toManyCount_isChecked(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func toManyCount_isChecked(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let book = Book(context: context)
@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreEngine.available) func uniquenessConstraint_namesTheConflictingObject(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func uniquenessConstraint_namesTheConflictingObject(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let first = store.newContext()
             let austen = Author(context: first)
@@ -76,7 +76,7 @@ import Testing
 
     /// Unique values judged as the save leaves them, not in the order the objects changed: a name
     /// passed from one object to another, and a deleted object's values taken by a new one, save.
-    @Test(arguments: StoreEngine.available) func uniqueValues_passedOnOrTakenFromADeletedObject_save(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func uniqueValues_passedOnOrTakenFromADeletedObject_save(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let (first, second, leaving) = (Author(context: context), Author(context: context), Author(context: context))
@@ -96,7 +96,7 @@ import Testing
 
     /// Two objects swapping unique values need a moment where both hold one: the save fails, names
     /// the objects, and writes nothing.
-    @Test(arguments: StoreEngine.available) func uniqueValues_swapped_failWithoutWriting(_ engine: StoreEngine) async throws {
+    @Test(arguments: TestedEngine.available) func uniqueValues_swapped_failWithoutWriting(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store in
             let context = store.newContext()
             let (first, second) = (Author(context: context), Author(context: context))

@@ -158,7 +158,7 @@ struct DerivedValueComputation {
         // as that save leaves it. The changed destinations are this save's, locked already.
         try forEachChunk(of: repointed) { list, keys in
             _ = try transaction.rows(
-                "SELECT d.Z_PK FROM \(destination.tableName) d JOIN \(table) t ON d.Z_PK = t.\(foreignKey) WHERE t.Z_PK IN (\(list)) FOR SHARE OF d",
+                "SELECT d.Z_PK FROM \(destination.tableName) d JOIN \(table) t ON d.Z_PK = t.\(foreignKey) WHERE t.Z_PK IN (\(list))" + dialect.sharingRows(of: "d"),
                 keys)
         }
         let pointing = { (repointedList: String, destinationList: String) in
@@ -261,10 +261,10 @@ struct DerivedValueComputation {
         var reports: [DerivedValueLog.Report] = []
         for start in stride(from: 0, to: values.count, by: KeyParameters.runLength) {
             let chunk = values[start..<min(start + KeyParameters.runLength, values.count)]
-            // Parameters in `VALUES` are text to the server: the key is cast back to a number.
-            let rows = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
+            // Parameters in `VALUES` may be text to the engine: the key is cast back to a number.
+            let values = dialect.valuesTable(rows: chunk.count, columns: ["k", "x"], alias: "v")
             reports += try reported(rule, transaction.rows(
-                "UPDATE \(table) SET \(column) = v.x FROM (VALUES \(rows)) AS v(k, x) WHERE \(table).Z_PK = CAST(v.k AS BIGINT)"
+                "UPDATE \(table) SET \(column) = v.x FROM \(values) WHERE \(table).Z_PK = CAST(v.k AS \(dialect.integerType))"
                     + "\(entityFilter(rule.entity)) AND \(table).\(column)\(dialect.isSame(false))v.x RETURNING \(table).Z_ENT, \(table).Z_PK, \(table).\(column)",
                 chunk.flatMap { [$0.key.databaseValue, $0.text.databaseValue] }))
         }

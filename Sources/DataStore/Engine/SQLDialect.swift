@@ -33,16 +33,20 @@ package protocol SQLDialect: MigrationDialect {
     /// The value a column of the attribute's type holds.
     func storedValue(_ value: AttributeValue) -> DatabaseValue
 
-    /// `INSERT` of one row of `?` placeholders for `columns` into `table`, which may hold it
-    /// already: the existing row then stays.
-    func insertKeepingExisting(into table: String, columns: [String]) -> String
-
     /// `INSERT` of the rows `select` gives into `into` (`INTO table (columns)`), skipping those
     /// whose key is there already.
     func insertKeepingExisting(_ into: String, select: String) -> String
 
     /// What a `SELECT` of a row ends with to keep other writers from it until the transaction ends.
     var lockingRows: String { get }
+
+    /// What a `SELECT` ends with to keep other writers from the rows of `alias` it reads, while
+    /// letting others read and share them, until the transaction ends.
+    func sharingRows(of alias: String) -> String
+
+    /// A table of `rows` rows of `?` placeholders, one per column of `columns`, named `alias`:
+    /// what follows `FROM`.
+    func valuesTable(rows: Int, columns: [String], alias: String) -> String
 
     /// What follows the column list of a temporary table keyed by its primary key.
     var keyedTableOptions: String { get }
@@ -54,6 +58,11 @@ package protocol SQLDialect: MigrationDialect {
     /// collations). Where it does not, fetches judge text comparisons, sorts by comparators and
     /// dictionaries in memory, reading from SQL only the rows that may match.
     var matchesTextInSQL: Bool { get }
+
+    /// A condition that holds where text `column` holds a character past ASCII (by the bytes of
+    /// any encoding, a byte past 0x7F): text that `LIKE` and `lower()` may not match as the
+    /// runtime does.
+    func holdsOtherThanASCII(_ column: String) -> String
 
     /// Why text holding U+0000 cannot be stored, where text columns cannot hold it (a save that
     /// would write it fails); `nil` where they can.
@@ -77,6 +86,20 @@ package protocol SQLDialect: MigrationDialect {
 
     /// A divisor, so that a division by zero gives `NULL`, as in SQLite.
     func divisor(_ value: SQLFragment) -> SQLFragment
+}
+
+extension SQLDialect {
+    /// `(?, ?), (?, ?)…`: `rows` rows of `columns` placeholders, as `VALUES` lists them.
+    package func placeholderRows(_ rows: Int, columns: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        return Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+
+    /// `INSERT` of one row of `?` placeholders for `columns` into `table`, which may hold it
+    /// already: the existing row then stays.
+    func insertKeepingExisting(into table: String, columns: [String]) -> String {
+        insertKeepingExisting("INTO \(table) (\(columns.joined(separator: ", ")))", select: "VALUES " + placeholderRows(1, columns: columns.count))
+    }
 }
 
 /// What a migration writes its own way on each engine: DDL, temporary tables, literals.

@@ -1,7 +1,7 @@
 import GRDB
 
 /// The engine that holds a store's rows: SQLite (`SQLiteEngine`), or one a module of its own
-/// brings, which DataStore does not know (PostgreSQLStore's).
+/// brings, which DataStore does not know.
 ///
 /// The runtime decides what to read and write, for every engine alike, and hands the engine its
 /// statements — written with the store's bare names and `?` placeholders, in the SQL its
@@ -79,7 +79,7 @@ package protocol EngineTransaction: AnyObject {
     /// can: for many rows that need not all be in memory at once.
     func forEachRow(_ sql: String, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws
 
-    /// What inserts rows of `columns` into `table`, one `insertRow()` per row: SQLite runs a
+    /// What inserts rows of `columns` into `table`, one `insertRow(_:)` per row: SQLite runs a
     /// prepared `INSERT` per row; a server holds rows back and writes many per statement before
     /// the transaction's next other statement.
     func inserter(into table: String, columns: [String]) throws -> any RowInserter
@@ -97,15 +97,11 @@ package protocol EngineTransaction: AnyObject {
     func onRollback(_ body: @escaping @Sendable () -> Void)
 }
 
-/// Writes the rows of one table, one at a time: the values of a row in the order of the columns
-/// it was made with, then `insertRow()`.
+/// Writes the rows of one table, one at a time.
 package protocol RowInserter: AnyObject {
-    /// The next column's value of the row being written.
-    func bind(_ value: DatabaseValue)
-
-    /// Writes the row whose values were bound (or holds it back to write with others), and starts
-    /// the next.
-    func insertRow() throws
+    /// Writes a row of `values`, in the order of the columns the inserter was made with (or holds
+    /// it back to write with others).
+    func insertRow(_ values: [DatabaseValue]) throws
 }
 
 /// What an engine throws when the connection ended during `COMMIT`: the transaction may have

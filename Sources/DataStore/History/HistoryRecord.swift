@@ -30,23 +30,22 @@ package struct HistoryRecord {
     package static let bundleID = Bundle.main.bundleIdentifier
     package static let processID = ProcessInfo.processInfo.processName
 
-    /// The columns of `ACHANGE` a change's row has values for, in `bindRow(of:key:transaction:to:)`'s order.
+    /// The columns of `ACHANGE` a change's row has values for, in `row(of:key:transaction:into:)`'s order.
     package var changeColumns: [String] {
         ["Z_PK", "Z_ENT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"] + (0..<tombstoneColumns).map(HistorySchema.tombstoneColumn)
     }
 
-    /// Binds the values of `change`'s row of `ACHANGE`, the row `key` of the transaction numbered
-    /// `transaction`, in the order of `changeColumns`; tombstones are padded with `NULL`.
-    package func bindRow(of change: Change, key: Int64, transaction: Int64, to inserter: any RowInserter) {
-        inserter.bind(key.databaseValue)
-        inserter.bind(HistorySchema.changeEntity.databaseValue)
-        inserter.bind(Int64(change.type.rawValue).databaseValue)
-        inserter.bind(change.entityNumber.databaseValue)
-        inserter.bind(change.key.databaseValue)
-        inserter.bind(transaction.databaseValue)
-        inserter.bind(change.columns?.databaseValue ?? .null)
+    /// The values of `change`'s row of `ACHANGE`, the row `key` of the transaction numbered
+    /// `transaction`, in `values`, in the order of `changeColumns`; tombstones are padded with
+    /// `NULL`.
+    package func row(of change: Change, key: Int64, transaction: Int64, into values: inout [DatabaseValue]) {
+        values.removeAll(keepingCapacity: true)
+        values += [
+            key.databaseValue, HistorySchema.changeEntity.databaseValue, Int64(change.type.rawValue).databaseValue,
+            change.entityNumber.databaseValue, change.key.databaseValue, transaction.databaseValue, change.columns?.databaseValue ?? .null,
+        ]
         for index in 0..<tombstoneColumns {
-            inserter.bind(index < change.tombstone.count ? change.tombstone[index] : .null)
+            values.append(index < change.tombstone.count ? change.tombstone[index] : .null)
         }
     }
 }

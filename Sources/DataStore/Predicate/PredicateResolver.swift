@@ -96,8 +96,13 @@ struct PredicateResolver {
                 return elementComparison
             }
         }
-        guard comparison.quantifier == .direct else {
-            throw .invalidPredicate("\(comparison.quantifier.rawValue) needs a to-many key path on the left, in \"\(comparison)\"")
+        if comparison.quantifier != .direct {
+            // Over a single value — a to-one, an attribute — the quantifier takes it as the one
+            // element, as Foundation does.
+            var direct = comparison
+            direct.quantifier = .direct
+            let resolved = try resolve(direct)
+            return comparison.quantifier == .none ? .not(resolved) : resolved
         }
         // `x IN books.title`: some element equals x.
         if comparison.operator == .in, case .toMany(let collection, let rest)? = try walkIfKeyPath(comparison.rhs), rest.first?.hasPrefix("@") != true {
@@ -106,6 +111,15 @@ struct PredicateResolver {
 
         let lhs = try side(comparison.lhs), rhs = try side(comparison.rhs)
         let options = comparison.options
+        switch (comparison.operator, lhs, rhs) {
+        case (.in, _, .constant(.attribute(.string))):
+            // `name IN 'text'`, `'ell' IN 'hello'`: a substring of the text.
+            return try resolve(PredicateComparison(comparison.rhs, .contains, comparison.lhs, options: options))
+        case (.contains, .constant(.collection), _):
+            // `{…} CONTAINS name`, `%@ CONTAINS name` with an array: membership.
+            return try resolve(PredicateComparison(comparison.rhs, .in, comparison.lhs, options: options))
+        default: break
+        }
         func fail(_ reason: String) -> ContextError { .invalidPredicate("\(reason), in \"\(comparison)\"") }
         switch (lhs, rhs) {
         case (.resolved(.attribute(let path, let composite), _), .constant(let value)) where composite.type == .composite,
@@ -119,15 +133,21 @@ struct PredicateResolver {
 
         switch comparison.operator {
         case .in, .between:
-            guard case .resolved(let left, let kind) = lhs else { throw fail("the left of \(comparison.operator.rawValue) must be a key path") }
             guard case .constant(let right) = rhs, case .collection(let elements) = right else {
-                throw fail("the right of \(comparison.operator.rawValue) must be a collection: {…}, an array argument, or a to-many key path")
+                throw fail("the right of \(comparison.operator.rawValue) must be a collection: {…}, an array argument, a to-many key path or text")
             }
             if comparison.operator == .between, elements.count != 2 { throw fail("BETWEEN needs exactly two bounds") }
-            try checkOptions(options, kind: kind, fail)
             var list: [ResolvedExpression] = []
-            for element in elements { list.append(try convert(element, to: kind, options: options, fail)) }
-            return .compare(left, comparison.operator, .list(list), options)
+            switch lhs {
+            case .resolved(let left, let kind):
+                let options = applicable(options, to: kind)
+                for element in elements { list.append(try convert(element, to: kind, options: options, fail)) }
+                return .compare(left, comparison.operator, .list(list), options)
+            case .constant(let value):
+                // `3 IN {1, 2, 3}`: constants compared as they are.
+                for element in elements { list.append(try constant(element, fail)) }
+                return judged(try constant(value, fail), comparison.operator, .list(list), value.isString ? options : [])
+            }
 
         case .beginsWith, .endsWith, .contains, .like, .matches:
             let left = try stringSide(lhs, folding: [], fail)
@@ -136,6 +156,7 @@ struct PredicateResolver {
                RegularExpressions.expression(text, caseInsensitive: options.contains(.caseInsensitive)) == nil {
                 throw fail("\(text.debugDescription) is not a valid regular expression")
             }
+            if case .value = left, case .value = right { return judged(left, comparison.operator, right, options) }
             return .compare(left, comparison.operator, right, options)
 
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -147,16 +168,16 @@ struct PredicateResolver {
                 guard leftKind.group == rightKind.group else {
                     throw fail("cannot compare a \(leftKind.group) with a \(rightKind.group)")
                 }
-                try checkOptions(options, kind: leftKind, fail)
-                return .compare(left, comparison.operator, right, options)
+                return .compare(left, comparison.operator, right, applicable(options, to: leftKind))
             case (.resolved(let left, let kind), .constant(let value)):
-                try checkOptions(options, kind: kind, fail)
+                let options = applicable(options, to: kind)
                 return .compare(left, comparison.operator, try convert(value, to: kind, options: options, fail), options)
             case (.constant(let value), .resolved(let right, let kind)):
-                try checkOptions(options, kind: kind, fail)
+                let options = applicable(options, to: kind)
                 return .compare(try convert(value, to: kind, options: options, fail), comparison.operator, right, options)
             case (.constant(let left), .constant(let right)):
-                return .compare(try constant(left, fail), comparison.operator, try constant(right, fail), options)
+                let options = left.isString && right.isString ? options : []
+                return judged(try constant(left, fail), comparison.operator, try constant(right, fail), options)
             }
         }
     }
@@ -192,8 +213,26 @@ struct PredicateResolver {
         return .quantified(quantifier, collection, try pushing(element, collection.destination).resolve(make(side)))
     }
 
-    private func checkOptions(_ options: StringOptions, kind: ValueKind, _ fail: (String) -> ContextError) throws(ContextError) {
-        if !options.isEmpty, kind.group != "string" { throw fail("[c] and [d] apply to strings, not to a \(kind.group)") }
+    /// A comparison of constants, judged now, so that every engine gives Foundation's answer
+    /// (a server would compare parameters of no stated type as text). A constant pattern of a
+    /// string operator is folded already (`stringSide`).
+    private func judged(_ lhs: ResolvedExpression, _ comparisonOperator: ComparisonOperator, _ rhs: ResolvedExpression, _ options: StringOptions) -> ResolvedPredicate {
+        func evaluated(_ expression: ResolvedExpression) -> EvaluatedValue {
+            switch expression {
+            case .value(let value): .stored(value)
+            case .objectValue(let id): .object(id)
+            case .list(let elements): .list(elements.map(evaluated))
+            case .attribute, .object, .aggregate, .subqueryCount: .stored(.null)
+            }
+        }
+        return .constant(EvaluatedValue.compare(
+            evaluated(lhs), comparisonOperator, evaluated(rhs), options: options, patternIsFolded: comparisonOperator.isStringOperator))
+    }
+
+    /// `options` where they apply: `[c]` and `[d]` on another comparison than of strings change
+    /// nothing, as in Foundation.
+    private func applicable(_ options: StringOptions, to kind: ValueKind) -> StringOptions {
+        kind.group == "string" ? options : []
     }
 
     /// A side of a string operator: a string key path, or a constant read as a string. A constant
@@ -411,4 +450,11 @@ private extension AttributeValue {
 
 private extension Double {
     var storedValue: DatabaseValue { AttributeValue.double(self).storedValue }
+}
+
+private extension PredicateValue {
+    /// Whether the value is text, which `[c]` and `[d]` apply to.
+    var isString: Bool {
+        if case .attribute(.string) = self { true } else { false }
+    }
 }

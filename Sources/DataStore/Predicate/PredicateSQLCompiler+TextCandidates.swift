@@ -1,7 +1,7 @@
 import GRDB
 
 extension PredicateSQLCompiler {
-    /// On a server, a condition every row that `term` matches meets, in SQL, for a text comparison
+    /// Where text is not matched in SQL (a server's), a condition every row that `term` matches meets, in SQL, for a text comparison
     /// judged in memory: so that a fetch reads the rows that may match rather than every row.
     ///
     /// Text is folded as `TextMatching` folds it, which a server's SQL cannot do for every
@@ -20,8 +20,7 @@ extension PredicateSQLCompiler {
         // a pattern with other than ASCII matches no ASCII value.
         guard !folded.isEmpty, !folded.utf8.contains(0) else { return SQLFragment(sql: store.dialect.truth(false)) }
         let column = column(path, attribute)
-        // By the bytes of any server encoding: a character past ASCII, or a byte past 0x7F.
-        let hasOtherThanASCII = #"\#(column) ~ '[^\x01-\x7F]'"#
+        let hasOtherThanASCII = store.dialect.holdsOtherThanASCII(column)
         guard folded.utf8.allSatisfy({ $0 < 0x80 }) else { return SQLFragment(sql: hasOtherThanASCII) }
         let searched = options.contains(.caseInsensitive) ? "lower(\(column))" : column
         let escaped = Self.likeEscaped(folded)
@@ -30,8 +29,7 @@ extension PredicateSQLCompiler {
         case .endsWith: "%" + escaped
         default: "%" + escaped + "%"
         }
-        // The backslash is `LIKE`'s escape character by default.
-        return "(\(hasOtherThanASCII) OR \(searched) LIKE " + .bound(like.databaseValue) + ")"
+        return "(\(hasOtherThanASCII) OR \(searched) LIKE " + .bound(like.databaseValue) + " ESCAPE '\\')"
     }
 
     /// `text` with `LIKE`'s wildcards and its escape character escaped.

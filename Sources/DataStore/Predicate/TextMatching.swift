@@ -87,15 +87,17 @@ enum TextMatching {
         byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 
-    /// `LIKE`: `?` is one character (Unicode scalar), `*` any run of them.
+    /// `LIKE`: `?` is one character (Unicode scalar), `*` any run of them, and a backslash makes
+    /// the character after it (`\*`, `\?`, `\\`) match itself.
     private static func like(_ value: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
+        let pattern = LikePattern.elements(of: pattern)
         var valueIndex = 0, patternIndex = 0
         var starPattern = -1, starValue = 0
         while valueIndex < value.count {
-            if patternIndex < pattern.count, pattern[patternIndex] == "?" || (pattern[patternIndex] != "*" && pattern[patternIndex] == value[valueIndex]) {
+            if patternIndex < pattern.count, pattern[patternIndex].matches(value[valueIndex]) {
                 valueIndex += 1
                 patternIndex += 1
-            } else if patternIndex < pattern.count, pattern[patternIndex] == "*" {
+            } else if patternIndex < pattern.count, pattern[patternIndex] == .anyRun {
                 starPattern = patternIndex
                 starValue = valueIndex
                 patternIndex += 1
@@ -107,8 +109,44 @@ enum TextMatching {
                 return false
             }
         }
-        while patternIndex < pattern.count, pattern[patternIndex] == "*" { patternIndex += 1 }
+        while patternIndex < pattern.count, pattern[patternIndex] == .anyRun { patternIndex += 1 }
         return patternIndex == pattern.count
+    }
+}
+
+/// A `LIKE` pattern's elements.
+private enum LikePattern: Equatable {
+    case character(Unicode.Scalar)
+    /// `?`.
+    case anyCharacter
+    /// `*`.
+    case anyRun
+
+    /// Whether the element matches one character.
+    func matches(_ scalar: Unicode.Scalar) -> Bool {
+        switch self {
+        case .character(let character): character == scalar
+        case .anyCharacter: true
+        case .anyRun: false
+        }
+    }
+
+    /// The elements of `pattern`; a backslash at the end matches itself.
+    static func elements(of pattern: [Unicode.Scalar]) -> [LikePattern] {
+        var elements: [LikePattern] = []
+        var index = 0
+        while index < pattern.count {
+            switch pattern[index] {
+            case "\\" where index + 1 < pattern.count:
+                index += 1
+                elements.append(.character(pattern[index]))
+            case "?": elements.append(.anyCharacter)
+            case "*": elements.append(.anyRun)
+            case let scalar: elements.append(.character(scalar))
+            }
+            index += 1
+        }
+        return elements
     }
 }
 

@@ -11,6 +11,8 @@ final class SaveTransaction: SQLTransaction {
     /// Each inserted entity's inserter, by entity number: reused from row to row, as a save may
     /// insert many thousands.
     private var inserters: [(any RowInserter)?]
+    /// The values of the row being inserted, whose storage each row reuses.
+    private var rowValues: [DatabaseValue] = []
 
     init(_ engine: any EngineTransaction, store: PersistentStore) {
         self.engine = engine
@@ -24,10 +26,13 @@ final class SaveTransaction: SQLTransaction {
     func insert(_ object: SaveChanges.Row, key: Int64, destinationKey: (ObjectID?) -> ObjectID?) throws {
         let entity = object.entity
         if inserters[entity.number] == nil { inserters[entity.number] = try engine.inserter(into: entity.tableName, columns: entity.insertColumns) }
-        var row = InsertedRow(inserter: inserters[entity.number]!, logged: logsSQL ? [] : nil)
+        var row = InsertedRow(values: rowValues)
+        rowValues = []
+        row.values.removeAll(keepingCapacity: true)
         object.bindInsertedRow(key: key, destinationKey: destinationKey, to: &row)
-        if let values = row.logged { store.log(entity.insertStatement, values) }
-        try row.inserter.insertRow()
+        if logsSQL { store.log(entity.insertStatement, row.values) }
+        try inserters[entity.number]!.insertRow(row.values)
+        rowValues = row.values
     }
 
     @discardableResult
@@ -65,14 +70,11 @@ final class SaveTransaction: SQLTransaction {
     }
 }
 
-/// An inserted row's values on their way to the engine's inserter, kept for the SQL log when
-/// statements are logged.
+/// An inserted row's values on their way to the engine's inserter.
 private struct InsertedRow: InsertedRowValues {
-    let inserter: any RowInserter
-    var logged: [DatabaseValue]?
+    var values: [DatabaseValue]
 
     mutating func bind(_ value: DatabaseValue) {
-        inserter.bind(value)
-        logged?.append(value)
+        values.append(value)
     }
 }

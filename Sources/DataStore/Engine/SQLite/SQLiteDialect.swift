@@ -17,15 +17,19 @@ package struct SQLiteDialect: SQLDialect {
     package func total(_ value: String) -> String { "TOTAL(\(value))" }
     package func storedValue(_ value: AttributeValue) -> DatabaseValue { value.databaseValue }
 
-    package func insertKeepingExisting(into table: String, columns: [String]) -> String {
-        "INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-    }
-
     package func insertKeepingExisting(_ into: String, select: String) -> String { "INSERT OR IGNORE \(into) \(select)" }
 
     package var lockingRows: String { "" }
+    package func sharingRows(of alias: String) -> String { "" }
+
+    /// SQLite names the columns of `VALUES` `column1`, `column2`….
+    package func valuesTable(rows: Int, columns: [String], alias: String) -> String {
+        let named = columns.enumerated().map { "column\($0.offset + 1) AS \($0.element)" }.joined(separator: ", ")
+        return "(SELECT \(named) FROM (VALUES \(placeholderRows(rows, columns: columns.count)))) AS \(alias)"
+    }
     package var keyedTableOptions: String { " WITHOUT ROWID" }
     package var comparesUUIDsAsText: Bool { false }
+    package func holdsOtherThanASCII(_ column: String) -> String { "(\(column) GLOB '*[^' || char(1) || '-' || char(127) || ']*')" }
     package var matchesTextInSQL: Bool { true }
     package var u0000Refusal: String? { nil }
     package var maintainsDerivedValuesWithTriggers: Bool { true }
@@ -76,7 +80,7 @@ package struct SQLiteDialect: SQLDialect {
         case .int64(let integer): String(integer)
         case .double(let double): double.isFinite ? "\(double)" : (double > 0 ? "9e999" : "-9e999")
         case .string(let string): SQLSyntax.stringLiteral(string)
-        case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        case .blob(let data): "X'" + hexDigits(Array(data)) + "'"
         }
     }
 }

@@ -55,18 +55,18 @@ final class SQLiteTransaction: EngineTransaction {
         let transaction = try allocateKeys(1, of: HistorySchema.transactionEntity, table: HistorySchema.transactionTable)
         let row = try inserter(
             into: HistorySchema.transactionTable, columns: ["Z_PK", "Z_ENT", "ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS", "ZTIMESTAMP"])
-        for value in [
+        try row.insertRow([
             transaction.databaseValue, HistorySchema.transactionEntity.databaseValue, try stringKey(record.author).databaseValue,
             try stringKey(HistoryRecord.bundleID).databaseValue, try stringKey(record.contextName).databaseValue,
             try stringKey(HistoryRecord.processID).databaseValue, Date().timeIntervalSinceReferenceDate.databaseValue,
-        ] { row.bind(value) }
-        try row.insertRow()
+        ])
         guard !record.changes.isEmpty else { return transaction }
         var key = try allocateKeys(Int64(record.changes.count), of: HistorySchema.changeEntity, table: HistorySchema.changeTable)
         let changes = try inserter(into: HistorySchema.changeTable, columns: record.changeColumns)
+        var values: [DatabaseValue] = []
         for change in record.changes {
-            record.bindRow(of: change, key: key, transaction: transaction, to: changes)
-            try changes.insertRow()
+            record.row(of: change, key: key, transaction: transaction, into: &values)
+            try changes.insertRow(values)
             key += 1
         }
         return transaction
@@ -95,21 +95,15 @@ final class SQLiteTransaction: EngineTransaction {
     }
 }
 
-/// Inserts a row per `insertRow()` with one prepared statement, its values bound in place
-/// through SQLite's C API.
+/// Inserts each row with one prepared statement, its values bound through SQLite's C API.
 private final class SQLiteRowInserter: RowInserter {
-    private var binder: ParameterBinder
+    private let statement: Statement
 
     init(_ statement: Statement) {
-        binder = ParameterBinder(statement, logging: false)
+        self.statement = statement
     }
 
-    func bind(_ value: DatabaseValue) {
-        binder.bind(value)
-    }
-
-    func insertRow() throws {
-        try binder.execute()
-        binder.restart()
+    func insertRow(_ values: [DatabaseValue]) throws {
+        try statement.execute(binding: values)
     }
 }
