@@ -8,21 +8,17 @@ struct ParameterBinder {
     private let statement: Statement
     private let handle: SQLiteStatement
     private var index: Int32 = 0
-    /// The values bound so far, kept only for the SQL log.
-    private(set) var logged: [DatabaseValue]?
 
-    /// Starts binding `statement`'s parameters from the first; keeps the values when `logging`.
-    init(_ statement: Statement, logging: Bool) {
+    /// Starts binding `statement`'s parameters from the first.
+    init(_ statement: Statement) {
         self.statement = statement
         handle = statement.sqliteStatement
-        logged = logging ? [] : nil
         sqlite3_reset(handle)
     }
 
     /// Binds `value` to the next parameter.
     mutating func bind(_ value: DatabaseValue) {
         index += 1
-        logged?.append(value)
         let (handle, index) = (handle, index)
         switch value.storage {
         case .null: sqlite3_bind_null(handle, index)
@@ -69,7 +65,7 @@ struct ParameterBinder {
 extension Statement {
     /// Runs the statement with `values` bound to its parameters, through SQLite's C API.
     func execute(binding values: [DatabaseValue]) throws {
-        var binder = ParameterBinder(self, logging: false)
+        var binder = ParameterBinder(self)
         binder.bind(values)
         try binder.execute()
     }

@@ -12,7 +12,7 @@ extension Statement {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(arguments.count) values for \(sqlite3_bind_parameter_count(handle)) parameters", sql: sql)
         }
         // Text is bound with its length: GRDB binds it as a C string, which a U+0000 would end.
-        var binder = ParameterBinder(self, logging: false)
+        var binder = ParameterBinder(self)
         binder.bind(arguments)
         defer { sqlite3_reset(handle) }
         var count = 0

@@ -151,8 +151,8 @@ private final class PostgreSQLRowInserter: RowInserter {
     }
 
     /// Holds the row with the others.
-    func insertRow(_ row: [DatabaseValue]) {
-        values += row
+    func insertRow(_ row: some InsertedRow) {
+        row.bindValues(to: &values)
     }
 
     /// The rows held, which are the transaction's to write now.

@@ -99,9 +99,34 @@ package protocol EngineTransaction: AnyObject {
 
 /// Writes the rows of one table, one at a time.
 package protocol RowInserter: AnyObject {
-    /// Writes a row of `values`, in the order of the columns the inserter was made with (or holds
-    /// it back to write with others).
-    func insertRow(_ values: [DatabaseValue]) throws
+    /// Writes the row whose values `row` binds, in the order of the columns the inserter was made
+    /// with (or holds it back to write with others). Generic, so that an engine binds each value
+    /// where it goes — SQLite's straight into its prepared statement — without collecting them.
+    func insertRow(_ row: some InsertedRow) throws
+}
+
+/// A row to insert: it binds its values, in column order, to where the engine takes them.
+package protocol InsertedRow {
+    func bindValues(to values: inout some InsertedRowValues)
+}
+
+/// Where an inserted row's values go, in column order: a prepared SQLite statement, or the
+/// values an engine collects.
+package protocol InsertedRowValues {
+    mutating func bind(_ value: DatabaseValue)
+}
+
+extension Array: InsertedRowValues where Element == DatabaseValue {
+    package mutating func bind(_ value: DatabaseValue) {
+        append(value)
+    }
+}
+
+/// The values themselves, as a row.
+extension Array: InsertedRow where Element == DatabaseValue {
+    package func bindValues(to values: inout some InsertedRowValues) {
+        for value in self { values.bind(value) }
+    }
 }
 
 /// What an engine throws when the connection ended during `COMMIT`: the transaction may have

@@ -11,8 +11,6 @@ final class SaveTransaction: SQLTransaction {
     /// Each inserted entity's inserter, by entity number: reused from row to row, as a save may
     /// insert many thousands.
     private var inserters: [(any RowInserter)?]
-    /// The values of the row being inserted, whose storage each row reuses.
-    private var rowValues: [DatabaseValue] = []
 
     init(_ engine: any EngineTransaction, store: PersistentStore) {
         self.engine = engine
@@ -26,13 +24,15 @@ final class SaveTransaction: SQLTransaction {
     func insert(_ object: SaveChanges.Row, key: Int64, destinationKey: (ObjectID?) -> ObjectID?) throws {
         let entity = object.entity
         if inserters[entity.number] == nil { inserters[entity.number] = try engine.inserter(into: entity.tableName, columns: entity.insertColumns) }
-        var row = InsertedRow(values: rowValues)
-        rowValues = []
-        row.values.removeAll(keepingCapacity: true)
-        object.bindInsertedRow(key: key, destinationKey: destinationKey, to: &row)
-        if logsSQL { store.log(entity.insertStatement, row.values) }
-        try inserters[entity.number]!.insertRow(row.values)
-        rowValues = row.values
+        try withoutActuallyEscaping(destinationKey) { destinationKey in
+            let row = InsertedObjectRow(object: object, key: key, destinationKey: destinationKey)
+            if logsSQL {
+                var values: [DatabaseValue] = []
+                row.bindValues(to: &values)
+                store.log(entity.insertStatement, values)
+            }
+            try inserters[entity.number]!.insertRow(row)
+        }
     }
 
     @discardableResult
@@ -67,14 +67,5 @@ final class SaveTransaction: SQLTransaction {
     /// Calls `body` if the transaction rolls back, its commit included.
     func onRollback(_ body: @escaping @Sendable () -> Void) {
         engine.onRollback(body)
-    }
-}
-
-/// An inserted row's values on their way to the engine's inserter.
-private struct InsertedRow: InsertedRowValues {
-    var values: [DatabaseValue]
-
-    mutating func bind(_ value: DatabaseValue) {
-        values.append(value)
     }
 }

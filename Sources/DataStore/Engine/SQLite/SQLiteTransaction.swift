@@ -95,7 +95,8 @@ final class SQLiteTransaction: EngineTransaction {
     }
 }
 
-/// Inserts each row with one prepared statement, its values bound through SQLite's C API.
+/// Inserts each row with one prepared statement, its values bound in place through SQLite's C
+/// API.
 private final class SQLiteRowInserter: RowInserter {
     private let statement: Statement
 
@@ -103,7 +104,9 @@ private final class SQLiteRowInserter: RowInserter {
         self.statement = statement
     }
 
-    func insertRow(_ values: [DatabaseValue]) throws {
-        try statement.execute(binding: values)
+    func insertRow(_ row: some InsertedRow) throws {
+        var binder = ParameterBinder(statement)
+        row.bindValues(to: &binder)
+        try binder.execute()
     }
 }

@@ -1,19 +1,5 @@
 import GRDB
 
-/// Where an inserted row's values go, in the order of `entity.insertColumns`: the engine's
-/// inserter, or a prepared SQLite statement.
-protocol InsertedRowValues {
-    mutating func bind(_ value: DatabaseValue)
-    /// Binds an attribute's value, as the engine stores the attribute's type.
-    mutating func bind(attribute value: AttributeValue)
-}
-
-extension InsertedRowValues {
-    mutating func bind(attribute value: AttributeValue) {
-        bind(value.databaseValue)
-    }
-}
-
 extension ParameterBinder: InsertedRowValues {}
 
 extension SaveChanges.Row {
@@ -29,9 +15,9 @@ extension SaveChanges.Row {
             // The row layout knows which slots are composites without copying their descriptions:
             // this loop runs for every attribute of every inserted row.
             if layout.attributes[slot].isComposite, let composite = layout.composites[slot] {
-                composite.forEachStoredColumn(of: attributes[slot]) { _, stored in row.bind(attribute: stored) }
+                composite.forEachStoredColumn(of: attributes[slot]) { _, stored in row.bind(stored.databaseValue) }
             } else {
-                row.bind(attribute: attributes[slot])
+                row.bind(attributes[slot].databaseValue)
             }
         }
         for read in layout.toOnes {
@@ -39,5 +25,17 @@ extension SaveChanges.Row {
             row.bind(target?.primaryKey?.databaseValue ?? .null)
             if read.entityColumn != nil { row.bind(target?.entityNumber.databaseValue ?? .null) }
         }
+    }
+}
+
+/// An inserted object's row: the object as the row `key`, its to-ones' destinations' permanent
+/// IDs given by `destinationKey`.
+struct InsertedObjectRow: InsertedRow {
+    let object: SaveChanges.Row
+    let key: Int64
+    let destinationKey: (ObjectID?) -> ObjectID?
+
+    func bindValues(to values: inout some InsertedRowValues) {
+        object.bindInsertedRow(key: key, destinationKey: destinationKey, to: &values)
     }
 }
