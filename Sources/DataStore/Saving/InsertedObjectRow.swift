@@ -1,5 +1,6 @@
 import GRDB
 
+/// SQLite's prepared statement takes an inserted row's values in place.
 extension ParameterBinder: InsertedRowValues {}
 
 extension SaveChanges.Row {
