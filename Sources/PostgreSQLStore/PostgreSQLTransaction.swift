@@ -152,7 +152,7 @@ private final class PostgreSQLRowInserter: RowInserter {
 
     /// Holds the row with the others.
     func insertRow(_ row: some InsertedRow) {
-        row.bindValues(to: &values)
+        row.appendValues(to: &values)
     }
 
     /// The rows held, which are the transaction's to write now.

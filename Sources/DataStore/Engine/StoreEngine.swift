@@ -108,6 +108,16 @@ package protocol RowInserter: AnyObject {
 /// A row to insert: it binds its values, in column order, to where the engine takes them.
 package protocol InsertedRow {
     func bindValues(to values: inout some InsertedRowValues)
+
+    /// Appends the values to `values`: what an engine that collects rows calls, so that the
+    /// binding runs specialized in the row's own module rather than generic in the engine's.
+    func appendValues(to values: inout [DatabaseValue])
+}
+
+extension InsertedRow {
+    package func appendValues(to values: inout [DatabaseValue]) {
+        bindValues(to: &values)
+    }
 }
 
 /// Where an inserted row's values go, in column order: a prepared SQLite statement, or the

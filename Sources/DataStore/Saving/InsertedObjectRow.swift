@@ -39,4 +39,8 @@ struct InsertedObjectRow: InsertedRow {
     func bindValues(to values: inout some InsertedRowValues) {
         object.bindInsertedRow(key: key, destinationKey: destinationKey, to: &values)
     }
+
+    func appendValues(to values: inout [DatabaseValue]) {
+        object.bindInsertedRow(key: key, destinationKey: destinationKey, to: &values)
+    }
 }
