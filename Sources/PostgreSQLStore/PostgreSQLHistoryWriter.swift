@@ -21,14 +21,9 @@ extension PostgreSQLTransaction {
             record.contextName.databaseValue, HistoryRecord.processID.databaseValue, Date().timeIntervalSinceReferenceDate.databaseValue,
         ])
         if !record.changes.isEmpty {
-            var key = try takeKeys(Int64(record.changes.count), of: HistorySchema.changeEntity, table: HistorySchema.changeTable)
-            let changes = try inserter(into: HistorySchema.changeTable, columns: record.changeColumns)
-            var values: [DatabaseValue] = []
-            for change in record.changes {
-                record.row(of: change, key: key, transaction: number, into: &values)
-                try changes.insertRow(values)
-                key += 1
-            }
+            let firstKey = try takeKeys(Int64(record.changes.count), of: HistorySchema.changeEntity, table: HistorySchema.changeTable)
+            try record.insertChanges(
+                firstKey: firstKey, transaction: number, through: try inserter(into: HistorySchema.changeTable, columns: record.changeColumns))
         }
         try writeHeldRows()
         try notify(Self.commitChannel(ofStore: record.storeIdentifier), payload: "\(number)")

@@ -30,15 +30,27 @@ package struct HistoryRecord {
     package static let bundleID = Bundle.main.bundleIdentifier
     package static let processID = ProcessInfo.processInfo.processName
 
-    /// The columns of `ACHANGE` a change's row has values for, in `row(of:key:transaction:into:)`'s order.
+    /// The columns of `ACHANGE` each change's row has values for, in the order `insertChanges` writes them.
     package var changeColumns: [String] {
         ["Z_PK", "Z_ENT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"] + (0..<tombstoneColumns).map(HistorySchema.tombstoneColumn)
+    }
+
+    /// Inserts every change's row of `ACHANGE` through `inserter`, keyed from `firstKey` on, for the
+    /// transaction numbered `transaction`.
+    package func insertChanges(firstKey: Int64, transaction: Int64, through inserter: any RowInserter) throws {
+        var key = firstKey
+        var values: [DatabaseValue] = []
+        for change in changes {
+            row(of: change, key: key, transaction: transaction, into: &values)
+            try inserter.insertRow(values)
+            key += 1
+        }
     }
 
     /// The values of `change`'s row of `ACHANGE`, the row `key` of the transaction numbered
     /// `transaction`, in `values`, in the order of `changeColumns`; tombstones are padded with
     /// `NULL`.
-    package func row(of change: Change, key: Int64, transaction: Int64, into values: inout [DatabaseValue]) {
+    private func row(of change: Change, key: Int64, transaction: Int64, into values: inout [DatabaseValue]) {
         values.removeAll(keepingCapacity: true)
         values += [
             key.databaseValue, HistorySchema.changeEntity.databaseValue, Int64(change.type.rawValue).databaseValue,

@@ -61,14 +61,9 @@ final class SQLiteTransaction: EngineTransaction {
             try stringKey(HistoryRecord.processID).databaseValue, Date().timeIntervalSinceReferenceDate.databaseValue,
         ])
         guard !record.changes.isEmpty else { return transaction }
-        var key = try allocateKeys(Int64(record.changes.count), of: HistorySchema.changeEntity, table: HistorySchema.changeTable)
-        let changes = try inserter(into: HistorySchema.changeTable, columns: record.changeColumns)
-        var values: [DatabaseValue] = []
-        for change in record.changes {
-            record.row(of: change, key: key, transaction: transaction, into: &values)
-            try changes.insertRow(values)
-            key += 1
-        }
+        let firstKey = try allocateKeys(Int64(record.changes.count), of: HistorySchema.changeEntity, table: HistorySchema.changeTable)
+        try record.insertChanges(
+            firstKey: firstKey, transaction: transaction, through: try inserter(into: HistorySchema.changeTable, columns: record.changeColumns))
         return transaction
     }
 
