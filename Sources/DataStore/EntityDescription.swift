@@ -33,11 +33,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let tableColumns: [String]
     /// `SELECT` of every table column, for loading this entity's rows: the entity number (`Z_ENT`, or `0`),
     /// `Z_PK`, `Z_OPT`, then the rest in table order, so that column indexes past `Z_OPT` are the table's.
-    let selectColumns: String
-    /// The `INSERT` of a new row: `Z_PK, Z_ENT, Z_OPT`, the stored attributes in slot order, then
-    /// each to-one's key (and destination entity) column in slot order.
-    let insertStatement: String
-    /// The columns `insertStatement` writes, in order.
+    let selectColumns: SQL
+    /// The columns of a new row, in the order it binds them: `Z_PK, Z_ENT, Z_OPT`, the stored
+    /// attributes in slot order, then each to-one's key (and destination entity) column in slot order.
     let insertColumns: [String]
     /// How a row of the table fills an object of this entity.
     let rowLayout: RowLayout
@@ -79,8 +77,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.tableColumns = tableColumns
         // Core Data's order: the entity number first, `0` for an entity alone in its table (whose
         // rows need not say it), then `Z_PK`, `Z_OPT` and the rest in table order.
-        let entityColumn = Self.isSoleEntityOfTable(superentityName: superentityName, subtreeNumbers: subtreeNumbers) ? "0" : "t0.Z_ENT"
-        selectColumns = ([entityColumn, "t0.Z_PK"] + tableColumns.dropFirst(2).map { "t0." + $0 }).joined(separator: ", ")
+        let entityColumn: SQL = Self.isSoleEntityOfTable(superentityName: superentityName, subtreeNumbers: subtreeNumbers) ? "0" : "t0.\(.Z_ENT)"
+        selectColumns = ([entityColumn, "t0.\(.Z_PK)"] + tableColumns.dropFirst(2).map { "t0.\(name: $0)" }).joined(separator: ", ")
         var insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
         for attribute in attributes {
             attribute.forEachStoredColumn(of: .null) { index, _ in insertColumns.append(tableColumns[index]) }
@@ -89,8 +87,6 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             guard case .foreignKey(let column, let entityColumn, _) = relationship.storage else { continue }
             insertColumns += [tableColumns[column]] + (entityColumn.map { [tableColumns[$0]] } ?? [])
         }
-        insertStatement = "INSERT INTO \(tableName)(\(insertColumns.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
         self.insertColumns = insertColumns
         rowLayout = RowLayout(
             attributes: attributes, relationships: relationships,

@@ -25,7 +25,7 @@ extension ObjectContext {
     func loadRow(of object: ManagedObject) throws(ContextError) -> Bool {
         guard let key = object.objectID.primaryKey else { return false }
         let entity = object.entity
-        let sql = SQLFragment(sql: "SELECT \(entity.selectColumns) FROM \(entity.tableName) t0 WHERE t0.Z_PK = ?", arguments: [key.databaseValue])
+        let sql = SQLFragment(sql: "SELECT \(entity.selectColumns) FROM \(name: entity.tableName) t0 WHERE t0.\(.Z_PK) = ?", arguments: [key.databaseValue])
         var found = false
         try readEachRow(sql) { row in
             var values = AttributeValues.Writer(valuesPerBuffer: 0)
@@ -72,7 +72,7 @@ extension ObjectContext {
         guard let key = object.objectID.primaryKey else { return ObjectIDList() }
         let destinationTable = store.entity(number: relationship.destinationEntityNumber)?.tableName ?? ""
         guard let source = relationship.toManySource(destinationTable: destinationTable) else { return ObjectIDList() }
-        let sql = "SELECT t0.Z_PK, t0.Z_ENT \(source.from) WHERE \(source.owner) = ? ORDER BY \(source.order)"
+        let sql: SQL = "SELECT t0.\(.Z_PK), t0.\(.Z_ENT) \(source.from) WHERE \(source.owner) = ? ORDER BY \(source.order)"
         var list = ObjectIDList()
         try readEachRow(SQLFragment(sql: sql, arguments: [key.databaseValue])) { row in
             list.append(objectID(key: row.int64(0), entityNumber: Int(row.int64(1))))

@@ -60,7 +60,7 @@ extension PersistentStore {
 
     /// The metadata of the store `database` holds.
     static func readMetadata(_ database: MigrationDatabase) throws -> StoreMetadata {
-        let row = try database.rows("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1", [])
+        let row = try database.rows("SELECT \(.Z_PLIST) FROM \(.Z_METADATA) ORDER BY \(.Z_VERSION) LIMIT 1", [])
         var plist = Data()
         row.forEach { if case .blob(let data) = $0.databaseValue(0).storage { plist = data } }
         do {

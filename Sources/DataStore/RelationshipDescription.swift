@@ -54,14 +54,15 @@ extension RelationshipDescription {
     /// Where a to-many's destination rows are found, as SQL with the destination aliased `t0`:
     /// the `FROM` clause, the column holding the owner's key, and the relationship's order.
     /// `nil` for a to-one or a transient relationship.
-    func toManySource(destinationTable: String) -> (from: String, owner: String, order: String)? {
+    func toManySource(destinationTable: String) -> (from: SQL, owner: SQL, order: SQL)? {
         switch storage {
         case .inverseForeignKey(let table, let column, let orderColumn):
-            ("FROM \(table) t0", "t0.\(column)", "t0.\(orderColumn ?? "Z_PK")")
+            ("FROM \(name: table) t0", "t0.\(name: column)", "t0.\(name: orderColumn ?? "Z_PK")")
         case .hiddenColumn(let table, let column):
-            ("FROM \(table) t0", "t0.\(column)", "t0.Z_PK")
+            ("FROM \(name: table) t0", "t0.\(name: column)", "t0.\(.Z_PK)")
         case .joinTable(let table, let ownColumn, let otherColumn, let orderColumn, _):
-            ("FROM \(table) t1 JOIN \(destinationTable) t0 ON t0.Z_PK = t1.\(otherColumn)", "t1.\(ownColumn)", orderColumn.map { "t1." + $0 } ?? "t0.Z_PK")
+            ("FROM \(name: table) t1 JOIN \(name: destinationTable) t0 ON t0.\(.Z_PK) = t1.\(name: otherColumn)", "t1.\(name: ownColumn)",
+             orderColumn.map { "t1.\(name: $0)" } ?? "t0.\(.Z_PK)")
         case .foreignKey, .none:
             nil
         }

@@ -47,10 +47,10 @@ extension PersistentStore {
     /// Whether statements are logged: checked once by loops that run a statement per object.
     var logsSQL: Bool { sqlLog.settings.withLock { $0.level > 0 } }
 
-    func log(_ sql: @autoclosure () -> String, _ arguments: @autoclosure () -> [any DatabaseValueConvertible] = []) {
+    func log(_ sql: @autoclosure () -> SQL, _ arguments: @autoclosure () -> [any DatabaseValueConvertible] = []) {
         let settings = sqlLog.settings.withLock { $0 }
         guard settings.level > 0 else { return }
-        settings.handler(.statement(sql(), boundValues: settings.level > 1 ? arguments().map { "\($0.databaseValue)" } : []))
+        settings.handler(.statement(dialect.rendered(sql()), boundValues: settings.level > 1 ? arguments().map { "\($0.databaseValue)" } : []))
     }
 
     /// Runs `statement` in a write in progress, logging it first. `cached` keeps the prepared
@@ -58,12 +58,12 @@ extension PersistentStore {
     func execute(_ statement: SQLFragment, cached: Bool = false, in db: Database) throws {
         log(statement.sql, statement.arguments)
         if cached {
-            try db.cachedStatement(sql: statement.sql).execute(binding: statement.arguments)
+            try db.cachedStatement(sql: statement.sql.sqliteText).execute(binding: statement.arguments)
         } else if statement.arguments.isEmpty {
-            try db.execute(sql: statement.sql)
+            try db.execute(sql: statement.sql.sqliteText)
         } else {
             // Bound with their lengths, as a save binds them: text may hold U+0000.
-            try db.makeStatement(sql: statement.sql).execute(binding: statement.arguments)
+            try db.makeStatement(sql: statement.sql.sqliteText).execute(binding: statement.arguments)
         }
     }
 

@@ -194,25 +194,3 @@ enum PostgreSQLStoreOpening {
         }
     }
 }
-
-extension StoreSchema {
-    /// The names of every table and column of the layout, of `Z_PRIMARYKEY` and of the history
-    /// (with `tombstoneColumns` tombstone columns), as the runtime's SQL spells them.
-    func layoutNames(tombstoneColumns: Int) -> Set<String> {
-        // `Z_PRIMARYKEY`, which saves take keys from, and its columns.
-        var names: Set<String> = ["Z_PRIMARYKEY", "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]
-        for table in HistorySchema.postgreSQLTables(tombstoneColumns: tombstoneColumns) {
-            names.insert(table.name)
-            names.formUnion(table.columns.map(\.name))
-        }
-        for table in tables {
-            names.insert(table.name)
-            names.formUnion(table.columns.map(\.name))
-        }
-        for join in joinTables {
-            names.insert(join.name)
-            names.formUnion(join.columnNames)
-        }
-        return names
-    }
-}

@@ -12,7 +12,6 @@ import StoreSchema
 /// values have in a SQLite store.
 final class PostgreSQLDatabase: StoreEngine, @unchecked Sendable {
     private let configuration: PostgresConnection.Configuration
-    private let queryText: PostgreSQLQueryText
     private let logger = Logger(label: "datamodelkit.postgresql")
     /// The most connections open at once; a query beyond waits for one to be free.
     private let maximumConnections: Int
@@ -40,9 +39,7 @@ final class PostgreSQLDatabase: StoreEngine, @unchecked Sendable {
         columnTypes = Dictionary(tables.map { table in
             (table.name, Dictionary(table.columns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first }))
         }, uniquingKeysWith: { first, _ in first })
-        let names = schema.layoutNames(tombstoneColumns: tombstoneColumns)
         self.isReadOnly = isReadOnly
-        queryText = PostgreSQLQueryText(names: names)
         self.maximumConnections = max(1, maximumConnections)
     }
 
@@ -132,13 +129,13 @@ final class PostgreSQLDatabase: StoreEngine, @unchecked Sendable {
         for connection in connections { connection.close().whenComplete { _ in withExtendedLifetime(connection) {} } }
     }
 
-    func rows(_ sql: String, arguments: [DatabaseValue]) async throws -> ReadRows {
-        try await rowsReading(queryText.query(sql, arguments: arguments)).get()
+    func rows(_ sql: SQL, arguments: [DatabaseValue]) async throws -> ReadRows {
+        try await rowsReading(PostgreSQLStatement.query(sql, arguments: arguments)).get()
     }
 
     /// Reads every row first: a connection cannot be held while the caller works on each.
-    func forEachRow(_ sql: String, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws -> Int {
-        let rows = try rowsReading(queryText.query(sql, arguments: arguments)).wait()
+    func forEachRow(_ sql: SQL, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws -> Int {
+        let rows = try rowsReading(PostgreSQLStatement.query(sql, arguments: arguments)).wait()
         rows.forEach(body)
         return rows.count
     }
@@ -215,7 +212,7 @@ final class PostgreSQLDatabase: StoreEngine, @unchecked Sendable {
         } catch {
             throw PostgreSQLServerError(error)
         }
-        let transaction = PostgreSQLTransaction(connection, queryText: queryText, columnTypes: columnTypes, logger: logger)
+        let transaction = PostgreSQLTransaction(connection, columnTypes: columnTypes, logger: logger)
         do {
             try transaction.run(PostgresQuery(unsafeSQL: begin))
             return (connection, transaction)

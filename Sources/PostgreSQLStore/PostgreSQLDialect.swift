@@ -12,17 +12,21 @@ import struct StoreSchema.Column
 /// (PostgreSQL folds bare names to lower case). Text is judged in memory, where the runtime's
 /// comparisons run, and saves compute derived values, since the store has no triggers.
 struct PostgreSQLDialect: SQLDialect {
-    func truth(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
-    func isSame(_ equal: Bool) -> String { equal ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM " }
-    func limit(_ limit: Int, offset: Int) -> String { " LIMIT \(limit > 0 ? "\(limit)" : "ALL") OFFSET \(offset)" }
-    func direction(ascending: Bool) -> String { ascending ? " NULLS FIRST" : " DESC NULLS LAST" }
+    /// In double quotes, cut to PostgreSQL's length as the store's DDL cuts them.
+    func spelling(ofName name: String) -> String { PostgreSQLName.quoted(name) }
+    func placeholder(_ number: Int) -> String { "$\(number)" }
+
+    func truth(_ value: Bool) -> SQL { value ? "TRUE" : "FALSE" }
+    func isSame(_ equal: Bool) -> SQL { equal ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM " }
+    func limit(_ limit: Int, offset: Int) -> SQL { " LIMIT \(verbatim: limit > 0 ? "\(limit)" : "ALL") OFFSET \(offset)" }
+    func direction(ascending: Bool) -> SQL { ascending ? " NULLS FIRST" : " DESC NULLS LAST" }
 
     /// PostgreSQL neither sums nor averages `boolean`, which SQLite keeps as 0 and 1.
-    func aggregated(_ column: String, type: AttributeType) -> String {
+    func aggregated(_ column: SQL, type: AttributeType) -> SQL {
         type == .boolean ? "CAST(\(column) AS INTEGER)" : column
     }
 
-    func total(_ value: String) -> String { "COALESCE(SUM(\(value)), 0)" }
+    func total(_ value: SQL) -> SQL { "COALESCE(SUM(\(value)), 0)" }
 
     /// A UUID goes as its text, which a `uuid` column reads; a decimal as text, which `numeric`
     /// reads with every digit (a double would keep 15).
@@ -36,24 +40,24 @@ struct PostgreSQLDialect: SQLDialect {
         }
     }
 
-    func insertKeepingExisting(_ into: String, select: String) -> String { "INSERT \(into) \(select) ON CONFLICT DO NOTHING" }
+    func insertKeepingExisting(_ into: SQL, select: SQL) -> SQL { "INSERT \(into) \(select) ON CONFLICT DO NOTHING" }
 
-    var lockingRows: String { " FOR UPDATE" }
-    func sharingRows(of alias: String) -> String { " FOR SHARE OF \(alias)" }
+    var lockingRows: SQL { " FOR UPDATE" }
+    func sharingRows(of alias: String) -> SQL { " FOR SHARE OF \(verbatim: alias)" }
 
-    func valuesTable(rows: Int, columns: [String], alias: String) -> String {
-        "(VALUES \(placeholderRows(rows, columns: columns.count))) AS \(alias)(\(columns.joined(separator: ", ")))"
+    func valuesTable(rows: Int, columns: [String], alias: String) -> SQL {
+        "(VALUES \(placeholderRows(rows, columns: columns.count))) AS \(verbatim: alias)(\(verbatim: columns.joined(separator: ", ")))"
     }
-    var keyedTableOptions: String { "" }
+    var keyedTableOptions: SQL { "" }
     var comparesUUIDsAsText: Bool { true }
-    func holdsOtherThanASCII(_ column: String) -> String { #"\#(column) ~ '[^\x01-\x7F]'"# }
+    func holdsOtherThanASCII(_ column: SQL) -> SQL { column + SQL(verbatim: #" ~ '[^\x01-\x7F]'"#) }
     var matchesTextInSQL: Bool { false }
     /// `text` holds every character but U+0000.
     var u0000Refusal: String? { Self.u0000Refusal }
     static let u0000Refusal = "PostgreSQL text cannot hold the character U+0000"
     var maintainsDerivedValuesWithTriggers: Bool { false }
 
-    var realType: String { "DOUBLE PRECISION" }
+    var realType: SQL { "DOUBLE PRECISION" }
     func exactNumber(_ value: SQLFragment) -> SQLFragment { "CAST(" + value + " AS NUMERIC)" }
     /// Truncated toward zero, as SQLite casts (PostgreSQL's cast would round).
     func integerCast(_ value: SQLFragment) -> SQLFragment { "CAST(TRUNC(CAST(" + value + " AS NUMERIC)) AS BIGINT)" }
@@ -62,33 +66,29 @@ struct PostgreSQLDialect: SQLDialect {
 
     // MARK: Migration
 
-    func statementNames(_ names: Set<String>) -> StatementNames {
-        let quoting = PostgreSQLQuoting.bookkeeping.adding(names)
-        return StatementNames(names: names) { quoting.quoted($0) }
+    func createStatement(for table: EntityTable, in schema: StoreSchema, model: Model) -> SQL {
+        SQL(verbatim: schema.postgreSQLCreateStatement(for: table, types: PostgreSQLColumnTypes(model: model)))
     }
 
-    func createStatement(for table: EntityTable, in schema: StoreSchema, model: Model) -> String {
-        schema.postgreSQLCreateStatement(for: table, types: PostgreSQLColumnTypes(model: model))
-    }
+    func createStatement(for join: JoinTable, in schema: StoreSchema) -> SQL { SQL(verbatim: schema.postgreSQLCreateStatement(for: join)) }
+    func createStatement(for index: StoreIndex, in schema: StoreSchema) -> SQL { SQL(verbatim: schema.postgreSQLCreateStatement(for: index)) }
+    func definition(of column: Column, model: Model) -> SQL { SQL(verbatim: PostgreSQLColumnTypes(model: model).definition(of: column)) }
 
-    func createStatement(for join: JoinTable, in schema: StoreSchema) -> String { schema.postgreSQLCreateStatement(for: join) }
-    func createStatement(for index: StoreIndex, in schema: StoreSchema) -> String { schema.postgreSQLCreateStatement(for: index) }
-    func definition(of column: Column, model: Model) -> String { PostgreSQLColumnTypes(model: model).definition(of: column) }
-
-    var binaryType: String { "bytea" }
-    var integerType: String { "bigint" }
-    var greatest: String { "GREATEST" }
+    var binaryType: SQL { "bytea" }
+    var integerType: SQL { "bigint" }
+    var greatest: SQL { "GREATEST" }
 
     /// Temporary tables go at the latest with the transaction: the connection serves other work after.
-    func temporaryTable(_ name: String) -> String { name }
-    func createTemporaryTable(_ table: String, columns: String) -> String { "CREATE TEMP TABLE \(table) (\(columns)) ON COMMIT DROP;" }
-    func createTemporaryTable(_ table: String, as select: String) -> String { "CREATE TEMP TABLE \(table) ON COMMIT DROP AS \(select);" }
-    /// Indexes a table's primary key makes are the table's own, and go with it.
-    func countOfTables(named table: String) -> String {
-        "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = \(SQLSyntax.stringLiteral(table))"
+    func temporaryTable(_ name: String) -> SQL { .name(name) }
+    func createTemporaryTable(_ table: SQL, columns: SQL) -> SQL { "CREATE TEMP TABLE \(table) (\(columns)) ON COMMIT DROP;" }
+    func createTemporaryTable(_ table: SQL, as select: SQL) -> SQL { "CREATE TEMP TABLE \(table) ON COMMIT DROP AS \(select);" }
+
+    func countOfTables(named table: String) -> SQL {
+        "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = \(verbatim: SQLSyntax.stringLiteral(table))"
     }
 
-    var catalogQueries: (columns: String, indexes: String, triggers: String?) {
+    /// Indexes a table's primary key makes are the table's own, and go with it.
+    var catalogQueries: (columns: SQL, indexes: SQL, triggers: SQL?) {
         (columns: "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = current_schema() "
             + "ORDER BY table_name, ordinal_position",
          indexes: "SELECT i.relname::text, t.relname::text, pg_get_indexdef(i.oid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
@@ -102,12 +102,12 @@ struct PostgreSQLDialect: SQLDialect {
         Dictionary(names.map { (PostgreSQLName.of($0), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    func lockingTable(_ table: String) -> String? { "LOCK TABLE \(table) IN EXCLUSIVE MODE" }
+    func lockingTable(_ table: String) -> SQL? { "LOCK TABLE \(name: table) IN EXCLUSIVE MODE" }
     var keepsUnchangedIndexes: Bool { false }
 
     /// Typed by a cast: PostgreSQL gives a literal the type it reads it as (`1` an integer, never
     /// a boolean).
-    func literal(_ value: AttributeValue, type: AttributeType) -> String? {
+    func literal(_ value: AttributeValue, type: AttributeType) -> SQL? {
         let literal: String? = switch storedValue(value).storage {
         case .null: nil
         case .int64(let integer): String(integer)
@@ -115,6 +115,6 @@ struct PostgreSQLDialect: SQLDialect {
         case .string(let string): SQLSyntax.stringLiteral(string)
         case .blob(let data): "'\\x" + hexDigits(Array(data)) + "'"
         }
-        return literal.map { "CAST(\($0) AS \(PostgreSQLColumnTypes.type(of: type)))" }
+        return literal.map { SQL(verbatim: "CAST(\($0) AS \(PostgreSQLColumnTypes.type(of: type)))") }
     }
 }

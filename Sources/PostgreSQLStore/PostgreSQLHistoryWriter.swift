@@ -38,10 +38,10 @@ extension PostgreSQLTransaction {
     /// Takes `count` keys of a history table from its `Z_PRIMARYKEY` row, locked first (and past
     /// any key already used, in case the row lags); the first.
     private func takeKeys(_ count: Int64, of entity: Int, table: String) throws -> Int64 {
-        let recorded = try rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ? FOR UPDATE", arguments: [entity.databaseValue])
-        let used = try rows("SELECT max(Z_PK) FROM \(table)", arguments: [])
+        let recorded = try rows("SELECT \(.Z_MAX) FROM \(.Z_PRIMARYKEY) WHERE \(.Z_ENT) = ? FOR UPDATE", arguments: [entity.databaseValue])
+        let used = try rows("SELECT max(\(.Z_PK)) FROM \(name: table)", arguments: [])
         let last = max(recorded.firstInteger ?? 0, used.firstInteger ?? 0)
-        _ = try execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [(last + count).databaseValue, entity.databaseValue])
+        _ = try execute("UPDATE \(.Z_PRIMARYKEY) SET \(.Z_MAX) = ? WHERE \(.Z_ENT) = ?", arguments: [(last + count).databaseValue, entity.databaseValue])
         return last + 1
     }
 }

@@ -13,7 +13,6 @@ import StoreSchema
 /// latency.
 final class PostgreSQLTransaction: EngineTransaction {
     private let connection: PostgresConnection
-    private let queryText: PostgreSQLQueryText
     private let logger: Logger
     /// Savepoints made so far, which name the next.
     private var savepoints = 0
@@ -27,24 +26,23 @@ final class PostgreSQLTransaction: EngineTransaction {
     /// Bound values per multi-row `INSERT`: PostgreSQL's limit.
     private static let parametersPerStatement = 65_535
 
-    init(_ connection: PostgresConnection, queryText: PostgreSQLQueryText, columnTypes: [String: [String: PostgreSQLValueType]], logger: Logger) {
+    init(_ connection: PostgresConnection, columnTypes: [String: [String: PostgreSQLValueType]], logger: Logger) {
         self.connection = connection
-        self.queryText = queryText
         self.columnTypes = columnTypes
         self.logger = logger
     }
 
-    func execute(_ sql: String, arguments: [DatabaseValue]) throws -> Int {
+    func execute(_ sql: SQL, arguments: [DatabaseValue]) throws -> Int {
         try writeHeldRows()
-        return try run(queryText.query(sql, arguments: arguments)).metadata.rows ?? 0
+        return try run(PostgreSQLStatement.query(sql, arguments: arguments)).metadata.rows ?? 0
     }
 
-    func rows(_ sql: String, arguments: [DatabaseValue]) throws -> ReadRows {
+    func rows(_ sql: SQL, arguments: [DatabaseValue]) throws -> ReadRows {
         try writeHeldRows()
-        return try ReadRows(run(queryText.query(sql, arguments: arguments)))
+        return try ReadRows(run(PostgreSQLStatement.query(sql, arguments: arguments)))
     }
 
-    func forEachRow(_ sql: String, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws {
+    func forEachRow(_ sql: SQL, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws {
         try rows(sql, arguments: arguments).forEach(body)
     }
 
@@ -85,7 +83,7 @@ final class PostgreSQLTransaction: EngineTransaction {
                     // Text for `numeric` keeps every digit, and needs the cast to become one.
                     if type == .numeric { text += "::numeric" }
                 } else {
-                    PostgreSQLQueryText.bind(values[index], to: &bindings)
+                    PostgreSQLStatement.bind(values[index], to: &bindings)
                 }
             }
             try run(PostgresQuery(unsafeSQL: text + ")", binds: bindings))

@@ -269,7 +269,7 @@ import Testing
                 Issue.record("\(entries)")
                 return
             }
-            #expect(sql.hasPrefix("SELECT ") && sql.contains("FROM ZBOOK t0 WHERE"))
+            #expect(sql.hasPrefix("SELECT ") && inSQLiteWords(sql).contains("FROM ZBOOK t0 WHERE"))
             #expect(bound == ["10.0"], "a Double attribute compares with a REAL")
             #expect(rows == 1)
             #expect(log.statements == [sql])
@@ -350,11 +350,24 @@ final class Collector<Element>: @unchecked Sendable {
 typealias LineCollector = Collector<String>
 
 extension Collector<String> {
-    /// The SQL statements logged, in SQLite's words: PostgreSQL's `NULLS FIRST` and `NULLS LAST`
-    /// spell out the order SQLite gives nulls, so one expectation reads both engines' statements.
+    /// The SQL statements logged, in SQLite's words (`inSQLiteWords(_:)`).
     var statements: [String] {
-        all.filter { $0.hasPrefix("DataStore: sql:") }.map { $0.replacing(" NULLS FIRST", with: "").replacing(" NULLS LAST", with: "") }
+        all.filter { $0.hasPrefix("DataStore: sql:") }.map(inSQLiteWords)
     }
+}
+
+extension SQLLogRecorder {
+    /// The SQL statements logged, in SQLite's words (`inSQLiteWords(_:)`).
+    var statementsInSQLiteWords: [String] { statements.map(inSQLiteWords) }
+}
+
+/// A statement as a store logs it, in SQLite's words, so that one expectation reads both
+/// engines' statements: PostgreSQL quotes every name and numbers its parameters (`"ZBOOK"`,
+/// `$1`), and its `NULLS FIRST` and `NULLS LAST` spell out the order SQLite gives nulls.
+func inSQLiteWords(_ statement: String) -> String {
+    statement.replacing(" NULLS FIRST", with: "").replacing(" NULLS LAST", with: "")
+        .replacing(/"([A-Z_0-9]+)"/) { String($0.output.1) }
+        .replacing(/\$[0-9]+/, with: "?")
 }
 /// Change sets a store publishes.
 typealias ChangeSetCollector = Collector<ChangeSet>

@@ -195,7 +195,7 @@ import Testing
             let log = store.recordSQL()
             let names = books.map { $0.author?.name }
             #expect(names.filter { $0 != nil }.count == 30 && Set(names).count == 3)
-            #expect(log.statements.filter { $0.contains("FROM ZAUTHOR") }.count == 3, "\(log.statements)")
+            #expect(log.statementsInSQLiteWords.filter { $0.contains("FROM ZAUTHOR") }.count == 3, "\(log.statements)")
 
             // Reaching more destinations than are kept lets the oldest go: memory stays bounded.
             weak let first = books[0].author

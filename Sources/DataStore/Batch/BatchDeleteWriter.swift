@@ -50,7 +50,7 @@ struct BatchDeleteWriter {
             for id in ids {
                 guard let entity = store.entity(number: id.entityNumber), let key = id.primaryKey else { continue }
                 try keys.insert(SQLFragment(
-                    sql: "SELECT \(entity.rootNumber), Z_PK, Z_ENT FROM \(entity.tableName) WHERE Z_PK = ? AND Z_ENT = ?",
+                    sql: "SELECT \(entity.rootNumber), \(.Z_PK), \(.Z_ENT) FROM \(name: entity.tableName) WHERE \(.Z_PK) = ? AND \(.Z_ENT) = ?",
                     arguments: [key.databaseValue, id.entityNumber.databaseValue]))
             }
         }
@@ -64,7 +64,7 @@ struct BatchDeleteWriter {
             let noted = try keys.rows()
             for root in Set(noted.map(\.root)).sorted() {
                 guard let table = store.entity(number: root)?.tableName else { continue }
-                _ = try transaction.rows("SELECT Z_PK FROM \(table) WHERE Z_PK IN (\(BatchKeys.keys(root: root))) ORDER BY Z_PK FOR UPDATE", [])
+                _ = try transaction.rows("SELECT \(.Z_PK) FROM \(name: table) WHERE \(.Z_PK) IN (\(BatchKeys.keys(root: root))) ORDER BY \(.Z_PK)" + store.dialect.lockingRows, [])
             }
             var derived = DerivedValueComputation(store: store, transaction: transaction)
             derived.deleted = noted.compactMap { row in
@@ -81,11 +81,11 @@ struct BatchDeleteWriter {
         }
         for (row, _) in touched.rows {
             guard let table = store.entity(number: row.entityNumber)?.tableName else { continue }
-            try transaction.execute("UPDATE \(table) SET Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", [row.key.databaseValue])
+            try transaction.execute("UPDATE \(name: table) SET \(.Z_OPT) = \(.Z_OPT) + 1 WHERE \(.Z_PK) = ?", [row.key.databaseValue])
         }
         var tombstones: [ObjectID: [DatabaseValue]] = [:]
         for entity in entities where keepsTombstones(entity) {
-            let rows = SQLFragment(sql: "Z_PK IN (\(BatchKeys.keys(root: entity.rootNumber, entity: entity.number)))")
+            let rows = SQLFragment(sql: "\(.Z_PK) IN (\(BatchKeys.keys(root: entity.rootNumber, entity: entity.number)))")
             for (key, values) in try store.historyTombstones(of: entity).values(ofRowsIn: entity.tableName, where: rows, read: transaction.rows) {
                 tombstones[store.objectID(key: .permanent(key), entityNumber: entity.number)] = values
             }
@@ -93,7 +93,7 @@ struct BatchDeleteWriter {
         let deleted = try keys.rows()
         for root in Set(deleted.map(\.root)).sorted() {
             guard let table = store.entity(number: root)?.tableName else { continue }
-            try transaction.execute("DELETE FROM \(table) WHERE Z_PK IN (\(BatchKeys.keys(root: root)))", [])
+            try transaction.execute("DELETE FROM \(name: table) WHERE \(.Z_PK) IN (\(BatchKeys.keys(root: root)))", [])
         }
         changes.deleted = deleted.map { store.objectID(key: .permanent($0.key), entityNumber: $0.entityNumber) }
         changes.tombstones = tombstones
@@ -109,11 +109,11 @@ struct BatchDeleteWriter {
     /// buffers every row it returns).
     private func deleteDirectly(_ plan: FetchPlan, _ transaction: SaveTransaction) throws -> BatchChanges {
         var changes = BatchChanges()
-        let select = plan.select("t0.Z_PK, t0.Z_ENT", ordered: false)
+        let select = plan.select("t0.\(.Z_PK), t0.\(.Z_ENT)", ordered: false)
         try transaction.forEachRow(select.sql, select.arguments) { row in
             changes.deleted.append(store.objectID(key: .permanent(row.int64(0)), entityNumber: Int(row.int64(1))))
         }
-        var delete = SQLFragment(sql: "DELETE FROM \(plan.entity.tableName) AS t0")
+        var delete = SQLFragment(sql: "DELETE FROM \(name: plan.entity.tableName) AS t0")
         if let condition = plan.condition { delete = delete + " WHERE " + condition }
         try transaction.execute(delete)
         return changes
@@ -139,7 +139,7 @@ struct BatchDeleteWriter {
                 guard let destination = store.entity(named: relationship.destinationEntityName) else { continue }
                 let pairs = destinationPairs(of: entity, relationship)
                 added += try keys.insert(SQLFragment(sql: """
-                    SELECT \(destination.rootNumber), d.Z_PK, d.Z_ENT FROM \(destination.tableName) d WHERE d.Z_PK IN (SELECT dest FROM (\(pairs)) p)
+                    SELECT \(destination.rootNumber), d.\(.Z_PK), d.\(.Z_ENT) FROM \(name: destination.tableName) d WHERE d.\(.Z_PK) IN (SELECT dest FROM (\(pairs)) p)
                     """))
             }
         }
@@ -155,7 +155,7 @@ struct BatchDeleteWriter {
                 switch relationship.deleteRule {
                 case .deny:
                     guard let destination = store.entity(named: relationship.destinationEntityName) else { continue }
-                    let remaining = "SELECT owner, dest FROM (\(destinationPairs(of: entity, relationship))) p WHERE dest NOT IN (\(BatchKeys.keys(root: destination.rootNumber)))"
+                    let remaining: SQL = "SELECT owner, dest FROM (\(destinationPairs(of: entity, relationship))) p WHERE dest NOT IN (\(BatchKeys.keys(root: destination.rootNumber)))"
                     try transaction.rows("SELECT DISTINCT owner FROM (\(remaining)) r ORDER BY owner", []).forEach { row in
                         let id = store.objectID(key: .permanent(row.int64(0)), entityNumber: entity.number)
                         failures.append(.deleteDenied(id, relationship: relationship.name))
@@ -213,9 +213,9 @@ struct BatchDeleteWriter {
             if let inverse {
                 for row in try remainingDestinations(of: entity, relationship, transaction) { touched.add(row, property: inverse.name) }
             }
-            try transaction.execute("DELETE FROM \(table) WHERE \(ownColumn) IN (\(deletedKeys))", [])
+            try transaction.execute("DELETE FROM \(name: table) WHERE \(name: ownColumn) IN (\(deletedKeys))", [])
         case .hiddenColumn(let table, let column):
-            try transaction.execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(deletedKeys))", [])
+            try transaction.execute("UPDATE \(name: table) SET \(name: column) = NULL WHERE \(name: column) IN (\(deletedKeys))", [])
         case .none:
             break
         }
@@ -223,35 +223,35 @@ struct BatchDeleteWriter {
 
     /// Sets the to-one `inverse` to nil in the remaining rows whose value is one of `deletedKeys`.
     private func nullify(
-        _ inverse: RelationshipDescription, pointingAt deletedKeys: String, _ touched: inout TouchedRows, _ transaction: SaveTransaction
+        _ inverse: RelationshipDescription, pointingAt deletedKeys: SQL, _ touched: inout TouchedRows, _ transaction: SaveTransaction
     ) throws {
         guard case .foreignKey(let column, let entityColumn, let orderColumn) = inverse.storage,
               let owner = store.entity(named: inverse.entityName) else { return }
         let columns = [column] + [entityColumn, orderColumn].compactMap { $0 }
-        let condition = "\(owner.tableColumns[column]) IN (\(deletedKeys)) AND Z_PK NOT IN (\(BatchKeys.keys(root: owner.rootNumber)))"
-        let rows = try transaction.rows("SELECT Z_PK, Z_ENT FROM \(owner.tableName) WHERE \(condition)", [])
+        let condition: SQL = "\(name: owner.tableColumns[column]) IN (\(deletedKeys)) AND \(.Z_PK) NOT IN (\(BatchKeys.keys(root: owner.rootNumber)))"
+        let rows = try transaction.rows("SELECT \(.Z_PK), \(.Z_ENT) FROM \(name: owner.tableName) WHERE \(condition)", [])
         guard rows.count > 0 else { return }
         rows.forEach { row in
             touched.add(BatchKeys.Row(root: owner.rootNumber, key: row.int64(0), entityNumber: Int(row.int64(1))), property: inverse.name)
         }
-        let assignments = columns.map { "\(owner.tableColumns[$0]) = NULL" }.joined(separator: ", ")
-        try transaction.execute("UPDATE \(owner.tableName) SET \(assignments) WHERE \(condition)", [])
+        let assignments = columns.map { "\(name: owner.tableColumns[$0]) = NULL" as SQL }.joined(separator: ", ")
+        try transaction.execute("UPDATE \(name: owner.tableName) SET \(assignments) WHERE \(condition)", [])
     }
 
     // MARK: Destinations
 
     /// `SELECT owner, dest`: each deleted row of `entity` (`owner`) with the key of each of its
     /// destinations through `relationship` (`dest`).
-    private func destinationPairs(of entity: EntityDescription, _ relationship: RelationshipDescription) -> String {
+    private func destinationPairs(of entity: EntityDescription, _ relationship: RelationshipDescription) -> SQL {
         let owners = BatchKeys.keys(root: entity.rootNumber, entity: entity.number)
         switch relationship.storage {
         case .foreignKey(let column, _, _):
             let column = entity.tableColumns[column]
-            return "SELECT s.Z_PK AS owner, s.\(column) AS dest FROM \(entity.tableName) s WHERE s.Z_PK IN (\(owners)) AND s.\(column) IS NOT NULL"
+            return "SELECT s.\(.Z_PK) AS owner, s.\(name: column) AS dest FROM \(name: entity.tableName) s WHERE s.\(.Z_PK) IN (\(owners)) AND s.\(name: column) IS NOT NULL"
         case .inverseForeignKey(let table, let column, _), .hiddenColumn(let table, let column):
-            return "SELECT d.\(column) AS owner, d.Z_PK AS dest FROM \(table) d WHERE d.\(column) IN (\(owners))"
+            return "SELECT d.\(name: column) AS owner, d.\(.Z_PK) AS dest FROM \(name: table) d WHERE d.\(name: column) IN (\(owners))"
         case .joinTable(let table, let ownColumn, let otherColumn, _, _):
-            return "SELECT j.\(ownColumn) AS owner, j.\(otherColumn) AS dest FROM \(table) j WHERE j.\(ownColumn) IN (\(owners))"
+            return "SELECT j.\(name: ownColumn) AS owner, j.\(name: otherColumn) AS dest FROM \(name: table) j WHERE j.\(name: ownColumn) IN (\(owners))"
         case .none:
             return "SELECT NULL AS owner, NULL AS dest WHERE 1 = 0"
         }
@@ -263,9 +263,9 @@ struct BatchDeleteWriter {
     ) throws -> [BatchKeys.Row] {
         guard let destination = store.entity(named: relationship.destinationEntityName) else { return [] }
         let root = destination.rootNumber
-        let sql = """
-            SELECT Z_PK, Z_ENT FROM \(destination.tableName) WHERE Z_PK IN (SELECT dest FROM (\(destinationPairs(of: entity, relationship))) p)
-            AND Z_PK NOT IN (\(BatchKeys.keys(root: root))) ORDER BY Z_PK
+        let sql: SQL = """
+            SELECT \(.Z_PK), \(.Z_ENT) FROM \(name: destination.tableName) WHERE \(.Z_PK) IN (SELECT dest FROM (\(destinationPairs(of: entity, relationship))) p)
+            AND \(.Z_PK) NOT IN (\(BatchKeys.keys(root: root))) ORDER BY \(.Z_PK)
             """
         var rows: [BatchKeys.Row] = []
         try transaction.rows(sql, []).forEach { rows.append(BatchKeys.Row(root: root, key: $0.int64(0), entityNumber: Int($0.int64(1)))) }

@@ -18,8 +18,8 @@ struct BatchInsertWriter<Object: ManagedObject> {
         let defaults = entity.rowLayout.defaultValues
         let root = entity.rootNumber
         // Locked first on a server, so that no other process takes the same keys meanwhile.
-        let recorded = try transaction.integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?" + store.dialect.lockingRows, [root.databaseValue]) ?? 0
-        let used = try transaction.integer("SELECT MAX(Z_PK) FROM \(entity.tableName)", []) ?? 0
+        let recorded = try transaction.integer("SELECT \(.Z_MAX) FROM \(.Z_PRIMARYKEY) WHERE \(.Z_ENT) = ?" + store.dialect.lockingRows, [root.databaseValue]) ?? 0
+        let used = try transaction.integer("SELECT MAX(\(.Z_PK)) FROM \(name: entity.tableName)", []) ?? 0
         var lastKey = max(recorded, used)
         let mayBeRefused = !entity.uniquenessConstraints.isEmpty
         var changes = BatchChanges()
@@ -52,7 +52,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
             changes.inserted.append(store.objectID(key: .permanent(key), entityNumber: entity.number))
         }
         guard failures.isEmpty else { throw BatchError.invalidInsertedObjects(failures) }
-        try transaction.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKey.databaseValue, root.databaseValue])
+        try transaction.execute("UPDATE \(.Z_PRIMARYKEY) SET \(.Z_MAX) = ? WHERE \(.Z_ENT) = ?", [lastKey.databaseValue, root.databaseValue])
         return changes
     }
 

@@ -6,6 +6,8 @@ import GRDB
 /// a name up among the connection's temporary tables first, so the statements name it alone.
 struct BatchKeys {
     static let table = "DSBATCHKEYS"
+    /// The column of the root entity's number.
+    static let root = "Z_ROOT"
 
     struct Row: Hashable {
         var root: Int
@@ -19,29 +21,29 @@ struct BatchKeys {
     /// Makes the table, or empties it.
     func clear() throws {
         try transaction.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS \(Self.table) (Z_ROOT BIGINT NOT NULL, Z_PK BIGINT NOT NULL, Z_ENT BIGINT NOT NULL, "
-                + "PRIMARY KEY (Z_ROOT, Z_PK))" + dialect.keyedTableOptions, [])
-        try transaction.execute("DELETE FROM \(Self.table)", [])
+            "CREATE TEMP TABLE IF NOT EXISTS \(name: Self.table) (\(name: Self.root) BIGINT NOT NULL, \(.Z_PK) BIGINT NOT NULL, \(.Z_ENT) BIGINT NOT NULL, "
+                + "PRIMARY KEY (\(name: Self.root), \(.Z_PK)))" + dialect.keyedTableOptions, [])
+        try transaction.execute("DELETE FROM \(name: Self.table)", [])
     }
 
     /// Adds the rows `select` gives as `(root, key, entity)`, skipping those already there; the
     /// number added.
     @discardableResult
     func insert(_ select: SQLFragment) throws -> Int {
-        let insert = SQLFragment(sql: dialect.insertKeepingExisting("INTO \(Self.table) (Z_ROOT, Z_PK, Z_ENT)", select: select.sql), arguments: select.arguments)
+        let insert = SQLFragment(sql: dialect.insertKeepingExisting("INTO \(name: Self.table) (\(name: Self.root), \(.Z_PK), \(.Z_ENT))", select: select.sql), arguments: select.arguments)
         return try transaction.execute(insert)
     }
 
     /// `SELECT Z_PK FROM …` of the noted rows of the hierarchy `root`, for `IN (…)`.
-    static func keys(root: Int, entity: Int? = nil) -> String {
-        "SELECT Z_PK FROM \(table) WHERE Z_ROOT = \(root)" + (entity.map { " AND Z_ENT = \($0)" } ?? "")
+    static func keys(root: Int, entity: Int? = nil) -> SQL {
+        "SELECT \(.Z_PK) FROM \(name: table) WHERE \(name: Self.root) = \(root)" + (entity.map { " AND \(.Z_ENT) = \($0)" } ?? "")
     }
 
     /// The noted rows, in key order within each hierarchy; those of the hierarchy `root` only when given.
     func rows(root: Int? = nil) throws -> [Row] {
-        let condition = root.map { " WHERE Z_ROOT = \($0)" } ?? ""
+        let condition = root.map { " WHERE \(name: Self.root) = \($0)" } ?? SQL()
         var rows: [Row] = []
-        try transaction.rows("SELECT Z_ROOT, Z_PK, Z_ENT FROM \(Self.table)\(condition) ORDER BY Z_ROOT, Z_PK", []).forEach { row in
+        try transaction.rows("SELECT \(name: Self.root), \(.Z_PK), \(.Z_ENT) FROM \(name: Self.table)\(condition) ORDER BY \(name: Self.root), \(.Z_PK)", []).forEach { row in
             rows.append(Row(root: Int(row.int64(0)), key: row.int64(1), entityNumber: Int(row.int64(2))))
         }
         return rows
@@ -50,7 +52,7 @@ struct BatchKeys {
     /// The entity numbers of the noted rows.
     func entityNumbers() throws -> [Int] {
         var numbers: [Int] = []
-        try transaction.rows("SELECT DISTINCT Z_ENT FROM \(Self.table) ORDER BY Z_ENT", []).forEach { numbers.append(Int($0.int64(0))) }
+        try transaction.rows("SELECT DISTINCT \(.Z_ENT) FROM \(name: Self.table) ORDER BY \(.Z_ENT)", []).forEach { numbers.append(Int($0.int64(0))) }
         return numbers
     }
 }
@@ -62,7 +64,7 @@ extension BatchKeys {
     /// changes exactly the objects a fetch returns.
     func insertMatching(_ plan: FetchPlan, limit: Int = 0, offset: Int = 0, store: PersistentStore) throws {
         guard plan.evaluatesInMemory else {
-            try insert(plan.select("\(plan.entity.rootNumber), t0.Z_PK, t0.Z_ENT", limit: limit, offset: offset, ordered: limit > 0 || offset > 0))
+            try insert(plan.select("\(plan.entity.rootNumber), t0.\(.Z_PK), t0.\(.Z_ENT)", limit: limit, offset: offset, ordered: limit > 0 || offset > 0))
             return
         }
         let candidates = plan.select(plan.entity.selectColumns, ordered: false)
@@ -78,7 +80,7 @@ extension BatchKeys {
         let keys = chosen.compactMap(\.objectID.primaryKey)
         for run in KeyParameters.runs(keys) {
             try insert(SQLFragment(
-                sql: "SELECT \(plan.entity.rootNumber), Z_PK, Z_ENT FROM \(plan.entity.tableName) WHERE Z_PK IN (\(KeyParameters.placeholders(run.count)))",
+                sql: "SELECT \(plan.entity.rootNumber), \(.Z_PK), \(.Z_ENT) FROM \(name: plan.entity.tableName) WHERE \(.Z_PK) IN (\(KeyParameters.placeholders(run.count)))",
                 arguments: run.map(\.databaseValue)))
         }
     }

@@ -67,9 +67,9 @@ struct BatchUpdateWriter {
         try keys.insertMatching(plan, store: store)
         let rows = try keys.rows(root: entity.rootNumber)
         guard !rows.isEmpty else { return BatchChanges() }
-        let set = SQLFragment.joined(assignments.map { "\($0.column) = " + $0.value }, separator: ", ")
-        let update = "UPDATE \(entity.tableName) SET " + set + ", Z_OPT = Z_OPT + 1"
-        let all = update + " WHERE Z_PK IN (" + BatchKeys.keys(root: entity.rootNumber) + ")"
+        let set = SQLFragment.joined(assignments.map { "\(name: $0.column) = " + $0.value }, separator: ", ")
+        let update: SQLFragment = "UPDATE \(name: entity.tableName) SET " + set + ", \(.Z_OPT) = \(.Z_OPT) + 1"
+        let all = update + SQL(" WHERE \(.Z_PK) IN (\(BatchKeys.keys(root: entity.rootNumber)))")
         if try transaction.refusal(of: { try transaction.execute(all) }, mayBeRefused: !entity.uniquenessConstraints.isEmpty) != nil {
             throw BatchError.validation(try uniquenessFailures(rows, update: update, transaction))
         }
@@ -88,10 +88,10 @@ struct BatchUpdateWriter {
     /// Reads back the values the expressions computed for the attributes with rules, and checks them.
     private func expressionFailures(_ transaction: SaveTransaction) throws -> [ValidationFailure] {
         guard !checkedExpressions.isEmpty else { return [] }
-        let columns = checkedExpressions.compactMap(\.columnName).joined(separator: ", ")
+        let columns = SQL.names(checkedExpressions.compactMap(\.columnName))
         let rows = try transaction.rows("""
-            SELECT Z_PK, Z_ENT, \(columns) FROM \(entity.tableName)
-            WHERE Z_PK IN (\(BatchKeys.keys(root: entity.rootNumber))) ORDER BY Z_PK
+            SELECT \(.Z_PK), \(.Z_ENT), \(columns) FROM \(name: entity.tableName)
+            WHERE \(.Z_PK) IN (\(BatchKeys.keys(root: entity.rootNumber))) ORDER BY \(.Z_PK)
             """, [])
         var failures: [ValidationFailure] = []
         rows.forEach { row in
@@ -109,7 +109,7 @@ struct BatchUpdateWriter {
     private func uniquenessFailures(_ rows: [BatchKeys.Row], update: SQLFragment, _ transaction: SaveTransaction) throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for row in rows {
-            let one = update + " WHERE Z_PK = " + .bound(row.key.databaseValue)
+            let one = update + " WHERE \(.Z_PK) = " + .bound(row.key.databaseValue)
             if try transaction.refusal(of: { try transaction.execute(one) }, mayBeRefused: true) != nil {
                 let id = store.objectID(key: .permanent(row.key), entityNumber: row.entityNumber)
                 failures += try conflicts(of: id, transaction)
@@ -129,14 +129,14 @@ struct BatchUpdateWriter {
                 return nil
             }
             guard columns.count == constraint.count else { continue }
-            let values = SQLFragment.joined(columns.map { newValues[$0] ?? SQLFragment(sql: $0) }, separator: ", ")
-            let select = "SELECT " + values + " FROM \(entity.tableName) WHERE Z_PK = " + .bound((id.primaryKey ?? 0).databaseValue)
+            let values = SQLFragment.joined(columns.map { newValues[$0] ?? SQLFragment(sql: .name($0)) }, separator: ", ")
+            let select = "SELECT " + values + " FROM \(name: entity.tableName) WHERE \(.Z_PK) = " + .bound((id.primaryKey ?? 0).databaseValue)
             var wanted: [DatabaseValue] = []
             try transaction.rows(select).forEach { row in wanted = (0..<columns.count).map { row.databaseValue(Int32($0)) } }
             guard !wanted.isEmpty, !wanted.contains(.null) else { continue }
-            let condition = columns.map { "\($0) = ?" }.joined(separator: " AND ")
+            let condition = columns.map { "\(name: $0) = ?" as SQL }.joined(separator: " AND ")
             try transaction.rows(
-                "SELECT Z_PK, Z_ENT FROM \(entity.tableName) WHERE \(condition) AND Z_PK != ? LIMIT 1", wanted + [(id.primaryKey ?? 0).databaseValue]
+                "SELECT \(.Z_PK), \(.Z_ENT) FROM \(name: entity.tableName) WHERE \(condition) AND \(.Z_PK) != ? LIMIT 1", wanted + [(id.primaryKey ?? 0).databaseValue]
             ).forEach { other in
                 let conflicting = store.objectID(key: .permanent(other.int64(0)), entityNumber: Int(other.int64(1)))
                 failures.append(.uniquenessViolated(id, constraint: constraint, conflictingObject: conflicting))
@@ -174,7 +174,7 @@ struct BatchUpdateWriter {
                 throw .invalidRequest(.unknownKeyPath(entity: entity.name, keyPath: "\(name) (expressions read the object's own numeric attributes)"))
             }
             let isInteger = [.integer16, .integer32, .integer64].contains(attribute.type)
-            return isInteger ? dialect.exactNumber(SQLFragment(sql: column)) : SQLFragment(sql: column)
+            return isInteger ? dialect.exactNumber(SQLFragment(sql: .name(column))) : SQLFragment(sql: .name(column))
         case .arithmetic(let arithmeticOperator, let lhs, let rhs):
             let left = try compile(lhs, entity: entity, dialect), right = try compile(rhs, entity: entity, dialect)
             // Real division, as `NSExpression` divides: `7 / 2` is 3.5, not 3. By zero, `NULL`, as
@@ -182,7 +182,7 @@ struct BatchUpdateWriter {
             if arithmeticOperator == .divide {
                 return "(CAST(" + left + " AS \(dialect.realType)) / " + dialect.divisor(right) + ")"
             }
-            return "(" + left + " \(arithmeticOperator.rawValue) " + right + ")"
+            return "(" + left + SQL(verbatim: " \(arithmeticOperator.rawValue) ") + right + ")"
         }
     }
 }

@@ -56,7 +56,7 @@ struct DerivedValueComputation {
         for rule in rules where seen.insert(rule.entity.name).inserted {
             let numbers = rule.entity.subtreeNumbers
             try transaction.rows(
-                "SELECT Z_PK FROM \(rule.entity.tableName) WHERE Z_ENT BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)", []
+                "SELECT \(.Z_PK) FROM \(name: rule.entity.tableName) WHERE \(.Z_ENT) BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)", []
             ).forEach { row in
                 values.inserted.append(WrittenRow(entity: rule.entity, key: row.int64(0)))
             }
@@ -105,13 +105,13 @@ struct DerivedValueComputation {
                 guard stampsTime else { continue }
                 let saved = (rows(inserted, of: rule.entity) + rows(updated, of: rule.entity)).map(\.key)
                 let now = Date().timeIntervalSinceReferenceDate.databaseValue
-                reports += try update(rule, to: "?", [now], rows: saved, onlyChanged: false)
+                reports += try update(rule, to: .placeholder, [now], rows: saved, onlyChanged: false)
             case .ownAttribute(let attribute, let column, let text):
                 let keys = (rows(inserted, of: rule.entity) + rows(updated, of: rule.entity).filter { $0.changedKeys.contains(attribute.name) }).map(\.key)
                 if let text {
                     reports += try transform(rule, column, of: keys, by: text)
                 } else {
-                    reports += try update(rule, to: column, [], rows: keys)
+                    reports += try update(rule, to: .name(column), [], rows: keys)
                 }
             case .destinationAttribute(let relationship, let foreignKey, let destination, let attribute, let column, let text):
                 let repointed = (rows(inserted, of: rule.entity) + rows(updated, of: rule.entity).filter { $0.changedKeys.contains(relationship) }).map(\.key)
@@ -138,7 +138,7 @@ struct DerivedValueComputation {
     ) throws -> [DerivedValueLog.Report] {
         var values: [(Int64, String?)] = []
         try forEachChunk(of: keys) { list, keys in
-            try transaction.rows("SELECT Z_PK, \(column) FROM \(rule.entity.tableName) WHERE Z_PK IN (\(list))", keys).forEach { row in
+            try transaction.rows("SELECT \(.Z_PK), \(name: column) FROM \(name: rule.entity.tableName) WHERE \(.Z_PK) IN (\(list))", keys).forEach { row in
                 values.append((row.int64(0), row.databaseValue(1).textValue.map { text.applied(to: $0) }))
             }
         }
@@ -158,13 +158,13 @@ struct DerivedValueComputation {
         // as that save leaves it. The changed destinations are this save's, locked already.
         try forEachChunk(of: repointed) { list, keys in
             _ = try transaction.rows(
-                "SELECT d.Z_PK FROM \(destination.tableName) d JOIN \(table) t ON d.Z_PK = t.\(foreignKey) WHERE t.Z_PK IN (\(list))" + dialect.sharingRows(of: "d"),
+                "SELECT d.\(.Z_PK) FROM \(name: destination.tableName) d JOIN \(name: table) t ON d.\(.Z_PK) = t.\(name: foreignKey) WHERE t.\(.Z_PK) IN (\(list))" + dialect.sharingRows(of: "d"),
                 keys)
         }
-        let pointing = { (repointedList: String, destinationList: String) in
-            "(\(table).Z_PK IN (\(repointedList)) OR \(table).\(foreignKey) IN (\(destinationList)))"
+        let pointing = { (repointedList: SQL, destinationList: SQL) -> SQL in
+            "(\(name: table).\(.Z_PK) IN (\(repointedList)) OR \(name: table).\(name: foreignKey) IN (\(destinationList)))"
         }
-        let read = "(SELECT d.\(column) FROM \(destination.tableName) d WHERE d.Z_PK = \(table).\(foreignKey))"
+        let read: SQL = "(SELECT d.\(name: column) FROM \(name: destination.tableName) d WHERE d.\(.Z_PK) = \(name: table).\(name: foreignKey))"
         guard let text else {
             try forEachChunk(of: repointed, changedDestinations) { repointedList, destinationList, keys in
                 reports += try update(rule, to: read, where: pointing(repointedList, destinationList), keys)
@@ -174,7 +174,7 @@ struct DerivedValueComputation {
         var values: [(Int64, String?)] = []
         try forEachChunk(of: repointed, changedDestinations) { repointedList, destinationList, keys in
             try transaction.rows(
-                "SELECT \(table).Z_PK, \(read) FROM \(table) WHERE \(pointing(repointedList, destinationList))\(entityFilter(rule.entity))", keys
+                "SELECT \(name: table).\(.Z_PK), \(read) FROM \(name: table) WHERE \(pointing(repointedList, destinationList))\(entityFilter(rule.entity))", keys
             ).forEach { row in
                 values.append((row.int64(0), row.databaseValue(1).textValue.map { text.applied(to: $0) }))
             }
@@ -192,20 +192,20 @@ struct DerivedValueComputation {
     ) throws -> [DerivedValueLog.Report] {
         guard !owners.isEmpty else { return [] }
         let table = rule.entity.tableName
-        let value = summed.map { dialect.total(dialect.aggregated("d." + $0.column, type: $0.attribute.type)) } ?? "COUNT(*)"
-        let computed: String
+        let value = summed.map { dialect.total(dialect.aggregated("d.\(name: $0.column)", type: $0.attribute.type)) } ?? "COUNT(*)"
+        let computed: SQL
         switch relationship.storage {
         case .inverseForeignKey(let memberTable, let column, _), .hiddenColumn(let memberTable, let column):
-            computed = "(SELECT \(value) FROM \(memberTable) d WHERE d.\(column) = \(table).Z_PK\(entityFilter(destination, row: "d")))"
+            computed = "(SELECT \(value) FROM \(name: memberTable) d WHERE d.\(name: column) = \(name: table).\(.Z_PK)\(entityFilter(destination, row: "d")))"
         case .joinTable(let joinTable, let ownColumn, let otherColumn, _, _):
-            computed = "(SELECT \(value) FROM \(joinTable) j JOIN \(destination.tableName) d ON d.Z_PK = j.\(otherColumn) WHERE j.\(ownColumn) = \(table).Z_PK)"
+            computed = "(SELECT \(value) FROM \(name: joinTable) j JOIN \(name: destination.tableName) d ON d.\(.Z_PK) = j.\(name: otherColumn) WHERE j.\(name: ownColumn) = \(name: table).\(.Z_PK))"
         case .foreignKey, .none:
             return []
         }
         var reports: [DerivedValueLog.Report] = []
         try forEachChunk(of: owners) { list, keys in
-            _ = try transaction.rows("SELECT Z_PK FROM \(table) WHERE Z_PK IN (\(list)) ORDER BY Z_PK" + dialect.lockingRows, keys)
-            reports += try update(rule, to: computed, where: "Z_PK IN (\(list))", keys)
+            _ = try transaction.rows("SELECT \(.Z_PK) FROM \(name: table) WHERE \(.Z_PK) IN (\(list)) ORDER BY \(.Z_PK)" + dialect.lockingRows, keys)
+            reports += try update(rule, to: computed, where: "\(.Z_PK) IN (\(list))", keys)
         }
         return reports
     }
@@ -213,12 +213,12 @@ struct DerivedValueComputation {
     /// The owners, through `relationship`, of the destination rows `keys`.
     private func owners(of keys: [Int64], through relationship: RelationshipDescription) throws -> Set<Int64> {
         var owners: Set<Int64> = []
-        let select: (String) -> String
+        let select: (SQL) -> SQL
         switch relationship.storage {
         case .inverseForeignKey(let table, let column, _), .hiddenColumn(let table, let column):
-            select = { "SELECT DISTINCT \(column) FROM \(table) WHERE Z_PK IN (\($0)) AND \(column) IS NOT NULL" }
+            select = { "SELECT DISTINCT \(name: column) FROM \(name: table) WHERE \(.Z_PK) IN (\($0)) AND \(name: column) IS NOT NULL" }
         case .joinTable(let table, let ownColumn, let otherColumn, _, _):
-            select = { "SELECT DISTINCT \(ownColumn) FROM \(table) WHERE \(otherColumn) IN (\($0))" }
+            select = { "SELECT DISTINCT \(name: ownColumn) FROM \(name: table) WHERE \(name: otherColumn) IN (\($0))" }
         case .foreignKey, .none:
             return []
         }
@@ -233,11 +233,11 @@ struct DerivedValueComputation {
     /// Sets the rule's column of the rows `keys` to `value` (SQL, with `arguments`); what changed.
     /// `onlyChanged`: rows that hold the value already are neither written nor reported.
     private func update(
-        _ rule: DerivedAttributeRule, to value: String, _ arguments: [DatabaseValue], rows keys: [Int64], onlyChanged: Bool = true
+        _ rule: DerivedAttributeRule, to value: SQL, _ arguments: [DatabaseValue], rows keys: [Int64], onlyChanged: Bool = true
     ) throws -> [DerivedValueLog.Report] {
         var reports: [DerivedValueLog.Report] = []
         try forEachChunk(of: keys) { list, keys in
-            reports += try update(rule, to: value, where: "Z_PK IN (\(list))", arguments + keys, onlyChanged: onlyChanged)
+            reports += try update(rule, to: value, where: "\(.Z_PK) IN (\(list))", arguments + keys, onlyChanged: onlyChanged)
         }
         return reports
     }
@@ -245,13 +245,13 @@ struct DerivedValueComputation {
     /// Sets the column of the rule's rows that `condition` selects to `value`; what changed. A
     /// `value` with placeholders is written to every row, as comparing it would need them twice.
     private func update(
-        _ rule: DerivedAttributeRule, to value: String, where condition: String, _ arguments: [DatabaseValue], onlyChanged: Bool = true
+        _ rule: DerivedAttributeRule, to value: SQL, where condition: SQL, _ arguments: [DatabaseValue], onlyChanged: Bool = true
     ) throws -> [DerivedValueLog.Report] {
         let table = rule.entity.tableName
-        let changed = onlyChanged ? " AND \(table).\(rule.column)\(dialect.isSame(false))\(value)" : ""
+        let changed: SQL = onlyChanged ? " AND \(name: table).\(name: rule.column)\(dialect.isSame(false))\(value)" : ""
         return try reported(rule, transaction.rows(
-            "UPDATE \(table) SET \(rule.column) = \(value) WHERE \(condition)\(entityFilter(rule.entity))\(changed) "
-                + "RETURNING \(table).Z_ENT, \(table).Z_PK, \(table).\(rule.column)",
+            "UPDATE \(name: table) SET \(name: rule.column) = \(value) WHERE \(condition)\(entityFilter(rule.entity))\(changed) "
+                + "RETURNING \(name: table).\(.Z_ENT), \(name: table).\(.Z_PK), \(name: table).\(name: rule.column)",
             arguments))
     }
 
@@ -264,8 +264,8 @@ struct DerivedValueComputation {
             // Parameters in `VALUES` may be text to the engine: the key is cast back to a number.
             let values = dialect.valuesTable(rows: chunk.count, columns: ["k", "x"], alias: "v")
             reports += try reported(rule, transaction.rows(
-                "UPDATE \(table) SET \(column) = v.x FROM \(values) WHERE \(table).Z_PK = CAST(v.k AS \(dialect.integerType))"
-                    + "\(entityFilter(rule.entity)) AND \(table).\(column)\(dialect.isSame(false))v.x RETURNING \(table).Z_ENT, \(table).Z_PK, \(table).\(column)",
+                "UPDATE \(name: table) SET \(name: column) = v.x FROM \(values) WHERE \(name: table).\(.Z_PK) = CAST(v.k AS \(dialect.integerType))"
+                    + "\(entityFilter(rule.entity)) AND \(name: table).\(name: column)\(dialect.isSame(false))v.x RETURNING \(name: table).\(.Z_ENT), \(name: table).\(.Z_PK), \(name: table).\(name: column)",
                 chunk.flatMap { [$0.key.databaseValue, $0.text.databaseValue] }))
         }
         return reports
@@ -281,9 +281,9 @@ struct DerivedValueComputation {
     }
 
     /// ` AND <row>.Z_ENT BETWEEN …` for an entity that shares its table with others; nothing otherwise.
-    private func entityFilter(_ entity: EntityDescription, row: String? = nil) -> String {
+    private func entityFilter(_ entity: EntityDescription, row: String? = nil) -> SQL {
         guard !entity.isSoleEntityOfTable else { return "" }
-        let column = "\(row ?? entity.tableName).Z_ENT"
+        let column: SQL = row.map { "\(verbatim: $0).\(.Z_ENT)" } ?? "\(name: entity.tableName).\(.Z_ENT)"
         return " AND \(column) BETWEEN \(entity.subtreeNumbers.lowerBound) AND \(entity.subtreeNumbers.upperBound)"
     }
 
@@ -295,18 +295,18 @@ struct DerivedValueComputation {
     }
 
     /// Calls `body` with each run of `keys` as placeholders and arguments.
-    private func forEachChunk(of keys: [Int64], _ body: (String, [DatabaseValue]) throws -> Void) throws {
+    private func forEachChunk(of keys: [Int64], _ body: (SQL, [DatabaseValue]) throws -> Void) throws {
         for run in KeyParameters.runs(keys) { try body(KeyParameters.placeholders(run.count), run.map(\.databaseValue)) }
     }
 
     /// Calls `body` with chunks of two lists of keys, each as placeholders (`NULL` for none), and
     /// the arguments of both.
-    private func forEachChunk(of first: [Int64], _ second: [Int64], _ body: (String, String, [DatabaseValue]) throws -> Void) throws {
+    private func forEachChunk(of first: [Int64], _ second: [Int64], _ body: (SQL, SQL, [DatabaseValue]) throws -> Void) throws {
         let count = max(first.count, second.count), length = KeyParameters.runLength
         for start in stride(from: 0, to: count, by: length) {
             let a = first[min(start, first.count)..<min(start + length, first.count)]
             let b = second[min(start, second.count)..<min(start + length, second.count)]
-            let list = { (keys: ArraySlice<Int64>) in keys.isEmpty ? "NULL" : KeyParameters.placeholders(keys.count) }
+            let list = { (keys: ArraySlice<Int64>) -> SQL in keys.isEmpty ? "NULL" : KeyParameters.placeholders(keys.count) }
             try body(list(a), list(b), (a + b).map(\.databaseValue))
         }
     }

@@ -4,8 +4,7 @@ import GRDB
 /// brings, which DataStore does not know.
 ///
 /// The runtime decides what to read and write, for every engine alike, and hands the engine its
-/// statements — written with the store's bare names and `?` placeholders, in the SQL its
-/// `dialect` spells — to run. The engine reads each value back as the SQLite storage class the
+/// statements as `SQL` values, which the engine renders with its `dialect` to run them. The engine reads each value back as the SQLite storage class the
 /// same value has in a SQLite store, so the runtime turns rows into objects one way for all.
 package protocol StoreEngine: Sendable {
     /// The SQL the engine speaks where engines differ.
@@ -19,10 +18,10 @@ package protocol StoreEngine: Sendable {
 
     /// Calls `body` with the columns of each row `sql` selects, the calling thread waiting: what a
     /// fault fired by reading a property needs. The number of rows.
-    func forEachRow(_ sql: String, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws -> Int
+    func forEachRow(_ sql: SQL, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws -> Int
 
     /// Every row `sql` selects, read without blocking the caller's isolation.
-    func rows(_ sql: String, arguments: [DatabaseValue]) async throws -> ReadRows
+    func rows(_ sql: SQL, arguments: [DatabaseValue]) async throws -> ReadRows
 
     /// Runs `body`'s queries so that they see one snapshot of the store, the calling thread
     /// waiting: reads that must agree with each other.
@@ -70,14 +69,14 @@ package protocol EngineTransaction: AnyObject {
     /// Runs `sql`; the number of rows it changed. Without arguments `sql` may hold several
     /// statements; with them it is one, which the engine may keep prepared, as it runs once per
     /// object of a save.
-    func execute(_ sql: String, arguments: [DatabaseValue]) throws -> Int
+    func execute(_ sql: SQL, arguments: [DatabaseValue]) throws -> Int
 
     /// Every row `sql` selects.
-    func rows(_ sql: String, arguments: [DatabaseValue]) throws -> ReadRows
+    func rows(_ sql: SQL, arguments: [DatabaseValue]) throws -> ReadRows
 
     /// Calls `body` with the columns of each row `sql` selects, as each is read where the engine
     /// can: for many rows that need not all be in memory at once.
-    func forEachRow(_ sql: String, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws
+    func forEachRow(_ sql: SQL, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws
 
     /// What inserts rows of `columns` into `table`, one `insertRow(_:)` per row: SQLite runs a
     /// prepared `INSERT` per row; a server holds rows back and writes many per statement before

@@ -98,7 +98,7 @@ extension ObjectContext {
 
     /// The query of `readKeys`.
     func keyQuery(_ plan: FetchPlan, limit: Int = 0, offset: Int = 0) -> SQLFragment {
-        plan.select(plan.entity.hasSubentities ? "t0.Z_ENT, t0.Z_PK" : "0, t0.Z_PK", limit: limit, offset: offset)
+        plan.select(plan.entity.hasSubentities ? "t0.\(.Z_ENT), t0.\(.Z_PK)" : "0, t0.\(.Z_PK)", limit: limit, offset: offset)
     }
 
     /// The objects that match `request` as a collection that loads them in batches of

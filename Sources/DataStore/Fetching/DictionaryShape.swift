@@ -16,9 +16,9 @@ struct DictionaryShape {
         var keyPath: String
         var source: Source
         /// What the `SELECT` reads: one expression, or `Z_PK` and `Z_ENT` for an object.
-        var selected: [String]
+        var selected: [SQL]
         /// The expression rows are grouped and ordered by (`Z_PK` for an object).
-        var orderingTerm: String
+        var orderingTerm: SQL
 
         var isAggregate: Bool {
             if case .aggregate = source { true } else { false }
@@ -55,7 +55,7 @@ struct DictionaryShape {
             guard let function = property.function else {
                 return Column(name: property.name, keyPath: property.keyPath, source: .value(path, attribute), selected: [value], orderingTerm: value)
             }
-            let aggregate = switch function {
+            let aggregate: SQL = switch function {
             case .count: "COUNT(\(value))"
             case .sum: attribute.type.isInteger ? "COALESCE(SUM(\(value)), 0)" : "TOTAL(\(value))"
             case .average: "AVG(\(value))"

@@ -11,17 +11,17 @@ struct FetchPlan {
     let predicate: ResolvedPredicate?
     let sortKeys: [SortKey]
     /// `FROM <table> t0` and the joins the predicate and sort keys need.
-    let from: String
+    let from: SQL
     /// The `WHERE` condition (entity filter and predicate), or `nil` for every row.
     let condition: SQLFragment?
     /// The `WHERE` condition of the entity filter alone.
-    let entityCondition: String?
+    let entityCondition: SQL?
     /// ` ORDER BY …` (sort keys, then `t0.Z_PK`).
-    let orderBy: String
+    let orderBy: SQL
     /// The `ORDER BY` term of each sort key, with its comparator and direction.
-    let sortTerms: [String]
+    let sortTerms: [SQL]
     /// The SQL of each sort key's value, without comparator or direction.
-    let sortColumns: [String]
+    let sortColumns: [SQL]
     /// Whether the predicate and sort keys read only the fetched rows' own columns, so that an
     /// unsaved change to another object cannot change which rows match or their order.
     let isLocal: Bool
@@ -74,13 +74,13 @@ struct FetchPlan {
             let candidates = terms.filter(\.isJudgedInMemoryOnServers).compactMap { compiler.textCandidates(of: $0) }
             if !candidates.isEmpty { predicateSQL = "(" + .joined(predicateSQL.map { [$0] + candidates } ?? candidates, separator: " AND ") + ")" }
         }
-        var order: [String] = []
-        var columns: [String] = []
+        var order: [SQL] = []
+        var columns: [SQL] = []
         var sortsInMemory = false
         for key in keys {
             let column = compiler.column(key.path, key.attribute)
             columns.append(column)
-            let term = switch key.descriptor.comparator {
+            let term: SQL = switch key.descriptor.comparator {
             case .compare: column
             case .caseInsensitiveCompare: "DSFOLD(\(column), \(StringOptions.caseInsensitive.rawValue))"
             case .localizedStandardCompare: "\(column) COLLATE DSLOCALIZEDSTANDARD"
@@ -92,13 +92,13 @@ struct FetchPlan {
         sortColumns = columns
         sortTerms = order
         dictionary = forDictionaries ? try DictionaryShape(request, entity: entity, sortKeys: keys, resolver: resolver, compiler: &compiler) : nil
-        order.append("t0.Z_PK")
+        order.append("t0.\(.Z_PK)")
         orderBy = " ORDER BY " + order.joined(separator: ", ")
-        from = "FROM \(entity.tableName) t0" + compiler.rootJoins
+        from = "FROM \(name: entity.tableName) t0" + compiler.rootJoins
 
         if entity.hasSubentities || entity.number != entity.rootNumber || !request.includesSubentities {
-            entityCondition = entityNumbers.count == 1 ? "t0.Z_ENT = \(entityNumbers.lowerBound)"
-                : "t0.Z_ENT BETWEEN \(entityNumbers.lowerBound) AND \(entityNumbers.upperBound)"
+            entityCondition = entityNumbers.count == 1 ? "t0.\(.Z_ENT) = \(entityNumbers.lowerBound)"
+                : "t0.\(.Z_ENT) BETWEEN \(entityNumbers.lowerBound) AND \(entityNumbers.upperBound)"
         } else {
             entityCondition = nil
         }
@@ -124,7 +124,7 @@ struct FetchPlan {
     /// `SELECT <columns> FROM … WHERE … GROUP BY … ORDER BY … LIMIT … OFFSET …`, ordered by the
     /// sort keys then `t0.Z_PK` unless `orderTerms` says otherwise.
     func select(
-        _ columns: String, distinct: Bool = false, groupBy: [String] = [], orderTerms: [String]? = nil,
+        _ columns: SQL, distinct: Bool = false, groupBy: [SQL] = [], orderTerms: [SQL]? = nil,
         limit: Int = 0, offset: Int = 0, ordered: Bool = true
     ) -> SQLFragment {
         var sql = SQLFragment(sql: "SELECT \(distinct ? "DISTINCT " : "")\(columns) \(from)")
@@ -151,21 +151,21 @@ struct FetchPlan {
     /// Every column of the rows keyed `keys`, in the fetch's order — Core Data's query for one batch.
     func selectBatch(_ keys: [Int64]) -> SQLFragment {
         SQLFragment(
-            sql: "SELECT \(entity.selectColumns) \(from) WHERE t0.Z_PK IN (\(KeyParameters.placeholders(keys.count)))"
-                + orderBy + " LIMIT \(keys.count)",
+            sql: "SELECT \(entity.selectColumns) \(from) WHERE t0.\(.Z_PK) IN (\(KeyParameters.placeholders(keys.count)))"
+                + orderBy + " LIMIT \(keys.count)" as SQL,
             arguments: keys.map { $0.databaseValue })
     }
 
     /// The key and sort values of the rows keyed `keys`, in no particular order.
     func selectSortValues(_ keys: some Collection<Int64>) -> SQLFragment {
         SQLFragment(
-            sql: "SELECT t0.Z_PK, \(sortColumns.joined(separator: ", ")) \(from) WHERE t0.Z_PK IN (\(KeyParameters.placeholders(keys.count)))",
+            sql: "SELECT t0.\(.Z_PK), \(sortColumns.joined(separator: ", ")) \(from) WHERE t0.\(.Z_PK) IN (\(KeyParameters.placeholders(keys.count)))",
             arguments: keys.map { $0.databaseValue })
     }
 
     /// Every row of the entity, predicate or not, in store order.
-    func selectAllRows(_ columns: String) -> String {
-        "SELECT \(columns) FROM \(entity.tableName) t0" + (entityCondition.map { " WHERE " + $0 } ?? "") + " ORDER BY t0.Z_PK"
+    func selectAllRows(_ columns: SQL) -> SQL {
+        "SELECT \(columns) FROM \(name: entity.tableName) t0" + (entityCondition.map { " WHERE " + $0 } ?? "") + " ORDER BY t0.\(.Z_PK)"
     }
 
     /// The value of sort key `index` selected in `column` (from `sortColumns`), as an object of the

@@ -10,7 +10,7 @@ enum KeyParameters {
     }
 
     /// `?,?,…`: `count` parameters.
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ",")
+    static func placeholders(_ count: Int) -> SQL {
+        Array(repeating: SQL.placeholder, count: count).joined(separator: ",")
     }
 }

@@ -41,7 +41,7 @@ extension ObjectContext {
 
     /// The query of `fetchObjectIDs` in a context without changes the request includes.
     func objectIDQuery<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) -> SQLFragment {
-        plan.select("t0.Z_PK, t0.Z_ENT", limit: request.fetchLimit, offset: request.fetchOffset)
+        plan.select("t0.\(.Z_PK), t0.\(.Z_ENT)", limit: request.fetchLimit, offset: request.fetchOffset)
     }
 
     /// The IDs of the rows `sql` selects (`Z_PK`, `Z_ENT`) from `entity`'s table — all of `entity`

@@ -106,7 +106,7 @@ extension ObjectContext {
             let keys = faults.filter { $0.entity.number == entity }.compactMap(\.objectID.primaryKey)
             for chunk in KeyParameters.runs(keys) {
                 let sql = SQLFragment(
-                    sql: "SELECT \(description.selectColumns) FROM \(description.tableName) t0 WHERE t0.Z_PK IN (\(KeyParameters.placeholders(chunk.count)))",
+                    sql: "SELECT \(description.selectColumns) FROM \(name: description.tableName) t0 WHERE t0.\(.Z_PK) IN (\(KeyParameters.placeholders(chunk.count)))",
                     arguments: chunk.map(\.databaseValue))
                 queries.append(.init(sql: sql, entity: description))
             }

@@ -19,9 +19,9 @@ struct HistoryTombstones: Sendable {
     /// the query, in the transaction that deletes them.
     func values(ofRowsIn table: String, where condition: SQLFragment, read: (SQLFragment) throws -> ReadRows) throws -> [Int64: [DatabaseValue]] {
         guard !isEmpty else { return [:] }
-        let columns = attributes.compactMap(\.columnName).joined(separator: ", ")
+        let columns = SQL.names(attributes.compactMap(\.columnName))
         var values: [Int64: [DatabaseValue]] = [:]
-        try read(SQLFragment(sql: "SELECT Z_PK, \(columns) FROM \(table) WHERE ") + condition).forEach { row in
+        try read(SQLFragment(sql: "SELECT \(.Z_PK), \(columns) FROM \(name: table) WHERE ") + condition).forEach { row in
             values[row.int64(0)] = (1...attributes.count).map { row.databaseValue(Int32($0)) }
         }
         return values

@@ -8,7 +8,7 @@ extension PersistentStore {
     /// from now on. `nil` when the store has no transaction yet.
     public func currentHistoryToken() throws(StoreError) -> HistoryToken? {
         try readingHistory { read in
-            try read("SELECT max(Z_PK) FROM ATRANSACTION", []).firstInteger.map { HistoryToken(storeIdentifier: identifier, transactionNumber: $0) }
+            try read("SELECT max(\(.Z_PK)) FROM \(.ATRANSACTION)", []).firstInteger.map { HistoryToken(storeIdentifier: identifier, transactionNumber: $0) }
         }
     }
 
@@ -37,7 +37,7 @@ extension PersistentStore {
             var after: Int64 = 0
             if let token {
                 guard token.storeIdentifier == identifier else { throw HistoryError.tokenOfAnotherStore(token) }
-                let kept = try read("SELECT count(*) FROM ATRANSACTION WHERE Z_PK = ?", [token.transactionNumber.databaseValue]).firstInteger
+                let kept = try read("SELECT count(*) FROM \(.ATRANSACTION) WHERE \(.Z_PK) = ?", [token.transactionNumber.databaseValue]).firstInteger
                 if token.transactionNumber > 0, kept != 1 { throw HistoryError.expired(token) }
                 after = token.transactionNumber
             }
@@ -53,7 +53,7 @@ extension PersistentStore {
     ) throws(StoreError) -> [HistoryTransaction] {
         let filter = try Self.changeFilter(predicate)
         return try readingHistory { read in
-            let after = try read("SELECT max(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP <= ?", [date.timeIntervalSinceReferenceDate.databaseValue]).firstInteger ?? 0
+            let after = try read("SELECT max(\(.Z_PK)) FROM \(.ATRANSACTION) WHERE \(.ZTIMESTAMP) <= ?", [date.timeIntervalSinceReferenceDate.databaseValue]).firstInteger ?? 0
             return try readTransactions(after: after, entityNames: entityNames, author: author, filter: filter, isIncluded: isIncluded, read: read)
         }
     }
@@ -77,7 +77,7 @@ extension PersistentStore {
     /// Deletes the transactions saved before `date`.
     public func deleteHistory(before date: Date) throws(StoreError) {
         let last = try readingHistory { read in
-            try read("SELECT max(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP < ?", [date.timeIntervalSinceReferenceDate.databaseValue]).firstInteger ?? 0
+            try read("SELECT max(\(.Z_PK)) FROM \(.ATRANSACTION) WHERE \(.ZTIMESTAMP) < ?", [date.timeIntervalSinceReferenceDate.databaseValue]).firstInteger ?? 0
         }
         try deleteHistory(beforeTransaction: last + 1)
     }
@@ -86,7 +86,7 @@ extension PersistentStore {
     /// the history, so that a kept token means nothing before it is needed.
     private func deleteHistory(beforeTransaction number: Int64) throws(StoreError) {
         guard tracksHistory else { throw .history(.notTracked) }
-        let statements = ["DELETE FROM ACHANGE WHERE ZTRANSACTIONID < ?", "DELETE FROM ATRANSACTION WHERE Z_PK < ?"]
+        let statements: [SQL] = ["DELETE FROM \(.ACHANGE) WHERE \(.ZTRANSACTIONID) < ?", "DELETE FROM \(.ATRANSACTION) WHERE \(.Z_PK) < ?"]
         do {
             try engine.write { transaction in
                 for sql in statements { _ = try transaction.execute(sql, arguments: [number.databaseValue]) }
@@ -130,7 +130,7 @@ extension PersistentStore {
     /// Transactions numbered above `after` with their changes, filtered; `read` runs a query.
     func readTransactions(
         after: Int64, entityNames: Set<String>?, author: String?, filter: HistoryChangeFilter?, isIncluded: ((HistoryChange) -> Bool)?,
-        read: (String, [DatabaseValue]) throws -> ReadRows
+        read: (SQL, [DatabaseValue]) throws -> ReadRows
     ) throws -> [HistoryTransaction] {
         let queries = historyQueries
         return transactions(
@@ -139,22 +139,22 @@ extension PersistentStore {
     }
 
     /// The history's two queries: the transactions numbered above the argument, and their changes.
-    var historyQueries: (transactions: String, changes: String) {
-        let tombstones = HistorySchema.tombstoneColumnList(tombstoneColumns)
+    var historyQueries: (transactions: SQL, changes: SQL) {
+        let tombstones = SQL.tombstoneColumns(tombstoneColumns)
         // Core Data's layout keys names in `ATRANSACTIONSTRING`; a layout without it (a
         // server's, `HistorySchema`) keeps them in the transaction's own columns.
         return (
             """
-            SELECT t.Z_PK, t.ZTIMESTAMP, COALESCE(a.ZNAME, t.ZAUTHOR), COALESCE(c.ZNAME, t.ZCONTEXTNAME),
-                   COALESCE(b.ZNAME, t.ZBUNDLEID), COALESCE(p.ZNAME, t.ZPROCESSID)
-            FROM ATRANSACTION t
-            LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
-            LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS
-            WHERE t.Z_PK > ? ORDER BY t.Z_PK
+            SELECT t.\(.Z_PK), t.\(.ZTIMESTAMP), COALESCE(a.\(.ZNAME), t.\(.ZAUTHOR)), COALESCE(c.\(.ZNAME), t.\(.ZCONTEXTNAME)),
+                   COALESCE(b.\(.ZNAME), t.\(.ZBUNDLEID)), COALESCE(p.\(.ZNAME), t.\(.ZPROCESSID))
+            FROM \(.ATRANSACTION) t
+            LEFT JOIN \(.ATRANSACTIONSTRING) a ON a.\(.Z_PK) = t.\(.ZAUTHORTS) LEFT JOIN \(.ATRANSACTIONSTRING) c ON c.\(.Z_PK) = t.\(.ZCONTEXTNAMETS)
+            LEFT JOIN \(.ATRANSACTIONSTRING) b ON b.\(.Z_PK) = t.\(.ZBUNDLEIDTS) LEFT JOIN \(.ATRANSACTIONSTRING) p ON p.\(.Z_PK) = t.\(.ZPROCESSIDTS)
+            WHERE t.\(.Z_PK) > ? ORDER BY t.\(.Z_PK)
             """,
             """
-            SELECT ZTRANSACTIONID, Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS\(tombstones) FROM ACHANGE
-            WHERE ZTRANSACTIONID > ? ORDER BY ZTRANSACTIONID, Z_PK
+            SELECT \(.ZTRANSACTIONID), \(.Z_PK), \(.ZCHANGETYPE), \(.ZENTITY), \(.ZENTITYPK), \(.ZCOLUMNS)\(tombstones) FROM \(.ACHANGE)
+            WHERE \(.ZTRANSACTIONID) > ? ORDER BY \(.ZTRANSACTIONID), \(.Z_PK)
             """
         )
     }
@@ -213,7 +213,7 @@ extension PersistentStore {
 
     /// Runs `body` with the store's queries, which see one snapshot of the store, the calling
     /// thread waiting; with every error typed.
-    private func readingHistory<T>(_ body: ((String, [DatabaseValue]) throws -> ReadRows) throws -> T) throws(StoreError) -> T {
+    private func readingHistory<T>(_ body: ((SQL, [DatabaseValue]) throws -> ReadRows) throws -> T) throws(StoreError) -> T {
         guard tracksHistory else { throw .history(.notTracked) }
         do {
             return try engine.read { transaction in try body { try transaction.rows($0, arguments: $1) } }

@@ -5,7 +5,7 @@ indirect enum ColumnSource: Equatable {
     /// A source column, maybe transformed.
     case carried(String, Transform)
     /// An SQL literal: a default value for rows that had none.
-    case literal(String)
+    case literal(SQL)
     /// Different sources for different entities' rows, by source entity number.
     case perEntity([Int: ColumnSource])
     /// Nothing: NULL, or written later from a relationship's pair table.
@@ -16,15 +16,15 @@ indirect enum ColumnSource: Equatable {
         /// Entity numbers, mapped to the destination's.
         case renumbered
         /// `COALESCE(column, default)`: a value became required and has a default.
-        case defaulted(String)
+        case defaulted(SQL)
     }
 
     /// The SQL for a row whose columns are read through `prefix` (`x.` or nothing), with entity
     /// numbers mapped by `renumbering`.
-    func sql(_ prefix: String, renumbering: (String) -> String) -> String {
+    func sql(_ prefix: String, renumbering: (SQL) -> SQL) -> SQL {
         switch self {
         case .carried(let column, let transform):
-            let value = prefix + identifier(column)
+            let value: SQL = "\(verbatim: prefix)\(name: column)"
             switch transform {
             case .none: return value
             case .renumbered: return renumbering(value)
@@ -33,8 +33,8 @@ indirect enum ColumnSource: Equatable {
         case .literal(let literal):
             return literal
         case .perEntity(let sources):
-            let cases = sources.sorted { $0.key < $1.key }.map { "WHEN \($0.key) THEN \($0.value.sql(prefix, renumbering: renumbering))" }
-            return "CASE \(prefix)Z_ENT \(cases.joined(separator: " ")) END"
+            let cases = sources.sorted { $0.key < $1.key }.map { "WHEN \($0.key) THEN \($0.value.sql(prefix, renumbering: renumbering))" as SQL }
+            return "CASE \(verbatim: prefix)\(.Z_ENT) \(cases.joined(separator: " ")) END"
         case .empty:
             return "NULL"
         }
@@ -44,9 +44,4 @@ indirect enum ColumnSource: Equatable {
     var carriedColumn: String? {
         if case .carried(let column, _) = self { column } else { nil }
     }
-}
-
-/// A table, column or index name in SQL.
-func identifier(_ name: String) -> String {
-    SQLSyntax.identifier(name)
 }

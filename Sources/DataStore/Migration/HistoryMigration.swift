@@ -26,7 +26,7 @@ enum HistoryMigration {
         guard let changeColumns = snapshot.columns[HistorySchema.changeTable] else { return }
         let sourceTombstoneColumns = (0...).first { !changeColumns.contains(HistorySchema.tombstoneColumn($0)) } ?? 0
         for index in sourceTombstoneColumns..<max(HistorySchema.tombstoneColumnCount(of: mapping.destination), sourceTombstoneColumns) {
-            try database.execute("ALTER TABLE ACHANGE ADD COLUMN \(HistorySchema.tombstoneColumn(index)) \(database.dialect.binaryType)", [])
+            try database.execute("ALTER TABLE \(.ACHANGE) ADD COLUMN \(name: HistorySchema.tombstoneColumn(index)) \(database.dialect.binaryType)", [])
         }
         let source = entities(of: mapping.source), destination = entities(of: mapping.destination)
         var moves: [Int: Move] = [:]
@@ -43,10 +43,10 @@ enum HistoryMigration {
                 tombstoneSources: tombstoneSources,
                 keepsTombstones: tombstoneSources == tombstoneSources.indices.map { $0 } && oldTombstones.count == tombstoneSources.count)
         }
-        let tombstones = HistorySchema.tombstoneColumnList(sourceTombstoneColumns)
-        let rows = try database.rows("SELECT Z_PK, ZENTITY, ZCHANGETYPE, ZCOLUMNS\(tombstones) FROM ACHANGE", [])
-        let update = "UPDATE ACHANGE SET ZENTITY = ?, ZCOLUMNS = ? WHERE Z_PK = ?"
-        let delete = "DELETE FROM ACHANGE WHERE Z_PK = ?"
+        let tombstones = SQL.tombstoneColumns(sourceTombstoneColumns)
+        let rows = try database.rows("SELECT \(.Z_PK), \(.ZENTITY), \(.ZCHANGETYPE), \(.ZCOLUMNS)\(tombstones) FROM \(.ACHANGE)", [])
+        let update: SQL = "UPDATE \(.ACHANGE) SET \(.ZENTITY) = ?, \(.ZCOLUMNS) = ? WHERE \(.Z_PK) = ?"
+        let delete: SQL = "DELETE FROM \(.ACHANGE) WHERE \(.Z_PK) = ?"
         try rows.forEach { row in
             let key = row.int64(0), number = Int(row.int64(1)), type = Int(row.int64(2))
             let columns: Data? = if case .blob(let data) = row.databaseValue(3).storage { data } else { nil }
@@ -73,13 +73,13 @@ enum HistoryMigration {
     /// Rewrites a delete's tombstone columns (whose values were `values`) in the destination's order.
     private static func moveTombstone(of values: [DatabaseValue], key: Int64, to sources: [Int?], in database: MigrationDatabase) throws {
         let count = max(sources.count, values.count)
-        let assignments = (0..<count).map { "\(HistorySchema.tombstoneColumn($0)) = ?" }.joined(separator: ", ")
+        let assignments = (0..<count).map { "\(name: HistorySchema.tombstoneColumn($0)) = ?" as SQL }.joined(separator: ", ")
         var moved: [DatabaseValue] = (0..<count).map { index in
             guard index < sources.count, let source = sources[index] else { return .null }
             return values[source]
         }
         moved.append(key.databaseValue)
-        try database.execute("UPDATE ACHANGE SET \(assignments) WHERE Z_PK = ?", moved)
+        try database.execute("UPDATE \(.ACHANGE) SET \(assignments) WHERE \(.Z_PK) = ?", moved)
     }
 
     private static func entities(of model: Model) -> [EntityDescription] {

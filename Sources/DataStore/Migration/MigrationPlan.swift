@@ -11,8 +11,8 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// run in ranges of keys and report progress.
     public struct Statement: Sendable {
         public var sql: String
-        /// For `INSERT … SELECT … FROM <table> AS s WHERE …` copies: the source table, whose `Z_PK`
-        /// ranges replace `{range}` in `sql`.
+        /// For `INSERT … SELECT … FROM <table> AS x WHERE … AND x.Z_PK BETWEEN ? AND ?` copies:
+        /// the source table, whose rows are copied in ranges of keys, bound to the two placeholders.
         public var copiedTable: String?
     }
 
@@ -34,8 +34,6 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     public var difference: ModelDifference
     public var preconditions: [Precondition]
     public var steps: [Step]
-    /// The SQL of the store's engine, in which `{range}` reads every row.
-    var dialect: any SQLDialect = SQLiteDialect()
 
     /// Every statement, in order.
     public var statements: [Statement] {
@@ -54,7 +52,7 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
         lines.append("Steps (one transaction):")
         lines += steps.map { "  - \($0.summary)" }
         lines.append("SQL:")
-        lines += statements.map { $0.sql.replacingOccurrences(of: "{range}", with: dialect.truth(true)) }
+        lines += statements.map(\.sql)
         return lines.joined(separator: "\n")
     }
 

@@ -9,8 +9,8 @@ extension MigrationPlanner {
         builder.build()
         return MigrationPlan(
             sourceVersion: sourceModel.versionName ?? sourceModel.path, destinationVersion: destinationModel.versionName ?? destinationModel.path,
-            difference: difference, preconditions: preconditions().map { MigrationPlan.Precondition(change: $0.change, countSQL: finished($0.countSQL)) },
-            steps: builder.steps, dialect: dialect)
+            difference: difference, preconditions: preconditions().map { MigrationPlan.Precondition(change: $0.change, countSQL: rendered($0.count)) },
+            steps: builder.steps)
     }
 
     // MARK: Column sources
@@ -84,23 +84,23 @@ extension MigrationPlanner {
     // MARK: Preconditions
 
     /// Counts of the rows that stop a change the data must allow.
-    func preconditions() -> [MigrationPlan.Precondition] {
-        difference.changes.compactMap { change -> MigrationPlan.Precondition? in
+    func preconditions() -> [(change: ModelChange, count: SQL)] {
+        difference.changes.compactMap { change -> (change: ModelChange, count: SQL)? in
             guard case .inferredIfData = change.inference else { return nil }
             switch change.kind {
             case .attributeAdded, .attributeBecameStored:
-                return countSQL(rowsOf: change.entity, where: { _ in nil }).map { MigrationPlan.Precondition(change: change, countSQL: $0) }
+                return countSQL(rowsOf: change.entity, where: { _ in nil }).map { (change, $0) }
             case .attributeBecameRequired:
                 guard let property = change.property else { return nil }
                 return countSQL(rowsOf: change.entity) { pair in
                     guard case .attribute(let old)? = mapping.sourceProperty(of: property, in: pair.destination.name),
                           let column = sourceColumn(ofAttribute: old.name, entity: pair.source.name)
                     else { return nil }
-                    return "\(identifier(column.name)) IS NULL"
-                }.map { MigrationPlan.Precondition(change: change, countSQL: $0) }
+                    return "\(name: column.name) IS NULL"
+                }.map { (change, $0) }
             case .becameAbstract:
                 guard let old = mapping.sourceEntities[change.entity].flatMap({ sourceLayouts[$0] }) else { return nil }
-                return MigrationPlan.Precondition(change: change, countSQL: "SELECT count(*) FROM \(identifier(old.tableName)) WHERE Z_ENT = \(old.number)")
+                return (change, "SELECT count(*) FROM \(name: old.tableName) WHERE \(.Z_ENT) = \(old.number)")
             default:
                 return nil
             }
@@ -109,13 +109,13 @@ extension MigrationPlanner {
 
     /// `SELECT count(*)` of the source rows that become rows of `entity` or its subentities, and
     /// match `condition` (per source entity; `nil` means every row).
-    private func countSQL(rowsOf entity: String, where condition: ((source: EntityLayout, destination: EntityLayout)) -> String?) -> String? {
+    private func countSQL(rowsOf entity: String, where condition: ((source: EntityLayout, destination: EntityLayout)) -> SQL?) -> SQL? {
         guard let range = destinationLayouts[entity]?.subtreeNumbers else { return nil }
-        var counts: [String] = []
+        var counts: [SQL] = []
         for old in source.entities {
             guard let new = destinationLayout(ofSourceNumber: old.number), range.contains(new.number) else { continue }
-            let filter = condition((old, new)).map { " AND \($0)" } ?? ""
-            counts.append("(SELECT count(*) FROM \(identifier(old.tableName)) WHERE Z_ENT = \(old.number)\(filter))")
+            let filter = condition((old, new)).map { " AND \($0)" } ?? SQL()
+            counts.append("(SELECT count(*) FROM \(name: old.tableName) WHERE \(.Z_ENT) = \(old.number)\(filter))")
         }
         return counts.isEmpty ? nil : "SELECT " + counts.joined(separator: " + ")
     }

@@ -19,7 +19,7 @@ struct MigrationPlanner {
     let destination: StoreSchema
     let snapshot: StoreSnapshot
     /// SQL literals of the destination's default values, by entity and attribute.
-    let defaults: [String: [String: String]]
+    let defaults: [String: [String: SQL]]
 
     var mapping: ModelMapping { difference.mapping }
     var sourceModel: Model { mapping.source }
@@ -33,10 +33,8 @@ struct MigrationPlanner {
     let feeds: [String: String]
     /// What happens to each relationship that owns storage, by its declaring entity and name.
     private(set) var relationships: [RelationshipReference: RelationshipMove] = [:]
-    /// The names of both layouts, as the store's engine reads statements that use them.
-    let names: StatementNames
 
-    init(difference: ModelDifference, snapshot: StoreSnapshot, defaults: [String: [String: String]]) {
+    init(difference: ModelDifference, snapshot: StoreSnapshot, defaults: [String: [String: SQL]]) {
         self.difference = difference
         self.snapshot = snapshot
         self.defaults = defaults
@@ -58,11 +56,6 @@ struct MigrationPlanner {
         }
         self.numbers = numbers
         self.feeds = feeds
-        // The layouts' names and the source's indexes: never a table outside the layout, whose
-        // names could be words of SQL.
-        let sourceTables = Set(source.tables.map(\.name) + source.joinTables.map(\.name))
-        names = snapshot.dialect.statementNames(
-            StoreMigrator.layoutNames(of: [source, destination]).union(snapshot.indexes.filter { sourceTables.contains($0.table) }.map(\.name)))
         relationships = RelationshipMove.plan(for: self)
     }
 
@@ -70,40 +63,40 @@ struct MigrationPlanner {
 
     var dialect: any SQLDialect { snapshot.dialect }
 
-    /// `sql`, written with bare names, as the store's engine reads it.
-    func finished(_ sql: String) -> String {
-        names.finished(sql)
+    /// `sql` as the store's engine reads it.
+    func rendered(_ sql: SQL) -> String {
+        dialect.rendered(sql)
     }
 
-    func createStatement(for table: EntityTable) -> String {
+    func createStatement(for table: EntityTable) -> SQL {
         dialect.createStatement(for: table, in: destination, model: difference.mapping.destination)
     }
 
-    func createStatement(for join: JoinTable) -> String {
+    func createStatement(for join: JoinTable) -> SQL {
         dialect.createStatement(for: join, in: destination)
     }
 
-    func createStatement(for index: StoreIndex) -> String {
+    func createStatement(for index: StoreIndex) -> SQL {
         dialect.createStatement(for: index, in: destination)
     }
 
     /// A column's type as `ADD COLUMN` spells it.
-    func definition(of column: Column) -> String {
+    func definition(of column: Column) -> SQL {
         dialect.definition(of: column, model: difference.mapping.destination)
     }
 
     /// A table of the migration's own, which no other connection sees, as statements name it.
-    func temporaryTable(_ name: String) -> String {
+    func temporaryTable(_ name: String) -> SQL {
         dialect.temporaryTable(name)
     }
 
     /// `CREATE` of the temporary table `temporaryTable(_:)` named, with `columns`.
-    func createTemporaryTable(_ table: String, columns: String) -> String {
+    func createTemporaryTable(_ table: SQL, columns: SQL) -> SQL {
         dialect.createTemporaryTable(table, columns: columns)
     }
 
     /// `CREATE` of the temporary table `temporaryTable(_:)` named, holding the rows of `select`.
-    func createTemporaryTable(_ table: String, as select: String) -> String {
+    func createTemporaryTable(_ table: SQL, as select: SQL) -> SQL {
         dialect.createTemporaryTable(table, as: select)
     }
 
@@ -134,24 +127,25 @@ struct MigrationPlanner {
 
     /// `CASE <expression> WHEN old THEN new … ELSE <expression> END` over the entity numbers that
     /// change, or the expression itself when none does.
-    func renumbering(_ expression: String) -> String {
+    func renumbering(_ expression: SQL) -> SQL {
         let changed = numbers.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
         guard !changed.isEmpty else { return expression }
-        return "CASE \(expression) \(changed.map { "WHEN \($0.key) THEN \($0.value)" }.joined(separator: " ")) ELSE \(expression) END"
+        return "CASE \(expression) \(changed.map { "WHEN \($0.key) THEN \($0.value)" as SQL }.joined(separator: " ")) ELSE \(expression) END"
     }
 
     /// `Z_ENT IN (…)` for the source rows of the given source layouts.
-    func entityFilter(_ prefix: String, _ layouts: [EntityLayout]) -> String {
+    func entityFilter(_ prefix: String, _ layouts: [EntityLayout]) -> SQL {
         let numbers = layouts.map(\.number).sorted()
-        if numbers.count == 1 { return "\(prefix)Z_ENT = \(numbers[0])" }
-        return "\(prefix)Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))"
+        if numbers.count == 1 { return "\(verbatim: prefix)\(.Z_ENT) = \(numbers[0])" }
+        return "\(verbatim: prefix)\(.Z_ENT) IN (\(verbatim: numbers.map(String.init).joined(separator: ", ")))"
     }
 
     /// `Z_ENT BETWEEN a AND b` for the destination entity `name` and its subentities.
-    func destinationRange(_ prefix: String, _ name: String) -> String {
+    func destinationRange(_ prefix: String, _ name: String) -> SQL {
         guard let layout = destinationLayouts[name] else { return dialect.truth(false) }
         let range = layout.subtreeNumbers
-        return range.count == 1 ? "\(prefix)Z_ENT = \(range.lowerBound)" : "\(prefix)Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
+        return range.count == 1
+            ? "\(verbatim: prefix)\(.Z_ENT) = \(range.lowerBound)" : "\(verbatim: prefix)\(.Z_ENT) BETWEEN \(range.lowerBound) AND \(range.upperBound)"
     }
 
     /// The source column holding `attribute` of the source entity `entity` (own or inherited).

@@ -13,7 +13,7 @@ struct RelationshipMove {
         case direct(source: Relationship, declaredBy: String)
         /// The links are read into the pair table `pairs` before any table changes, and written into
         /// the new storage after.
-        case converted(pairs: String, extraction: String)
+        case converted(pairs: String, extraction: SQL)
     }
 
     var relationship: Relationship
@@ -78,10 +78,10 @@ struct RelationshipMove {
             return move
         }
         pairTables += 1
-        let pairs = planner.temporaryTable("Z_MIGRATION_PAIRS\(pairTables)")
+        let pairs = "Z_MIGRATION_PAIRS\(pairTables)"
         guard let select = pairSelection(of: origin.relationship, declaredBy: origin.entity, flipped: origin.flipped, planner: planner)
         else { return move }
-        move.kind = .converted(pairs: pairs, extraction: "INSERT INTO \(pairs) (s, d, os, od) \(select);")
+        move.kind = .converted(pairs: pairs, extraction: "INSERT INTO \(planner.temporaryTable(pairs)) (s, d, os, od) \(select);")
         return move
     }
 
@@ -123,27 +123,27 @@ struct RelationshipMove {
     /// `s` among `d`'s. `flipped` reads the inverse's links the other way round.
     private static func pairSelection(
         of old: Relationship, declaredBy entity: String, flipped: Bool, planner: MigrationPlanner
-    ) -> String? {
+    ) -> SQL? {
         let schema = planner.source
         guard let ownTable = schema.table(forEntityNamed: entity)?.name,
               let targetTable = schema.table(forEntityNamed: old.destinationEntityName)?.name
         else { return nil }
         // Columns in `old`'s orientation: own row, target row, target's position, own position.
-        let columns: (own: String, target: String, targetOrder: String, ownOrder: String)
-        let from: String
+        let columns: (own: SQL, target: SQL, targetOrder: SQL, ownOrder: SQL)
+        let from: SQL
         let oldInverse = planner.sourceModel.inverse(of: old)
         let inverseEntity = oldInverse.flatMap { planner.sourceModel.declaringEntityName(ofProperty: $0.name, inEntityNamed: old.destinationEntityName) }
         if old.isToOne {
             guard let key = MigrationPlanner.column(.foreignKey(entity: entity, relationship: old.name), in: schema, table: ownTable) else { return nil }
             let order = MigrationPlanner.column(.orderKey(entity: entity, relationship: old.name), in: schema, table: ownTable)
-            columns = ("x.Z_PK", "x.\(identifier(key.name))", "NULL", order.map { "x.\(identifier($0.name))" } ?? "NULL")
-            from = "FROM \(identifier(ownTable)) AS x WHERE x.\(identifier(key.name)) IS NOT NULL"
+            columns = ("x.\(.Z_PK)", "x.\(name: key.name)", "NULL", order.map { "x.\(name: $0.name)" as SQL } ?? "NULL")
+            from = "FROM \(name: ownTable) AS x WHERE x.\(name: key.name) IS NOT NULL"
         } else if let oldInverse, let inverseEntity, oldInverse.isToOne {
             guard let key = MigrationPlanner.column(.foreignKey(entity: inverseEntity, relationship: oldInverse.name), in: schema, table: targetTable)
             else { return nil }
             let order = MigrationPlanner.column(.orderKey(entity: inverseEntity, relationship: oldInverse.name), in: schema, table: targetTable)
-            columns = ("x.\(identifier(key.name))", "x.Z_PK", order.map { "x.\(identifier($0.name))" } ?? "NULL", "NULL")
-            from = "FROM \(identifier(targetTable)) AS x WHERE x.\(identifier(key.name)) IS NOT NULL"
+            columns = ("x.\(name: key.name)", "x.\(.Z_PK)", order.map { "x.\(name: $0.name)" as SQL } ?? "NULL", "NULL")
+            from = "FROM \(name: targetTable) AS x WHERE x.\(name: key.name) IS NOT NULL"
         } else if oldInverse != nil {
             guard let join = schema.joinTable(forRelationship: old.name, ofEntity: entity) else { return nil }
             let named = join.relationship == RelationshipReference(entity: entity, relationship: old.name)
@@ -151,14 +151,14 @@ struct RelationshipMove {
             let target = named ? join.destinationColumn : join.sourceColumn
             let targetOrder = named ? join.destinationOrderColumn : join.sourceOrderColumn
             let ownOrder = named ? join.sourceOrderColumn : join.destinationOrderColumn
-            columns = ("x.\(identifier(own))", "x.\(identifier(target))",
-                       targetOrder.map { "x.\(identifier($0))" } ?? "NULL", ownOrder.map { "x.\(identifier($0))" } ?? "NULL")
-            from = "FROM \(identifier(join.name)) AS x"
+            columns = ("x.\(name: own)", "x.\(name: target)",
+                       targetOrder.map { "x.\(name: $0)" as SQL } ?? "NULL", ownOrder.map { "x.\(name: $0)" as SQL } ?? "NULL")
+            from = "FROM \(name: join.name) AS x"
         } else {
             guard let key = MigrationPlanner.column(.inverselessToMany(entity: entity, relationship: old.name), in: schema, table: targetTable)
             else { return nil }
-            columns = ("x.\(identifier(key.name))", "x.Z_PK", "NULL", "NULL")
-            from = "FROM \(identifier(targetTable)) AS x WHERE x.\(identifier(key.name)) IS NOT NULL"
+            columns = ("x.\(name: key.name)", "x.\(.Z_PK)", "NULL", "NULL")
+            from = "FROM \(name: targetTable) AS x WHERE x.\(name: key.name) IS NOT NULL"
         }
         let ordered = flipped
             ? [columns.target, columns.own, columns.ownOrder, columns.targetOrder]

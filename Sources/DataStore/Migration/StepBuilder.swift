@@ -8,7 +8,7 @@ import StoreSchema
 /// renamed out of the way so the new tables are created under their own names (with the SQL text
 /// Core Data writes, or the DDL of the store's engine); rows are copied; kept tables are
 /// altered; old tables dropped; links written; then indexes, triggers and the bookkeeping tables.
-/// Statements are written with SQLite's bare names, and quoted for a server as they are added.
+/// Statements are built as `SQL` values and rendered in the engine's spelling as they are added.
 struct StepBuilder {
     let planner: MigrationPlanner
     private(set) var steps: [MigrationPlan.Step] = []
@@ -25,9 +25,9 @@ struct StepBuilder {
     private var destination: StoreSchema { planner.destination }
     private var snapshot: StoreSnapshot { planner.snapshot }
 
-    private mutating func add(_ summary: String, _ statements: [String], copying table: String? = nil) {
+    private mutating func add(_ summary: String, _ statements: [SQL], copying table: String? = nil) {
         guard !statements.isEmpty else { return }
-        steps.append(MigrationPlan.Step(summary: summary, statements: statements.map { MigrationPlan.Statement(sql: planner.finished($0), copiedTable: table) }))
+        steps.append(MigrationPlan.Step(summary: summary, statements: statements.map { MigrationPlan.Statement(sql: planner.rendered($0), copiedTable: table) }))
     }
 
     mutating func build() {
@@ -69,12 +69,12 @@ struct StepBuilder {
     /// Source tables that are rebuilt get a temporary name, so their destination tables can be
     /// created under the final one; kept tables that change names move to a temporary one too.
     private mutating func moveSourceTablesAside() {
-        var statements: [String] = []
+        var statements: [SQL] = []
         for table in source.tables where snapshot.columns[table.name] != nil {
             let temporary = (keptSources.contains(table.name) ? "Z_MIGRATION_KEPT_" : "Z_MIGRATION_OLD_") + table.name
             let final = kept.first { $0.value == table.name }?.key
             guard final != table.name else { continue }
-            statements.append("ALTER TABLE \(identifier(table.name)) RENAME TO \(identifier(temporary));")
+            statements.append("ALTER TABLE \(name: table.name) RENAME TO \(name: temporary);")
             currentNames[table.name] = temporary
         }
         add("Source tables renamed while their rows are copied", statements)
@@ -82,15 +82,14 @@ struct StepBuilder {
 
     private mutating func rebuild(_ table: EntityTable) {
         let statements = [planner.createStatement(for: table)]
-        var copies: [(old: String, current: String, sql: String)] = []
+        var copies: [(old: String, current: String, sql: SQL)] = []
         for old in [planner.feeds[table.name]].compactMap({ $0 }) {
             guard let current = currentNames[old] else { continue }
             let moving = planner.movingEntities(from: old, to: table.name)
             let sources = planner.columnSources(for: table, from: old)
-            let columns = table.columns.map { identifier($0.name) }.joined(separator: ", ")
             let values = sources.map { $0.sql("x.", renumbering: planner.renumbering) }.joined(separator: ", ")
-            copies.append((old, current, "INSERT INTO \(identifier(table.name)) (\(columns)) SELECT \(values) FROM \(identifier(current)) AS x "
-                + "WHERE \(planner.entityFilter("x.", moving.map(\.source))) AND {range};"))
+            copies.append((old, current, "INSERT INTO \(name: table.name) (\(names: table.columns.map(\.name))) SELECT \(values) FROM \(name: current) AS x "
+                + "WHERE \(planner.entityFilter("x.", moving.map(\.source))) AND x.\(.Z_PK) BETWEEN ? AND ?;"))
         }
         let from = planner.feeds[table.name] ?? ""
         add("\(table.name): " + (from.isEmpty ? "created (new table)" : "rebuilt in the new layout from \(from)"), statements)
@@ -101,36 +100,36 @@ struct StepBuilder {
     private mutating func alter(_ old: String, into table: EntityTable) {
         guard let current = currentNames[old] else { return }
         let sources = planner.columnSources(for: table, from: old)
-        var statements: [String] = []
+        var statements: [SQL] = []
         var renamed: [String] = []
         var appended: [String] = []
         // Rows of entities that leave this table (removed, or copied into another one already).
         let moving = planner.movingEntities(from: old, to: table.name)
         if moving.count < source.entities.filter({ $0.tableName == old }).count {
-            statements.append("DELETE FROM \(identifier(current)) WHERE NOT (\(planner.entityFilter("", moving.map(\.source))));")
+            statements.append("DELETE FROM \(name: current) WHERE NOT (\(planner.entityFilter("", moving.map(\.source))));")
         }
         for (column, source) in zip(table.columns, sources) {
             if let carried = source.carriedColumn {
                 if carried.caseInsensitiveCompare(column.name) != .orderedSame {
-                    statements.append("ALTER TABLE \(identifier(current)) RENAME COLUMN \(identifier(carried)) TO \(identifier(column.name));")
+                    statements.append("ALTER TABLE \(name: current) RENAME COLUMN \(name: carried) TO \(name: column.name);")
                     renamed.append("\(carried) → \(column.name)")
                 }
             } else {
-                statements.append("ALTER TABLE \(identifier(current)) ADD COLUMN \(identifier(column.name)) \(planner.definition(of: column));")
+                statements.append("ALTER TABLE \(name: current) ADD COLUMN \(name: column.name) \(planner.definition(of: column));")
                 appended.append(column.name)
             }
         }
-        var assignments: [String] = []
+        var assignments: [SQL] = []
         for (column, source) in zip(table.columns, sources) {
             switch source {
             case .carried(_, .none), .empty: continue
             case .carried(_, let transform):
-                assignments.append("\(identifier(column.name)) = \(ColumnSource.carried(column.name, transform).sql("", renumbering: planner.renumbering))")
+                assignments.append("\(name: column.name) = \(ColumnSource.carried(column.name, transform).sql("", renumbering: planner.renumbering))" as SQL)
             case .literal, .perEntity:
-                assignments.append("\(identifier(column.name)) = \(source.sql("", renumbering: planner.renumbering))")
+                assignments.append("\(name: column.name) = \(source.sql("", renumbering: planner.renumbering))" as SQL)
             }
         }
-        if !assignments.isEmpty { statements.append("UPDATE \(identifier(current)) SET \(assignments.joined(separator: ", "));") }
+        if !assignments.isEmpty { statements.append("UPDATE \(name: current) SET \(assignments.joined(separator: ", "));") }
         var summary = "\(table.name): kept"
         if old != table.name { summary += " (was \(old))" }
         if !appended.isEmpty { summary += "; columns appended: \(appended.joined(separator: ", "))" }
@@ -142,14 +141,14 @@ struct StepBuilder {
     private mutating func dropOldTables() {
         let dropped = source.tables.filter { snapshot.columns[$0.name] != nil && !keptSources.contains($0.name) }
         add("Old tables dropped: \(dropped.map(\.name).joined(separator: ", "))",
-            dropped.compactMap { currentNames[$0.name] }.map { "DROP TABLE \(identifier($0));" })
+            dropped.compactMap { currentNames[$0.name] }.map { "DROP TABLE \(name: $0);" as SQL })
     }
 
     private mutating func renameKeptTables() {
-        var statements: [String] = []
+        var statements: [SQL] = []
         for (final, old) in kept.sorted(by: { $0.key < $1.key }) {
             guard let current = currentNames[old], current != final else { continue }
-            statements.append("ALTER TABLE \(identifier(current)) RENAME TO \(identifier(final));")
+            statements.append("ALTER TABLE \(name: current) RENAME TO \(name: final);")
             currentNames[old] = final
         }
         add("Kept tables given their new names", statements)
@@ -162,7 +161,7 @@ struct StepBuilder {
             guard case .converted(let pairs, let extraction) = move.kind else { continue }
             let type = planner.dialect.integerType
             add("\(reference.entity).\(reference.relationship): links read before their storage changes", [
-                planner.createTemporaryTable(pairs, columns: "s \(type), d \(type), os \(type), od \(type)"), extraction,
+                planner.createTemporaryTable(planner.temporaryTable(pairs), columns: "s \(type), d \(type), os \(type), od \(type)"), extraction,
             ])
         }
     }
@@ -180,10 +179,10 @@ struct StepBuilder {
         }
         let keptSources = Set(keptJoins.values.map(\.from.name))
         let dropped = Set(source.joinTables.map(\.name)).filter { snapshot.columns[$0] != nil && !keptSources.contains($0) }.sorted()
-        add("Join tables dropped: \(dropped.joined(separator: ", "))", dropped.map { "DROP TABLE \(identifier($0));" })
-        var statements: [String] = []
+        add("Join tables dropped: \(dropped.joined(separator: ", "))", dropped.map { "DROP TABLE \(name: $0);" as SQL })
+        var statements: [SQL] = []
         for (name, pair) in keptJoins.sorted(by: { $0.key < $1.key }) where pair.from.name != name {
-            statements.append("ALTER TABLE \(identifier(pair.from.name)) RENAME TO \(identifier("Z_MIGRATION_JOIN_" + name));")
+            statements.append("ALTER TABLE \(name: pair.from.name) RENAME TO \(name: "Z_MIGRATION_JOIN_" + name);")
         }
         for (name, pair) in keptJoins.sorted(by: { $0.key < $1.key }) {
             let current = pair.from.name == name ? name : "Z_MIGRATION_JOIN_" + name
@@ -196,9 +195,9 @@ struct StepBuilder {
                 (named ? pair.from.destinationOrderColumn : pair.from.sourceOrderColumn, pair.join.destinationOrderColumn),
             ]
             for case (let before?, let after?) in renames where before != after {
-                statements.append("ALTER TABLE \(identifier(current)) RENAME COLUMN \(identifier(before)) TO \(identifier(after));")
+                statements.append("ALTER TABLE \(name: current) RENAME COLUMN \(name: before) TO \(name: after);")
             }
-            if current != name { statements.append("ALTER TABLE \(identifier(current)) RENAME TO \(identifier(name));") }
+            if current != name { statements.append("ALTER TABLE \(name: current) RENAME TO \(name: name);") }
         }
         add("Join tables kept: \(keptJoins.keys.sorted().joined(separator: ", ")) (renamed where entity numbers changed)", statements)
         let created = destination.joinTables.filter { keptJoins[$0.name] == nil }
@@ -214,16 +213,16 @@ struct StepBuilder {
             guard let ownTable = destination.table(forEntityNamed: move.entity),
                   let targetTable = destination.table(forEntityNamed: relationship.destinationEntityName)
             else { continue }
-            let own = identifier(ownTable.name)
-            let target = identifier(targetTable.name)
-            let ownRows = "SELECT Z_PK FROM \(own) WHERE \(planner.destinationRange("", move.entity))"
-            let targetRows = "SELECT Z_PK FROM \(target) WHERE \(planner.destinationRange("", relationship.destinationEntityName))"
-            let key = ownTable.column(for: .foreignKey(entity: move.entity, relationship: relationship.name)).map { identifier($0.name) }
-            let entityColumn = ownTable.column(for: .foreignEntity(entity: move.entity, relationship: relationship.name)).map { identifier($0.name) }
-            let order = ownTable.column(for: .orderKey(entity: move.entity, relationship: relationship.name)).map { identifier($0.name) }
+            let own = SQL.name(ownTable.name)
+            let target = SQL.name(targetTable.name)
+            let ownRows: SQL = "SELECT \(.Z_PK) FROM \(own) WHERE \(planner.destinationRange("", move.entity))"
+            let targetRows: SQL = "SELECT \(.Z_PK) FROM \(target) WHERE \(planner.destinationRange("", relationship.destinationEntityName))"
+            let key = ownTable.column(for: .foreignKey(entity: move.entity, relationship: relationship.name)).map { SQL.name($0.name) }
+            let entityColumn = ownTable.column(for: .foreignEntity(entity: move.entity, relationship: relationship.name)).map { SQL.name($0.name) }
+            let order = ownTable.column(for: .orderKey(entity: move.entity, relationship: relationship.name)).map { SQL.name($0.name) }
             let join = destination.joinTables.first { $0.relationship == reference }
-            let hidden = targetTable.column(for: .inverselessToMany(entity: move.entity, relationship: relationship.name)).map { identifier($0.name) }
-            var statements: [String] = []
+            let hidden = targetTable.column(for: .inverselessToMany(entity: move.entity, relationship: relationship.name)).map { SQL.name($0.name) }
+            var statements: [SQL] = []
             var summary = "\(reference.entity).\(reference.relationship): "
             switch move.kind {
             case .new:
@@ -232,11 +231,11 @@ struct StepBuilder {
                 summary += "links kept"
                 if move.prunes {
                     if let key {
-                        let cleared = [key, entityColumn, order].compactMap { $0 }.map { "\($0) = NULL" }.joined(separator: ", ")
+                        let cleared = [key, entityColumn, order].compactMap { $0 }.map { "\($0) = NULL" as SQL }.joined(separator: ", ")
                         statements.append("UPDATE \(own) SET \(cleared) WHERE \(key) IS NOT NULL AND \(key) NOT IN (\(targetRows));")
                     } else if let join {
-                        statements.append("DELETE FROM \(identifier(join.name)) WHERE \(identifier(join.sourceColumn)) NOT IN (\(ownRows)) "
-                            + "OR \(identifier(join.destinationColumn)) NOT IN (\(targetRows));")
+                        statements.append("DELETE FROM \(name: join.name) WHERE \(name: join.sourceColumn) NOT IN (\(ownRows)) "
+                            + "OR \(name: join.destinationColumn) NOT IN (\(targetRows));")
                     } else if let hidden {
                         statements.append("UPDATE \(target) SET \(hidden) = NULL WHERE \(hidden) IS NOT NULL AND \(hidden) NOT IN (\(ownRows));")
                     }
@@ -245,46 +244,47 @@ struct StepBuilder {
                 if let key, let entityColumn,
                    MigrationPlanner.column(.foreignEntity(entity: declaring, relationship: old.name), in: source, table: source.table(forEntityNamed: declaring)?.name ?? "") == nil
                 {
-                    statements.append("UPDATE \(own) SET \(entityColumn) = (SELECT t.Z_ENT FROM \(target) AS t WHERE t.Z_PK = \(own).\(key)) WHERE \(key) IS NOT NULL;")
+                    statements.append("UPDATE \(own) SET \(entityColumn) = (SELECT t.\(.Z_ENT) FROM \(target) AS t WHERE t.\(.Z_PK) = \(own).\(key)) WHERE \(key) IS NOT NULL;")
                 }
                 if let key, let order,
                    MigrationPlanner.column(.orderKey(entity: declaring, relationship: old.name), in: source, table: source.table(forEntityNamed: declaring)?.name ?? "") == nil
                 {
-                    statements.append("UPDATE \(own) SET \(order) = (SELECT count(*) FROM \(own) AS o WHERE o.\(key) = \(own).\(key) AND o.Z_PK <= \(own).Z_PK) "
+                    statements.append("UPDATE \(own) SET \(order) = (SELECT count(*) FROM \(own) AS o WHERE o.\(key) = \(own).\(key) AND o.\(.Z_PK) <= \(own).\(.Z_PK)) "
                         + "WHERE \(key) IS NOT NULL;")
                     summary += "; positions given in key order"
                 }
             case .converted(let pairs, _):
                 summary += "links written into their new storage"
                 let ranked = pairs + "_RANKED"
+                let pairsTable = planner.temporaryTable(pairs), rankedTable = planner.temporaryTable(ranked)
                 statements += [
-                    "DELETE FROM \(pairs) WHERE s NOT IN (\(ownRows)) OR d NOT IN (\(targetRows));",
-                    planner.createTemporaryTable(ranked, as: "SELECT s, d, row_number() OVER (PARTITION BY s ORDER BY os IS NULL, os, d) AS os, "
-                        + "row_number() OVER (PARTITION BY d ORDER BY od IS NULL, od, s) AS od FROM \(pairs)"),
-                    "CREATE INDEX \(ranked)_S ON \(ranked.replacingOccurrences(of: "temp.", with: "")) (s, os);",
-                    "CREATE INDEX \(ranked)_D ON \(ranked.replacingOccurrences(of: "temp.", with: "")) (d, od);",
+                    "DELETE FROM \(pairsTable) WHERE s NOT IN (\(ownRows)) OR d NOT IN (\(targetRows));",
+                    planner.createTemporaryTable(rankedTable, as: "SELECT s, d, row_number() OVER (PARTITION BY s ORDER BY os IS NULL, os, d) AS os, "
+                        + "row_number() OVER (PARTITION BY d ORDER BY od IS NULL, od, s) AS od FROM \(pairsTable)"),
+                    "CREATE INDEX \(planner.temporaryTable(ranked + "_S")) ON \(name: ranked) (s, os);",
+                    "CREATE INDEX \(planner.temporaryTable(ranked + "_D")) ON \(name: ranked) (d, od);",
                 ]
                 if let key {
-                    statements.append("UPDATE \(own) SET \(key) = (SELECT p.d FROM \(ranked) AS p WHERE p.s = \(own).Z_PK ORDER BY p.os LIMIT 1) "
+                    statements.append("UPDATE \(own) SET \(key) = (SELECT p.d FROM \(rankedTable) AS p WHERE p.s = \(own).\(.Z_PK) ORDER BY p.os LIMIT 1) "
                         + "WHERE \(planner.destinationRange("", move.entity));")
                     if let entityColumn {
-                        statements.append("UPDATE \(own) SET \(entityColumn) = (SELECT t.Z_ENT FROM \(target) AS t WHERE t.Z_PK = \(own).\(key)) WHERE \(key) IS NOT NULL;")
+                        statements.append("UPDATE \(own) SET \(entityColumn) = (SELECT t.\(.Z_ENT) FROM \(target) AS t WHERE t.\(.Z_PK) = \(own).\(key)) WHERE \(key) IS NOT NULL;")
                     }
                     if let order {
-                        statements.append("UPDATE \(own) SET \(order) = (SELECT p.od FROM \(ranked) AS p WHERE p.s = \(own).Z_PK AND p.d = \(own).\(key)) "
+                        statements.append("UPDATE \(own) SET \(order) = (SELECT p.od FROM \(rankedTable) AS p WHERE p.s = \(own).\(.Z_PK) AND p.d = \(own).\(key)) "
                             + "WHERE \(key) IS NOT NULL;")
                     }
                 } else if let join {
                     let columns = [join.sourceColumn, join.destinationColumn] + [join.sourceOrderColumn, join.destinationOrderColumn].compactMap { $0 }
                     let values = ["s", "d"] + [join.sourceOrderColumn.map { _ in "od" }, join.destinationOrderColumn.map { _ in "os" }].compactMap { $0 }
-                    let select = "SELECT \(values.joined(separator: ", ")) FROM \(ranked)"
-                    let into = "INTO \(identifier(join.name)) (\(columns.map(identifier).joined(separator: ", ")))"
+                    let select: SQL = "SELECT \(verbatim: values.joined(separator: ", ")) FROM \(rankedTable)"
+                    let into: SQL = "INTO \(name: join.name) (\(names: columns))"
                     statements.append(planner.dialect.insertKeepingExisting(into, select: select) + ";")
                 } else if let hidden {
-                    statements.append("UPDATE \(target) SET \(hidden) = (SELECT p.s FROM \(ranked) AS p WHERE p.d = \(target).Z_PK ORDER BY p.od LIMIT 1) "
+                    statements.append("UPDATE \(target) SET \(hidden) = (SELECT p.s FROM \(rankedTable) AS p WHERE p.d = \(target).\(.Z_PK) ORDER BY p.od LIMIT 1) "
                         + "WHERE \(planner.destinationRange("", relationship.destinationEntityName));")
                 }
-                statements += ["DROP TABLE \(pairs);", "DROP TABLE \(ranked);"]
+                statements += ["DROP TABLE \(pairsTable);", "DROP TABLE \(rankedTable);"]
             }
             add(summary, statements)
         }
@@ -301,7 +301,7 @@ struct StepBuilder {
         let keptEntityTables = Set(kept.values)
         var existing: Set<String> = []
         var dropped: [String] = []
-        var statements: [String] = []
+        var statements: [SQL] = []
         for index in snapshot.indexes {
             let isKeptEntityTable = keptEntityTables.contains(index.table)
             let isKeptJoinTable = planner.relationships.values.contains { move in
@@ -314,7 +314,7 @@ struct StepBuilder {
             {
                 existing.insert(index.name.uppercased())
             } else if isKeptEntityTable || wanted[index.name.uppercased()] != nil {
-                statements.append("DROP INDEX \(identifier(index.name));")
+                statements.append("DROP INDEX \(name: index.name);")
                 dropped.append(index.name)
             } else {
                 existing.insert(index.name.uppercased())
@@ -338,13 +338,13 @@ struct StepBuilder {
     /// made again from the destination at the end, with every derived value computed again.
     private mutating func dropTriggers() {
         let triggers = snapshot.triggers.filter { $0.hasPrefix("Z_DA_") }.sorted()
-        add("Derived-attribute triggers dropped", triggers.map { "DROP TRIGGER \(identifier($0));" })
+        add("Derived-attribute triggers dropped", triggers.map { "DROP TRIGGER \(name: $0);" as SQL })
     }
 
     private mutating func installTriggers() {
         // Elsewhere saves compute derived values, and the migration computes them again.
         guard planner.dialect.maintainsDerivedValuesWithTriggers else { return }
-        let statements = destination.derivedAttributes.flatMap { $0.triggers.map(\.sql) + [$0.refreshStatement].compactMap { $0 } }
+        let statements = destination.derivedAttributes.flatMap { $0.triggers.map(\.sql) + [$0.refreshStatement].compactMap { $0 } }.map(SQL.init(verbatim:))
         add("Derived-attribute triggers installed and their values computed", statements)
     }
 
@@ -352,19 +352,19 @@ struct StepBuilder {
     /// had (Core Data leaves a renamed entity's old name there) and its `Z_MAX`; rows of persistent
     /// history (numbers from 16001) stay. `Z_MODELCACHE` no longer describes the store, so it is emptied.
     private mutating func updateBookkeeping() {
-        var statements = ["DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < 16000;"]
+        var statements: [SQL] = ["DELETE FROM \(.Z_PRIMARYKEY) WHERE \(.Z_ENT) < 16000;"]
         for layout in destination.entities {
             let old = planner.mapping.sourceEntities[layout.name].flatMap { planner.sourceLayouts[$0] }
                 .flatMap { old in snapshot.primaryKeys.first { $0.number == old.number } }
             let name = old?.name ?? layout.name
-            var maximum = "\(old?.max ?? 0)"
+            var maximum: SQL = "\(old?.max ?? 0)"
             if layout.superNumber == 0 {
-                maximum = "\(planner.dialect.greatest)(\(maximum), coalesce((SELECT max(Z_PK) FROM \(identifier(layout.tableName))), 0))"
+                maximum = "\(planner.dialect.greatest)(\(maximum), coalesce((SELECT max(\(.Z_PK)) FROM \(name: layout.tableName)), 0))"
             }
-            statements.append("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES "
-                + "(\(layout.number), \(SQLSyntax.stringLiteral(name)), \(layout.superNumber), \(maximum));")
+            statements.append("INSERT INTO \(.Z_PRIMARYKEY) (\(.Z_ENT), \(.Z_NAME), \(.Z_SUPER), \(.Z_MAX)) VALUES "
+                + "(\(layout.number), \(verbatim: SQLSyntax.stringLiteral(name)), \(layout.superNumber), \(maximum));")
         }
-        if snapshot.columns["Z_MODELCACHE"] != nil { statements.append("DELETE FROM Z_MODELCACHE;") }
+        if snapshot.columns["Z_MODELCACHE"] != nil { statements.append("DELETE FROM \(.Z_MODELCACHE);") }
         let renumbered = planner.numbers.filter { $0.key != $0.value }.sorted { $0.key < $1.key }.compactMap { old, new -> String? in
             source.entities.indices.contains(old - 1) ? "\(source.entities[old - 1].name) \(old) → \(new)" : nil
         }

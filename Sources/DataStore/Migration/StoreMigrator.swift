@@ -12,7 +12,6 @@ enum StoreMigrator {
     /// The plan that carries the store in `database`, written by `source`, to `destination`.
     static func plan(_ database: MigrationDatabase, from source: Model, to destination: Model) throws -> MigrationPlan {
         let names = layoutNames(of: [source, destination])
-        let database = database.naming(names)
         let difference = ModelDifference(from: source, to: destination)
         guard difference.isInferable else { throw MigrationError.notInferable(difference.blockingChanges) }
         let metadata = try PersistentStore.readMetadata(database)
@@ -28,10 +27,9 @@ enum StoreMigrator {
     /// needs is there.
     static func run(_ plan: MigrationPlan, destination: Model, in database: MigrationDatabase, progress: MigrationProgress?) throws {
         let names = layoutNames(of: [plan.difference.mapping.source, destination])
-        let database = database.naming(names)
         var blocked: [MigrationError.Blocked] = []
         for precondition in plan.preconditions {
-            let rows = try database.integer(precondition.countSQL) ?? 0
+            let rows = try database.integer(SQL(verbatim: precondition.countSQL)) ?? 0
             if rows > 0 { blocked.append(MigrationError.Blocked(change: precondition.change, rows: Int(rows))) }
         }
         guard blocked.isEmpty else { throw MigrationError.dataPreventsMigration(blocked) }
@@ -39,7 +37,7 @@ enum StoreMigrator {
             progress?(MigrationReport(step: number + 1, stepCount: plan.steps.count, summary: step.summary, rowsCopied: nil))
             for statement in step.statements {
                 guard let table = statement.copiedTable else {
-                    try database.execute(statement.sql, [])
+                    try database.execute(SQL(verbatim: statement.sql), [])
                     continue
                 }
                 try copy(statement, from: table, in: database) { copied, total in
@@ -53,29 +51,26 @@ enum StoreMigrator {
             // Without triggers, derived values are computed here, in the layout as the store names it.
             let schema = StoreSchema(model: destination).locatingJoinTables(among: migrated.columns.keys.sorted(), where: migrated.table(_:has:))
             let entities = EntityDescriptionBuilder(model: destination, schema: schema, classes: []).build()
-            try DerivedValueComputation.refreshAll(of: entities, in: destination, transaction: database.naming(layoutNames(of: [schema])))
+            try DerivedValueComputation.refreshAll(of: entities, in: destination, transaction: database)
         }
         try writeMetadata(of: destination, in: database)
         // The history's tables are not the layout's: what the history added is not looked for.
         if let missing = migrated.missingStorage(of: StoreSchema(model: destination)) { throw missing }
     }
 
-    /// Runs a copy in ranges of keys of its source table.
+    /// Runs a copy in ranges of keys of its source table, which it takes as its two arguments.
     private static func copy(_ statement: MigrationPlan.Statement, from table: String, in database: MigrationDatabase, report: (Int64, Int64) -> Void) throws {
         var bounds: (lowest: Int64, highest: Int64, total: Int64)?
-        try database.rows("SELECT min(Z_PK), max(Z_PK), count(*) FROM \(identifier(table))", []).forEach { row in
+        try database.rows("SELECT min(\(.Z_PK)), max(\(.Z_PK)), count(*) FROM \(name: table)", []).forEach { row in
             if !row.isNull(0) { bounds = (row.int64(0), row.int64(1), row.int64(2)) }
         }
-        guard let (lowest, highest, total) = bounds else {
-            try database.execute(statement.sql.replacingOccurrences(of: "{range}", with: database.dialect.truth(true)), [])
-            return
-        }
+        // An empty table has nothing to copy.
+        guard let (lowest, highest, total) = bounds else { return }
         var start = lowest
         var copied: Int64 = 0
         while start <= highest {
             let end = start + copyChunk - 1
-            let range = "x.Z_PK BETWEEN \(start) AND \(end)"
-            copied += Int64(try database.execute(statement.sql.replacingOccurrences(of: "{range}", with: range), []))
+            copied += Int64(try database.execute(SQL(verbatim: statement.sql), [start.databaseValue, end.databaseValue]))
             report(copied, total)
             start = end + 1
         }
@@ -93,7 +88,7 @@ enum StoreMigrator {
             metadata.entries[key] = fresh.entries[key]
         }
         try database.execute(
-            "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = (SELECT min(Z_VERSION) FROM Z_METADATA)",
+            "UPDATE \(.Z_METADATA) SET \(.Z_PLIST) = ? WHERE \(.Z_VERSION) = (SELECT min(\(.Z_VERSION)) FROM \(.Z_METADATA))",
             [Data(metadata.binaryPropertyList).databaseValue])
     }
 
@@ -115,9 +110,9 @@ enum StoreMigrator {
 
     /// SQL literals of every default value of `model`, by declaring entity and attribute, as
     /// `dialect` writes them.
-    private static func defaults(of model: Model, in dialect: any SQLDialect) -> [String: [String: String]] {
+    private static func defaults(of model: Model, in dialect: any SQLDialect) -> [String: [String: SQL]] {
         let entities = EntityDescriptionBuilder(model: model, schema: StoreSchema(model: model), classes: []).build()
-        var literals: [String: [String: String]] = [:]
+        var literals: [String: [String: SQL]] = [:]
         for entity in entities {
             for attribute in entity.attributes where attribute.entityName == entity.name && !attribute.isTransient {
                 guard let literal = dialect.literal(attribute.defaultValue, type: attribute.type) else { continue }

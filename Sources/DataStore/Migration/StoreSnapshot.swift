@@ -50,7 +50,7 @@ struct StoreSnapshot: Sendable {
         if let query = queries.triggers { try database.rows(query, []).forEach { row in triggers.append(name(row, 0)) } }
         self.triggers = triggers
         primaryKeys = []
-        try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", []).forEach { row in
+        try database.rows("SELECT \(.Z_ENT), \(.Z_NAME), \(.Z_SUPER), \(.Z_MAX) FROM \(.Z_PRIMARYKEY) ORDER BY \(.Z_ENT)", []).forEach { row in
             primaryKeys.append(PrimaryKeyRow(
                 number: Int(row.int64(0)), name: row.databaseValue(1).textValue ?? "", superNumber: Int(row.int64(2)), max: row.int64(3)))
         }

@@ -3,10 +3,10 @@ import GRDB
 /// SQL text with `?` placeholders and the values they stand for, in order. Values are never
 /// spliced into the text.
 package struct SQLFragment: Sendable {
-    package var sql: String
+    package var sql: SQL
     package var arguments: [DatabaseValue] = []
 
-    package init(sql: String, arguments: [DatabaseValue] = []) {
+    package init(sql: SQL, arguments: [DatabaseValue] = []) {
         self.sql = sql
         self.arguments = arguments
     }
@@ -15,20 +15,20 @@ package struct SQLFragment: Sendable {
         SQLFragment(sql: lhs.sql + rhs.sql, arguments: lhs.arguments + rhs.arguments)
     }
 
-    package static func + (lhs: SQLFragment, rhs: String) -> SQLFragment {
+    package static func + (lhs: SQLFragment, rhs: SQL) -> SQLFragment {
         SQLFragment(sql: lhs.sql + rhs, arguments: lhs.arguments)
     }
 
-    package static func + (lhs: String, rhs: SQLFragment) -> SQLFragment {
+    package static func + (lhs: SQL, rhs: SQLFragment) -> SQLFragment {
         SQLFragment(sql: lhs + rhs.sql, arguments: rhs.arguments)
     }
 
     package static func bound(_ value: DatabaseValue) -> SQLFragment {
-        SQLFragment(sql: "?", arguments: [value])
+        SQLFragment(sql: .placeholder, arguments: [value])
     }
 
     /// The fragments joined by `separator`.
-    package static func joined(_ fragments: [SQLFragment], separator: String) -> SQLFragment {
+    package static func joined(_ fragments: [SQLFragment], separator: SQL) -> SQLFragment {
         SQLFragment(sql: fragments.map(\.sql).joined(separator: separator), arguments: fragments.flatMap(\.arguments))
     }
 }
@@ -48,7 +48,7 @@ struct PredicateSQLCompiler {
 
     private struct Frame {
         var alias: String
-        var joins: [String] = []
+        var joins: [SQL] = []
         /// The alias of each joined to-one path, by its relationship names.
         var joined: [String: String] = [:]
     }
@@ -64,7 +64,7 @@ struct PredicateSQLCompiler {
     private func truth(_ value: Bool) -> SQLFragment { SQLFragment(sql: dialect.truth(value)) }
 
     /// The `LEFT OUTER JOIN`s the fetched table needs, each with a leading space.
-    var rootJoins: String { frames[0].joins.map { " " + $0 }.joined() }
+    var rootJoins: SQL { frames[0].joins.map { " " + $0 }.joined(separator: "") }
 
     mutating func compile(_ predicate: ResolvedPredicate) -> SQLFragment {
         switch predicate {
@@ -87,14 +87,15 @@ struct PredicateSQLCompiler {
     }
 
     /// The column of an attribute at the end of a to-one path, joining what it needs.
-    mutating func column(_ path: ResolvedPath, _ attribute: AttributeDescription) -> String {
-        alias(of: path) + "." + (attribute.columnName ?? "NULL")
+    mutating func column(_ path: ResolvedPath, _ attribute: AttributeDescription) -> SQL {
+        guard let column = attribute.columnName else { return "NULL" }
+        return "\(verbatim: alias(of: path)).\(name: column)"
     }
 
     /// The `Z_PK` and `Z_ENT` columns of the object at the end of a to-one path, joining its table.
-    mutating func objectColumns(_ path: ResolvedPath) -> (key: String, entity: String) {
+    mutating func objectColumns(_ path: ResolvedPath) -> (key: SQL, entity: SQL) {
         let alias = alias(of: path)
-        return (alias + ".Z_PK", alias + ".Z_ENT")
+        return ("\(verbatim: alias).\(.Z_PK)", "\(verbatim: alias).\(.Z_ENT)")
     }
 
     // MARK: Comparisons
@@ -109,7 +110,7 @@ struct PredicateSQLCompiler {
 
         if comparisonOperator.isStringOperator {
             let isConstant = if case .value = rhs { true } else { false }
-            let code = SQLFragment(sql: String(StoreFunctions.textOperatorCode(comparisonOperator, options, patternIsFolded: isConstant)))
+            let code = SQLFragment(sql: "\(StoreFunctions.textOperatorCode(comparisonOperator, options, patternIsFolded: isConstant))")
             return "DSTEXT(" + code + ", " + expression(lhs) + ", " + expression(rhs) + ")"
         }
         let left = expression(lhs, folding: options)
@@ -123,7 +124,7 @@ struct PredicateSQLCompiler {
             let equal = isConstant(lhs) || isConstant(rhs) ? " = " : dialect.isSame(true)
             return left + (comparisonOperator == .equal ? equal : dialect.isSame(false)) + right
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            return left + " \(comparisonOperator.rawValue) " + expression(rhs, folding: options)
+            return left + SQL(verbatim: " \(comparisonOperator.rawValue) ") + expression(rhs, folding: options)
         case .between:
             guard case .list(let bounds) = rhs, bounds.count == 2 else { return truth(false) }
             return left + " BETWEEN " + expression(bounds[0], folding: options) + " AND " + expression(bounds[1], folding: options)
@@ -182,7 +183,7 @@ struct PredicateSQLCompiler {
             return options.isEmpty ? column : "DSFOLD(" + column + ", \(options.rawValue))"
         case .aggregate(let function, let collection, let value):
             let source = enter(collection)
-            let selected: String
+            let selected: SQL
             switch (function, value) {
             case (.count, _), (_, nil): selected = "COUNT(*)"
             case (let function, let (path, attribute)?):
@@ -208,15 +209,16 @@ struct PredicateSQLCompiler {
     /// The key of the object at the end of `path`: `Z_PK` of its scope, or the foreign key of
     /// the last to-one (no join needed for it).
     private mutating func objectKey(_ path: ResolvedPath) -> SQLFragment {
-        guard let last = path.toOnes.last else { return SQLFragment(sql: frames[path.scope].alias + ".Z_PK") }
+        guard let last = path.toOnes.last else { return SQLFragment(sql: "\(verbatim: frames[path.scope].alias).\(.Z_PK)") }
         var owner = path
         owner.toOnes.removeLast()
-        return SQLFragment(sql: alias(of: owner) + "." + foreignKeyColumn(last.relationship, in: owner.end))
+        return SQLFragment(sql: foreignKey(last.relationship, in: owner.end, of: alias(of: owner)))
     }
 
-    private func foreignKeyColumn(_ relationship: RelationshipDescription, in entity: EntityDescription) -> String {
+    /// The foreign key column of a to-one of `entity`, in the row `alias` names.
+    private func foreignKey(_ relationship: RelationshipDescription, in entity: EntityDescription, of alias: String) -> SQL {
         guard case .foreignKey(let column, _, _) = relationship.storage else { return "NULL" }
-        return entity.tableColumns[column]
+        return "\(verbatim: alias).\(name: entity.tableColumns[column])"
     }
 
     /// The alias of the row at the end of a to-one path, adding `LEFT OUTER JOIN`s to its scope.
@@ -232,7 +234,7 @@ struct PredicateSQLCompiler {
                 let next = newAlias()
                 readsOtherRows = true
                 frames[path.scope].joins.append(
-                    "LEFT OUTER JOIN \(step.destination.tableName) \(next) ON \(alias).\(foreignKeyColumn(step.relationship, in: entity)) = \(next).Z_PK")
+                    "LEFT OUTER JOIN \(name: step.destination.tableName) \(verbatim: next) ON \(foreignKey(step.relationship, in: entity, of: alias)) = \(verbatim: next).\(.Z_PK)")
                 frames[path.scope].joined[key] = next
                 alias = next
             }
@@ -250,7 +252,7 @@ struct PredicateSQLCompiler {
 
     /// The `FROM … WHERE correlation` of a to-many's elements, before the element scope's joins.
     private struct CollectionSource {
-        var table: String
+        var table: SQL
         var correlation: SQLFragment
         var scope: Int
     }
@@ -263,14 +265,14 @@ struct PredicateSQLCompiler {
         let source: CollectionSource
         switch collection.relationship.storage {
         case .inverseForeignKey(let table, let column, _), .hiddenColumn(let table, let column):
-            source = CollectionSource(table: "\(table) \(element)", correlation: "\(element).\(column) = " + owner, scope: collection.elementScope)
+            source = CollectionSource(table: "\(name: table) \(verbatim: element)", correlation: "\(verbatim: element).\(name: column) = " + owner, scope: collection.elementScope)
         case .joinTable(let table, let ownColumn, let otherColumn, _, _):
             let join = newAlias()
             source = CollectionSource(
-                table: "\(table) \(join) JOIN \(collection.destination.tableName) \(element) ON \(element).Z_PK = \(join).\(otherColumn)",
-                correlation: "\(join).\(ownColumn) = " + owner, scope: collection.elementScope)
+                table: "\(name: table) \(verbatim: join) JOIN \(name: collection.destination.tableName) \(verbatim: element) ON \(verbatim: element).\(.Z_PK) = \(verbatim: join).\(name: otherColumn)",
+                correlation: "\(verbatim: join).\(name: ownColumn) = " + owner, scope: collection.elementScope)
         case .foreignKey, .none:
-            source = CollectionSource(table: "\(collection.destination.tableName) \(element)", correlation: truth(false), scope: collection.elementScope)
+            source = CollectionSource(table: "\(name: collection.destination.tableName) \(verbatim: element)", correlation: truth(false), scope: collection.elementScope)
         }
         frames.removeSubrange(min(collection.elementScope, frames.count)...)
         frames.append(Frame(alias: element))
@@ -278,7 +280,7 @@ struct PredicateSQLCompiler {
     }
 
     private mutating func leave(_ source: CollectionSource) -> SQLFragment {
-        let joins = frames[source.scope].joins.map { " " + $0 }.joined()
+        let joins = frames[source.scope].joins.map { " " + $0 }.joined(separator: "")
         frames.removeSubrange(source.scope...)
         return source.table + joins + " WHERE " + source.correlation
     }

@@ -4,7 +4,7 @@ import GRDB
 extension ParameterBinder: InsertedRowValues {}
 
 extension SaveChanges.Row {
-    /// Binds the parameters of `entity.insertStatement` for this object as the row `key`: its key,
+    /// Binds the parameters of `entity.insertColumns` for this object as the row `key`: its key,
     /// entity and version, each stored attribute's columns, then each to-one's foreign key (and
     /// entity column) from `destinationKey`, which gives the permanent ID of a destination.
     func bindInsertedRow(key: Int64, destinationKey: (ObjectID?) -> ObjectID?, to row: inout some InsertedRowValues) {

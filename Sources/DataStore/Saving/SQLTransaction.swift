@@ -4,10 +4,10 @@ import GRDB
 protocol SQLTransaction {
     /// Runs `sql`; the number of rows it changed.
     @discardableResult
-    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int
+    func execute(_ sql: SQL, _ arguments: [DatabaseValue]) throws -> Int
 
     /// Every row `sql` selects.
-    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> ReadRows
+    func rows(_ sql: SQL, _ arguments: [DatabaseValue]) throws -> ReadRows
 }
 
 extension SQLTransaction {
@@ -24,7 +24,7 @@ extension SQLTransaction {
 
     /// The first column of the first row `sql` selects, as an integer; `nil` when there is no row
     /// or the value is `NULL`.
-    func integer(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> Int64? {
+    func integer(_ sql: SQL, _ arguments: [DatabaseValue] = []) throws -> Int64? {
         try rows(sql, arguments).firstInteger
     }
 }

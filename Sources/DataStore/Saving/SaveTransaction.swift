@@ -29,25 +29,25 @@ final class SaveTransaction: SQLTransaction {
             if logsSQL {
                 var values: [DatabaseValue] = []
                 row.bindValues(to: &values)
-                store.log(entity.insertStatement, values)
+                store.log("INSERT INTO \(name: entity.tableName) (\(names: entity.insertColumns)) VALUES \(store.dialect.placeholderRows(1, columns: values.count))", values)
             }
             try inserters[entity.number]!.insertRow(row)
         }
     }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int {
+    func execute(_ sql: SQL, _ arguments: [DatabaseValue]) throws -> Int {
         if logsSQL { store.log(sql, arguments) }
         return try engine.execute(sql, arguments: arguments)
     }
 
-    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> ReadRows {
+    func rows(_ sql: SQL, _ arguments: [DatabaseValue]) throws -> ReadRows {
         try store.logged(SQLFragment(sql: sql, arguments: arguments), { try engine.rows(sql, arguments: arguments) }, rows: \.count)
     }
 
     /// Calls `body` with the columns of each row `sql` selects, as each is read where the engine
     /// can: for many rows that need not all be in memory at once.
-    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws {
+    func forEachRow(_ sql: SQL, _ arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws {
         if logsSQL { store.log(sql, arguments) }
         try engine.forEachRow(sql, arguments: arguments, body)
     }

@@ -173,7 +173,7 @@ struct SaveWriter {
             let entity = objects[0].entity
             for chunk in stride(from: 0, to: objects.count, by: 500).map({ objects[$0..<min($0 + 500, objects.count)] }) {
                 let keys = chunk.map { key(of: $0).databaseValue }
-                let rows = SQLFragment(sql: "Z_PK IN (\(Array(repeating: "?", count: keys.count).joined(separator: ",")))", arguments: keys)
+                let rows = SQLFragment(sql: "\(.Z_PK) IN (\(Array(repeating: "?", count: keys.count).joined(separator: ",")))", arguments: keys)
                 let values = try store.historyTombstones(of: entity).values(ofRowsIn: entity.tableName, where: rows) { [transaction] select in
                     try transaction.rows(select.sql, select.arguments)
                 }
@@ -195,8 +195,8 @@ struct SaveWriter {
             // Locked first, so that on a server the largest key read next is every other save's
             // that took keys before this one.
             let recorded = try transaction.integer(
-                "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?" + store.dialect.lockingRows, [root.databaseValue]) ?? 0
-            let used = try transaction.integer("SELECT MAX(Z_PK) FROM \(table)", []) ?? 0
+                "SELECT \(.Z_MAX) FROM \(.Z_PRIMARYKEY) WHERE \(.Z_ENT) = ?" + store.dialect.lockingRows, [root.databaseValue]) ?? 0
+            let used = try transaction.integer("SELECT MAX(\(.Z_PK)) FROM \(name: table)", []) ?? 0
             lastKeys[root] = max(recorded, used)
         }
         var temporaryKeys: [UInt64] = []
@@ -216,7 +216,7 @@ struct SaveWriter {
             temporaryKeys.append(key)
             ids.append(ObjectID(scope: id.scope, key: .permanent(lastKeys[root])))
         }
-        for root in roots where try execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [lastKeys[root], root]) != 1 {
+        for root in roots where try execute("UPDATE \(.Z_PRIMARYKEY) SET \(.Z_MAX) = ? WHERE \(.Z_ENT) = ?", [lastKeys[root], root]) != 1 {
             // Without the row, nothing keeps other processes from taking the same keys.
             guard !store.engine.locksRows else { throw StoreError.notAStore(reason: "Z_PRIMARYKEY has no row for entity \(root)") }
         }
@@ -239,11 +239,11 @@ struct SaveWriter {
     /// Writes the changed columns if the row still has the version the context read.
     private func update(_ object: SaveChanges.Row) throws -> Bool {
         let entity = object.entity
-        var assignments: [String] = []
+        var assignments: [SQL] = []
         var values: [DatabaseValue] = []
         for slot in object.changedSlots {
             entity.attributes[slot].forEachStoredColumn(of: object.attributes[slot]) { index, stored in
-                assignments.append("\(entity.tableColumns[index]) = ?")
+                assignments.append("\(name: entity.tableColumns[index]) = ?")
                 values.append(store.dialect.storedValue(stored))
             }
         }
@@ -253,16 +253,16 @@ struct SaveWriter {
                   !ObjectContext.same(object.relationships[relationship.slot], object.savedRelationships[relationship.slot])
             else { continue }
             let target = resolved(id)
-            assignments.append("\(entity.tableColumns[column]) = ?")
+            assignments.append("\(name: entity.tableColumns[column]) = ?")
             values.append(target?.primaryKey?.databaseValue ?? .null)
             if let entityColumn {
-                assignments.append("\(entity.tableColumns[entityColumn]) = ?")
+                assignments.append("\(name: entity.tableColumns[entityColumn]) = ?")
                 values.append(target?.entityNumber.databaseValue ?? .null)
             }
         }
-        assignments.append("Z_OPT = ?")
+        assignments.append("\(.Z_OPT) = ?")
         values += [(object.version + 1).databaseValue, key(of: object).databaseValue, object.version.databaseValue]
-        let sql = "UPDATE \(entity.tableName) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        let sql: SQL = "UPDATE \(name: entity.tableName) SET \(assignments.joined(separator: ", ")) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?"
         return try transaction.execute(sql, values) == 1
     }
 
@@ -271,13 +271,13 @@ struct SaveWriter {
     private func delete(_ object: SaveChanges.Row) throws -> Bool {
         let entity = object.entity
         let key = key(of: object)
-        guard try execute("DELETE FROM \(entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [key, object.version]) == 1 else { return false }
+        guard try execute("DELETE FROM \(name: entity.tableName) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?", [key, object.version]) == 1 else { return false }
         for relationship in entity.relationships {
             switch relationship.storage {
             case .joinTable(let table, let ownColumn, _, _, _):
-                try execute("DELETE FROM \(table) WHERE \(ownColumn) = ?", [key])
+                try execute("DELETE FROM \(name: table) WHERE \(name: ownColumn) = ?", [key])
             case .hiddenColumn(let table, let column):
-                try execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", [key])
+                try execute("UPDATE \(name: table) SET \(name: column) = NULL WHERE \(name: column) = ?", [key])
             default:
                 break
             }
@@ -286,7 +286,7 @@ struct SaveWriter {
     }
 
     private func conflict(for object: SaveChanges.Row) throws -> SaveError.Conflict {
-        let current = try transaction.integer("SELECT Z_OPT FROM \(object.entity.tableName) WHERE Z_PK = ?", [key(of: object).databaseValue])
+        let current = try transaction.integer("SELECT \(.Z_OPT) FROM \(name: object.entity.tableName) WHERE \(.Z_PK) = ?", [key(of: object).databaseValue])
         return SaveError.Conflict(objectID: object.objectID, expectedVersion: object.version, storeVersion: current)
     }
 
@@ -308,28 +308,28 @@ struct SaveWriter {
             switch relationship.storage {
             case .joinTable(let table, let ownColumn, let otherColumn, let orderColumn, _):
                 for key in removed {
-                    try execute("DELETE FROM \(table) WHERE \(ownColumn) = ? AND \(otherColumn) = ?", [owner, key])
+                    try execute("DELETE FROM \(name: table) WHERE \(name: ownColumn) = ? AND \(name: otherColumn) = ?", [owner, key])
                 }
                 for key in added {
-                    try execute(store.dialect.insertKeepingExisting(into: table, columns: [ownColumn, otherColumn]), [owner, key])
+                    try execute(store.dialect.insertKeepingExisting(into: .name(table), columns: [ownColumn, otherColumn]), [owner, key])
                 }
                 if let orderColumn {
                     for (index, key) in currentKeys.enumerated() {
                         try execute(
-                            "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
+                            "UPDATE \(name: table) SET \(name: orderColumn) = ? WHERE \(name: ownColumn) = ? AND \(name: otherColumn) = ?",
                             [(index + 1) * 1024, owner, key])
                     }
                 }
             case .inverseForeignKey(let table, _, let orderColumn?):
                 for (index, key) in currentKeys.enumerated() {
-                    try execute("UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?", [(index + 1) * 1024, key])
+                    try execute("UPDATE \(name: table) SET \(name: orderColumn) = ? WHERE \(.Z_PK) = ?", [(index + 1) * 1024, key])
                 }
             case .hiddenColumn(let table, let column):
                 for key in removed {
-                    try execute("UPDATE \(table) SET \(column) = NULL WHERE Z_PK = ? AND \(column) = ?", [key, owner])
+                    try execute("UPDATE \(name: table) SET \(name: column) = NULL WHERE \(.Z_PK) = ? AND \(name: column) = ?", [key, owner])
                 }
                 for key in added {
-                    try execute("UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", [owner, key])
+                    try execute("UPDATE \(name: table) SET \(name: column) = ? WHERE \(.Z_PK) = ?", [owner, key])
                 }
             default:
                 break
@@ -339,7 +339,7 @@ struct SaveWriter {
 
     /// Runs one statement of the transaction; the number of rows it changed.
     @discardableResult
-    private func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws -> Int {
+    private func execute(_ sql: SQL, _ arguments: [any DatabaseValueConvertible]) throws -> Int {
         try transaction.execute(sql, arguments.map(\.databaseValue))
     }
 

@@ -11,22 +11,22 @@ enum UniquenessConflicts {
         let entity = object.entity
         var failures: [ValidationFailure] = []
         for constraint in entity.uniquenessConstraints {
-            var conditions: [String] = []
+            var conditions: [SQL] = []
             var values: [DatabaseValue] = []
             for name in constraint {
                 if let attribute = entity.attribute(named: name), let index = attribute.columnIndex {
-                    conditions.append("\(entity.tableColumns[index]) = ?")
+                    conditions.append("\(name: entity.tableColumns[index]) = ?")
                     values.append(store.dialect.storedValue(object.attributes[attribute.slot]))
                 } else if let relationship = entity.relationship(named: name),
                           case .foreignKey(let column, _, _) = relationship.storage,
                           case .toOne(let id) = object.relationships[relationship.slot] {
-                    conditions.append("\(entity.tableColumns[column]) = ?")
+                    conditions.append("\(name: entity.tableColumns[column]) = ?")
                     values.append(destinationKey(id)?.primaryKey?.databaseValue ?? .null)
                 }
             }
             guard conditions.count == constraint.count, !values.contains(.null) else { continue }
             values.append(key.databaseValue)
-            let sql = "SELECT Z_PK, Z_ENT FROM \(entity.tableName) WHERE \(conditions.joined(separator: " AND ")) AND Z_PK != ? LIMIT 1"
+            let sql: SQL = "SELECT \(.Z_PK), \(.Z_ENT) FROM \(name: entity.tableName) WHERE \(conditions.joined(separator: " AND ")) AND \(.Z_PK) != ? LIMIT 1"
             var conflicting: ObjectID?
             try transaction.rows(sql, values).forEach { row in
                 conflicting = conflicting ?? store.objectID(key: .permanent(row.int64(0)), entityNumber: Int(row.int64(1)))

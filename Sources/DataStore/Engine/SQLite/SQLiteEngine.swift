@@ -16,14 +16,16 @@ final class SQLiteEngine: StoreEngine {
     /// SQLite locks the whole file for a write transaction.
     var locksRows: Bool { false }
 
-    func forEachRow(_ sql: String, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws -> Int {
-        try database.read { db in
-            try db.cachedStatement(sql: sql).forEachRow(arguments: arguments) { body(.statement($0)) }
+    func forEachRow(_ sql: SQL, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws -> Int {
+        let text = sql.sqliteText
+        return try database.read { db in
+            try db.cachedStatement(sql: text).forEachRow(arguments: arguments) { body(.statement($0)) }
         }
     }
 
-    func rows(_ sql: String, arguments: [DatabaseValue]) async throws -> ReadRows {
-        try await database.read { db in try ReadRows(db.cachedStatement(sql: sql), arguments: arguments) }
+    func rows(_ sql: SQL, arguments: [DatabaseValue]) async throws -> ReadRows {
+        let text = sql.sqliteText
+        return try await database.read { db in try ReadRows(db.cachedStatement(sql: text), arguments: arguments) }
     }
 
     func read<T>(_ body: (any EngineTransaction) throws -> T) throws -> T {

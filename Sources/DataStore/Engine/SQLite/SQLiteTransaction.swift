@@ -12,27 +12,27 @@ final class SQLiteTransaction: EngineTransaction {
         self.db = db
     }
 
-    func execute(_ sql: String, arguments: [DatabaseValue]) throws -> Int {
+    func execute(_ sql: SQL, arguments: [DatabaseValue]) throws -> Int {
         if arguments.isEmpty {
-            try db.execute(sql: sql)
+            try db.execute(sql: sql.sqliteText)
         } else {
             // Bound with their lengths, as inserts bind them: text may hold U+0000.
-            try db.cachedStatement(sql: sql).execute(binding: arguments)
+            try db.cachedStatement(sql: sql.sqliteText).execute(binding: arguments)
         }
         return db.changesCount
     }
 
-    func rows(_ sql: String, arguments: [DatabaseValue]) throws -> ReadRows {
-        try ReadRows(db.cachedStatement(sql: sql), arguments: arguments)
+    func rows(_ sql: SQL, arguments: [DatabaseValue]) throws -> ReadRows {
+        try ReadRows(db.cachedStatement(sql: sql.sqliteText), arguments: arguments)
     }
 
-    func forEachRow(_ sql: String, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws {
-        _ = try db.cachedStatement(sql: sql).forEachRow(arguments: arguments) { body(.statement($0)) }
+    func forEachRow(_ sql: SQL, arguments: [DatabaseValue], _ body: (RowColumns) -> Void) throws {
+        _ = try db.cachedStatement(sql: sql.sqliteText).forEachRow(arguments: arguments) { body(.statement($0)) }
     }
 
     func inserter(into table: String, columns: [String]) throws -> any RowInserter {
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        return SQLiteRowInserter(try db.cachedStatement(sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"))
+        let insert: SQL = "INSERT INTO \(name: table) (\(names: columns)) VALUES \(SQLiteDialect().placeholderRows(1, columns: columns.count))"
+        return SQLiteRowInserter(try db.cachedStatement(sql: insert.sqliteText))
     }
 
     func refusal(of write: () throws -> Void, mayBeRefused: Bool) throws -> (any Error)? {

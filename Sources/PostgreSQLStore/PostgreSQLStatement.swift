@@ -3,22 +3,15 @@ import GRDB
 import PostgresNIO
 import StoreSchema
 
-/// The runtime's SQL as PostgreSQL reads it: the layout's names in double quotes, as the store's
-/// DDL spells them (`PostgreSQLName`); `?` placeholders numbered `$1`, `$2`…; and each value
-/// bound so that the server reads it as the column it meets.
-struct PostgreSQLQueryText: Sendable {
-    /// The tables and columns of the store's layout, as the runtime's SQL names them.
-    private let quoting: PostgreSQLQuoting
-
-    init(names: Set<String>) {
-        quoting = PostgreSQLQuoting(names: names)
-    }
-
-    /// `sql` with its names quoted and its placeholders numbered, and `arguments` bound.
-    func query(_ sql: String, arguments: [DatabaseValue]) -> PostgresQuery {
+/// The runtime's statements as PostgreSQL reads them: rendered by `PostgreSQLDialect` — the
+/// layout's names in double quotes, as the store's DDL spells them (`PostgreSQLName`), and
+/// placeholders numbered `$1`, `$2`… — with each value bound so that the server reads it as the
+/// column it meets.
+enum PostgreSQLStatement {
+    static func query(_ sql: SQL, arguments: [DatabaseValue]) -> PostgresQuery {
         var bindings = PostgresBindings(capacity: arguments.count)
-        for argument in arguments { Self.bind(argument, to: &bindings) }
-        return PostgresQuery(unsafeSQL: quoting.quoted(sql, numberingPlaceholders: true), binds: bindings)
+        for argument in arguments { bind(argument, to: &bindings) }
+        return PostgresQuery(unsafeSQL: PostgreSQLDialect().rendered(sql), binds: bindings)
     }
 
     /// Binds `value` as the runtime compares it. Integers and text go as text of no stated type,
@@ -52,3 +45,6 @@ private struct UntypedText: PostgresDynamicTypeEncodable {
         byteBuffer.writeString(text)
     }
 }
+
+/// The runtime's statements, not GRDB's literal of the same name.
+typealias SQL = DataStore.SQL
