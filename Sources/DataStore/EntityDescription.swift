@@ -34,6 +34,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// `SELECT` of every table column, for loading this entity's rows: the entity number (`Z_ENT`, or `0`),
     /// `Z_PK`, `Z_OPT`, then the rest in table order, so that column indexes past `Z_OPT` are the table's.
     let selectColumns: SQL
+    /// The `DELETE` of an object's row whose `Z_PK` and `Z_OPT` are the arguments.
+    let deleteStatement: SQL
     /// The columns of a new row, in the order it binds them: `Z_PK, Z_ENT, Z_OPT`, the stored
     /// attributes in slot order, then each to-one's key (and destination entity) column in slot order.
     let insertColumns: [String]
@@ -79,6 +81,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         // rows need not say it), then `Z_PK`, `Z_OPT` and the rest in table order.
         let entityColumn: SQL = Self.isSoleEntityOfTable(superentityName: superentityName, subtreeNumbers: subtreeNumbers) ? "0" : "t0.\(.Z_ENT)"
         selectColumns = ([entityColumn, "t0.\(.Z_PK)"] + tableColumns.dropFirst(2).map { "t0.\(name: $0)" }).joined(separator: ", ")
+        deleteStatement = ("DELETE FROM \(name: tableName) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?" as SQL).reusable
         var insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
         for attribute in attributes {
             attribute.forEachStoredColumn(of: .null) { index, _ in insertColumns.append(tableColumns[index]) }

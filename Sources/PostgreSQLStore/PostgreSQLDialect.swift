@@ -64,6 +64,23 @@ struct PostgreSQLDialect: SQLDialect {
     /// PostgreSQL would fail a division by zero.
     func divisor(_ value: SQLFragment) -> SQLFragment { "NULLIF(" + value + ", 0)" }
 
+    /// Integers computed exactly in `NUMERIC`, where `BIGINT` would fail past 64 bits (SQLite and
+    /// memory go on in reals there), divided with `DIV`, which truncates as SQLite does; bits of
+    /// `BIGINT`; reals in `DOUBLE PRECISION`. By zero, `NULL`.
+    func operation(_ function: PredicateFunction, _ operands: [SQLFragment], inReals: Bool) -> SQLFragment {
+        let isBitwise = ![.add, .subtract, .multiply, .divide, .modulus].contains(function)
+        let type: SQL = inReals ? "DOUBLE PRECISION" : isBitwise ? "BIGINT" : "NUMERIC"
+        let operands = operands.map { "CAST(" + $0 + " AS \(type))" }
+        switch function {
+        case .onesComplement: return "(~" + operands[0] + ")"
+        case .bitwiseXor: return "(" + operands[0] + " # " + operands[1] + ")"
+        case .divide where !inReals: return "DIV(" + operands[0] + ", " + divisor(operands[1]) + ")"
+        case .divide: return "(" + operands[0] + " / " + divisor(operands[1]) + ")"
+        case .modulus: return "MOD(" + operands[0] + ", " + divisor(operands[1]) + ")"
+        default: return "(" + operands[0] + SQL(verbatim: " \(function.infixOperator ?? "+") ") + operands[1] + ")"
+        }
+    }
+
     // MARK: Migration
 
     func createStatement(for table: EntityTable, in schema: StoreSchema, model: Model) -> SQL {

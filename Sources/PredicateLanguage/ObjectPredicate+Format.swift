@@ -45,12 +45,65 @@ extension PredicateExpression: CustomStringConvertible {
         case .keyPath(.evaluatedObject, let path): path.map(Self.escapedKey).joined(separator: ".")
         case .keyPath(let base, let path): ([base.description] + path.map(Self.escapedKey)).joined(separator: ".")
         case .subquery(let collection, let variable, let predicate): "SUBQUERY(\(collection), $\(variable), \(predicate))"
+        case .function(let function, let arguments): Self.format(function, arguments)
+        case .conditional(let condition, let whenTrue, let whenFalse): "TERNARY(\(condition), \(whenTrue), \(whenFalse))"
+        case .index(let collection, let index): collection.operand(binding: .max) + "[\(index)]"
         }
+    }
+
+    /// Operators between their operands, each operand in parentheses where the grouping needs
+    /// them; `0 - x` as `-x`; other functions by their selector, as Foundation prints them
+    /// (`lowercase:(name)`, `now()`).
+    private static func format(_ function: PredicateFunction, _ arguments: [PredicateExpression]) -> String {
+        if arguments.count == 2, let symbol = function.infixOperator, let precedence = function.precedence {
+            if let negated = negatedOperand(function, arguments) {
+                return "-" + negated.operand(binding: PredicateFunction.multiply.precedence!)
+            }
+            return arguments[0].operand(binding: precedence) + " \(symbol) " + arguments[1].operand(binding: precedence + 1)
+        }
+        if function == .onesComplement, arguments.count == 1 {
+            return "~" + arguments[0].operand(binding: PredicateFunction.prefixPrecedence)
+        }
+        return function.rawValue + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
+    }
+
+    /// `x` of `0 - x`, which prints as `-x`: unless `x` is a number literal, which `-` would make
+    /// a negative literal rather than a subtraction.
+    private static func negatedOperand(_ function: PredicateFunction, _ arguments: [PredicateExpression]) -> PredicateExpression? {
+        guard function == .subtract, arguments[0] == .constant(.attribute(.integer(0))) else { return nil }
+        if case .constant(.attribute(.integer)) = arguments[1] { return nil }
+        if case .constant(.attribute(.double)) = arguments[1] { return nil }
+        return arguments[1]
+    }
+
+    /// How tightly the expression binds as printed: an operator's precedence, `-x` as `0 - x`,
+    /// `~x` past every operator, anything else past all.
+    private var precedence: Int {
+        guard case .function(let function, let arguments) = self else { return .max }
+        if Self.negatedOperand(function, arguments) != nil { return PredicateFunction.subtract.precedence! }
+        if function == .onesComplement { return PredicateFunction.prefixPrecedence }
+        return arguments.count == 2 ? function.precedence ?? .max : .max
+    }
+
+    /// The expression printed as an operand of something binding as tightly as `minimum`.
+    private func operand(binding minimum: Int) -> String {
+        precedence < minimum ? "(\(self))" : description
     }
 
     /// A key that is a reserved word gets `#`.
     private static func escapedKey(_ key: String) -> String {
         PredicateToken.reservedWords.contains(key.uppercased()) ? "#" + key : key
+    }
+}
+
+extension PredicateIndex: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .first: "FIRST"
+        case .last: "LAST"
+        case .size: "SIZE"
+        case .position(let position): "\(position)"
+        }
     }
 }
 

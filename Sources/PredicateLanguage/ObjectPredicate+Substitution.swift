@@ -63,6 +63,10 @@ extension PredicateExpression {
         case .subquery(let collection, let variable, let predicate):
             .subquery(collection: collection.substituting(values, bound: bound), variable: variable,
                       predicate: predicate.substituting(values, bound: bound.union([variable])))
+        case .function(let function, let arguments): .function(function, arguments.map { $0.substituting(values, bound: bound) })
+        case .conditional(let condition, let whenTrue, let whenFalse):
+            .conditional(condition.substituting(values, bound: bound), whenTrue.substituting(values, bound: bound), whenFalse.substituting(values, bound: bound))
+        case .index(let collection, let index): .index(collection.substituting(values, bound: bound), index)
         }
     }
 
@@ -75,6 +79,12 @@ extension PredicateExpression {
         case .subquery(let collection, let variable, let predicate):
             collection.forEachFreeVariable(bound: bound, body)
             predicate.forEachFreeVariable(bound: bound.union([variable]), body)
+        case .function(_, let arguments): for argument in arguments { argument.forEachFreeVariable(bound: bound, body) }
+        case .conditional(let condition, let whenTrue, let whenFalse):
+            condition.forEachFreeVariable(bound: bound, body)
+            whenTrue.forEachFreeVariable(bound: bound, body)
+            whenFalse.forEachFreeVariable(bound: bound, body)
+        case .index(let collection, _): collection.forEachFreeVariable(bound: bound, body)
         }
     }
 }

@@ -115,6 +115,13 @@ public indirect enum PredicateExpression: Sendable, Hashable {
     case keyPath(PredicateExpression, [String])
     /// `SUBQUERY(collection, $variable, predicate)`: the elements of a to-many that match.
     case subquery(collection: PredicateExpression, variable: String, predicate: ObjectPredicate)
+    /// A built-in function of its arguments, the operators of the syntax among them:
+    /// `price * 2` is `.function(.multiply, [price, 2])`.
+    case function(PredicateFunction, [PredicateExpression])
+    /// `TERNARY(condition, whenTrue, whenFalse)`: `whenTrue` where the condition holds, else `whenFalse`.
+    case conditional(ObjectPredicate, PredicateExpression, PredicateExpression)
+    /// `collection[SIZE]`, `[FIRST]`, `[LAST]` or `[n]`.
+    case index(PredicateExpression, PredicateIndex)
 
     /// The constant `value`; a collection becomes `{…}` of its elements, so an `IN %@` argument and
     /// the literal it prints as are the same predicate.
@@ -127,4 +134,16 @@ public indirect enum PredicateExpression: Sendable, Hashable {
     public static func key(_ path: String) -> PredicateExpression {
         .keyPath(.evaluatedObject, path.split(separator: ".").map(String.init))
     }
+}
+
+/// What an index expression reads of a collection.
+public enum PredicateIndex: Sendable, Hashable {
+    /// `[FIRST]`: the first element, or `nil` for none.
+    case first
+    /// `[LAST]`: the last element, or `nil` for none.
+    case last
+    /// `[SIZE]`: the number of elements.
+    case size
+    /// `[n]`: the element at `n`, from 0.
+    case position(Int)
 }

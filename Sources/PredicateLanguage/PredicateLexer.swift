@@ -54,9 +54,8 @@ struct PredicateLexer {
         guard let character = peek() else { return token(.end) }
 
         if Self.isWordStart(character) { return token(.word(word())) }
-        if character.isASCII, character.isNumber || (character == "-" && peek(1)?.isASCII == true && peek(1)?.isNumber == true) {
-            return token(.number(try number()))
-        }
+        // A number has no sign: `-` is always the operator, which the parser folds into a literal.
+        if character.isASCII, character.isNumber { return token(.number(try number())) }
         switch character {
         case "\"", "'":
             return token(.string(try string(quote: character)))
@@ -75,14 +74,19 @@ struct PredicateLexer {
             }
             throw error("unknown format specifier '%\(peek().map(String.init) ?? "")'", at: start)
         default:
-            for symbol in ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "(", ")", "{", "}", "[", "]", ",", ".", "=", "<", ">", "!", "+", "-", "*", "/"]
-            where matches(symbol) {
+            for symbol in Self.symbols where matches(symbol) {
                 index += symbol.count
                 return token(.symbol(symbol))
             }
             throw error("unexpected character '\(character)'", at: start)
         }
     }
+
+    /// Every symbol, each before any that begins it: `**` before `*`.
+    private static let symbols = [
+        "==", "!=", "<>", "<<", ">>", "<=", "=<", ">=", "=>", "&&", "||", "**", "(", ")", "{", "}", "[", "]", ",", ".", ":",
+        "=", "<", ">", "!", "+", "-", "*", "/", "&", "|", "^", "~",
+    ]
 
     private func matches(_ text: String) -> Bool {
         for (offset, character) in text.enumerated() where peek(offset) != character { return false }
@@ -92,14 +96,13 @@ struct PredicateLexer {
     /// A decimal or hexadecimal integer, or a floating-point number.
     private mutating func number() throws(PredicateSyntaxError) -> AttributeValue {
         let start = index
-        if peek() == "-" { index += 1 }
         if peek() == "0", peek(1) == "x" || peek(1) == "X" {
             index += 2
             let digits = index
             while let character = peek(), character.isHexDigit { index += 1 }
             let text = String(characters[digits..<index])
-            guard let magnitude = Int64(text, radix: 16) else { throw error("invalid hexadecimal number", at: start) }
-            return .integer(characters[start] == "-" ? -magnitude : magnitude)
+            guard let value = Int64(text, radix: 16) else { throw error("invalid hexadecimal number", at: start) }
+            return .integer(value)
         }
         var isInteger = true
         while let character = peek(), character.isASCII, character.isNumber { index += 1 }

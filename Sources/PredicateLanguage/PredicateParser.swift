@@ -169,7 +169,7 @@ struct PredicateParser {
 
     /// Parses the whole format as an arithmetic expression (``ObjectExpression``).
     mutating func parseArithmetic() throws(PredicateSyntaxError) -> ObjectExpression {
-        let expression = try sum()
+        let expression = try arithmetic()
         guard current.kind == .end else { throw unexpected() }
         guard argumentIndex == arguments.count else {
             throw PredicateSyntaxError(
@@ -179,55 +179,32 @@ struct PredicateParser {
         return expression
     }
 
-    private mutating func sum() throws(PredicateSyntaxError) -> ObjectExpression {
-        var expression = try product()
-        while true {
-            if take(symbol: "+") {
-                expression = .arithmetic(.add, expression, try product())
-            } else if take(symbol: "-") {
-                expression = .arithmetic(.subtract, expression, try product())
-            } else if case .number(let value) = current.kind, Self.isNegative(value) {
-                // `price -1`: the lexer read the minus sign as part of the number.
-                position += 1
-                expression = .arithmetic(.add, expression, .constant(value))
-            } else {
-                return expression
-            }
+    /// An expression of keys, constants and `+ - * /`, each operand checked where it stands.
+    private mutating func arithmetic(binding minimum: Int = 1) throws(PredicateSyntaxError) -> ObjectExpression {
+        var expression = try arithmeticOperand()
+        while case .symbol(let symbol) = current.kind, let function = PredicateFunction.infixOperators[symbol],
+              let arithmeticOperator = ArithmeticOperator(function), let precedence = function.precedence, precedence >= minimum {
+            position += 1
+            expression = .arithmetic(arithmeticOperator, expression, try arithmetic(binding: precedence + 1))
         }
+        return expression
     }
 
-    private mutating func product() throws(PredicateSyntaxError) -> ObjectExpression {
-        var expression = try operand()
-        while true {
-            if take(symbol: "*") {
-                expression = .arithmetic(.multiply, expression, try operand())
-            } else if take(symbol: "/") {
-                expression = .arithmetic(.divide, expression, try operand())
-            } else {
-                return expression
-            }
-        }
-    }
-
-    private static func isNegative(_ number: AttributeValue) -> Bool {
-        switch number {
-        case .integer(let value): value < 0
-        case .double(let value): value.sign == .minus
-        default: false
-        }
-    }
-
-    /// A key, a constant, a format argument, `-operand` or `(sum)`.
-    private mutating func operand() throws(PredicateSyntaxError) -> ObjectExpression {
+    /// A key, a constant, a format argument, `-operand` or `(expression)`.
+    private mutating func arithmeticOperand() throws(PredicateSyntaxError) -> ObjectExpression {
         let open = current
-        if take(symbol: "-") { return .arithmetic(.subtract, .constant(.integer(0)), try operand()) }
+        if take(symbol: "-") {
+            let operand = try arithmetic(binding: PredicateFunction.multiply.precedence!)
+            if case .constant(let number) = operand, let negative = number.negated { return .constant(negative) }
+            return .arithmetic(.subtract, .constant(.integer(0)), operand)
+        }
         if take(symbol: "(") {
-            let expression = try sum()
+            let expression = try arithmetic()
             if current.kind == .end { throw error("expected ')'", at: open) }
             try expect(symbol: ")")
             return expression
         }
-        switch try expression() {
+        switch try postfixed() {
         case .constant(.attribute(let value)): return .constant(value)
         case .keyPath(.evaluatedObject, let path): return .key(path.joined(separator: "."))
         default: throw error("expected a key, a number or a value", at: open)
@@ -236,23 +213,117 @@ struct PredicateParser {
 
     // MARK: Expressions
 
-    private mutating func expression() throws(PredicateSyntaxError) -> PredicateExpression {
-        var expression = try primaryExpression()
-        while take(symbol: ".") {
-            let component: String
-            switch current.kind {
-            case .word(let word), .escapedWord(let word): component = word
-            case .collectionOperator(let name): component = "@" + name
-            default: throw unexpected(expecting: "a key after '.'")
-            }
+    /// Operands joined by the binary operators that bind at least as tightly as `minimum`
+    /// (`PredicateFunction.precedence`), each grouping to the left.
+    private mutating func expression(binding minimum: Int = 1) throws(PredicateSyntaxError) -> PredicateExpression {
+        var expression = try prefixed()
+        while case .symbol(let symbol) = current.kind, let function = PredicateFunction.infixOperators[symbol],
+              let precedence = function.precedence, precedence >= minimum {
             position += 1
-            if case .keyPath(let base, let path) = expression {
-                expression = .keyPath(base, path + [component])
-            } else {
-                expression = .keyPath(expression, [component])
-            }
+            expression = .function(function, [expression, try self.expression(binding: precedence + 1)])
         }
         return expression
+    }
+
+    /// `-x`, which binds as `0 - x` does (`-a ** b` is `-(a ** b)`) and makes a number literal
+    /// negative; `~x`; or an operand.
+    private mutating func prefixed() throws(PredicateSyntaxError) -> PredicateExpression {
+        if take(symbol: "-") {
+            let operand = try expression(binding: PredicateFunction.multiply.precedence!)
+            if case .constant(.attribute(let number)) = operand, let negative = number.negated { return .constant(.attribute(negative)) }
+            return .function(.subtract, [.constant(.attribute(.integer(0))), operand])
+        }
+        if take(symbol: "~") { return .function(.onesComplement, [try prefixed()]) }
+        return try postfixed()
+    }
+
+    /// An operand followed by keys (`.name`) and indexes (`[FIRST]`).
+    private mutating func postfixed() throws(PredicateSyntaxError) -> PredicateExpression {
+        var expression = try primaryExpression()
+        while true {
+            if take(symbol: ".") {
+                let component: String
+                switch current.kind {
+                case .word(let word), .escapedWord(let word): component = word
+                case .collectionOperator(let name): component = "@" + name
+                default: throw unexpected(expecting: "a key after '.'")
+                }
+                position += 1
+                if case .keyPath(let base, let path) = expression {
+                    expression = .keyPath(base, path + [component])
+                } else {
+                    expression = .keyPath(expression, [component])
+                }
+            } else if take(symbol: "[") {
+                expression = .index(expression, try index())
+                try expect(symbol: "]")
+            } else {
+                return expression
+            }
+        }
+    }
+
+    /// What follows `[`: `FIRST`, `LAST`, `SIZE`, or an integer (a literal or an argument).
+    private mutating func index() throws(PredicateSyntaxError) -> PredicateIndex {
+        let token = current
+        switch token.kind {
+        case .word(let word) where ["FIRST", "LAST", "SIZE"].contains(word.uppercased()):
+            position += 1
+            return word.uppercased() == "FIRST" ? .first : word.uppercased() == "LAST" ? .last : .size
+        case .number(.integer(let position)):
+            self.position += 1
+            return .position(Int(position))
+        case .specifier(let specifier):
+            position += 1
+            guard case .constant(.attribute(.integer(let position))) = try argument(for: specifier, at: token) else {
+                throw error("an index must be an integer", at: token)
+            }
+            return .position(Int(position))
+        default:
+            throw unexpected(expecting: "FIRST, LAST, SIZE or an integer index")
+        }
+    }
+
+    /// `name(arguments)` or `selector:with:(arguments)`, the name read already; `TERNARY(…)`.
+    private mutating func call(_ name: String, at token: PredicateToken) throws(PredicateSyntaxError) -> PredicateExpression {
+        if name.uppercased() == "TERNARY" {
+            try expect(symbol: "(")
+            let condition = try orPredicate()
+            try expect(symbol: ",")
+            let whenTrue = try expression()
+            try expect(symbol: ",")
+            let whenFalse = try expression()
+            try expect(symbol: ")")
+            return .conditional(condition, whenTrue, whenFalse)
+        }
+        if name.uppercased() == "FUNCTION" {
+            throw error("FUNCTION calls a method of an object, which a store cannot run (nor can Core Data's); use a built-in function such as abs:(x)", at: token)
+        }
+        guard let function = PredicateFunction(name: name) else {
+            throw error("unknown function '\(name)'; the built-in functions are \(PredicateFunction.allCases.map(\.rawValue).joined(separator: ", "))", at: token)
+        }
+        try expect(symbol: "(")
+        var arguments: [PredicateExpression] = []
+        if !take(symbol: ")") {
+            repeat { arguments.append(try expression()) } while take(symbol: ",")
+            try expect(symbol: ")")
+        }
+        guard arguments.count == function.arity else {
+            throw error("\(function.rawValue) takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), not \(arguments.count)", at: token)
+        }
+        return .function(function, arguments)
+    }
+
+    /// The selector `word:word:…` whose first word is read already, up to its `(`.
+    private mutating func selector(startingWith word: String) throws(PredicateSyntaxError) -> String {
+        var name = word
+        while take(symbol: ":") {
+            name += ":"
+            guard case .word(let part) = current.kind, tokens[position + 1].kind == .symbol(":") else { break }
+            name += part
+            position += 1
+        }
+        return name
     }
 
     private mutating func primaryExpression() throws(PredicateSyntaxError) -> PredicateExpression {
@@ -291,7 +362,11 @@ struct PredicateParser {
             switch token.keyword {
             case nil:
                 position += 1
-                return .keyPath(.evaluatedObject, [word])
+                switch current.kind {
+                case .symbol("("): return try call(word, at: token)
+                case .symbol(":"): return try call(try selector(startingWith: word), at: token)
+                default: return .keyPath(.evaluatedObject, [word])
+                }
             case "SELF":
                 position += 1
                 return .evaluatedObject
@@ -421,5 +496,30 @@ extension ObjectPredicate {
     public init(format: String, arguments: [any PredicateArgument]) throws(PredicateSyntaxError) {
         var parser = try PredicateParser(format: format, arguments: arguments)
         self = try parser.parse()
+    }
+}
+
+private extension AttributeValue {
+    /// The number negated, as `-` makes a literal negative; `nil` for what is not a number.
+    var negated: AttributeValue? {
+        switch self {
+        case .integer(let value): value == .min ? .double(-Double(value)) : .integer(-value)
+        // 9223372036854775808 reads as a real, past the integers: negated, it is the least one.
+        case .double(let value): value == -Double(Int64.min) ? .integer(.min) : .double(-value)
+        default: nil
+        }
+    }
+}
+
+private extension ArithmeticOperator {
+    /// The operator of a batch update's arithmetic that `function` is, if any.
+    init?(_ function: PredicateFunction) {
+        switch function {
+        case .add: self = .add
+        case .subtract: self = .subtract
+        case .multiply: self = .multiply
+        case .divide: self = .divide
+        default: return nil
+        }
     }
 }

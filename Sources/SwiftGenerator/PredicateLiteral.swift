@@ -51,6 +51,23 @@ struct PredicateLiteral {
                 ("collection", try expression(for: collection)), ("variable", .string(variable)),
                 ("predicate", try inner.expression(for: predicate)),
             ])
+        case .function(let function, let arguments):
+            return .call(".function", [
+                (nil, .raw(".\(String(describing: function))")),
+                (nil, .array(try arguments.map { a throws(UnsupportedConstant) in try expression(for: a) })),
+            ])
+        case .conditional(let condition, let whenTrue, let whenFalse):
+            return .call(".conditional", [
+                (nil, try expression(for: condition)), (nil, try expression(for: whenTrue)), (nil, try expression(for: whenFalse)),
+            ])
+        case .index(let collection, let index):
+            let position: String = switch index {
+            case .first: ".first"
+            case .last: ".last"
+            case .size: ".size"
+            case .position(let position): ".position(\(position))"
+            }
+            return .call(".index", [(nil, try expression(for: collection)), (nil, .raw(position))])
         }
     }
 

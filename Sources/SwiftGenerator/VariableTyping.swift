@@ -43,6 +43,21 @@ struct VariableTyping {
             case .keyPath(let base, _):
                 if case .variable(let name) = base, !subqueryVariables.contains(name) { note(name, nil) }
                 collectNested(base, subqueryVariables: subqueryVariables)
+            case .function(_, let arguments):
+                // An operand of a function: a number, or text for the text functions.
+                for argument in arguments {
+                    if case .variable(let name) = argument, !subqueryVariables.contains(name) { note(name, nil) }
+                    collectNested(argument, subqueryVariables: subqueryVariables)
+                }
+            case .conditional(let condition, let whenTrue, let whenFalse):
+                visit(condition, subqueryVariables: subqueryVariables)
+                for branch in [whenTrue, whenFalse] {
+                    if case .variable(let name) = branch, !subqueryVariables.contains(name) { note(name, nil) }
+                    collectNested(branch, subqueryVariables: subqueryVariables)
+                }
+            case .index(let collection, _):
+                if case .variable(let name) = collection, !subqueryVariables.contains(name) { note(name, nil) }
+                collectNested(collection, subqueryVariables: subqueryVariables)
             default: break
             }
         }

@@ -1,5 +1,6 @@
 import DataStore
 import Foundation
+import PredicateLanguage
 import GeneratedBooks
 import GeneratedFailedBanks
 import TestSupport
@@ -65,6 +66,63 @@ import Testing
         #expect(Self.syntaxError("(name")?.message == "expected a comparison operator, found end of input")
     }
 
+    /// Operators bind as Foundation's parser binds them — `|` loosest, then `^`, `&`, shifts,
+    /// `+ -`, `* /`, `**` tightest, all grouping to the left, comparisons looser than all — and
+    /// print back with only the parentheses the grouping needs.
+    @Test func operatorsAndFunctions_parseAsFoundationGroupsThem_andPrintBack() throws {
+        typealias Expression = PredicateLanguage.PredicateExpression
+        func key(_ name: String) -> Expression { .key(name) }
+        func number(_ value: Int64) -> Expression { .constant(.attribute(.integer(value))) }
+        func lhs(_ format: String) throws -> Expression {
+            guard case .comparison(let comparison) = try ObjectPredicate(format: format) else { return .evaluatedObject }
+            return comparison.lhs
+        }
+        #expect(try lhs("a + b * c == 1") == .function(.add, [key("a"), .function(.multiply, [key("b"), key("c")])]))
+        #expect(try lhs("a - b - c == 1") == .function(.subtract, [.function(.subtract, [key("a"), key("b")]), key("c")]))
+        #expect(try lhs("2 ** 3 ** 2 == 64") == .function(.power, [.function(.power, [number(2), number(3)]), number(2)]), "left to right")
+        #expect(try lhs("flags & 4 == 4") == .function(.bitwiseAnd, [key("flags"), number(4)]))
+        #expect(try lhs("a | b ^ c & d << 1 == 0")
+            == .function(.bitwiseOr, [key("a"), .function(.bitwiseXor, [key("b"), .function(.bitwiseAnd, [key("c"), .function(.leftShift, [key("d"), number(1)])])])]))
+        #expect(try lhs("-price * 2 < 0") == .function(.subtract, [number(0), .function(.multiply, [key("price"), number(2)])]), "minus binds as 0 - x")
+        #expect(try lhs("-5 < x") == number(-5), "a negative literal")
+        #expect(try lhs("x - -5 == 1") == .function(.subtract, [key("x"), number(-5)]))
+        #expect(try lhs("~flags == 0") == .function(.onesComplement, [key("flags")]))
+        #expect(try ObjectPredicate(format: "bitwiseAnd:with:(flags, %d) == %d", 4, 4) == ObjectPredicate(format: "(flags & 4) == 4"))
+        #expect(try lhs("abs(x) == 1") == .function(.abs, [key("x")]))
+        #expect(try lhs("abs:(x) == 1") == .function(.abs, [key("x")]))
+        #expect(try lhs("now() > 1") == .function(.now, []))
+        #expect(try lhs("books[SIZE] > 1") == .index(key("books"), .size))
+        #expect(try lhs("TERNARY(a > 1, b, 2) == 3") == .conditional(ObjectPredicate(format: "a > 1"), key("b"), number(2)))
+
+        let formats = [
+            "(flags & 4) != 0", "flags & %d == %d", "price * quantity > 100", "pages - 1 > 10", "-price < 0", "-(a + b) == 1",
+            "(-a) * b == 1", "a + (-b) == 1", "2 ** 3 ** 2 == 64", "2 ** (3 ** 2) == 512", "~flags == -1", "a - (b - c) == 1",
+            "(a | b) & c == 0", "a << 2 >> 1 == 4", "0 - 5 == -5", "modulus:by:(pages, 2) == 0", "raise:toPower:(x, 2) > 1",
+            "lowercase:(name) ==[c] \"x\"", "length:(name) > 3", "now() > added", "TERNARY(price > 5, 1, 2) == 1",
+            "books[SIZE] > 2", "{1, 2, 3}[LAST] == 3", "{1, 2}[0] == 1", "{1, 2}[FIRST] < x", "sum:(books.price) > 10",
+            "count:(books) == max:({1, 2})", "noindex:(name) == \"a\"", "ANY books.price * 2 > 1 OR abs(-3) == 3",
+        ]
+        for format in formats {
+            let predicate = try ObjectPredicate(format: format, arguments: format.contains("%d") ? [4, 4] : [])
+            #expect(try ObjectPredicate(format: predicate.predicateFormat) == predicate, "\(format) printed as \(predicate)")
+        }
+        #expect(try ObjectPredicate(format: "a+b*c==1").predicateFormat == "a + b * c == 1")
+        #expect(try ObjectPredicate(format: "(a+b)*c==1").predicateFormat == "(a + b) * c == 1")
+        #expect(try ObjectPredicate(format: "-(a)==1").predicateFormat == "-a == 1")
+        #expect(Self.syntaxError("LOWERCASE:(name) == 1")?.message.hasPrefix("unknown function 'LOWERCASE:'") == true, "selectors are case-sensitive")
+    }
+
+    @Test func functionErrors_sayWhatIsWrong_whereItIs() {
+        #expect(Self.syntaxError("abs(1, 2) == 1")?.description == "abs: takes 1 argument, not 2 at column 1 in \"abs(1, 2) == 1\"")
+        #expect(Self.syntaxError("x > frobnicate(y)")?.message.hasPrefix("unknown function 'frobnicate'") == true)
+        #expect(Self.syntaxError("x > frobnicate(y)")?.column == 5)
+        #expect(Self.syntaxError("FUNCTION(x, 'y:') == 1")?.message.hasPrefix("FUNCTION calls a method of an object") == true)
+        #expect(Self.syntaxError("books[NEXT] == 1")?.message == "expected FIRST, LAST, SIZE or an integer index, found 'NEXT'")
+        #expect(Self.syntaxError("TERNARY(a > 1, 2) == 1")?.message == "expected ',', found ')'")
+        #expect(Self.syntaxError("a ** == 1")?.column == 6)
+        #expect(Self.syntaxError("$a := 1")?.column == 4, "an assignment is no comparison")
+    }
+
     @Test func typedPredicates_equalTheParsedOnes() throws {
         let cheapWar = Book.price < 500 && Book.title.contains("war", options: .caseInsensitive)
         #expect(cheapWar == (try ObjectPredicate(format: "price < 500.0 AND title CONTAINS[c] 'war'")))
@@ -79,7 +137,8 @@ import Testing
     @Test func randomInput_neverCrashesTheParser() {
         var random = SplitMix64(seed: 42)
         let pieces = ["(", ")", "{", "}", "'", "\"", "%@", "%K", "$x", "@count", "#", ".", ",", "[cd]", "==", "<", "AND", "OR", "NOT",
-                      "ANY", "SUBQUERY", "CAST", "BETWEEN", "IN", "name", "5", "-", "1e", "0x", "\\", "\u{0}", "é", " "]
+                      "ANY", "SUBQUERY", "CAST", "BETWEEN", "IN", "name", "5", "-", "1e", "0x", "\\", "\u{0}", "é", " ",
+                      "+", "*", "**", "&", "|", "^", "<<", ">>", "~", ":", "abs", "now()", "TERNARY", "[SIZE]", "[0]", "modulus:by:"]
         for _ in 0..<20_000 {
             let format = (0..<Int.random(in: 1...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
             let arguments: [any PredicateArgument] = (0..<Int.random(in: 0...2, using: &random)).map { _ in "v" }

@@ -7,8 +7,8 @@ import TestSupport
 /// Random predicate format strings with arguments over the Everything model's `Book`: every
 /// attribute type, nil, `[cd]` string operators, LIKE and MATCHES, IN and BETWEEN, to-one paths,
 /// object comparisons, ANY/ALL/NONE (over to-manys and over one value), aggregates and SUBQUERY,
-/// constants on the left, text on the right of IN, escapes in LIKE, keys in parentheses, nested
-/// AND/OR/NOT.
+/// constants on the left, text on the right of IN, escapes in LIKE, keys in parentheses,
+/// operators, functions and `TERNARY`, nested AND/OR/NOT.
 struct RandomPredicate {
     let objects: RandomLibrary.Objects
     var random: SplitMix64
@@ -59,7 +59,7 @@ struct RandomPredicate {
     }
 
     private mutating func comparison() -> (String, [any PredicateArgument]) {
-        switch Int.random(in: 0..<15, using: &random) {
+        switch Int.random(in: 0..<17, using: &random) {
         case 0, 1, 2:
             let (key, kind) = pick(Self.attributes)
             let op = pick(["==", "!=", "<", "<=", ">", ">=", "=", "<>"])
@@ -126,6 +126,8 @@ struct RandomPredicate {
             case 4: return ("%d IN %@", [Int.random(in: 0...3, using: &random), [1, 2.0]])
             default: return ("%d BETWEEN {1, %f}", [Int.random(in: 0...3, using: &random), Double(Int.random(in: 0...4, using: &random)) / 2])
             }
+        case 14, 15:
+            return computed()
         default:
             switch Int.random(in: 0..<8, using: &random) {
             case 0: return ("pageCount < fileSize", [])
@@ -137,6 +139,33 @@ struct RandomPredicate {
             case 6: return (pick(["TRUEPREDICATE", "FALSEPREDICATE"]), [])
             default: return ("isAvailable == YES AND price >= 1.5", [])
             }
+        }
+    }
+
+    /// A comparison of a computed value: arithmetic, bits, a function or `TERNARY`, on integers,
+    /// reals, decimals and Booleans alike, dividing by zero and taking roots of negatives at times.
+    private mutating func computed() -> (String, [any PredicateArgument]) {
+        let integer = pick(["fileSize", "pageCount", "wordCount", "shelf.featured.pageCount", "isAvailable"])
+        let number = pick(["weight", "rating", "price", "pageCount", "fileSize", "isAvailable"])
+        let op = pick(["==", "!=", "<", ">="])
+        func small(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+        let operand: any PredicateArgument = chance(50) ? small(-2...4) : Double(small(-4...8)) / 2
+        switch small(0...11) {
+        case 0: return ("(\(integer) & %d) \(pick(["!=", "=="])) 0", [small(1...7)])
+        case 1: return ("\(integer) \(pick(["|", "^", "<<", ">>", "&"])) %d \(op) %d", [small(-2...3), small(-2...8)])
+        case 2: return ("\(number) \(pick(["+", "-", "*", "/"])) %@ \(op) %@", [operand, Double(small(-4...8)) / 2])
+        case 3: return ("\(integer) / %d \(op) %d", [small(-2...3), small(-1...3)])
+        case 4: return ("modulus:by:(\(integer), %d) \(op) %d", [small(-3...3), small(-1...2)])
+        case 5: return chance(50) ? ("-\(number) \(op) %@", [operand]) : ("~\(integer) \(op) %d", [small(-6...1)])
+        case 6: return ("\(pick(["abs", "ceiling", "floor", "trunc", "sqrt", "ln"]))(\(number)) \(op) %@", [operand])
+        case 7: return ("\(number) ** %d \(op) %@", [small(0...3), operand])
+        case 8: return ("TERNARY(\(integer) > %d, \(number), %@) \(op) %@", [small(0...3), operand, Double(small(-2...8)) / 2])
+        case 9:
+            let key = pick(["title", "notes", "author.name"])
+            if chance(30) { return ("length:(\(key)) \(op) %d", [small(0...6)]) }
+            return ("\(pick(["lowercase:", "uppercase:"]))(\(key)) \(pick(["==", "BEGINSWITH", "<"]))\(options()) %@", [pick(RandomLibrary.strings)])
+        case 10: return ("\(integer) * 2 + 1 \(op) \(pick(["fileSize", "pageCount", "wordCount"])) - %d", [small(-2...2)])
+        default: return ("chapters[SIZE] + tags.@count \(op) %d", [small(0...4)])
         }
     }
 

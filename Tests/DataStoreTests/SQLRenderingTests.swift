@@ -25,9 +25,6 @@ struct SQLRenderingTests {
         let names = Self.statement.pieces.compactMap { if case .name(let name) = $0 { name } else { nil } }
         #expect(placeholders == 4, "the `?` of verbatim text is no placeholder")
         #expect(names == ["Z_PK", "ZTITLE", "ZPRICE", "ZBOOK", "Z_ENT", "ZTITLE", "Z_OPT", "ZNOTE"])
-        #expect(!Self.statement.pieces.indices.dropFirst().contains { index in
-            if case .text = Self.statement.pieces[index], case .text = Self.statement.pieces[index - 1] { true } else { false }
-        }, "adjacent text is one piece")
     }
 
     /// Names a layout quotes or cuts are spelled as the store's DDL spells them.

@@ -1,5 +1,5 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|fetch|predicate|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
+// round: profile-store insert|update|delete|fetch|predicate|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
 // [ROUNDS]; fetch-floor, fetch-floor-objects, predicate-floor (SQLite's C API: structs, or one plain
 // class instance per row) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
 // same way.
@@ -26,6 +26,19 @@ case "insert":
     for _ in 0..<rounds {
         let context = try PersistentStore(url: StoreFixtures.newStoreURL(), model: StoreFixtures.model).newContext()
         try timed { try StoreFixtures.insertAll(into: context) }
+    }
+case "update", "delete":
+    // A tenth of the items changed or deleted and saved, on a fresh copy of the filled store each round.
+    let filled = try StoreFixtures.filledStoreURL()
+    for _ in 0..<rounds {
+        let context = try PersistentStore(url: ChangeFixture.copy(of: filled), model: StoreFixtures.model).newContext()
+        let items = try context.fetch(FetchRequest<Item>())
+        try timed {
+            for item in items where ChangeFixture.isChanged(item.objectID.primaryKey!) {
+                if operation == "update" { item.price = ChangeFixture.updatedPrice(item.objectID.primaryKey!) } else { context.delete(item) }
+            }
+            try context.save()
+        }
     }
 case "predicate":
     let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)

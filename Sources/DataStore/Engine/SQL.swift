@@ -22,10 +22,41 @@ package struct SQL: Sendable, Hashable {
         case placeholder
     }
 
-    package private(set) var pieces: [Piece]
+    package fileprivate(set) var pieces: [Piece] {
+        didSet { renderings = nil }
+    }
+
+    /// Each dialect's rendering, once made, of a statement run for many rows (`reusable`).
+    private var renderings: Renderings?
 
     package init() {
         pieces = []
+    }
+
+    /// This statement, keeping each dialect's rendering once it is made: for a statement built
+    /// once and run for many rows, as a save's `DELETE` of each object.
+    package var reusable: SQL {
+        var sql = self
+        sql.renderings = Renderings()
+        return sql
+    }
+
+    /// The rendering `render` makes for `dialect`, made once for a reusable statement.
+    func rendering(for dialect: any SQLDialect.Type, _ render: () -> String) -> String {
+        guard let renderings else { return render() }
+        let key = ObjectIdentifier(dialect)
+        if let text = renderings.texts.withLock({ $0[key] }) { return text }
+        let text = render()
+        renderings.texts.withLock { $0[key] = text }
+        return text
+    }
+
+    package static func == (lhs: SQL, rhs: SQL) -> Bool {
+        lhs.pieces == rhs.pieces
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(pieces)
     }
 
     /// `text` as it is: `?` in it is no placeholder.
@@ -51,28 +82,25 @@ package struct SQL: Sendable, Hashable {
     package var isEmpty: Bool { pieces.isEmpty }
 
     package mutating func append(_ other: SQL) {
-        for piece in other.pieces { appendPiece(piece) }
+        pieces += other.pieces
     }
 
-    /// Adjacent text is kept as one piece, so that rendering joins few strings.
-    private mutating func appendPiece(_ piece: Piece) {
-        if case .text(let text) = piece, case .text(let previous)? = pieces.last {
-            pieces[pieces.count - 1] = .text(previous + text)
-        } else {
-            pieces.append(piece)
-        }
-    }
-
-    /// Appends `text`, each `?` in it a placeholder.
+    /// Appends `text`, each `?` in it a placeholder. Statements are built for each object a save
+    /// writes, so the text is scanned by its bytes.
     fileprivate mutating func appendText(_ text: String) {
         assert(Self.storeNameSpelledAsText(in: text) == nil, "\(Self.storeNameSpelledAsText(in: text) ?? "") is a name: write it \\(name:) in \(text)")
-        var rest = Substring(text)
-        while let mark = rest.firstIndex(of: "?") {
-            if mark > rest.startIndex { appendPiece(.text(String(rest[..<mark]))) }
-            pieces.append(.placeholder)
-            rest = rest[rest.index(after: mark)...]
+        let bytes = text.utf8
+        guard bytes.contains(UInt8(ascii: "?")) else {
+            if !text.isEmpty { pieces.append(.text(text)) }
+            return
         }
-        if !rest.isEmpty { appendPiece(.text(String(rest))) }
+        var start = bytes.startIndex
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "?") {
+            if index > start { pieces.append(.text(String(text[start..<index]))) }
+            pieces.append(.placeholder)
+            start = bytes.index(after: index)
+        }
+        if start < bytes.endIndex { pieces.append(.text(String(text[start...]))) }
     }
 
     /// A word of `text` spelled as Core Data names its tables and columns (`ZBOOK`, `Z_PK`,
@@ -95,6 +123,11 @@ package struct SQL: Sendable, Hashable {
     }
 }
 
+/// The renderings of a reusable statement, shared by its copies.
+private final class Renderings: Sendable {
+    let texts = Locked<[ObjectIdentifier: String]>([:])
+}
+
 extension SQL: ExpressibleByStringInterpolation {
     package init(stringLiteral text: String) {
         self.init()
@@ -108,7 +141,9 @@ extension SQL: ExpressibleByStringInterpolation {
     package struct Interpolation: StringInterpolationProtocol {
         fileprivate var sql = SQL()
 
-        package init(literalCapacity: Int, interpolationCount: Int) {}
+        package init(literalCapacity: Int, interpolationCount: Int) {
+            sql.pieces.reserveCapacity(2 * interpolationCount + 1)
+        }
 
         package mutating func appendLiteral(_ text: String) {
             sql.appendText(text)
@@ -124,7 +159,7 @@ extension SQL: ExpressibleByStringInterpolation {
 
         /// A table, column or index of the store.
         package mutating func appendInterpolation(name: String) {
-            sql.append(.name(name))
+            sql.pieces.append(.name(name))
         }
 
         /// Names, `, ` between them.

@@ -94,12 +94,25 @@ package protocol SQLDialect: MigrationDialect {
 
     /// A divisor, so that a division by zero gives `NULL`, as in SQLite.
     func divisor(_ value: SQLFragment) -> SQLFragment
+
+    // MARK: Operators of predicates
+
+    /// An arithmetic or bitwise operator of predicates (`PredicateFunction.isOperator`) on its
+    /// operands, with `PredicateFunction.value(of:inReals:)`'s results: integers as SQLite
+    /// computes them (integer division, by zero `NULL`), or reals when `inReals`. Never asked
+    /// for what `ResolvedExpression.isJudgedInMemoryOnServers` leaves to memory on a server.
+    func operation(_ function: PredicateFunction, _ operands: [SQLFragment], inReals: Bool) -> SQLFragment
 }
 
 extension SQLDialect {
     /// `sql` as the engine reads it: names spelled and placeholders numbered as it spells them.
     package func rendered(_ sql: SQL) -> String {
+        sql.rendering(for: Self.self) { renderedPieces(of: sql) }
+    }
+
+    private func renderedPieces(of sql: SQL) -> String {
         var text = ""
+        text.reserveCapacity(sql.pieces.count * 8)
         var placeholders = 0
         for piece in sql.pieces {
             switch piece {

@@ -62,7 +62,18 @@ struct PredicateEvaluator {
         case .subqueryCount(let collection, let predicate):
             let count = elements(of: collection, scopes).count { evaluate(predicate, scopes: Self.entering(collection, $0, scopes)) }
             return .stored(Int64(count).databaseValue)
+        case .operation(let function, let operands, let inReals):
+            return .stored(function.value(of: operands.map { storedValue($0, scopes) }, inReals: inReals))
+        case .function(let function, let arguments):
+            return .stored(function.value(of: arguments.map { storedValue($0, scopes) }))
+        case .conditional(let condition, let whenTrue, let whenFalse):
+            return value(evaluate(condition, scopes: scopes) ? whenTrue : whenFalse, scopes)
         }
+    }
+
+    /// The stored value an operand of a function yields; `NULL` for an object or a list.
+    private func storedValue(_ expression: ResolvedExpression, _ scopes: [ManagedObject]) -> DatabaseValue {
+        if case .stored(let value) = value(expression, scopes) { value } else { .null }
     }
 
     private func object(at path: ResolvedPath, _ scopes: [ManagedObject]) -> ManagedObject? {

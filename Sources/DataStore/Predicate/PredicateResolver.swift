@@ -19,22 +19,29 @@ struct PredicateResolver {
         case attribute(AttributeType)
         case object
         case count
+        /// An integer computed by an operator or a function.
+        case integer
         case real
 
         /// Whether values of the kind are integers (counts and integer attributes).
         var isInteger: Bool {
             switch self {
-            case .count: true
+            case .count, .integer: true
             case .attribute(let type): type.isInteger
             case .object, .real: false
             }
+        }
+
+        /// Whether the bits and integer arithmetic of operators apply: integers and Booleans.
+        var isIntegral: Bool {
+            isInteger || self == .attribute(.boolean)
         }
 
         /// Kinds that compare with each other.
         var group: String {
             switch self {
             case .object: "object"
-            case .count, .real: "number"
+            case .count, .integer, .real: "number"
             case .attribute(let type):
                 switch type {
                 case .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean: "number"
@@ -50,14 +57,14 @@ struct PredicateResolver {
     }
 
     /// A side before constants are converted.
-    private enum Side {
+    enum Side {
         case constant(PredicateValue)
         case resolved(ResolvedExpression, ValueKind)
     }
 
     /// Where a key path leads: a value (an attribute or an object), or into a to-many with the rest
     /// of the path still to apply to its elements.
-    private enum Walk {
+    enum Walk {
         case value(ResolvedPath, AttributeDescription?)
         case toMany(ResolvedCollection, rest: [String])
     }
@@ -222,7 +229,7 @@ struct PredicateResolver {
             case .value(let value): .stored(value)
             case .objectValue(let id): .object(id)
             case .list(let elements): .list(elements.map(evaluated))
-            case .attribute, .object, .aggregate, .subqueryCount: .stored(.null)
+            case .attribute, .object, .aggregate, .subqueryCount, .operation, .function, .conditional: .stored(.null)
             }
         }
         return .constant(EvaluatedValue.compare(
@@ -251,7 +258,7 @@ struct PredicateResolver {
     }
 
     /// A constant converted to what it is compared with, in stored form.
-    private func convert(_ value: PredicateValue, to kind: ValueKind, options: StringOptions, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
+    func convert(_ value: PredicateValue, to kind: ValueKind, options: StringOptions, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
         switch (value, kind) {
         case (.object(let object), .object):
             guard let id = object.objectID else { throw fail("\(object) is not an object ID of a store") }
@@ -265,15 +272,15 @@ struct PredicateResolver {
         case (.attribute(let attribute), .attribute(let type)):
             guard let converted = attribute.coerced(to: type) else { throw fail("\(value) is not a \(kind.group)") }
             return .value(converted.storedValue)
-        case (.attribute(let attribute), .count), (.attribute(let attribute), .real):
-            guard let converted = attribute.coerced(to: kind == .count ? .integer64 : .double) else { throw fail("\(value) is not a number") }
+        case (.attribute(let attribute), .count), (.attribute(let attribute), .integer), (.attribute(let attribute), .real):
+            guard let converted = attribute.coerced(to: kind == .real ? .double : .integer64) else { throw fail("\(value) is not a number") }
             return .value(converted.storedValue)
         case (.object, _): throw fail("an object is compared with a \(kind.group)")
         case (.collection, _): throw fail("a collection can only be the right of IN or BETWEEN")
         }
     }
 
-    private func constant(_ value: PredicateValue, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
+    func constant(_ value: PredicateValue, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
         switch value {
         case .attribute(let attribute): return .value(attribute.databaseValue)
         case .object(let object):
@@ -285,7 +292,7 @@ struct PredicateResolver {
 
     // MARK: Expressions
 
-    private func side(_ expression: PredicateExpression) throws(ContextError) -> Side {
+    func side(_ expression: PredicateExpression) throws(ContextError) -> Side {
         switch expression {
         case .constant(let value):
             return .constant(value)
@@ -304,6 +311,12 @@ struct PredicateResolver {
                 throw .invalidPredicate("the collection of a SUBQUERY must be a to-many key path: '\(collection)'")
             }
             return .resolved(.subqueryCount(resolved, try pushing(variable, resolved.destination).resolve(predicate)), .count)
+        case .function(let function, let arguments):
+            return try functionSide(function, arguments, expression)
+        case .conditional(let condition, let whenTrue, let whenFalse):
+            return try conditionalSide(condition, whenTrue, whenFalse, expression)
+        case .index(let collection, let index):
+            return try indexSide(collection, index, expression)
         case .keyPath:
             switch try walkIfKeyPath(expression) {
             case .value(let path, let attribute?)?: return .resolved(.attribute(path, attribute), .attribute(attribute.type))
@@ -315,7 +328,7 @@ struct PredicateResolver {
     }
 
     /// `books.@count`, `books.@sum.price`, …
-    private func aggregate(_ collection: ResolvedCollection, _ rest: [String], text: String) throws(ContextError) -> Side {
+    func aggregate(_ collection: ResolvedCollection, _ rest: [String], text: String) throws(ContextError) -> Side {
         guard let first = rest.first, let function = AggregateFunction(rawValue: first) else {
             throw .invalidPredicate("'\(text)' leads through a to-many relationship: use ANY, ALL or NONE, or an aggregate such as @count")
         }
@@ -363,7 +376,7 @@ struct PredicateResolver {
     }
 
     /// The value of a constant or a `{…}` of constants (nested ones included).
-    private func constantValue(of expression: PredicateExpression) throws(ContextError) -> PredicateValue {
+    func constantValue(of expression: PredicateExpression) throws(ContextError) -> PredicateValue {
         switch expression {
         case .constant(let value): return value
         case .collection(let elements):
@@ -375,7 +388,7 @@ struct PredicateResolver {
     }
 
     /// The walk of a key path expression, or `nil` for other expressions.
-    private func walkIfKeyPath(_ expression: PredicateExpression) throws(ContextError) -> Walk? {
+    func walkIfKeyPath(_ expression: PredicateExpression) throws(ContextError) -> Walk? {
         guard case .keyPath(let base, let components) = expression else { return nil }
         let start: ResolvedPath
         switch base {

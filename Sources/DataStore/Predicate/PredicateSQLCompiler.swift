@@ -203,7 +203,23 @@ struct PredicateSQLCompiler {
             let source = enter(collection)
             let inner = compile(predicate)
             return "(SELECT COUNT(*) FROM " + leave(source) + " AND " + inner + ")"
+        case .operation(let function, let operands, let inReals):
+            return dialect.operation(function, operands.map { numericOperand($0) }, inReals: inReals)
+        case .function(let function, let arguments):
+            // SQLite's connections compute the rest with the runtime's own code; a server judges it in memory.
+            let call = "DSFUNCTION(\(StoreFunctions.code(of: function))" + .joined(arguments.map { ", " + self.expression($0) }, separator: "") + ")"
+            return options.isEmpty ? call : "DSFOLD(" + call + ", \(options.rawValue))"
+        case .conditional(let condition, let whenTrue, let whenFalse):
+            let value = "(CASE WHEN " + compile(condition) + " THEN " + numericOperand(whenTrue) + " ELSE " + numericOperand(whenFalse) + " END)"
+            return options.isEmpty ? value : "DSFOLD(" + value + ", \(options.rawValue))"
         }
+    }
+
+    /// An operand of arithmetic or of a `TERNARY`: a Boolean attribute as the integer it is in
+    /// SQLite (a server keeps Booleans of their own type).
+    private mutating func numericOperand(_ operand: ResolvedExpression) -> SQLFragment {
+        guard case .attribute(let path, let attribute) = operand, attribute.type == .boolean else { return expression(operand) }
+        return SQLFragment(sql: dialect.aggregated(column(path, attribute), type: .boolean))
     }
 
     /// The key of the object at the end of `path`: `Z_PK` of its scope, or the foreign key of

@@ -48,6 +48,15 @@ indirect enum ResolvedExpression {
     case aggregate(AggregateFunction, ResolvedCollection, value: (ResolvedPath, AttributeDescription)?)
     /// `SUBQUERY(collection, $x, predicate).@count`.
     case subqueryCount(ResolvedCollection, ResolvedPredicate)
+    /// An operator of numbers: arithmetic (`+ - * / modulus:by:`) or bits (`& | ^ << >> ~`), as
+    /// SQLite computes it. `inReals`: the operands are read as reals first (an operand of a real
+    /// type), so that `/` divides as reals do.
+    case operation(PredicateFunction, [ResolvedExpression], inReals: Bool)
+    /// A function computed by `PredicateFunction.value(of:)` in memory and in SQLite's SQL alike:
+    /// `abs:`, `sqrt:`, `raise:toPower:`, `lowercase:`, `length:`, ….
+    case function(PredicateFunction, [ResolvedExpression])
+    /// `TERNARY(condition, whenTrue, whenFalse)`.
+    case conditional(ResolvedPredicate, ResolvedExpression, ResolvedExpression)
 }
 
 extension ResolvedExpression {
@@ -58,6 +67,12 @@ extension ResolvedExpression {
         case .subqueryCount(_, let predicate): predicate.isJudgedInMemoryOnServers
         case .list(let elements): elements.contains { $0.isJudgedInMemoryOnServers }
         case .objectValue, .attribute, .object, .aggregate: false
+        // A server's shifts wrap their count, and its text and math functions are not the runtime's.
+        case .operation(let function, let operands, _):
+            function == .leftShift || function == .rightShift || operands.contains { $0.isJudgedInMemoryOnServers }
+        case .function: true
+        case .conditional(let condition, let whenTrue, let whenFalse):
+            condition.isJudgedInMemoryOnServers || whenTrue.isJudgedInMemoryOnServers || whenFalse.isJudgedInMemoryOnServers
         }
     }
 

@@ -37,6 +37,18 @@ enum StoreFunctions {
         return TextMatching.fold(value, StringOptions(rawValue: options))
     }
 
+    /// `DSFUNCTION(code, arguments…)`: the built-in function `code` (its position among
+    /// `PredicateFunction.allCases`) of the arguments, as in-memory evaluation computes it.
+    static let function = DatabaseFunction("DSFUNCTION", argumentCount: nil, pure: true) { values in
+        guard let code = values.first.flatMap(Int.fromDatabaseValue), PredicateFunction.allCases.indices.contains(code) else { return DatabaseValue.null }
+        return PredicateFunction.allCases[code].value(of: Array(values.dropFirst()))
+    }
+
+    /// The code of `function` for `DSFUNCTION`.
+    static func code(of function: PredicateFunction) -> Int {
+        PredicateFunction.allCases.firstIndex(of: function)!
+    }
+
     /// `COLLATE DSLOCALIZEDSTANDARD`: `localizedStandardCompare`'s order.
     static let localizedStandard = DatabaseCollation("DSLOCALIZEDSTANDARD") { lhs, rhs in
         SortComparison.localizedStandard(lhs, rhs)
@@ -50,6 +62,7 @@ enum StoreFunctions {
     static func register(in db: Database) {
         if let connection = db.sqliteConnection { registerText(on: connection) }
         db.add(function: fold)
+        db.add(function: function)
         db.add(collation: localizedStandard)
     }
 }

@@ -84,6 +84,11 @@ struct ListDependencies {
         case .subqueryCount(let collection, let inner):
             add(collection)
             visit(inner)
+        case .operation(_, let operands, _), .function(_, let operands): for operand in operands { visit(operand) }
+        case .conditional(let condition, let whenTrue, let whenFalse):
+            visit(condition)
+            visit(whenTrue)
+            visit(whenFalse)
         }
     }
 }

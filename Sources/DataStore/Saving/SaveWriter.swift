@@ -12,6 +12,8 @@ struct SaveWriter {
     private var permanentIDs = PermanentIDs()
     /// The values the history keeps of deleted objects, read before their rows go.
     private var tombstones: [ObjectID: [DatabaseValue]] = [:]
+    /// The `UPDATE`s of the save, one for each entity and set of columns its objects change.
+    private let updateStatements = UpdateStatements()
 
     /// What the transaction did, for the context to bring its objects in line.
     struct Result: Sendable {
@@ -239,11 +241,11 @@ struct SaveWriter {
     /// Writes the changed columns if the row still has the version the context read.
     private func update(_ object: SaveChanges.Row) throws -> Bool {
         let entity = object.entity
-        var assignments: [SQL] = []
+        var columns: [Int] = []
         var values: [DatabaseValue] = []
         for slot in object.changedSlots {
             entity.attributes[slot].forEachStoredColumn(of: object.attributes[slot]) { index, stored in
-                assignments.append("\(name: entity.tableColumns[index]) = ?")
+                columns.append(index)
                 values.append(store.dialect.storedValue(stored))
             }
         }
@@ -253,17 +255,15 @@ struct SaveWriter {
                   !ObjectContext.same(object.relationships[relationship.slot], object.savedRelationships[relationship.slot])
             else { continue }
             let target = resolved(id)
-            assignments.append("\(name: entity.tableColumns[column]) = ?")
+            columns.append(column)
             values.append(target?.primaryKey?.databaseValue ?? .null)
             if let entityColumn {
-                assignments.append("\(name: entity.tableColumns[entityColumn]) = ?")
+                columns.append(entityColumn)
                 values.append(target?.entityNumber.databaseValue ?? .null)
             }
         }
-        assignments.append("\(.Z_OPT) = ?")
         values += [(object.version + 1).databaseValue, key(of: object).databaseValue, object.version.databaseValue]
-        let sql: SQL = "UPDATE \(name: entity.tableName) SET \(assignments.joined(separator: ", ")) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?"
-        return try transaction.execute(sql, values) == 1
+        return try transaction.execute(updateStatements.statement(for: entity, columns: columns), values) == 1
     }
 
     /// Deletes the row if it still has the version the context read, with its join-table rows and
@@ -271,7 +271,7 @@ struct SaveWriter {
     private func delete(_ object: SaveChanges.Row) throws -> Bool {
         let entity = object.entity
         let key = key(of: object)
-        guard try execute("DELETE FROM \(name: entity.tableName) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?", [key, object.version]) == 1 else { return false }
+        guard try execute(entity.deleteStatement, [key, object.version]) == 1 else { return false }
         for relationship in entity.relationships {
             switch relationship.storage {
             case .joinTable(let table, let ownColumn, _, _, _):
@@ -349,5 +349,22 @@ struct SaveWriter {
     /// that already has the values.
     private func uniquenessFailures(of object: SaveChanges.Row) throws -> [ValidationFailure] {
         try UniquenessConflicts.failures(of: object, key: key(of: object), store: store, destinationKey: resolved, in: transaction)
+    }
+}
+
+/// The `UPDATE` of an object that changes some columns of its row, made once for each entity and
+/// set of columns: a save of many objects changes the same columns of most.
+private final class UpdateStatements {
+    private var statements: [[Int]: SQL] = [:]
+
+    /// `UPDATE` of `columns` (indexes among the entity's table columns) and `Z_OPT` of the row
+    /// whose `Z_PK` and `Z_OPT` are the last two arguments.
+    func statement(for entity: EntityDescription, columns: [Int]) -> SQL {
+        let key = [entity.number] + columns
+        if let statement = statements[key] { return statement }
+        let assignments = (columns.map { entity.tableColumns[$0] } + ["Z_OPT"]).map { "\(name: $0) = ?" as SQL }.joined(separator: ", ")
+        let statement = ("UPDATE \(name: entity.tableName) SET \(assignments) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?" as SQL).reusable
+        statements[key] = statement
+        return statement
     }
 }

@@ -43,6 +43,18 @@ package struct SQLiteDialect: SQLDialect {
     package func integerCast(_ value: SQLFragment) -> SQLFragment { "CAST(" + value + " AS INTEGER)" }
     package func divisor(_ value: SQLFragment) -> SQLFragment { value }
 
+    /// SQLite's own operators, whose integer and real arithmetic `PredicateFunction.value(of:)`
+    /// follows; it has no `XOR`: the bits of either operand less those of both.
+    package func operation(_ function: PredicateFunction, _ operands: [SQLFragment], inReals: Bool) -> SQLFragment {
+        let operands = inReals ? operands.map { "CAST(" + $0 + " AS REAL)" } : operands
+        switch function {
+        case .onesComplement: return "(~" + operands[0] + ")"
+        case .bitwiseXor: return "((" + operands[0] + " | " + operands[1] + ") - (" + operands[0] + " & " + operands[1] + "))"
+        case .modulus: return "(" + operands[0] + " % " + operands[1] + ")"
+        default: return "(" + operands[0] + SQL(verbatim: " \(function.infixOperator ?? "+") ") + operands[1] + ")"
+        }
+    }
+
     // MARK: Migration
 
     package func createStatement(for table: EntityTable, in schema: StoreSchema, model: Model) -> SQL { SQL(verbatim: schema.createStatement(for: table)) }
