@@ -26,21 +26,28 @@ extension ObjectContext {
     public func save() async throws(SaveError) {
         await waitForAsynchronousSave()
         guard hasChanges || !misuses.isEmpty else { return }
-        guard let save = try prepareSave() else { return }
-        isSavingAsynchronously = true
-        let (changes, store) = (save.changes, store)
-        let written: Result<SaveWriter.Result, any Error>
-        do {
-            written = .success(try await store.write(changes))
-        } catch {
-            written = .failure(error)
-        }
-        // Observers told of the save may read the store at once.
-        isSavingAsynchronously = false
-        defer { runAfterAsynchronousSave() }
-        switch written {
-        case .success(let result): didSave(save, result, valuesMayHaveChanged: true)
-        case .failure(let error): throw saveFailed(save, error)
+        for attempt in 1... {
+            guard let save = try prepareSave() else { return }
+            isSavingAsynchronously = true
+            let (changes, store) = (save.changes, store)
+            let written: Result<SaveWriter.Result, any Error>
+            do {
+                written = .success(try await store.write(changes))
+            } catch {
+                written = .failure(error)
+            }
+            // Observers told of the save may read the store at once.
+            isSavingAsynchronously = false
+            defer { runAfterAsynchronousSave() }
+            switch written {
+            case .success(let result):
+                return didSave(save, result, valuesMayHaveChanged: true)
+            case .failure(let error):
+                let failure = saveFailed(save, error)
+                guard let conflicts = settlesConflicts(failure), attempt < Self.mergeAttempts else { throw failure }
+                settle(conflicts)
+                guard hasChanges else { return }
+            }
         }
     }
 

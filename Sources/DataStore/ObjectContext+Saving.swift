@@ -13,14 +13,20 @@ extension ObjectContext {
     public func save() throws(SaveError) {
         guard hasChanges || !misuses.isEmpty else { return }
         guard !topContext.isSavingAsynchronously else { throw .saveInProgress }
-        guard let save = try prepareSave() else { return }
-        let result: SaveWriter.Result
-        do {
-            result = try store.write(save.changes)
-        } catch {
-            throw saveFailed(save, error)
+        for attempt in 1... {
+            guard let save = try prepareSave() else { return }
+            let result: SaveWriter.Result
+            do {
+                result = try store.write(save.changes)
+            } catch {
+                let failure = saveFailed(save, error)
+                guard let conflicts = settlesConflicts(failure), attempt < Self.mergeAttempts else { throw failure }
+                settle(conflicts)
+                guard hasChanges else { return }
+                continue
+            }
+            return didSave(save, result, valuesMayHaveChanged: false)
         }
-        didSave(save, result, valuesMayHaveChanged: false)
     }
 
     /// A save's objects, and the values it writes of them.

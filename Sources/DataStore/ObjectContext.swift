@@ -34,6 +34,9 @@ public final class ObjectContext {
     /// Who saves, recorded with each save in the store's persistent history, so that a reader can
     /// tell its own changes from others' (`"app"`, `"widget"`, `"sync"`).
     public var transactionAuthor: String?
+    /// How a save settles conflicts with what other writers saved since this context read the
+    /// objects: `.error`, the default, fails the save (``MergePolicy``).
+    public var mergePolicy: MergePolicy = .error
 
     // The registry and change sets are used on the context's isolation only, never across an
     // overlapping access, and touched for every fetched row and every property set: no per-access
@@ -380,6 +383,13 @@ public final class ObjectContext {
     /// Stops tracking as changed objects whose values are the saved ones.
     func forgetChanges(of objects: [ManagedObject]) {
         updated.remove(objects)
+    }
+
+    /// Forgets an object whose row another writer deleted, with the changes made to it here.
+    func forgetDeletedElsewhere(_ object: ManagedObject) {
+        updated.remove(object)
+        deleted.remove(object)
+        reregisterDeleted(object)
     }
 
     /// Tracks as changed a saved object whose values differ from those just saved.

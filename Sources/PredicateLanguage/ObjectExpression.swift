@@ -4,8 +4,9 @@
 ///
 ///     let raised = try ObjectExpression(format: "price * %@ + 1", 1.1)
 ///
-/// Division is always real division, as in `NSExpression` (`7 / 2` is 3.5); an operand without a
-/// value (or a division by zero) gives no value.
+/// Integers divide as integers, as in `NSExpression` and predicates (`7 / 2` is 3), and a real on
+/// either side divides as reals (`7 / 2.0` is 3.5); an operand without a value (or a division by
+/// zero) gives no value.
 public indirect enum ObjectExpression: Sendable, Hashable, CustomStringConvertible {
     case constant(AttributeValue)
     /// An attribute of the object.

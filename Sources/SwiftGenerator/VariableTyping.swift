@@ -44,9 +44,13 @@ struct VariableTyping {
                 if case .variable(let name) = base, !subqueryVariables.contains(name) { note(name, nil) }
                 collectNested(base, subqueryVariables: subqueryVariables)
             case .function(_, let arguments):
-                // An operand of a function: a number, or text for the text functions.
-                for argument in arguments {
-                    if case .variable(let name) = argument, !subqueryVariables.contains(name) { note(name, nil) }
+                // An operand of an operator takes the type of the attribute on its other side
+                // (`pageCount & $mask`); other operands are typed by nothing.
+                for (index, argument) in arguments.enumerated() {
+                    if case .variable(let name) = argument, !subqueryVariables.contains(name) {
+                        let other = arguments.count == 2 ? arguments[1 - index] : nil
+                        if case .keyPath(.evaluatedObject, let components)? = other { note(name, type(of: components, from: entity)) } else { note(name, nil) }
+                    }
                     collectNested(argument, subqueryVariables: subqueryVariables)
                 }
             case .conditional(let condition, let whenTrue, let whenFalse):

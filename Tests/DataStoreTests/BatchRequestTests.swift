@@ -133,7 +133,7 @@ import Testing
             let books = try Self.books(store)
             #expect(books["Emma"]?.price == 13)
             #expect(books["Beloved"]?.price == 8.5)
-            #expect(books["Beloved"]?.pageCount == 3, "real division, then the integer part")
+            #expect(books["Beloved"]?.pageCount == 3, "integers divide as integers")
             #expect(books["Emma"]?.legacyCode == "B-12")
             #expect(books["Persuasion"]?.price == 12 && books["Persuasion"]?.legacyCode == nil)
             for id in result.objectIDs { #expect(try Self.version(id, store) == 2) }

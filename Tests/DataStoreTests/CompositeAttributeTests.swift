@@ -156,7 +156,7 @@ import Testing
             #expect(try error("shelfSpot < 3").contains("composite"))
             #expect(try error("shelfSpot BEGINSWITH 'A'").contains("composite"))
             #expect(try error("shelfSpot.floor == 1").contains("shelfSpot.floor"))
-            #expect(try error("title.length == 1").contains("title.length"))
+            #expect(try error("title.words == 1").contains("title.words"))
             #expect(try error("TRUEPREDICATE", sort: [.init("shelfSpot")]).contains("composite"))
         }
     }

@@ -235,7 +235,7 @@ import Testing
                 }
             }
             #expect(try error("author == nil") == .unknownKeyPath(entity: "Book", keyPath: "author"))
-            #expect(try error("title.length == 1") == .unknownKeyPath(entity: "Book", keyPath: "title.length"))
+            #expect(try error("title.words == 1") == .unknownKeyPath(entity: "Book", keyPath: "title.words"))
             #expect(try error("price < $MAX") == .unboundVariable("MAX"))
             #expect(try error("price < 'cheap'")?.description.contains("is not a number") == true)
             #expect(try error("price CONTAINS 'x'")?.description.contains("string operators apply to strings") == true)

@@ -18,6 +18,7 @@ import Testing
             try object.setValue(book.title, forKey: "title")
             try object.setValue(book.pages, forKey: "pageCount")
             try object.setValue(book.weight, forKey: "weight")
+            if book.pages < 4 { try object.setValue(URL(string: (book.pages < 3 ? "https://" : "http://") + book.title + ".example"), forKey: "website") }
         }
         try setup.save()
         return store.newContext()
@@ -45,13 +46,25 @@ import Testing
                 ("abs(weight) == 1", "d"), ("sqrt:(weight) >= 1", "bcef"), ("floor(weight) == 1", "b"), ("ceiling:(weight) == 2", "bc"),
                 ("uppercase:(title) == 'A'", "a"), ("length:(title) == 1", "abcdef"), ("now() > CAST(0, 'NSDate')", "abcdef"),
                 ("TERNARY(pageCount > 4, weight, 0) > 3", "f"), ("TERNARY(weight < 0, 'neg', title) == 'neg'", "d"),
-                ("chapters[SIZE] == 0 AND count:(tags) == 0", "abcdef"),
+                ("chapters[SIZE] == 0 AND count:(tags) == 0", "abcdef"), ("title.length == 1", "abcdef"),
+                // A URI is its text to the string operators.
+                ("website BEGINSWITH 'https:'", "ab"), ("website CONTAINS[c] 'C.EXAMPLE'", "c"), ("website LIKE '*//?.example'", "abc"),
                 // Constants alone are computed at once.
                 ("2 + 3 * 4 == 14", "abcdef"), ("7 / 2 == 3", "abcdef"), ("7 / 2.0 == 3.5", "abcdef"), ("{1, 2, 3}[LAST] == 3", "abcdef"),
             ] {
                 #expect(try Self.titles(context, format) == expected, "\(format)")
             }
             #expect(try Self.titles(context, "(pageCount & %d) == %d AND weight * %@ > %@", 2, 2, 2, 5.0) == "e")
+        }
+    }
+
+    /// A fetch-request template of the model computes in generated code: its variables typed by
+    /// the attribute beside them (`mask: Int16` for `pageCount & $mask`).
+    @Test(arguments: TestedEngine.available) func templatesThatCompute_runFromGeneratedCode(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = try Self.library(in: store)
+            let request = Everything.FetchRequests.withPageBits(mask: 2, minimum: 3.5)
+            #expect(try context.fetch(request).map(\.title).sorted() == ["c", "e"], "pages with bit 2 (b, c, e), twice the weight past 3.5")
         }
     }
 

@@ -157,6 +157,16 @@ struct BatchUpdateWriter {
         }
     }
 
+    /// Whether `expression` computes an integer: integer constants and attributes, and `+ - * /`
+    /// of integers.
+    private static func isIntegral(_ expression: ObjectExpression, _ entity: EntityDescription) -> Bool {
+        switch expression {
+        case .constant(let value): if case .double = value { false } else if case .decimal = value { false } else { true }
+        case .key(let name): entity.attribute(named: name).map { [.integer16, .integer32, .integer64].contains($0.type) } ?? false
+        case .arithmetic(_, let lhs, let rhs): isIntegral(lhs, entity) && isIntegral(rhs, entity)
+        }
+    }
+
     /// The SQL of `expression` over the columns of the row being updated.
     private static func compile(_ expression: ObjectExpression, entity: EntityDescription, _ dialect: any SQLDialect) throws(BatchError) -> SQLFragment {
         switch expression {
@@ -177,10 +187,13 @@ struct BatchUpdateWriter {
             return isInteger ? dialect.exactNumber(SQLFragment(sql: .name(column))) : SQLFragment(sql: .name(column))
         case .arithmetic(let arithmeticOperator, let lhs, let rhs):
             let left = try compile(lhs, entity: entity, dialect), right = try compile(rhs, entity: entity, dialect)
-            // Real division, as `NSExpression` divides: `7 / 2` is 3.5, not 3. By zero, `NULL`, as
-            // in SQLite.
+            // As predicates divide, and Foundation: integers as integers (`7 / 2` is 3), else as
+            // reals. By zero, `NULL`, as in SQLite.
             if arithmeticOperator == .divide {
-                return "(CAST(" + left + " AS \(dialect.realType)) / " + dialect.divisor(right) + ")"
+                guard isIntegral(lhs, entity), isIntegral(rhs, entity) else {
+                    return "(CAST(" + left + " AS \(dialect.realType)) / " + dialect.divisor(right) + ")"
+                }
+                return dialect.operation(.divide, [left, right], inReals: false)
             }
             return "(" + left + SQL(verbatim: " \(arithmeticOperator.rawValue) ") + right + ")"
         }

@@ -248,7 +248,8 @@ struct PredicateResolver {
     private func stringSide(_ side: Side, folding options: StringOptions, _ fail: (String) -> ContextError) throws(ContextError) -> ResolvedExpression {
         switch side {
         case .resolved(let expression, let kind):
-            guard kind.group == "string" else { throw fail("string operators apply to strings, not to a \(kind.group)") }
+            // A URI is stored as its text, which the operators read.
+            guard kind.group == "string" || kind.group == "URI" else { throw fail("string operators apply to strings, not to a \(kind.group)") }
             return expression
         case .constant(let value):
             let converted = try convert(value, to: .attribute(.string), options: [], fail)
@@ -293,6 +294,7 @@ struct PredicateResolver {
     // MARK: Expressions
 
     func side(_ expression: PredicateExpression) throws(ContextError) -> Side {
+        if let string = stringLength(expression) { return try functionSide(.length, [string], expression) }
         switch expression {
         case .constant(let value):
             return .constant(value)
@@ -396,7 +398,18 @@ struct PredicateResolver {
         case .variable(let name): start = try variablePath(name)
         default: return nil
         }
+        // `name.length` computes: it is no key path to walk.
+        if stringLength(expression) != nil { return nil }
         return try walk(from: start, components, text: "\(expression)")
+    }
+
+    /// The string key path of `name.length`, whose length it reads as `NSString`'s key of that
+    /// name does; `nil` for any other expression.
+    func stringLength(_ expression: PredicateExpression) -> PredicateExpression? {
+        guard case .keyPath(let base, let components) = expression, components.count > 1, components.last == "length" else { return nil }
+        let string = PredicateExpression.keyPath(base, Array(components.dropLast()))
+        guard case .value(_, let attribute?)? = try? walkIfKeyPath(string), attribute.type == .string else { return nil }
+        return string
     }
 
     private func walk(from start: ResolvedPath, _ components: [String], text: String) throws(ContextError) -> Walk {

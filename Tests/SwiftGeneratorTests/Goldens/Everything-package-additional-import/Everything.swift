@@ -390,6 +390,11 @@ package enum Everything {
                     returnsDistinctResults: true
                 ),
                 DataModel.FetchRequestTemplate("cheaperThan", entityName: "Book", predicate: "price < $maxPrice"),
+                DataModel.FetchRequestTemplate(
+                    "withPageBits",
+                    entityName: "Book",
+                    predicate: "(pageCount & $mask) != 0 AND TERNARY(isAvailable == YES, weight * 2, 0) > $minimum"
+                ),
             ],
             configurations: [
                 DataModel.Configuration(
@@ -555,6 +560,46 @@ package enum Everything {
             var request = FetchRequest<Book>()
             request.predicate = .comparison(
                 PredicateComparison(.keyPath(.evaluatedObject, ["price"]), .less, .constant(maxPrice.predicateValue))
+            )
+            return request
+        }
+
+        /// The `withPageBits` fetch request of the model: `(pageCount & $mask) != 0 AND TERNARY(isAvailable == YES, weight * 2, 0) > $minimum`.
+        package static func withPageBits(mask: Int16, minimum: any PredicateArgument) -> FetchRequest<Book> {
+            var request = FetchRequest<Book>()
+            request.predicate = .and(
+                [
+                    .comparison(
+                        PredicateComparison(
+                            .function(
+                                .bitwiseAnd,
+                                [.keyPath(.evaluatedObject, ["pageCount"]), .constant(mask.predicateValue)]
+                            ),
+                            .notEqual,
+                            .constant(.attribute(.integer(0)))
+                        )
+                    ),
+                    .comparison(
+                        PredicateComparison(
+                            .conditional(
+                                .comparison(
+                                    PredicateComparison(
+                                        .keyPath(.evaluatedObject, ["isAvailable"]),
+                                        .equal,
+                                        .constant(.attribute(.bool(true)))
+                                    )
+                                ),
+                                .function(
+                                    .multiply,
+                                    [.keyPath(.evaluatedObject, ["weight"]), .constant(.attribute(.integer(2)))]
+                                ),
+                                .constant(.attribute(.integer(0)))
+                            ),
+                            .greater,
+                            .constant(minimum.predicateValue)
+                        )
+                    ),
+                ]
             )
             return request
         }

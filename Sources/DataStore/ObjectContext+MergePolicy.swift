@@ -1,0 +1,78 @@
+/// Settling a save's optimistic-locking conflicts by the context's `mergePolicy`.
+extension ObjectContext {
+    /// How many times a save settles conflicts and tries again before it fails with them: each
+    /// try reads the rows as they are, so only a row another writer keeps changing exhausts them.
+    static let mergeAttempts = 8
+
+    /// Whether `error` is conflicts with the store that the merge policy settles.
+    func settlesConflicts(_ error: SaveError) -> [SaveError.Conflict]? {
+        guard mergePolicy != .error, case .conflicts(let conflicts) = error,
+              conflicts.allSatisfy({ $0.origin == .store }) else { return nil }
+        return conflicts
+    }
+
+    /// Brings each conflicting object in line with its row as the store holds it now, keeping
+    /// what the merge policy keeps of this context's changes, so that saving again writes them.
+    func settle(_ conflicts: [SaveError.Conflict]) {
+        for conflict in conflicts {
+            guard let object = registeredObject(for: conflict.objectID) else { continue }
+            guard let storeVersion = conflict.storeVersion else {
+                // Another writer deleted the row: the object goes with it, whatever changed here.
+                forgetDeletedElsewhere(object)
+                continue
+            }
+            if deleted.contains(object) {
+                // The deletion stands: it deletes the row as it is now.
+                object.version = storeVersion
+                continue
+            }
+            let current = object.isLoaded ? object.currentAttributeValues : nil
+            let read = object.isLoaded ? object.savedAttributeValues : nil
+            let toOnes = object.isLoaded ? object.relationshipValues : []
+            let readToOnes = object.isLoaded ? object.savedRelationshipValues : []
+            switch mergePolicy {
+            case .error:
+                return
+            case .rollback:
+                refresh(object, mergeChanges: false)
+            case .mergeByPropertyObjectTrump:
+                refresh(object, mergeChanges: true)
+            case .mergeByPropertyStoreTrump:
+                refresh(object, mergeChanges: true)
+                guard let read else { continue }
+                // Where the store's value is no longer the one read, the store changed it: it wins.
+                for slot in read.indices where Self.isSettable(slot, of: object)
+                    && object.savedAttributeValues[slot] != read[slot] && object.primitiveValue(atSlot: slot) != object.savedAttributeValues[slot] {
+                    object.setAttributeValue(object.savedAttributeValues[slot], atSlot: slot)
+                }
+                restoreToOnes(of: object, where: { slot in
+                    slot < readToOnes.count && !Self.same(object.savedRelationshipValues[slot], readToOnes[slot])
+                        && !Self.same(object.relationshipValues[slot], object.savedRelationshipValues[slot])
+                }, to: { object.savedRelationshipValues[$0] })
+            case .overwrite:
+                refresh(object, mergeChanges: true)
+                guard let current else { continue }
+                for slot in current.indices where Self.isSettable(slot, of: object) && object.primitiveValue(atSlot: slot) != current[slot] {
+                    object.setAttributeValue(current[slot], atSlot: slot)
+                }
+                restoreToOnes(of: object, where: { slot in slot < toOnes.count && !Self.same(object.relationshipValues[slot], toOnes[slot]) }, to: { toOnes[$0] })
+            }
+        }
+    }
+
+    /// Whether the attribute in `slot` is loaded and one a context sets (the store computes a
+    /// derived one).
+    private static func isSettable(_ slot: Int, of object: ManagedObject) -> Bool {
+        slot < object.loadedAttributeCount && !object.entity.attributes[slot].isDerived
+    }
+
+    /// Sets the to-one relationships of `object` for which `needed` holds to `value`, through the
+    /// setter that keeps inverses in line.
+    private func restoreToOnes(of object: ManagedObject, where needed: (Int) -> Bool, to value: (Int) -> RelationshipValue) {
+        for relationship in object.entity.relationships where relationship.isToOne && !relationship.isTransient {
+            let slot = relationship.slot
+            guard slot < object.relationshipValues.count, needed(slot), case .toOne(let id) = value(slot) else { continue }
+            try? object.setValue(id.map(self.object(with:)), forKey: relationship.name)
+        }
+    }
+}
