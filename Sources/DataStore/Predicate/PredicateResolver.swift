@@ -103,6 +103,9 @@ struct PredicateResolver {
                 return elementComparison
             }
         }
+        if comparison.quantifier != .direct, case .collection(let elements) = comparison.lhs {
+            return try quantifiedConstants(comparison, elements)
+        }
         if comparison.quantifier != .direct {
             // Over a single value — a to-one, an attribute — the quantifier takes it as the one
             // element, as Foundation does.
@@ -186,6 +189,26 @@ struct PredicateResolver {
                 let options = left.isString && right.isString ? options : []
                 return judged(try constant(left, fail), comparison.operator, try constant(right, fail), options)
             }
+        }
+    }
+
+    /// `ANY {0, 42, 100} BETWEEN {23, 50}`: the comparison of each constant, judged now; `ALL` and
+    /// `NONE` hold for no elements, `ANY` does not.
+    private func quantifiedConstants(_ comparison: PredicateComparison, _ elements: [PredicateExpression]) throws(ContextError) -> ResolvedPredicate {
+        var holding = 0
+        for element in elements {
+            var one = comparison
+            one.quantifier = .direct
+            one.lhs = element
+            guard case .constant(let holds) = try resolve(one) else {
+                throw .invalidPredicate("\(comparison.quantifier.rawValue) over {…} compares constants only, in \"\(comparison)\"")
+            }
+            if holds { holding += 1 }
+        }
+        switch comparison.quantifier {
+        case .all: return .constant(holding == elements.count)
+        case .none: return .constant(holding == 0)
+        case .any, .direct: return .constant(holding > 0)
         }
     }
 
