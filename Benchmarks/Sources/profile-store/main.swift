@@ -1,6 +1,6 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|update|delete|fetch|predicate|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
-// [ROUNDS]; fetch-floor, fetch-floor-objects, predicate-floor (SQLite's C API: structs, or one plain
+// round: profile-store insert|update|delete|fetch|predicate|computed|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
+// [ROUNDS]; fetch-floor, fetch-floor-objects, predicate-floor, computed-floor (SQLite's C API: structs, or one plain
 // class instance per row) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
 // same way.
 import DataStore
@@ -49,6 +49,18 @@ case "predicate":
             precondition(items.count == StoreFixtures.objectCount)
         }
     }
+case "computed":
+    let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)
+    let request = try ComputedPredicateFixture.request()
+    for _ in 0..<rounds {
+        try timed {
+            let items = try store.newContext().fetch(request)
+            precondition(items.count == ComputedPredicateFixture.matchCount)
+        }
+    }
+case "computed-floor":
+    let db = RawSQLite.open(try StoreFixtures.filledStoreURL())
+    for _ in 0..<rounds { timed { precondition(ComputedPredicateFixture.rawFetch(db).count == ComputedPredicateFixture.matchCount) } }
 case "predicate-floor":
     let db = RawSQLite.open(try StoreFixtures.filledStoreURL())
     PredicateFixture.registerRawFunction(db)
