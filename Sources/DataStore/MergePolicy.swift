@@ -4,7 +4,9 @@
 ///
 /// A policy other than `error` settles each conflict with the store's current row, then saves
 /// again; a conflict that arises again (another writer changed the row meanwhile) is settled the
-/// same way, a few times at most, before the save fails with it.
+/// same way, a few times at most, before the save fails with it. A child context's save into its
+/// parent settles conflicts with the parent's objects the same way, the parent's values standing
+/// for the row; the child's objects then show the parent's values.
 ///
 /// Whatever the policy, a row another writer deleted stays deleted: the context's changes to it
 /// are dropped and the object forgotten. A deletion in this context stands against any change

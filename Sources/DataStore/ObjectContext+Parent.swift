@@ -79,16 +79,42 @@ extension ObjectContext {
     /// deleted an object since this context read it, and nothing moves.
     func save(into parent: ObjectContext, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) throws(SaveError) {
         let conflicts = (toUpdate + toDelete).compactMap { parent.conflict(with: $0) }
-        guard conflicts.isEmpty else { throw .conflicts(conflicts) }
+        guard conflicts.isEmpty || mergePolicy != .error else { throw .conflicts(conflicts) }
+        // The merge policy settles a conflict with the parent as one with the store: the
+        // parent's values stand for the store's row.
+        let settled = Dictionary(conflicts.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
         for object in toInsert { parent.insertCopy(of: object) }
-        for object in toUpdate { parent.copyChanges(of: object) }
-        for object in toDelete { parent.delete(parent.object(with: object.objectID)) }
+        for object in toUpdate {
+            guard let conflict = settled[object.objectID] else {
+                parent.copyChanges(of: object)
+                continue
+            }
+            // Deleted in the parent, the object stays deleted.
+            guard case .parentContext(let changedThere) = conflict.origin, conflict.storeVersion != nil else { continue }
+            switch mergePolicy {
+            case .error, .rollback: break
+            case .mergeByPropertyObjectTrump: parent.copyChanges(of: object)
+            case .mergeByPropertyStoreTrump: parent.copyChanges(of: object, skipping: Set(changedThere))
+            case .overwrite: parent.copyChanges(of: object, all: true)
+            }
+        }
+        for object in toDelete where settled[object.objectID]?.storeVersion != nil || settled[object.objectID] == nil {
+            parent.delete(parent.object(with: object.objectID))
+        }
         // The parent holds these values now: they are what this context read last.
         for object in toInsert { object.keepValuesAsSaved() }
         for object in toUpdate { object.keepValuesAsSaved() }
         for object in deleted.objects { reregisterDeleted(object) }
         relationshipsChanged = false
         clearChanges()
+        // An object whose conflict was settled shows the parent's values as they are now.
+        for object in toUpdate where settled[object.objectID] != nil {
+            if settled[object.objectID]?.storeVersion == nil {
+                reregisterDeleted(object)
+            } else {
+                refresh(object, mergeChanges: false)
+            }
+        }
         parent.processPendingChanges()
     }
 
@@ -126,20 +152,23 @@ extension ObjectContext {
         registerInserted(copy, values: object.currentAttributeValues, relationships: object.relationshipValues)
     }
 
-    /// Makes here the changes a child made to `object`.
-    private func copyChanges(of object: ManagedObject) {
+    /// Makes here the changes a child made to `object` (all its values, with `all`), but for the
+    /// properties `skipping` names.
+    private func copyChanges(of object: ManagedObject, all: Bool = false, skipping: Set<String> = []) {
         let target = self.object(with: object.objectID)
         target.fulfillIfNeeded()
-        copyChanges(of: object, into: target, all: false)
+        copyChanges(of: object, into: target, all: all, skipping: skipping)
     }
 
     /// Sets `target`'s values that differ in `object` (all of them, or those `object` changed), as
-    /// changes made here.
-    private func copyChanges(of object: ManagedObject, into target: ManagedObject, all: Bool) {
-        for attribute in object.entity.attributes where all || object.attributeChanged(atSlot: attribute.slot) {
+    /// changes made here, but for the properties `skipping` names.
+    private func copyChanges(of object: ManagedObject, into target: ManagedObject, all: Bool, skipping: Set<String> = []) {
+        // Derived values are the store's to compute: copying all of them would set them here.
+        for attribute in object.entity.attributes
+        where (all ? !attribute.isDerived : object.attributeChanged(atSlot: attribute.slot)) && !skipping.contains(attribute.name) {
             target.setAttributeValue(object.primitiveValue(atSlot: attribute.slot), atSlot: attribute.slot)
         }
-        for relationship in object.entity.relationships {
+        for relationship in object.entity.relationships where !skipping.contains(relationship.name) {
             let slot = relationship.slot, value = object.relationshipValues[slot]
             if case .unloaded = value { continue }
             guard all || !Self.same(value, object.savedRelationshipValues[slot]) else { continue }

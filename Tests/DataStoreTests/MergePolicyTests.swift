@@ -90,6 +90,39 @@ import Testing
         }
     }
 
+    /// A child's save into a parent that changed the same object since the child read it: the
+    /// parent's values stand for the store's row.
+    @Test func eachPolicy_settlesAConflictWithTheParentContext() async throws {
+        for (policy, expected) in [
+            (MergePolicy.mergeByPropertyObjectTrump, Stored(title: "B", notes: "A", price: 3)),
+            (.mergeByPropertyStoreTrump, Stored(title: "B", notes: "A", price: 2)),
+            (.overwrite, Stored(title: "T", notes: "A", price: 3)),
+            (.rollback, Stored(title: "B", notes: nil, price: 2)),
+        ] {
+            try await TestStores.withNewStore(TestStores.library, on: .sqlite) { store throws in
+                let setup = store.newContext()
+                let book = Book(context: setup)
+                book.title = "T"
+                book.price = 1
+                try setup.save()
+                let parent = store.newContext()
+                let child = parent.newChildContext()
+                child.mergePolicy = policy
+                let mine = try #require(try child.fetch(FetchRequest<Book>()).first)
+                let theirs = try #require(try parent.fetch(FetchRequest<Book>()).first)
+                theirs.price = 2
+                theirs.title = "B"
+                mine.price = 3
+                mine.notes = "A"
+                try child.save()
+                #expect(Stored(title: theirs.title, notes: theirs.notes, price: theirs.price) == expected, "\(policy): the parent")
+                #expect(Stored(title: mine.title, notes: mine.notes, price: mine.price) == expected, "\(policy): the child shows the parent's values")
+                try parent.save()
+                #expect(try Self.stored(store) == [expected], "\(policy): the store")
+            }
+        }
+    }
+
     /// A policy settles a conflict an asynchronous save meets as a synchronous one does.
     @Test func asynchronousSaves_settleConflictsAlike() async throws {
         try await TestStores.withNewStore(TestStores.library, on: .sqlite, awaiting: { store async throws in
