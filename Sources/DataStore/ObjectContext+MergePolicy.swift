@@ -32,7 +32,7 @@ extension ObjectContext {
             let readToOnes = object.isLoaded ? object.savedRelationshipValues : []
             switch mergePolicy {
             case .error:
-                return
+                continue
             case .rollback:
                 refresh(object, mergeChanges: false)
             case .mergeByPropertyObjectTrump:

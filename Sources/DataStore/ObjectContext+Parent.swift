@@ -83,14 +83,15 @@ extension ObjectContext {
         // The merge policy settles a conflict with the parent as one with the store: the
         // parent's values stand for the store's row.
         let settled = Dictionary(conflicts.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        // Deleted in the parent, an object stays deleted.
+        let deletedInParent = Set(conflicts.filter { $0.storeVersion == nil }.map(\.objectID))
         for object in toInsert { parent.insertCopy(of: object) }
-        for object in toUpdate {
+        for object in toUpdate where !deletedInParent.contains(object.objectID) {
             guard let conflict = settled[object.objectID] else {
                 parent.copyChanges(of: object)
                 continue
             }
-            // Deleted in the parent, the object stays deleted.
-            guard case .parentContext(let changedThere) = conflict.origin, conflict.storeVersion != nil else { continue }
+            guard case .parentContext(let changedThere) = conflict.origin else { continue }
             switch mergePolicy {
             case .error, .rollback: break
             case .mergeByPropertyObjectTrump: parent.copyChanges(of: object)
@@ -98,7 +99,7 @@ extension ObjectContext {
             case .overwrite: parent.copyChanges(of: object, all: true)
             }
         }
-        for object in toDelete where settled[object.objectID]?.storeVersion != nil || settled[object.objectID] == nil {
+        for object in toDelete where !deletedInParent.contains(object.objectID) {
             parent.delete(parent.object(with: object.objectID))
         }
         // The parent holds these values now: they are what this context read last.
@@ -109,11 +110,7 @@ extension ObjectContext {
         clearChanges()
         // An object whose conflict was settled shows the parent's values as they are now.
         for object in toUpdate where settled[object.objectID] != nil {
-            if settled[object.objectID]?.storeVersion == nil {
-                reregisterDeleted(object)
-            } else {
-                refresh(object, mergeChanges: false)
-            }
+            if deletedInParent.contains(object.objectID) { reregisterDeleted(object) } else { refresh(object, mergeChanges: false) }
         }
         parent.processPendingChanges()
     }

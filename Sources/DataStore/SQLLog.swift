@@ -53,20 +53,6 @@ extension PersistentStore {
         settings.handler(.statement(dialect.rendered(sql()), boundValues: settings.level > 1 ? arguments().map { "\($0.databaseValue)" } : []))
     }
 
-    /// Runs `statement` in a write in progress, logging it first. `cached` keeps the prepared
-    /// statement for the next run: for statements a write runs once per object.
-    func execute(_ statement: SQLFragment, cached: Bool = false, in db: Database) throws {
-        log(statement.sql, statement.arguments)
-        if cached {
-            try db.cachedStatement(sql: statement.sql.sqliteText).execute(binding: statement.arguments)
-        } else if statement.arguments.isEmpty {
-            try db.execute(sql: statement.sql.sqliteText)
-        } else {
-            // Bound with their lengths, as a save binds them: text may hold U+0000.
-            try db.makeStatement(sql: statement.sql.sqliteText).execute(binding: statement.arguments)
-        }
-    }
-
     /// Runs a fetch of `sql`, logging the statement first and then its time and row count.
     func logged<T>(_ sql: SQLFragment, _ fetch: () throws -> T, rows: (T) -> Int) rethrows -> T {
         let settings = sqlLog.settings.withLock { $0 }

@@ -68,8 +68,7 @@ struct PostgreSQLDialect: SQLDialect {
     /// memory go on in reals there), divided with `DIV`, which truncates as SQLite does; bits of
     /// `BIGINT`; reals in `DOUBLE PRECISION`. By zero, `NULL`.
     func operation(_ function: PredicateFunction, _ operands: [SQLFragment], inReals: Bool) -> SQLFragment {
-        let isBitwise = ![.add, .subtract, .multiply, .divide, .modulus].contains(function)
-        let type: SQL = inReals ? "DOUBLE PRECISION" : isBitwise ? "BIGINT" : "NUMERIC"
+        let type: SQL = inReals ? "DOUBLE PRECISION" : function.isBitwise ? "BIGINT" : "NUMERIC"
         let operands = operands.map { "CAST(" + $0 + " AS \(type))" }
         switch function {
         case .onesComplement: return "(~" + operands[0] + ")"

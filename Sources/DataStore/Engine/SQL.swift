@@ -67,7 +67,7 @@ package struct SQL: Sendable, Hashable {
     /// A name of the store.
     package static func name(_ name: String) -> SQL {
         var sql = SQL()
-        sql.pieces = [.name(name)]
+        sql.pieces.append(.name(name))
         return sql
     }
 
@@ -78,8 +78,6 @@ package struct SQL: Sendable, Hashable {
 
     /// A bound value's place.
     package static let placeholder: SQL = "?"
-
-    package var isEmpty: Bool { pieces.isEmpty }
 
     package mutating func append(_ other: SQL) {
         pieces += other.pieces
@@ -169,12 +167,12 @@ extension SQL: ExpressibleByStringInterpolation {
 
         /// An integer, as a literal: entity numbers, limits.
         package mutating func appendInterpolation(_ number: some BinaryInteger) {
-            sql.append(SQL(verbatim: String(number)))
+            sql.pieces.append(.text(String(number)))
         }
 
         /// Text the source does not spell, as it is: a literal value, an engine's own SQL.
         package mutating func appendInterpolation(verbatim text: String) {
-            sql.append(SQL(verbatim: text))
+            if !text.isEmpty { sql.pieces.append(.text(text)) }
         }
     }
 }

@@ -118,12 +118,20 @@ extension PredicateFunction {
         value.isNaN ? .null : value.databaseValue
     }
 
+    /// Whether it works on the bits of integers: `& | ^ << >> ~`.
+    package var isBitwise: Bool {
+        switch self {
+        case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift, .onesComplement: true
+        default: false
+        }
+    }
+
     /// Whether SQL computes it with its own operators on every engine (the rest: `value(of:)`,
     /// through SQLite's `DSFUNCTION`, or in memory on a server).
     var isOperator: Bool {
         switch self {
-        case .add, .subtract, .multiply, .divide, .modulus, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift, .onesComplement: true
-        default: false
+        case .add, .subtract, .multiply, .divide, .modulus: true
+        default: isBitwise
         }
     }
 }

@@ -28,8 +28,7 @@ extension PredicateResolver {
                 throw fail("\(function.infixOperator ?? function.rawValue) takes \(takesText ? "text" : "numbers"), not a \(kind!.group) ('\(argument)')")
             }
         }
-        let takesIntegers = function == .modulus || (function.isOperator && ![.add, .subtract, .multiply, .divide].contains(function))
-        if takesIntegers, let real = zip(arguments, kinds).first(where: { $0.1.map { !$0.isIntegral } ?? false }) {
+        if function.isBitwise || function == .modulus, let real = zip(arguments, kinds).first(where: { $0.1.map { !$0.isIntegral } ?? false }) {
             throw fail("\(function.infixOperator ?? function.rawValue) takes integers, not '\(real.0)'")
         }
         let inReals = function.isOperator && kinds.contains { $0.map { !$0.isIntegral } ?? false }
