@@ -19,9 +19,10 @@ public indirect enum ObjectExpression: Sendable, Hashable, CustomStringConvertib
         self = try parser.parseArithmetic()
     }
 
-    /// The expression in the format syntax, fully parenthesised.
+    /// The expression in the format syntax, fully parenthesised, negative numbers too.
     public var description: String {
         switch self {
+        case .constant(let value) where value.isNegativeNumber: "(\(value.predicateLiteral))"
         case .constant(let value): value.predicateLiteral
         case .key(let path): path
         case .arithmetic(let arithmeticOperator, let lhs, let rhs): "(\(lhs) \(arithmeticOperator.rawValue) \(rhs))"

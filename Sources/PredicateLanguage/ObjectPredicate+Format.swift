@@ -43,7 +43,7 @@ extension PredicateExpression: CustomStringConvertible {
         case .constant(let value): value.description
         case .collection(let elements): "{" + elements.map(\.description).joined(separator: ", ") + "}"
         case .keyPath(.evaluatedObject, let path): path.map(Self.escapedKey).joined(separator: ".")
-        case .keyPath(let base, let path): ([base.description] + path.map(Self.escapedKey)).joined(separator: ".")
+        case .keyPath(let base, let path): ([base.operand(binding: .max)] + path.map(Self.escapedKey)).joined(separator: ".")
         case .subquery(let collection, let variable, let predicate): "SUBQUERY(\(collection), $\(variable), \(predicate))"
         case .function(let function, let arguments): Self.format(function, arguments)
         case .conditional(let condition, let whenTrue, let whenFalse): "TERNARY(\(condition), \(whenTrue), \(whenFalse))"
@@ -77,8 +77,10 @@ extension PredicateExpression: CustomStringConvertible {
     }
 
     /// How tightly the expression binds as printed: an operator's precedence, `-x` as `0 - x`,
-    /// `~x` past every operator, anything else past all.
+    /// `~x` past every operator, anything else past all. A negative number binds as `-x` does,
+    /// since `-2 * 3` reads back as `-(2 * 3)`.
     private var precedence: Int {
+        if case .constant(.attribute(let value)) = self, value.isNegativeNumber { return PredicateFunction.subtract.precedence! }
         guard case .function(let function, let arguments) = self else { return .max }
         if Self.negatedOperand(function, arguments) != nil { return PredicateFunction.subtract.precedence! }
         if function == .onesComplement { return PredicateFunction.prefixPrecedence }
@@ -136,6 +138,16 @@ extension AttributeValue {
         // The format syntax has no dictionaries (nor does Core Data's); printed for reading only.
         case .composite(let members):
             "{" + members.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value.predicateLiteral)" }.joined(separator: "; ") + "}"
+        }
+    }
+
+    /// Whether the value prints with a leading `-`, which an operator after it would take as
+    /// negating more than the number.
+    var isNegativeNumber: Bool {
+        switch self {
+        case .integer(let value): value < 0
+        case .double(let value): value.isFinite && value.sign == .minus
+        default: false
         }
     }
 

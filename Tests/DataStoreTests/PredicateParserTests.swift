@@ -109,6 +109,18 @@ import Testing
         #expect(try ObjectPredicate(format: "a+b*c==1").predicateFormat == "a + b * c == 1")
         #expect(try ObjectPredicate(format: "(a+b)*c==1").predicateFormat == "(a + b) * c == 1")
         #expect(try ObjectPredicate(format: "-(a)==1").predicateFormat == "-a == 1")
+        // A negative number from an argument keeps its grouping: `-2 * 2` would read back as `-(2 * 2)`.
+        for (format, printed) in [("a - %d * 2 == 1", "a - (-2) * 2 == 1"), ("a * 2 + %d == 1", "a * 2 + (-2) == 1"), ("%d ** 2 == 4", "(-2) ** 2 == 4")] {
+            let predicate = try ObjectPredicate(format: format, arguments: [-2])
+            #expect(predicate.predicateFormat == printed)
+            #expect(try ObjectPredicate(format: predicate.predicateFormat) == predicate, "\(format) printed as \(predicate)")
+        }
+        let keyOfNegative = try ObjectPredicate(format: "%@.pageCount == 1", arguments: [-2])
+        #expect(keyOfNegative.predicateFormat == "(-2).pageCount == 1")
+        #expect(try ObjectPredicate(format: keyOfNegative.predicateFormat) == keyOfNegative)
+        let scaled = ObjectExpression.arithmetic(.multiply, .constant(.integer(-2)), .key("price"))
+        #expect(scaled.description == "((-2) * price)")
+        #expect(try ObjectExpression(format: scaled.description) == scaled)
         #expect(Self.syntaxError("LOWERCASE:(name) == 1")?.message.hasPrefix("unknown function 'LOWERCASE:'") == true, "selectors are case-sensitive")
     }
 
