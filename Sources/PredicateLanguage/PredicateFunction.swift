@@ -48,6 +48,12 @@ public enum PredicateFunction: String, Sendable, Hashable, CaseIterable {
     case min = "min:"
     case max = "max:"
     case average = "average:"
+    /// The middle value; between two, their mean.
+    case median = "median:"
+    /// The values that occur most often, as a collection.
+    case mode = "mode:"
+    /// The population standard deviation.
+    case standardDeviation = "stddev:"
 
     /// The current date, read once when a fetch is made.
     case now = "now"

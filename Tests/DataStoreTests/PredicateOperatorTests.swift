@@ -58,6 +58,35 @@ import Testing
         }
     }
 
+    /// Collections compare element by element, values of unlike kinds are never equal (two nils
+    /// are), and `median:`, `mode:` and `stddev:` compute over `{…}`: Foundation's answers, the
+    /// same in SQL and in memory.
+    @Test(arguments: TestedEngine.available) func collectionsAndUnlikeValues_compareAsFoundationDoes(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = try Self.library(in: store)
+            let books = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
+            for (format, expected) in [
+                // Collections: as many elements, each equal at its place.
+                ("{title, pageCount} = {'c', 3}", "c"), ("{title, pageCount} != {'c', 3}", "abdef"), ("{title} = {'c', 3}", ""),
+                ("{pageCount, weight} = {4, -1}", "d"), ("{1, 2} = {1, 2.0}", "abcdef"), ("{} = {}", "abcdef"), ("{title} = title", ""),
+                // Unlike kinds: `==` never holds, `!=` always, `IN` skips what cannot equal.
+                ("title == 3", ""), ("title != 3", "abcdef"), ("isAvailable == 2", ""), ("isAvailable != 2", "abcdef"), ("pageCount == 'c'", ""), ("pageCount IN {'c', 3, 4}", "cd"),
+                ("title IN {'c', 3}", "c"), ("title == pageCount", ""), ("notes == pageCount", ""), ("title != weight", "abcdef"),
+                // Statistics of constants.
+                ("median:({3, 1, 2}) == pageCount", "b"), ("median:({1, 2, 3, 4}) == 2.5", "abcdef"), ("median:({}) == nil", "abcdef"),
+                ("mode:({1, 2, 3, 3}) == {3}", "abcdef"), ("mode:({4, 1, 4, 1, 2}) = {4, 1}", "abcdef"), ("pageCount IN mode:({6, 1, 6})", "e"),
+                ("stddev:({2, 4, 4, 4, 5, 5, 7, 9}) == 2.0", "abcdef"), ("stddev:({1}) == 0", "abcdef"),
+            ] {
+                #expect(try Self.titles(context, format) == expected, "\(format)")
+                let predicate = try ObjectPredicate(format: format)
+                let inMemory = try books.filter { try predicate.evaluate(with: $0) }.compactMap { $0.value(forKey: "title") as? String }.sorted().joined()
+                #expect(inMemory == expected, "\(format), in memory")
+            }
+            #expect(throws: ContextError.self) { try Self.titles(context, "title < 3") }
+            #expect(throws: ContextError.self) { try Self.titles(context, "median:(chapters.number) > 1") }
+        }
+    }
+
     /// A fetch-request template of the model computes in generated code: its variables typed by
     /// the attribute beside them (`mask: Int16` for `pageCount & $mask`).
     @Test(arguments: TestedEngine.available) func templatesThatCompute_runFromGeneratedCode(_ engine: TestedEngine) async throws {

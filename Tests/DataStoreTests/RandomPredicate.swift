@@ -150,7 +150,7 @@ struct RandomPredicate {
         let op = pick(["==", "!=", "<", ">="])
         func small(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
         let operand: any PredicateArgument = chance(50) ? small(-2...4) : Double(small(-4...8)) / 2
-        switch small(0...11) {
+        switch small(0...13) {
         case 0: return ("(\(integer) & %d) \(pick(["!=", "=="])) 0", [small(1...7)])
         case 1: return ("\(integer) \(pick(["|", "^", "<<", ">>", "&"])) %d \(op) %d", [small(-2...3), small(-2...8)])
         case 2: return ("\(number) \(pick(["+", "-", "*", "/"])) %@ \(op) %@", [operand, Double(small(-4...8)) / 2])
@@ -165,7 +165,15 @@ struct RandomPredicate {
             if chance(30) { return ("length:(\(key)) \(op) %d", [small(0...6)]) }
             return ("\(pick(["lowercase:", "uppercase:"]))(\(key)) \(pick(["==", "BEGINSWITH", "<"]))\(options()) %@", [pick(RandomLibrary.strings)])
         case 10: return ("\(integer) * 2 + 1 \(op) \(pick(["fileSize", "pageCount", "wordCount"])) - %d", [small(-2...2)])
-        default: return ("chapters[SIZE] + tags.@count \(op) %d", [small(0...4)])
+        case 11: return ("chapters[SIZE] + tags.@count \(op) %d", [small(0...4)])
+        case 12:
+            // Collections element by element; values of unlike kinds, never equal (two nils are).
+            let equality = pick(["==", "!="])
+            if chance(50) { return ("{\(integer), title} \(equality) {%d, %@}", [small(-1...4), pick(RandomLibrary.strings)]) }
+            let text = pick(["title", "notes", "author.name"])
+            return chance(50) ? ("\(text) \(equality) %d", [small(0...3)]) : ("\(text) \(equality) \(pick(["pageCount", "weight"]))", [])
+        default:
+            return ("\(number) \(op) \(pick(["median:", "stddev:", "average:"]))({%@, %@, %d})", [operand, operand, small(-2...4)])
         }
     }
 

@@ -61,7 +61,7 @@ extension PredicateFunction {
             return Int64(text.utf16.count).databaseValue
         case .noIndex:
             return operands[0]
-        case .sum, .count, .min, .max, .average, .now:
+        case .sum, .count, .min, .max, .average, .median, .mode, .standardDeviation, .now:
             // Resolved into aggregates and constants before anything is evaluated.
             return .null
         }

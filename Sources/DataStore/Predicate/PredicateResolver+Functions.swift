@@ -13,6 +13,8 @@ extension PredicateResolver {
             return .constant(.attribute(.date(Date())))
         case .sum, .count, .min, .max, .average:
             return try collectionFunction(function, of: arguments[0], expression)
+        case .median, .mode, .standardDeviation:
+            return try statistic(function, of: arguments[0], expression)
         case .noIndex:
             // An index hint to Core Data's SQL: the value itself.
             return try side(arguments[0])
@@ -122,6 +124,30 @@ extension PredicateResolver {
             if value != .null { values.append(value.databaseValue) }
         }
         return .constant(PredicateValue(stored: StoredAggregate.value(aggregate, values)))
+    }
+
+    /// `median:`, `mode:` and `stddev:` of the numbers of `{…}`, computed now. Over a to-many they
+    /// are an error: no engine has them as aggregates, nor does Core Data's SQL store.
+    private func statistic(_ function: PredicateFunction, of argument: PredicateExpression, _ expression: PredicateExpression) throws(ContextError) -> Side {
+        if case .toMany? = try walkIfKeyPath(argument) {
+            throw .invalidPredicate("\(function.rawValue) reads a collection {…}; a fetch computes sum:, count:, min:, max: and average: of a to-many, in '\(expression)'")
+        }
+        guard case .collection(let elements) = try constantValue(of: argument) else {
+            throw .invalidPredicate("\(function.rawValue) reads a collection {…}, in '\(expression)'")
+        }
+        var numbers: [AttributeValue] = []
+        for element in elements {
+            guard case .attribute(let value) = element, Double(attributeValue: value) != nil || value == .null else {
+                throw .invalidPredicate("\(function.rawValue) takes numbers, not \(element), in '\(expression)'")
+            }
+            if value != .null { numbers.append(value) }
+        }
+        let statistics = Statistics(numbers)
+        switch function {
+        case .median: return .constant(.attribute(statistics.median))
+        case .mode: return .constant(.collection(statistics.modes.map(PredicateValue.attribute)))
+        default: return .constant(.attribute(statistics.standardDeviation))
+        }
     }
 
     /// What a side yields; `nil` for `nil`, which goes with anything.

@@ -119,6 +119,11 @@ struct PredicateResolver {
             return try quantified(.any, collection, rest) { PredicateComparison($0, .equal, comparison.lhs, options: comparison.options) }
         }
 
+        if comparison.operator == .equal || comparison.operator == .notEqual,
+           let equal = try collectionsEqual(comparison.lhs, comparison.rhs, comparison.options) {
+            return comparison.operator == .equal ? equal : .not(equal)
+        }
+
         let lhs = try side(comparison.lhs), rhs = try side(comparison.rhs)
         let options = comparison.options
         switch (comparison.operator, lhs, rhs) {
@@ -151,7 +156,11 @@ struct PredicateResolver {
             switch lhs {
             case .resolved(let left, let kind):
                 let options = applicable(options, to: kind)
-                for element in elements { list.append(try convert(element, to: kind, options: options, fail)) }
+                for element in elements {
+                    // An element of another kind equals nothing here, as in Foundation.
+                    if comparison.operator == .in, isUnlike(element, kind) { continue }
+                    list.append(try convert(element, to: kind, options: options, fail))
+                }
                 return .compare(left, comparison.operator, .list(list), options)
             case .constant(let value):
                 // `3 IN {1, 2, 3}`: constants compared as they are.
@@ -176,19 +185,58 @@ struct PredicateResolver {
                 throw fail("objects compare with == and != only")
             case (.resolved(let left, let leftKind), .resolved(let right, let rightKind)):
                 guard leftKind.group == rightKind.group else {
-                    throw fail("cannot compare a \(leftKind.group) with a \(rightKind.group)")
+                    guard !isOrdering else { throw fail("cannot order a \(leftKind.group) against a \(rightKind.group)") }
+                    // Foundation's `isEqual:` between unlike values: never equal, but two nils are.
+                    let bothNil = ResolvedPredicate.and([.compare(left, .equal, .null(of: leftKind), []), .compare(right, .equal, .null(of: rightKind), [])])
+                    return comparison.operator == .equal ? bothNil : .not(bothNil)
                 }
                 return .compare(left, comparison.operator, right, applicable(options, to: leftKind))
             case (.resolved(let left, let kind), .constant(let value)):
+                if !isOrdering, isUnlike(value, kind) { return .constant(comparison.operator == .notEqual) }
+                if let number = booleanNumber(value, kind) {
+                    return try comparing(boolean: left, comparison.operator, number, numberFirst: false, fail)
+                }
                 let options = applicable(options, to: kind)
                 return .compare(left, comparison.operator, try convert(value, to: kind, options: options, fail), options)
             case (.constant(let value), .resolved(let right, let kind)):
+                if !isOrdering, isUnlike(value, kind) { return .constant(comparison.operator == .notEqual) }
+                if let number = booleanNumber(value, kind) {
+                    return try comparing(boolean: right, comparison.operator, number, numberFirst: true, fail)
+                }
                 let options = applicable(options, to: kind)
                 return .compare(try convert(value, to: kind, options: options, fail), comparison.operator, right, options)
             case (.constant(let left), .constant(let right)):
                 let options = left.isString && right.isString ? options : []
                 return judged(try constant(left, fail), comparison.operator, try constant(right, fail), options)
             }
+        }
+    }
+
+    /// `{a, b} = {'x', 3}`: collections are equal when they have as many elements and each equals
+    /// the other's at its place, as `NSArray`'s `isEqual:` answers; a collection equals no single
+    /// value. `nil` when neither side is a collection.
+    private func collectionsEqual(_ lhs: PredicateExpression, _ rhs: PredicateExpression, _ options: StringOptions) throws(ContextError) -> ResolvedPredicate? {
+        func elements(_ expression: PredicateExpression) throws(ContextError) -> [PredicateExpression]? {
+            switch expression {
+            case .collection(let elements): return elements
+            case .constant(.collection(let values)): return values.map(PredicateExpression.constant)
+            case .function, .index:
+                // `mode:(…)` and `{…}[LAST]` may give a collection.
+                guard case .constant(.collection(let values)) = try side(expression) else { return nil }
+                return values.map(PredicateExpression.constant)
+            case .variable, .keyPath, .conditional, .subquery, .evaluatedObject, .constant: return nil
+            }
+        }
+        switch (try elements(lhs), try elements(rhs)) {
+        case (nil, nil): return nil
+        case (let left?, let right?):
+            guard left.count == right.count else { return .constant(false) }
+            var pairs: [ResolvedPredicate] = []
+            for (left, right) in zip(left, right) {
+                pairs.append(try resolve(.comparison(PredicateComparison(left, .equal, right, options: options))))
+            }
+            return .and(pairs)
+        default: return .constant(false)
         }
     }
 
@@ -257,6 +305,47 @@ struct PredicateResolver {
         }
         return .constant(EvaluatedValue.compare(
             evaluated(lhs), comparisonOperator, evaluated(rhs), options: options, patternIsFolded: comparisonOperator.isStringOperator))
+    }
+
+    /// Whether a constant is a value that a `kind` never equals, as Foundation's `isEqual:` answers
+    /// between unlike classes (`"42" != 42`, `author != "Ann"`): a value other than `nil` that
+    /// does not convert to the kind. An ordering of unlike values stays an error, as `compare:`
+    /// raises one in Foundation.
+    private func isUnlike(_ value: PredicateValue, _ kind: ValueKind) -> Bool {
+        switch (value, kind) {
+        case (.attribute(.null), _), (.collection, _): false
+        case (.object, .object): false
+        case (.object, _), (.attribute, .object): true
+        case (.attribute(let attribute), .attribute(let type)): attribute.coerced(to: type) == nil
+        case (.attribute(let attribute), _): Double(attributeValue: attribute) == nil
+        }
+    }
+
+    /// A number (not a Boolean) compared with a Boolean attribute, which `NSNumber` compares as
+    /// 0 or 1: `nil` for other comparisons.
+    private func booleanNumber(_ value: PredicateValue, _ kind: ValueKind) -> DatabaseValue? {
+        guard kind == .attribute(.boolean), case .attribute(let attribute) = value, attribute.isNumber,
+              let real = Double(attributeValue: attribute), !real.isNaN else { return nil }
+        return attribute.databaseValue
+    }
+
+    /// A Boolean attribute against a number, as the values 0 and 1 answer it (`isAvailable == 2`
+    /// holds for none, `isAvailable >= 0.5` for YES): a comparison of the attribute with the one
+    /// value that holds, whether it has a value when both do, and nothing when neither does.
+    private func comparing(
+        boolean attribute: ResolvedExpression, _ comparisonOperator: ComparisonOperator, _ number: DatabaseValue,
+        numberFirst: Bool, _ fail: (String) -> ContextError
+    ) throws(ContextError) -> ResolvedPredicate {
+        let holding = [false, true].filter { truth in
+            let (value, constant) = (EvaluatedValue.stored(truth.databaseValue), EvaluatedValue.stored(number))
+            let (lhs, rhs) = numberFirst ? (constant, value) : (value, constant)
+            return EvaluatedValue.compare(lhs, comparisonOperator, rhs, options: [], patternIsFolded: false)
+        }
+        switch holding.count {
+        case 0: return .constant(false)
+        case 1: return .compare(attribute, .equal, try convert(.attribute(.bool(holding[0])), to: .attribute(.boolean), options: [], fail), [])
+        default: return comparisonOperator == .notEqual ? .constant(true) : .compare(attribute, .notEqual, .value(.null), [])
+        }
     }
 
     /// `options` where they apply: `[c]` and `[d]` on another comparison than of strings change
@@ -481,6 +570,14 @@ struct PredicateResolver {
 }
 
 private extension AttributeValue {
+    /// Whether the value is a number other than a Boolean.
+    var isNumber: Bool {
+        switch self {
+        case .integer, .double, .decimal: true
+        default: false
+        }
+    }
+
     /// Whether the value is a number with a fraction (or beyond every integer), which an integer
     /// comparison must not round away.
     var hasFraction: Bool {

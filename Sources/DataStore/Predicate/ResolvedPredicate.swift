@@ -60,6 +60,11 @@ indirect enum ResolvedExpression {
 }
 
 extension ResolvedExpression {
+    /// No value, for a side of `kind`: no object, or `NULL`.
+    static func null(of kind: PredicateResolver.ValueKind) -> ResolvedExpression {
+        kind == .object ? .objectValue(nil) : .value(.null)
+    }
+
     /// Whether a server judges it in memory: see `ResolvedPredicate.isJudgedInMemoryOnServers`.
     var isJudgedInMemoryOnServers: Bool {
         switch self {
