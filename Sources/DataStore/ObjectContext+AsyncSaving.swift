@@ -44,8 +44,7 @@ extension ObjectContext {
                 return didSave(save, result, valuesMayHaveChanged: true)
             case .failure(let error):
                 let failure = saveFailed(save, error)
-                guard let conflicts = settlesConflicts(failure), attempt < Self.mergeAttempts else { throw failure }
-                settle(conflicts)
+                guard attempt < Self.mergeAttempts, settled(failure) else { throw failure }
                 guard hasChanges else { return }
             }
         }

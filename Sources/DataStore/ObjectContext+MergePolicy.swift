@@ -4,11 +4,21 @@ extension ObjectContext {
     /// try reads the rows as they are, so only a row another writer keeps changing exhausts them.
     static let mergeAttempts = 8
 
-    /// Whether `error` is conflicts with the store that the merge policy settles.
-    func settlesConflicts(_ error: SaveError) -> [SaveError.Conflict]? {
-        guard mergePolicy != .error, case .conflicts(let conflicts) = error,
-              conflicts.allSatisfy({ $0.origin == .store }) else { return nil }
-        return conflicts
+    /// Whether the merge policy settles what made a save fail, having settled it, so that saving
+    /// again may succeed: conflicts with the store are merged now; a uniqueness clash with a row
+    /// another writer inserted after this save looked for clashes is merged by the next try,
+    /// which finds that row.
+    func settled(_ error: SaveError) -> Bool {
+        guard mergePolicy != .error else { return false }
+        switch error {
+        case .conflicts(let conflicts) where conflicts.allSatisfy({ $0.origin == .store }):
+            settle(conflicts)
+            return true
+        case .validation(let failures):
+            return failures.allSatisfy { if case .uniquenessViolated = $0 { true } else { false } }
+        default:
+            return false
+        }
     }
 
     /// Brings each conflicting object in line with its row as the store holds it now, keeping

@@ -20,8 +20,7 @@ extension ObjectContext {
                 result = try store.write(save.changes)
             } catch {
                 let failure = saveFailed(save, error)
-                guard let conflicts = settlesConflicts(failure), attempt < Self.mergeAttempts else { throw failure }
-                settle(conflicts)
+                guard attempt < Self.mergeAttempts, settled(failure) else { throw failure }
                 guard hasChanges else { return }
                 continue
             }
@@ -46,6 +45,8 @@ extension ObjectContext {
     /// Applies the delete rules, validates, and reads the values to write; `nil` when the changes
     /// went into the parent context instead.
     func prepareSave() throws(SaveError) -> PreparedSave? {
+        // Constraint clashes are settled where the objects meet the store, not in a parent context.
+        if parent == nil { try settleUniquenessClashes() }
         prefetchedRows.removeAll()
         var failures = misuses + propagateDeletes()
         processPendingChanges()

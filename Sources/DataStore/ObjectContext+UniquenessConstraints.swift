@@ -1,0 +1,153 @@
+/// Settling uniqueness-constraint clashes of inserted objects by the context's `mergePolicy`: the
+/// upsert Core Data apps rely on (`NSConstraintConflict` resolved by `NSMergePolicy`).
+///
+/// An inserted object clashes when another object of its entity — inserted in the same save, or
+/// already stored — has its values for every name of one of the entity's uniqueness constraints
+/// (`nil` clashes with nothing). The earliest such object survives: the stored one, else the first
+/// inserted; each later one is merged into it by the policy and then forgotten, as Core Data
+/// deletes the losers of a constraint conflict. The survivor keeps its `ObjectID` and its row, so
+/// whatever already points at a stored object goes on pointing at it.
+///
+/// What a merge keeps of a later object, property by property (attributes and to-ones):
+/// - `mergeByPropertyObjectTrump`: its values where it has one; the survivor's where it has `nil`.
+/// - `overwrite`: its values, `nil`s included.
+/// - `mergeByPropertyStoreTrump`: the survivor's values where it has one; the later object's fill
+///   its `nil`s.
+/// - `rollback`: none.
+/// What pointed at the later object points at the survivor, whatever the policy: the later
+/// object's to-many destinations join the survivor's, since each of them holds the reference.
+extension ObjectContext {
+    /// Merges every inserted object that clashes on a uniqueness constraint into the object it
+    /// clashes with, by `mergePolicy`; nothing under `.error`, whose save reports the clash.
+    func settleUniquenessClashes() throws(SaveError) {
+        guard mergePolicy != .error else { return }
+        let constrained = inserted.objects.filter { !deleted.contains($0) && !$0.entity.uniquenessConstraints.isEmpty }
+        guard !constrained.isEmpty else { return }
+        var byEntity: [String: [ManagedObject]] = [:]
+        for object in constrained { byEntity[object.entity.name, default: []].append(object) }
+        for (name, objects) in byEntity.sorted(by: { $0.key < $1.key }) {
+            for constraint in objects[0].entity.uniquenessConstraints {
+                try settle(objects.filter { !deleted.contains($0) }, clashingOn: constraint, entityName: name)
+            }
+        }
+    }
+
+    /// One constraint's clashes among `objects` (inserted, of entity `entityName`) and with the store.
+    private func settle(_ objects: [ManagedObject], clashingOn constraint: [String], entityName: String) throws(SaveError) {
+        var survivors: [[ConstraintValue]: ManagedObject] = [:]
+        var order: [[ConstraintValue]] = []
+        for object in objects {
+            guard let key = constraintKey(of: object, constraint) else { continue }
+            if let survivor = survivors[key] {
+                merge(object, into: survivor)
+            } else {
+                survivors[key] = object
+                order.append(key)
+            }
+        }
+        // The stored objects with the survivors' values, in batches a statement's arguments hold.
+        let storable = order.filter { key in key.allSatisfy(\.isStorable) }
+        for start in stride(from: 0, to: storable.count, by: 200) {
+            let keys = Array(storable[start..<min(start + 200, storable.count)])
+            let request = FetchRequest<ManagedObject>(entityName: entityName, predicate: Self.matching(keys, on: constraint))
+            let stored: [ManagedObject]
+            do {
+                stored = try fetch(request)
+            } catch {
+                throw .database(message: "reading the objects a uniqueness constraint of \(entityName) could clash with: \(error)")
+            }
+            for existing in stored where !existing.isInserted && !deleted.contains(existing) {
+                guard let key = constraintKey(of: existing, constraint), let inserted = survivors[key], inserted !== existing else { continue }
+                merge(inserted, into: existing)
+                survivors[key] = existing
+            }
+        }
+    }
+
+    /// Merges `object` (inserted) into `survivor` by the merge policy, moves its relationships'
+    /// other sides to the survivor, and forgets it.
+    private func merge(_ object: ManagedObject, into survivor: ManagedObject) {
+        let policy = mergePolicy
+        func takes(_ value: Bool, over current: Bool) -> Bool {
+            switch policy {
+            case .mergeByPropertyObjectTrump: value
+            case .overwrite: true
+            case .mergeByPropertyStoreTrump: value && !current
+            case .rollback, .error: false
+            }
+        }
+        for attribute in object.entity.attributes where !attribute.isDerived && attribute.slot < object.loadedAttributeCount {
+            let value = object.primitiveValue(atSlot: attribute.slot)
+            let current = survivor.primitiveValue(atSlot: attribute.slot)
+            if value != current, takes(value != .null, over: current != .null) {
+                survivor.setAttributeValue(value, atSlot: attribute.slot)
+            }
+        }
+        for relationship in object.entity.relationships where !relationship.isTransient {
+            let slot = relationship.slot
+            if relationship.isToOne {
+                let destination = destinationID(of: object, slot: slot), current = destinationID(of: survivor, slot: slot)
+                let moves = destination != current && takes(destination != nil, over: current != nil)
+                setDestination(nil, of: object, slot: slot)
+                if moves { setDestination(destination.map(self.object(with:)), of: survivor, slot: slot) }
+            } else {
+                let members = destinationIDs(of: object, slot: slot).ids.map(self.object(with:))
+                for member in members {
+                    removeDestination(member, from: object, slot: slot)
+                    addDestination(member, to: survivor, slot: slot, at: nil)
+                }
+            }
+        }
+        delete(object)
+    }
+
+    /// The object's values for the constraint's names; `nil` when one is `nil`, which clashes with
+    /// nothing.
+    private func constraintKey(of object: ManagedObject, _ constraint: [String]) -> [ConstraintValue]? {
+        var key: [ConstraintValue] = []
+        for name in constraint {
+            if let attribute = object.entity.attribute(named: name) {
+                let value = object.primitiveValue(atSlot: attribute.slot)
+                guard value != .null else { return nil }
+                key.append(.attribute(value))
+            } else if let relationship = object.entity.relationship(named: name), relationship.isToOne,
+                      let destination = destinationID(of: object, slot: relationship.slot) {
+                key.append(.object(destination))
+            } else {
+                return nil
+            }
+        }
+        return key
+    }
+
+    /// `name IN {…}` for a constraint of one name; an `OR` of each key's values otherwise.
+    private static func matching(_ keys: [[ConstraintValue]], on constraint: [String]) -> ObjectPredicate {
+        func key(_ name: String) -> PredicateExpression { .keyPath(.evaluatedObject, [name]) }
+        if constraint.count == 1 {
+            return .comparison(PredicateComparison(key(constraint[0]), .in, .constant(.collection(keys.map { $0[0].predicateValue }))))
+        }
+        return .or(keys.map { values in
+            .and(zip(constraint, values).map { name, value in
+                .comparison(PredicateComparison(key(name), .equal, .constant(value.predicateValue)))
+            })
+        })
+    }
+}
+
+/// A value of a uniqueness constraint: an attribute's, or a to-one's destination.
+private enum ConstraintValue: Hashable {
+    case attribute(AttributeValue)
+    case object(ObjectID)
+
+    /// Whether a stored row can hold it: an object not yet saved is no row's destination.
+    var isStorable: Bool {
+        if case .object(let id) = self { id.primaryKey != nil } else { true }
+    }
+
+    var predicateValue: PredicateValue {
+        switch self {
+        case .attribute(let value): .attribute(value)
+        case .object(let id): .object(id)
+        }
+    }
+}

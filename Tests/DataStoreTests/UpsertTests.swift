@@ -1,0 +1,132 @@
+import DataStore
+import Foundation
+import Library
+import Testing
+
+/// Uniqueness-constraint clashes settled by each merge policy, on every engine: an inserted book
+/// whose `isbn` another book has — stored, or inserted in the same save — is merged into it, and
+/// the store holds one book with exactly the values the policy keeps.
+@Suite struct UpsertTests {
+    /// What the store holds of a book: title, notes, weight and its chapters' titles.
+    struct Stored: Equatable, CustomStringConvertible {
+        var title: String, notes: String?, weight: Double?, chapters: [String]
+        var description: String { "\(title) / \(notes ?? "nil") / \(weight.map { "\($0)" } ?? "nil") / \(chapters)" }
+
+        init(_ title: String, _ notes: String?, _ weight: Double?, _ chapters: [String]) {
+            (self.title, self.notes, self.weight, self.chapters) = (title, notes, weight, chapters)
+        }
+
+        init(_ book: Book) {
+            self.init(book.title, book.notes, book.weight, book.chapters.map { $0.title ?? "?" })
+        }
+    }
+
+    static func books(isbn: String, in context: ObjectContext) throws -> [Book] {
+        try context.fetch(FetchRequest<Book>(predicate: try ObjectPredicate(format: "isbn == %@", isbn)))
+    }
+
+    static func chapter(_ title: String, in context: ObjectContext) -> Chapter {
+        let chapter = Chapter(context: context)
+        chapter.title = title
+        return chapter
+    }
+
+    @Test(arguments: TestedEngine.available) func eachPolicy_mergesAnInsertedObjectIntoTheStoredOne(_ engine: TestedEngine) async throws {
+        for (policy, expected) in [
+            (MergePolicy.mergeByPropertyObjectTrump, Stored("Feed", "stored notes", 2.5, ["One", "Two"])),
+            (.mergeByPropertyStoreTrump, Stored("Stored", "stored notes", 2.5, ["One", "Two"])),
+            (.overwrite, Stored("Feed", nil, 2.5, ["One", "Two"])),
+            (.rollback, Stored("Stored", "stored notes", nil, ["One", "Two"])),
+        ] {
+            try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+                let setup = store.newContext()
+                let stored = Book(context: setup)
+                (stored.isbn, stored.title, stored.notes) = ("0-00000001-X", "Stored", "stored notes")
+                stored.chapters = [Self.chapter("One", in: setup)]
+                try setup.save()
+
+                let feed = store.newContext()
+                feed.mergePolicy = policy
+                let incoming = Book(context: feed)
+                (incoming.isbn, incoming.title, incoming.weight) = ("0-00000001-X", "Feed", 2.5)
+                incoming.chapters = [Self.chapter("Two", in: feed)]
+                try feed.save()
+
+                let reader = store.newContext()
+                let books = try Self.books(isbn: "0-00000001-X", in: reader)
+                try #require(books.count == 1, "\(policy): one book for the isbn")
+                #expect(Stored(books[0]) == expected, "\(policy)")
+                #expect(books[0].objectID == stored.objectID, "\(policy): the stored book keeps its identity")
+                #expect(incoming.context == nil && !feed.hasChanges, "\(policy): the inserted book is merged and forgotten")
+                // What pointed at the inserted book points at the stored one, whatever the policy.
+                let chapters = try reader.fetch(FetchRequest<Chapter>(predicate: try ObjectPredicate(format: "title == 'Two'")))
+                #expect(chapters.first?.book?.objectID == stored.objectID, "\(policy)")
+            }
+        }
+    }
+
+    @Test(arguments: TestedEngine.available) func objectsInsertedInOneSave_mergeIntoTheFirst(_ engine: TestedEngine) async throws {
+        for (policy, expected) in [
+            (MergePolicy.mergeByPropertyObjectTrump, Stored("B", "a", 2.0, [])),
+            (.mergeByPropertyStoreTrump, Stored("A", "a", 1.0, [])),
+            (.overwrite, Stored("B", nil, 2.0, [])),
+            (.rollback, Stored("A", "a", 1.0, [])),
+        ] {
+            try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+                let context = store.newContext()
+                context.mergePolicy = policy
+                let first = Book(context: context), second = Book(context: context)
+                (first.isbn, first.title, first.notes, first.weight) = ("0-00000002-X", "A", "a", 1)
+                (second.isbn, second.title, second.weight) = ("0-00000002-X", "B", 2)
+                try context.save()
+                let books = try Self.books(isbn: "0-00000002-X", in: store.newContext())
+                try #require(books.count == 1, "\(policy)")
+                #expect(Stored(books[0]) == expected, "\(policy)")
+                #expect(Stored(first) == expected && second.context == nil, "\(policy): the first is the one kept")
+            }
+        }
+    }
+
+    /// A constraint of an attribute and a to-one (`title`, `author`): books of one title by one
+    /// author merge; by different authors, or without an author, they do not.
+    @Test(arguments: TestedEngine.available) func constraintsWithAToOne_clashOnlyForTheSameDestination(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let setup = store.newContext()
+            let austen = Author(context: setup), shelley = Author(context: setup)
+            (austen.name, shelley.name) = ("Austen", "Shelley")
+            let emma = Book(context: setup)
+            (emma.title, emma.author, emma.isbn) = ("Emma", austen, "0-00000011-X")
+            try setup.save()
+
+            let context = store.newContext()
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            let authors = try context.fetch(FetchRequest<Author>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("name")]))
+            for (author, isbn) in [(authors[0], "0-00000012-X"), (authors[1], "0-00000021-X"), (nil, "0-00000031-X"), (nil, "0-00000032-X")] {
+                let book = Book(context: context)
+                (book.title, book.author, book.isbn) = ("Emma", author, isbn)
+            }
+            try context.save()
+            let reader = store.newContext()
+            let books = try reader.fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("isbn")]))
+            #expect(books.map { "\($0.isbn ?? "-") \($0.author?.name ?? "-")" } == ["0-00000012-X Austen", "0-00000021-X Shelley", "0-00000031-X -", "0-00000032-X -"])
+            #expect(books[0].objectID == emma.objectID, "Austen's Emma kept its row and took the new isbn")
+        }
+    }
+
+    @Test(arguments: TestedEngine.available) func errorPolicy_reportsTheClash_andWritesNothing(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let setup = store.newContext()
+            let stored = Book(context: setup)
+            (stored.isbn, stored.title) = ("0-00000003-X", "Stored")
+            try setup.save()
+            let context = store.newContext()
+            let incoming = Book(context: context)
+            (incoming.isbn, incoming.title) = ("0-00000003-X", "Feed")
+            #expect(throws: SaveError.validation([.uniquenessViolated(incoming.objectID, constraint: ["isbn"], conflictingObject: stored.objectID)])) {
+                try context.save()
+            }
+            #expect(try Self.books(isbn: "0-00000003-X", in: store.newContext()).map(\.title) == ["Stored"])
+            #expect(incoming.isInserted)
+        }
+    }
+}
