@@ -8,6 +8,11 @@
 /// parent settles conflicts with the parent's objects the same way, the parent's values standing
 /// for the row; the child's objects then show the parent's values.
 ///
+/// A policy other than `error` also settles uniqueness-constraint clashes — the upsert: an
+/// inserted object whose constrained values a stored object or another inserted object has is
+/// merged into that object and forgotten (see `ObjectContext.mergePolicy`); a batch insert that
+/// a context executes merges its clashing rows into the stored ones the same way.
+///
 /// Whatever the policy, a row another writer deleted stays deleted: the context's changes to it
 /// are dropped and the object forgotten. A deletion in this context stands against any change
 /// another writer made to the row, since a policy merges values and a deletion is none (Core Data's

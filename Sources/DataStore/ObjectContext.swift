@@ -35,7 +35,9 @@ public final class ObjectContext {
     /// tell its own changes from others' (`"app"`, `"widget"`, `"sync"`).
     public var transactionAuthor: String?
     /// How a save settles conflicts with what other writers saved since this context read the
-    /// objects: `.error`, the default, fails the save (``MergePolicy``).
+    /// objects, and inserted objects that clash on a uniqueness constraint (the upsert: merged
+    /// into the object they clash with, which keeps its identity, and forgotten): `.error`, the
+    /// default, fails the save (``MergePolicy``).
     public var mergePolicy: MergePolicy = .error
 
     // The registry and change sets are used on the context's isolation only, never across an

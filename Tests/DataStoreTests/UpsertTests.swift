@@ -113,6 +113,40 @@ import Testing
         }
     }
 
+    /// A batch insert upserts by the executing context's policy: rows that clash with a stored
+    /// object, or with a row inserted earlier in the same request, merge into it.
+    @Test(arguments: TestedEngine.available) func batchInsert_mergesClashingRows_byTheContextsPolicy(_ engine: TestedEngine) async throws {
+        for (policy, expected) in [
+            (MergePolicy.mergeByPropertyObjectTrump, ["Feed / stored notes / 2.5", "New / nil / 1.0"]),
+            (.mergeByPropertyStoreTrump, ["Stored / stored notes / 2.5", "New / nil / 1.0"]),
+            (.overwrite, ["Feed / nil / 2.5", "New / nil / 1.0"]),
+            (.rollback, ["Stored / stored notes / nil", "New / nil / 1.0"]),
+        ] {
+            try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+                let setup = store.newContext()
+                let stored = Book(context: setup)
+                (stored.isbn, stored.title, stored.notes) = ("0-00000001-X", "Stored", "stored notes")
+                try setup.save()
+
+                let feed = store.newContext()
+                feed.mergePolicy = policy
+                let rows: [(isbn: String, title: String, weight: Double)] = [
+                    ("0-00000001-X", "Feed", 2.5), ("0-00000005-X", "New", 1), ("0-00000005-X", "Again", 3),
+                ]
+                let result = try feed.execute(BatchInsertRequest<Book>(count: rows.count) { book, index in
+                    (book.isbn, book.title, book.weight) = (rows[index].isbn, rows[index].title, rows[index].weight)
+                })
+                let books = try store.newContext().fetch(FetchRequest<Book>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("isbn")]))
+                let described = books.map { "\($0.title) / \($0.notes ?? "nil") / \($0.weight.map { "\($0)" } ?? "nil")" }
+                // The third row merges into the second; under object trump and overwrite it wins.
+                let second = policy == .mergeByPropertyObjectTrump || policy == .overwrite ? "Again / nil / 3.0" : "New / nil / 1.0"
+                #expect(described == [expected[0], second], "\(policy)")
+                #expect(books[0].objectID == stored.objectID, "\(policy)")
+                #expect(Set(result.objectIDs) == Set(books.map(\.objectID)) || policy == .rollback, "\(policy): the objects the rows went into")
+            }
+        }
+    }
+
     @Test(arguments: TestedEngine.available) func errorPolicy_reportsTheClash_andWritesNothing(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let setup = store.newContext()

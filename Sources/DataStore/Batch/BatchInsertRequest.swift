@@ -5,6 +5,12 @@
 /// uniqueness constraints) — which Core Data's batch inserts skip — and nothing is written unless
 /// every one passes. Relationships are not set, as in Core Data: connect the objects afterwards.
 ///
+/// Under a merge policy other than `error` (the executing context's `mergePolicy`), a row that
+/// clashes on a uniqueness constraint with a stored object — or with a row the request inserted
+/// before it — is merged into that object instead (the upsert): object trump writes the row's
+/// values other than `nil`, overwrite all of them, store trump fills only the stored `nil`s, and
+/// rollback leaves the stored object as it is. The result's IDs then include the objects merged into.
+///
 ///     // From dictionaries, as Core Data's `init(entityName:objects:)`:
 ///     let request = BatchInsertRequest<Book>(objects: [["title": "Emma", "price": 12.5]])
 ///     // Or filling one generated object at a time, which is reused from row to row:

@@ -10,7 +10,8 @@ extension ObjectContext {
     public func execute<Object>(_ request: BatchInsertRequest<Object>) throws(BatchError) -> BatchResult {
         let entity = try batchEntity(named: request.entityName, as: Object.self)
         var writer = BatchInsertWriter<Object>(context: self, entity: entity, source: request.source)
-        return BatchResult(objectIDs: try runBatch { transaction in try writer.write(transaction) }.inserted)
+        let changes = try runBatch { transaction in try writer.write(transaction) }
+        return BatchResult(objectIDs: changes.inserted + changes.updated.map(\.id))
     }
 
     /// Sets the request's attributes on every matching object; returns the IDs of those changed.
