@@ -34,22 +34,26 @@ extension ObjectContext {
 
     /// One constraint's clashes among `objects` (inserted, of entity `entityName`) and with the store.
     private func settle(_ objects: [ManagedObject], clashingOn constraint: [String], entityName: String) throws(SaveError) {
-        var survivors: [[ConstraintValue]: ManagedObject] = [:]
-        var order: [[ConstraintValue]] = []
+        var survivors: [ConstraintKey: ManagedObject] = [:]
+        survivors.reserveCapacity(objects.count)
+        var order: [ConstraintKey] = []
         for object in objects {
             guard let key = constraintKey(of: object, constraint) else { continue }
-            if let survivor = survivors[key] {
+            // One lookup for a key not seen before, the common case.
+            if let survivor = survivors.updateValue(object, forKey: key) {
+                survivors[key] = survivor
                 merge(object, into: survivor)
             } else {
-                survivors[key] = object
                 order.append(key)
             }
         }
         // The stored objects with the survivors' values, in batches a statement's arguments hold.
-        let storable = order.filter { key in key.allSatisfy(\.isStorable) }
-        for start in stride(from: 0, to: storable.count, by: 200) {
-            let keys = Array(storable[start..<min(start + 200, storable.count)])
-            let request = FetchRequest<ManagedObject>(entityName: entityName, predicate: Self.matching(keys, on: constraint))
+        let storable = order.filter(\.isStorable)
+        for start in stride(from: 0, to: storable.count, by: 500) {
+            let keys = Array(storable[start..<min(start + 500, storable.count)])
+            var request = FetchRequest<ManagedObject>(entityName: entityName, predicate: Self.matching(keys, on: constraint))
+            // The rows as stored: the inserted objects are the ones being matched.
+            request.includesPendingChanges = false
             let stored: [ManagedObject]
             do {
                 stored = try fetch(request)
@@ -57,9 +61,11 @@ extension ObjectContext {
                 throw .database(message: "reading the objects a uniqueness constraint of \(entityName) could clash with: \(error)")
             }
             for existing in stored where !existing.isInserted && !deleted.contains(existing) {
-                guard let key = constraintKey(of: existing, constraint), let inserted = survivors[key], inserted !== existing else { continue }
+                guard let key = constraintKey(of: existing, constraint), let index = survivors.index(forKey: key) else { continue }
+                let inserted = survivors.values[index]
+                guard inserted !== existing else { continue }
                 merge(inserted, into: existing)
-                survivors[key] = existing
+                survivors.values[index] = existing
             }
         }
     }
@@ -103,34 +109,61 @@ extension ObjectContext {
 
     /// The object's values for the constraint's names; `nil` when one is `nil`, which clashes with
     /// nothing.
-    private func constraintKey(of object: ManagedObject, _ constraint: [String]) -> [ConstraintValue]? {
-        var key: [ConstraintValue] = []
+    private func constraintKey(of object: ManagedObject, _ constraint: [String]) -> ConstraintKey? {
+        if constraint.count == 1 { return constraintValue(of: object, constraint[0]).map(ConstraintKey.one) }
+        var values: [ConstraintValue] = []
         for name in constraint {
-            if let attribute = object.entity.attribute(named: name) {
-                let value = object.primitiveValue(atSlot: attribute.slot)
-                guard value != .null else { return nil }
-                key.append(.attribute(value))
-            } else if let relationship = object.entity.relationship(named: name), relationship.isToOne,
-                      let destination = destinationID(of: object, slot: relationship.slot) {
-                key.append(.object(destination))
-            } else {
-                return nil
-            }
+            guard let value = constraintValue(of: object, name) else { return nil }
+            values.append(value)
         }
-        return key
+        return .many(values)
+    }
+
+    /// The object's value for one name of a constraint; `nil` for `nil`.
+    private func constraintValue(of object: ManagedObject, _ name: String) -> ConstraintValue? {
+        if let attribute = object.entity.attribute(named: name) {
+            let value = object.primitiveValue(atSlot: attribute.slot)
+            return value == .null ? nil : .attribute(value)
+        }
+        if let relationship = object.entity.relationship(named: name), relationship.isToOne {
+            return destinationID(of: object, slot: relationship.slot).map(ConstraintValue.object)
+        }
+        return nil
     }
 
     /// `name IN {…}` for a constraint of one name; an `OR` of each key's values otherwise.
-    private static func matching(_ keys: [[ConstraintValue]], on constraint: [String]) -> ObjectPredicate {
+    private static func matching(_ keys: [ConstraintKey], on constraint: [String]) -> ObjectPredicate {
         func key(_ name: String) -> PredicateExpression { .keyPath(.evaluatedObject, [name]) }
         if constraint.count == 1 {
-            return .comparison(PredicateComparison(key(constraint[0]), .in, .constant(.collection(keys.map { $0[0].predicateValue }))))
+            return .comparison(PredicateComparison(key(constraint[0]), .in, .constant(.collection(keys.map { $0.values[0].predicateValue }))))
         }
         return .or(keys.map { values in
-            .and(zip(constraint, values).map { name, value in
+            .and(zip(constraint, values.values).map { name, value in
                 .comparison(PredicateComparison(key(name), .equal, .constant(value.predicateValue)))
             })
         })
+    }
+}
+
+/// An object's values for a uniqueness constraint: one value (most constraints name one
+/// attribute), kept without an array, or several.
+private enum ConstraintKey: Hashable {
+    case one(ConstraintValue)
+    case many([ConstraintValue])
+
+    var values: [ConstraintValue] {
+        switch self {
+        case .one(let value): [value]
+        case .many(let values): values
+        }
+    }
+
+    /// Whether a stored row can have these values.
+    var isStorable: Bool {
+        switch self {
+        case .one(let value): value.isStorable
+        case .many(let values): values.allSatisfy(\.isStorable)
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|update|delete|fetch|predicate|computed|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
+// round: profile-store insert|insert-constrained|upsert|update|delete|fetch|predicate|computed|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
 // [ROUNDS]; fetch-floor, fetch-floor-objects, predicate-floor, computed-floor (SQLite's C API: structs, or one plain
 // class instance per row) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
 // same way.
@@ -26,6 +26,15 @@ case "insert":
     for _ in 0..<rounds {
         let context = try PersistentStore(url: StoreFixtures.newStoreURL(), model: StoreFixtures.model).newContext()
         try timed { try StoreFixtures.insertAll(into: context) }
+    }
+case "insert-constrained", "upsert":
+    // 100,000 listings with a unique code: into an empty store, or one holding every even code.
+    for _ in 0..<rounds {
+        let url = operation == "upsert" ? try UpsertFixture.halfFilledStoreURL() : StoreFixtures.newStoreURL()
+        let store = try PersistentStore(url: url, model: UpsertFixture.model)
+        let policy: MergePolicy = operation == "upsert" ? .mergeByPropertyObjectTrump : .error
+        try timed { try UpsertFixture.saveAll(into: store.newContext(), policy: policy) }
+        try UpsertFixture.verify(store)
     }
 case "update", "delete":
     // A tenth of the items changed or deleted and saved, on a fresh copy of the filled store each round.
