@@ -27,6 +27,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let objectClass: ManagedObject.Type
     /// Whether reads of its objects' properties register with Observation (`objectClass.isObservable`).
     let isObservable: Bool
+    /// Whether its objects are told of their lifecycle (`objectClass` is a `ManagedObjectLifecycle`).
+    let hasLifecycle: Bool
     /// The key paths observation tracks the properties by.
     let observationKeys: ObservationKeys
     /// The columns of the table, in order: attribute and foreign-key column indexes point into it.
@@ -75,6 +77,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.uniquenessConstraints = uniquenessConstraints
         self.objectClass = objectClass
         isObservable = objectClass.isObservable
+        hasLifecycle = objectClass is any ManagedObjectLifecycle.Type
         observationKeys = .covering(attributeCount: attributes.count, relationshipCount: relationships.count)
         self.tableColumns = tableColumns
         // Core Data's order: the entity number first, `0` for an entity alone in its table (whose

@@ -100,7 +100,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Whether the object is a fault: reading any property first loads its values. An object
     /// fetched with `returnsObjectsAsFaults` (the default) is one until first used, though its
     /// values came with the fetch; using it then reads nothing from the store.
-    public var isFault: Bool { faultState != .loaded }
+    public var isFault: Bool { faultState == .fault || faultState == .fetchedAsFault }
 
     /// Whether the object was inserted and not saved yet.
     public var isInserted: Bool { context?.isInserted(self) ?? false }
@@ -155,8 +155,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         if faultState != .loaded { fire() }
     }
 
+    /// Fills a fault, or ends a fetched object's wait for its first use, and then, when the
+    /// values came from the store, tells the object (`awakeFromFetch`), outside any read of the store.
     private func fire() {
-        if faultState == .fault { context?.fulfillFault(self) } else { faultState = .loaded }
+        if faultState == .fault { context?.fulfillFault(self) }
+        guard faultState != .loaded, faultState != .fault else { return }
+        faultState = .loaded
+        lifecycle?.awakeFromFetch()
     }
 }
 
@@ -178,6 +183,9 @@ enum FaultState: UInt8 {
     case fault
     /// Loaded by a fetch that returns faults; the first use makes it `loaded` without a read.
     case fetchedAsFault
+    /// Loaded from the store and not a fault; the first use makes it `loaded` and calls
+    /// `awakeFromFetch`, so that the call happens outside the read that loaded it.
+    case fetched
     case loaded
 }
 

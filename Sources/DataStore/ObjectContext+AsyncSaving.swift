@@ -27,7 +27,7 @@ extension ObjectContext {
         await waitForAsynchronousSave()
         guard hasChanges || !misuses.isEmpty else { return }
         for attempt in 1... {
-            guard let save = try prepareSave() else { return }
+            guard let save = try prepareSave(firstAttempt: attempt == 1) else { return }
             isSavingAsynchronously = true
             let (changes, store) = (save.changes, store)
             let written: Result<SaveWriter.Result, any Error>

@@ -1,4 +1,5 @@
-/// Delete propagation, applied when saving: Nullify removes the deleted object from the other side,
+/// Delete propagation, applied when saving, each deleted object first told (`prepareForDeletion`,
+/// once per deletion): Nullify removes the deleted object from the other side,
 /// Cascade deletes the destinations too, Deny refuses while destinations remain, No Action does
 /// nothing.
 extension ObjectContext {
@@ -11,6 +12,10 @@ extension ObjectContext {
             let object = deleted.objects[index]
             index += 1
             guard processed.insert(ObjectIdentifier(object)).inserted else { continue }
+            if !object.changeFlags.contains(.preparedForDeletion) {
+                object.changeFlags.insert(.preparedForDeletion)
+                object.lifecycle?.prepareForDeletion()
+            }
             for relationship in object.entity.relationships where !relationship.isTransient {
                 let destinations: [ObjectID] = relationship.isToMany
                     ? destinationIDs(of: object, slot: relationship.slot).ids

@@ -16,7 +16,7 @@ extension ObjectContext {
         guard let source = parent?.objectForChild(object.objectID) else { return false }
         object.setLoadedValues(source.currentAttributeValues, source.relationshipValues)
         object.version = source.version
-        object.isLoaded = true
+        object.faultState = .fetched
         return true
     }
 

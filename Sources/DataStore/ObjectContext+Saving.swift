@@ -14,7 +14,7 @@ extension ObjectContext {
         guard hasChanges || !misuses.isEmpty else { return }
         guard !topContext.isSavingAsynchronously else { throw .saveInProgress }
         for attempt in 1... {
-            guard let save = try prepareSave() else { return }
+            guard let save = try prepareSave(firstAttempt: attempt == 1) else { return }
             let result: SaveWriter.Result
             do {
                 result = try store.write(save.changes)
@@ -43,12 +43,21 @@ extension ObjectContext {
     }
 
     /// Applies the delete rules, validates, and reads the values to write; `nil` when the changes
-    /// went into the parent context instead.
-    func prepareSave() throws(SaveError) -> PreparedSave? {
+    /// went into the parent context instead. `firstAttempt`: the first try of this save, which
+    /// tells the objects (`willSave`); a try after a merge does not tell them again.
+    func prepareSave(firstAttempt: Bool) throws(SaveError) -> PreparedSave? {
         // Constraint clashes are settled where the objects meet the store, not in a parent context.
         if parent == nil { try settleUniquenessClashes() }
         prefetchedRows.removeAll()
-        var failures = misuses + propagateDeletes()
+        var deleteFailures = propagateDeletes()
+        if firstAttempt && store.hasLifecycleEntities {
+            let saved = inserted.objects.filter { !deleted.contains($0) } + updated.objects.filter { !deleted.contains($0) && !inserted.contains($0) }
+                + deleted.objects.filter { !inserted.contains($0) }
+            for object in saved { object.lifecycle?.willSave() }
+            // What `willSave` deleted follows its delete rules too.
+            deleteFailures = propagateDeletes()
+        }
+        var failures = misuses + deleteFailures
         processPendingChanges()
         let toInsert = inserted.objects.filter { !deleted.contains($0) }
         let changed = updated.objects.filter { !deleted.contains($0) && !inserted.contains($0) }
@@ -57,6 +66,7 @@ extension ObjectContext {
         guard failures.isEmpty else { throw .validation(failures) }
         if let parent {
             try save(into: parent, toInsert: toInsert, toUpdate: changed, toDelete: toDelete)
+            if store.hasLifecycleEntities { for object in toInsert + changed + toDelete { object.lifecycle?.didSave() } }
             return nil
         }
         // An object changed and changed back has nothing to write: its row and `Z_OPT` stay.
@@ -100,6 +110,9 @@ extension ObjectContext {
     /// changed since the save read them: those changes stay unsaved changes.
     func didSave(_ save: PreparedSave, _ result: SaveWriter.Result, valuesMayHaveChanged: Bool) {
         var changes = apply(save, result, valuesMayHaveChanged: valuesMayHaveChanged)
+        if store.hasLifecycleEntities {
+            for object in save.toInsert + save.toUpdate + save.unchanged + save.toDelete { object.lifecycle?.didSave() }
+        }
         completedSaves += 1
         let derived = applyDerivedValues(result.derivedValues, to: &changes)
         if !changeObservers.isEmpty {

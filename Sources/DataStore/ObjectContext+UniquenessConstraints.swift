@@ -104,6 +104,8 @@ extension ObjectContext {
                 }
             }
         }
+        // Its values live on in the survivor: it is not told of a deletion (`prepareForDeletion`).
+        object.changeFlags.insert(.preparedForDeletion)
         delete(object)
     }
 

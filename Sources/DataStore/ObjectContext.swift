@@ -189,6 +189,7 @@ public final class ObjectContext {
     func registerInserted(_ object: ManagedObject) {
         let layout = object.entity.rowLayout
         registerInserted(object, values: layout.defaultValues, relationships: layout.emptyRelationships)
+        object.lifecycle?.awakeFromInsert()
     }
 
     /// Gives a new object `values` and `relationships`, and tracks it as inserted.
@@ -242,6 +243,7 @@ public final class ObjectContext {
     /// Takes back an unsaved delete; the object's other changes stay.
     func undelete(_ object: ManagedObject) {
         deleted.remove(object)
+        object.changeFlags.remove(.preparedForDeletion)
         if !inserted.contains(object), object.savedAttributeValuesIfChanged != nil || object.savedRelationshipValuesIfChanged != nil {
             updated.insert(object)
         }
@@ -466,7 +468,10 @@ public final class ObjectContext {
         }
         guard object.context === self, !inserted.contains(object) else { return }
         prefetchedRows[object.objectID] = nil
+        let wasLoaded = object.isLoaded
+        if wasLoaded { object.lifecycle?.willTurnIntoFault() }
         object.changingValues(unloadedMayDiffer: changedProperties) { reload(object, mergeChanges: mergeChanges) }
+        if wasLoaded { object.lifecycle?.didTurnIntoFault() }
     }
 
     /// Makes `object` a fault, then, with `mergeChanges`, loads it again and puts its unsaved

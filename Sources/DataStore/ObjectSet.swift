@@ -8,6 +8,8 @@ struct ChangeFlags: OptionSet {
     static let deleted = ChangeFlags(rawValue: 4)
     /// Changed since the context's observers were last told.
     static let unprocessed = ChangeFlags(rawValue: 8)
+    /// Told of its deletion (`prepareForDeletion`) since it was last deleted.
+    static let preparedForDeletion = ChangeFlags(rawValue: 16)
 }
 
 /// Objects in insertion order, with membership kept as a flag on each object (an object belongs

@@ -38,6 +38,9 @@ public final class PersistentStore: Sendable {
     /// The SQL the store's engine speaks.
     let dialect: any SQLDialect
     private let entitiesByName: [String: EntityDescription]
+    /// Whether the class of some entity is told of its objects' lifecycle: saves of a model
+    /// without one skip the calls.
+    let hasLifecycleEntities: Bool
     /// The entity of each generated class, by class: found without hashing the entity's name.
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
     /// The object-ID scope of each entity, by number (`idScopes[0]` is entity 1).
@@ -187,6 +190,7 @@ public final class PersistentStore: Sendable {
         historyCursor = Locked(HistoryCursor(lastTransaction: opened.lastHistoryTransaction))
         entities = EntityDescriptionBuilder(model: model.model, schema: opened.schema, classes: model.classes).build()
         entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        hasLifecycleEntities = entities.contains(where: \.hasLifecycle)
         entitiesByClass = Dictionary(
             entities.filter { $0.objectClass.entityName == $0.name }.map { (ObjectIdentifier($0.objectClass), $0) },
             uniquingKeysWith: { first, _ in first })

@@ -83,7 +83,7 @@ final class RowLayout: Sendable {
             object.setLoadedValues(loaded, relationships(from: row, context: context))
         }
         object.version = row.int64(2)
-        object.isLoaded = true
+        object.faultState = .fetched
     }
 
     /// Reads the row into the object's stored properties; `false` when one of them cannot hold its

@@ -13,6 +13,6 @@ struct PrefetchedRow {
     func fill(_ object: ManagedObject) {
         object.setLoadedValues(attributeValues, relationshipValues)
         object.version = version
-        object.isLoaded = true
+        object.faultState = .fetched
     }
 }
