@@ -24,7 +24,7 @@ extension ObjectContext {
             refresh(object, mergeChanges: true, changedProperties: properties.isEmpty ? nil : properties)
         }
         let touched = Self.entityNumbers(touchedBy: changes)
-        for object in registeredObjects where object.isLoaded {
+        for object in registeredObjectList where object.isLoaded {
             let isUpdated = changes.updated[object.objectID] != nil
             for relationship in object.entity.relationships where relationship.isToMany {
                 let slot = relationship.slot
@@ -77,7 +77,7 @@ extension ObjectContext {
     private func mergeExternalWrite() {
         var notification = takePendingChanges()
         notification.invalidatesAll = true
-        for object in registeredObjects where object.isLoaded && object.changeFlags.isDisjoint(with: [.inserted, .updated, .deleted]) {
+        for object in registeredObjectList where object.isLoaded && object.changeFlags.isDisjoint(with: [.inserted, .updated, .deleted]) {
             let version = object.version
             var found = false
             object.changingValues {

@@ -181,7 +181,7 @@ extension ObjectContext {
     /// gave them; IDs of objects not saved yet stay temporary.
     func adoptPermanentIDs(_ ids: PermanentIDs) {
         var renamed: [ObjectID: ObjectID] = [:]
-        for object in registeredObjects where object.objectID.isTemporaryID {
+        for object in registeredObjectList where object.objectID.isTemporaryID {
             guard let permanent = ids[object.objectID] else { continue }
             let old = object.objectID
             object.objectID = permanent

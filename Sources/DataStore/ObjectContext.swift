@@ -352,8 +352,8 @@ public final class ObjectContext {
         registry.remove(id.row, only: object)
     }
 
-    /// Every registered object.
-    var registeredObjects: [ManagedObject] {
+    /// Every registered object, as a list.
+    var registeredObjectList: [ManagedObject] {
         registry.objects
     }
 
@@ -423,7 +423,7 @@ public final class ObjectContext {
             object.changingValues { object.setLoadedValues(object.savedAttributeValues, object.savedRelationshipValues) }
         }
         // Relationships of unchanged objects may point at forgotten inserts; reload them lazily.
-        for object in registeredObjects where object.isLoaded {
+        for object in registeredObjectList where object.isLoaded {
             guard let saved = object.savedRelationshipValuesIfChanged else { continue }
             object.changingValues { object.relationshipValues = saved }
             object.savedRelationshipValuesIfChanged = nil
@@ -441,7 +441,7 @@ public final class ObjectContext {
     /// unsaved changes are dropped.
     public func reset() {
         guard !isSavingAsynchronously else { return afterAsynchronousSave { $0.reset() } }
-        for object in registeredObjects { object.context = nil }
+        for object in registeredObjectList { object.context = nil }
         registry.removeAll()
         inserted.removeAll()
         updated.removeAll()
