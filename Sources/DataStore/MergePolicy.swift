@@ -34,4 +34,12 @@ public enum MergePolicy: Sendable, Hashable {
     /// `NSRollbackMergePolicy`: the store's row wins whole; this context's changes to the object
     /// are dropped.
     case rollback
+    /// A policy of the app's own, a subclass of ``CustomMergePolicy``: Core Data's `NSMergePolicy`
+    /// subclass.
+    case custom(CustomMergePolicy)
+
+    /// The built-in policy that settles conflicts: a custom one's base.
+    var builtIn: MergePolicy {
+        if case .custom(let policy) = self { policy.base } else { self }
+    }
 }

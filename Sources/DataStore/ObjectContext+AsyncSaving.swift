@@ -44,7 +44,7 @@ extension ObjectContext {
                 return didSave(save, result, valuesMayHaveChanged: true)
             case .failure(let error):
                 let failure = saveFailed(save, error)
-                guard attempt < Self.mergeAttempts, settled(failure) else { throw failure }
+                guard attempt < Self.mergeAttempts, try settled(failure) else { throw failure }
                 guard hasChanges else { return }
             }
         }

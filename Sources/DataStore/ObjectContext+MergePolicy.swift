@@ -8,12 +8,20 @@ extension ObjectContext {
     /// again may succeed: conflicts with the store are merged now; a uniqueness clash with a row
     /// another writer inserted after this save looked for clashes is merged by the next try,
     /// which finds that row.
-    func settled(_ error: SaveError) -> Bool {
+    func settled(_ error: SaveError) throws(SaveError) -> Bool {
         guard mergePolicy != .error else { return false }
         switch error {
         case .conflicts(let conflicts) where conflicts.allSatisfy({ $0.origin == .store }):
-            settle(conflicts)
-            return true
+            guard case .custom(let policy) = mergePolicy else {
+                settle(conflicts, by: mergePolicy)
+                return true
+            }
+            do {
+                try policy.resolve(optimisticLockingConflicts: conflicts, in: self)
+                return true
+            } catch {
+                throw .mergePolicyFailed(message: "\(error)")
+            }
         case .validation(let failures):
             return failures.allSatisfy { if case .uniquenessViolated = $0 { true } else { false } }
         default:
@@ -22,8 +30,9 @@ extension ObjectContext {
     }
 
     /// Brings each conflicting object in line with its row as the store holds it now, keeping
-    /// what the merge policy keeps of this context's changes, so that saving again writes them.
-    func settle(_ conflicts: [SaveError.Conflict]) {
+    /// what `policy` keeps of this context's changes, so that saving again writes them.
+    func settle(_ conflicts: [SaveError.Conflict], by policy: MergePolicy) {
+        let policy = policy.builtIn
         for conflict in conflicts {
             guard let object = registeredObject(for: conflict.objectID) else { continue }
             guard let storeVersion = conflict.storeVersion else {
@@ -40,8 +49,8 @@ extension ObjectContext {
             let read = object.isLoaded ? object.savedAttributeValues : nil
             let toOnes = object.isLoaded ? object.relationshipValues : []
             let readToOnes = object.isLoaded ? object.savedRelationshipValues : []
-            switch mergePolicy {
-            case .error:
+            switch policy {
+            case .error, .custom:
                 continue
             case .rollback:
                 refresh(object, mergeChanges: false)

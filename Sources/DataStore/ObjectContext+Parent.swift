@@ -92,8 +92,9 @@ extension ObjectContext {
                 continue
             }
             guard case .parentContext(let changedThere) = conflict.origin else { continue }
-            switch mergePolicy {
-            case .error, .rollback: break
+            // A custom policy's conflicts with the parent are settled by its base.
+            switch mergePolicy.builtIn {
+            case .error, .rollback, .custom: break
             case .mergeByPropertyObjectTrump: parent.copyChanges(of: object)
             case .mergeByPropertyStoreTrump: parent.copyChanges(of: object, skipping: Set(changedThere))
             case .overwrite: parent.copyChanges(of: object, all: true)

@@ -20,7 +20,7 @@ extension ObjectContext {
                 result = try store.write(save.changes)
             } catch {
                 let failure = saveFailed(save, error)
-                guard attempt < Self.mergeAttempts, settled(failure) else { throw failure }
+                guard attempt < Self.mergeAttempts, try settled(failure) else { throw failure }
                 guard hasChanges else { return }
                 continue
             }

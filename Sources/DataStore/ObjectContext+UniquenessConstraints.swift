@@ -32,23 +32,25 @@ extension ObjectContext {
         }
     }
 
-    /// One constraint's clashes among `objects` (inserted, of entity `entityName`) and with the store.
+    /// One constraint's clashes among `objects` (inserted, of entity `entityName`) and with the
+    /// store, settled by the merge policy.
     private func settle(_ objects: [ManagedObject], clashingOn constraint: [String], entityName: String) throws(SaveError) {
-        var survivors: [ConstraintKey: ManagedObject] = [:]
-        survivors.reserveCapacity(objects.count)
-        var order: [ConstraintKey] = []
+        // The inserted objects of each key, in the order they came; a stored object found below.
+        var groups: [(key: ConstraintKey, inserted: [ManagedObject], stored: ManagedObject?)] = []
+        var positions: [ConstraintKey: Int] = [:]
+        positions.reserveCapacity(objects.count)
         for object in objects {
             guard let key = constraintKey(of: object, constraint) else { continue }
             // One lookup for a key not seen before, the common case.
-            if let survivor = survivors.updateValue(object, forKey: key) {
-                survivors[key] = survivor
-                merge(object, into: survivor)
+            if let position = positions.updateValue(groups.count, forKey: key) {
+                positions[key] = position
+                groups[position].inserted.append(object)
             } else {
-                order.append(key)
+                groups.append((key, [object], nil))
             }
         }
-        // The stored objects with the survivors' values, in batches a statement's arguments hold.
-        let storable = order.filter(\.isStorable)
+        // The stored objects with those values, in batches a statement's arguments hold.
+        let storable = groups.map(\.key).filter(\.isStorable)
         for start in stride(from: 0, to: storable.count, by: 500) {
             let keys = Array(storable[start..<min(start + 500, storable.count)])
             var request = FetchRequest<ManagedObject>(entityName: entityName, predicate: Self.matching(keys, on: constraint))
@@ -61,25 +63,42 @@ extension ObjectContext {
                 throw .database(message: "reading the objects a uniqueness constraint of \(entityName) could clash with: \(error)")
             }
             for existing in stored where !existing.isInserted && !deleted.contains(existing) {
-                guard let key = constraintKey(of: existing, constraint), let index = survivors.index(forKey: key) else { continue }
-                let inserted = survivors.values[index]
-                guard inserted !== existing else { continue }
-                merge(inserted, into: existing)
-                survivors.values[index] = existing
+                guard let key = constraintKey(of: existing, constraint), let position = positions[key] else { continue }
+                groups[position].stored = existing
             }
+        }
+        let conflicts = groups.filter { $0.stored != nil || $0.inserted.count > 1 }.map {
+            ConstraintConflict(constraint: constraint, databaseObject: $0.stored, conflictingObjects: $0.inserted)
+        }
+        guard !conflicts.isEmpty else { return }
+        guard case .custom(let policy) = mergePolicy else {
+            for conflict in conflicts { merge(conflict, by: mergePolicy) }
+            return
+        }
+        do {
+            try policy.resolve(constraintConflicts: conflicts, in: self)
+        } catch {
+            throw .mergePolicyFailed(message: "\(error)")
         }
     }
 
-    /// Merges `object` (inserted) into `survivor` by the merge policy, moves its relationships'
-    /// other sides to the survivor, and forgets it.
-    private func merge(_ object: ManagedObject, into survivor: ManagedObject) {
-        let policy = mergePolicy
+    /// Merges each inserted object of `conflict` but its survivor into the survivor, by `policy`.
+    func merge(_ conflict: ConstraintConflict, by policy: MergePolicy) {
+        let survivor = conflict.survivor
+        for object in conflict.conflictingObjects where object !== survivor && object.context === self && !deleted.contains(object) {
+            merge(object, into: survivor, by: policy.builtIn)
+        }
+    }
+
+    /// Merges `object` (inserted) into `survivor` by `policy`, moves its relationships' other
+    /// sides to the survivor, and forgets it.
+    private func merge(_ object: ManagedObject, into survivor: ManagedObject, by policy: MergePolicy) {
         func takes(_ value: Bool, over current: Bool) -> Bool {
             switch policy {
             case .mergeByPropertyObjectTrump: value
             case .overwrite: true
             case .mergeByPropertyStoreTrump: value && !current
-            case .rollback, .error: false
+            case .rollback, .error, .custom: false
             }
         }
         for attribute in object.entity.attributes where !attribute.isDerived && attribute.slot < object.loadedAttributeCount {

@@ -14,6 +14,8 @@ public enum SaveError: Error, Equatable, CustomStringConvertible {
     /// or not, and no one can tell which from here. The context keeps the changes; fetch the
     /// objects again before saving them once more, since saving them blindly may insert twice.
     case commitOutcomeUnknown(message: String)
+    /// A `CustomMergePolicy` threw while settling the save's conflicts; its error, described.
+    case mergePolicyFailed(message: String)
 
     /// An object whose row changed underneath the context — or, for a child context's save, that
     /// the parent context changed or deleted since the child read it.
@@ -63,6 +65,7 @@ public enum SaveError: Error, Equatable, CustomStringConvertible {
         case .database(let message): "database error: \(message)"
         case .saveInProgress: "the context's asynchronous save has not ended; await it, or save with 'try await save()'"
         case .commitOutcomeUnknown(let message): "the save may or may not have been written: \(message)"
+        case .mergePolicyFailed(let message): "the merge policy did not settle the conflicts: \(message)"
         }
     }
 }

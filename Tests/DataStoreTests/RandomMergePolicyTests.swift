@@ -109,7 +109,7 @@ import TestSupport
                 }
             case .overwrite:
                 expected = edit
-            case .rollback, .error:
+            case .rollback, .error, .custom:
                 expected = theirs
             }
         }
@@ -156,7 +156,7 @@ import TestSupport
             case .mergeByPropertyObjectTrump: kept.merged(with: later) { _, theirs in theirs != nil }
             case .mergeByPropertyStoreTrump: kept.merged(with: later) { mine, _ in mine == nil }
             case .overwrite: later
-            case .rollback, .error: kept
+            case .rollback, .error, .custom: kept
             }
         }
         let books = try store.newContext().fetch(FetchRequest<Book>(predicate: try ObjectPredicate(format: "isbn == %@", isbn)))

@@ -147,6 +147,74 @@ import Testing
         }
     }
 
+    /// Keeps the highest weight of the clashing books, and lets its base merge the rest.
+    final class KeepHeaviest: CustomMergePolicy, @unchecked Sendable {
+        override func resolve(constraintConflicts conflicts: [ConstraintConflict], in context: ObjectContext) throws {
+            for conflict in conflicts {
+                let heaviest = conflict.allObjects.compactMap { ($0 as? Book)?.weight }.max()
+                try super.resolve(constraintConflicts: [conflict], in: context)
+                (conflict.survivor as? Book)?.weight = heaviest
+            }
+        }
+    }
+
+    /// Adds this context's change of `pageCount` to the store's, as a counter merges; the rest by its base.
+    final class AddPageCounts: CustomMergePolicy, @unchecked Sendable {
+        override func resolve(optimisticLockingConflicts conflicts: [SaveError.Conflict], in context: ObjectContext) throws {
+            let books = conflicts.compactMap { context.registeredObject(for: $0.objectID) as? Book }
+            let added = books.map { Int64($0.pageCount) - ($0.committedValues(forKeys: ["pageCount"])["pageCount"] as? Int64 ?? 0) }
+            try super.resolve(optimisticLockingConflicts: conflicts, in: context)
+            for (book, added) in zip(books, added) {
+                book.pageCount = Int16((book.committedValues(forKeys: ["pageCount"])["pageCount"] as? Int64 ?? 0) + added)
+            }
+        }
+    }
+
+    struct Refusal: Error {}
+
+    final class Refuses: CustomMergePolicy, @unchecked Sendable {
+        override func resolve(constraintConflicts conflicts: [ConstraintConflict], in context: ObjectContext) throws { throw Refusal() }
+    }
+
+    @Test(arguments: TestedEngine.available) func customPolicies_settleWhatTheyOverride_andTheirBaseTheRest(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let setup = store.newContext()
+            let stored = Book(context: setup)
+            (stored.isbn, stored.title, stored.weight, stored.pageCount) = ("0-00000007-X", "Stored", 3, 10)
+            try setup.save()
+
+            let feed = store.newContext()
+            feed.mergePolicy = .custom(KeepHeaviest(base: .mergeByPropertyObjectTrump))
+            for (title, weight) in [("Light", 1.0), ("Heavy", 5.0), ("Middle", 2.0)] {
+                let book = Book(context: feed)
+                (book.isbn, book.title, book.weight) = ("0-00000007-X", title, weight)
+            }
+            try feed.save()
+            var books = try Self.books(isbn: "0-00000007-X", in: store.newContext())
+            #expect(books.map { "\($0.title) \($0.weight ?? 0)" } == ["Middle 5.0"], "the base merged the titles, the policy kept the weight")
+
+            // A counter: both sides' increments count.
+            let mine = store.newContext()
+            mine.mergePolicy = .custom(AddPageCounts(base: .mergeByPropertyObjectTrump))
+            let read = try #require(try Self.books(isbn: "0-00000007-X", in: mine).first)
+            let other = store.newContext()
+            try #require(try Self.books(isbn: "0-00000007-X", in: other).first).pageCount += 5
+            try other.save()
+            read.pageCount += 2
+            try mine.save()
+            books = try Self.books(isbn: "0-00000007-X", in: store.newContext())
+            // The upsert wrote the inserted books' page count, 0 (a value, not nil); then 5 and 2 were added.
+            #expect(books.first?.pageCount == 7)
+
+            let refusing = store.newContext()
+            refusing.mergePolicy = .custom(Refuses(base: .overwrite))
+            let clash = Book(context: refusing)
+            (clash.isbn, clash.title) = ("0-00000007-X", "Refused")
+            #expect(throws: SaveError.mergePolicyFailed(message: "\(Refusal())")) { try refusing.save() }
+            #expect(try Self.books(isbn: "0-00000007-X", in: store.newContext()).map(\.title) == ["Middle"])
+        }
+    }
+
     @Test(arguments: TestedEngine.available) func errorPolicy_reportsTheClash_andWritesNothing(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
             let setup = store.newContext()

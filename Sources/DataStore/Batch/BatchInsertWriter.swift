@@ -83,7 +83,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
     /// other than `nil`, overwrite all of them, store trump only where the stored row has `nil`,
     /// rollback none. Returns the attributes written.
     private func merge(_ values: SaveChanges.Row, into existing: ObjectID, _ transaction: SaveTransaction) throws -> Set<String> {
-        let policy = context.mergePolicy
+        let policy = context.mergePolicy.builtIn
         guard policy != .rollback, policy != .error, let key = existing.primaryKey else { return [] }
         var assignments: [SQL] = []
         var arguments: [DatabaseValue] = []
