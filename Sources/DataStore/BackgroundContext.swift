@@ -20,8 +20,9 @@ public actor BackgroundContext {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(store: PersistentStore) {
-        context = ObjectContext(store: store)
+        context = ObjectContext(store: store, isolation: nil)
         executor = QueueExecutor(label: "DataStore.BackgroundContext")
+        context.isolation = self
     }
 
     /// Runs `body` on the context's queue and returns its result.

@@ -17,6 +17,9 @@ public struct ChangeSet: Sendable, Equatable {
 
     private var insertedIDs: IDSet
     private var deletedIDs: IDSet
+    /// The context whose save or batch request this is (`ObjectContext.identifier`), so that a
+    /// context following the store passes over its own; not part of equality.
+    var origin: UInt64?
 
     public init(inserted: Set<ObjectID> = [], updated: [ObjectID: Set<String>] = [:], deleted: Set<ObjectID> = [], isExternalWrite: Bool = false) {
         insertedIDs = IDSet(inserted)

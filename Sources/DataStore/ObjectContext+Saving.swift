@@ -121,6 +121,7 @@ extension ObjectContext {
         if !result.permanentIDs.isEmpty {
             for child in children { child.context?.adoptPermanentIDs(result.permanentIDs) }
         }
+        changes.origin = identifier
         if !changes.isEmpty { store.publish(changes) }
     }
 

@@ -44,6 +44,19 @@ public final class ObjectContext {
     // overlapping access, and touched for every fetched row and every property set: no per-access
     // exclusivity checks.
 
+    /// The isolation the context is used on, where merges of other contexts' saves run. Weak: a
+    /// `BackgroundContext` holds its context.
+    weak var isolation: (any Actor)?
+    /// Tells this context's change sets from others' (`ChangeSet.origin`).
+    let identifier = ObjectContext.identifiers.withLock { value in
+        value += 1
+        return value
+    }
+    private static let identifiers = Locked<UInt64>(0)
+    /// The store observer and the task that merge other saves, while
+    /// `automaticallyMergesChangesFromParent` is on.
+    var following: (token: UInt64, task: Task<Void, Never>?)?
+
     /// Registered objects by ID, not retained.
     @exclusivity(unchecked) private var registry = ObjectRegistry()
     /// Changed objects are held strongly until saved or rolled back.
@@ -89,8 +102,11 @@ public final class ObjectContext {
     /// which records nothing.
     public var undoManager: UndoManager?
 
-    public init(store: PersistentStore) {
+    /// A context on `store`, for use on `isolation` — by default the caller's: the main actor for
+    /// a view context, or none for a context one task or thread owns.
+    public init(store: PersistentStore, isolation: (any Actor)? = #isolation) {
         self.store = store
+        self.isolation = isolation
         parent = nil
         root = nil
     }
@@ -99,6 +115,7 @@ public final class ObjectContext {
     /// `save()` moves its changes into the parent.
     public init(parent: ObjectContext) {
         store = parent.store
+        isolation = parent.isolation
         self.parent = parent
         root = parent.root ?? parent
         parent.children.removeAll { $0.context == nil }
@@ -111,6 +128,7 @@ public final class ObjectContext {
     }
 
     deinit {
+        if let following { store.removeObserver(following.token); following.task?.cancel() }
         // Objects outliving their context see `context == nil`, never a dangling reference.
         registry.forEach { $0.context = nil }
     }

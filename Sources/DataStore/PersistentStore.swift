@@ -241,8 +241,8 @@ public final class PersistentStore: Sendable {
     }
 
     /// A new context on this store, for use on the caller's isolation (the main actor, or one task).
-    public func newContext() -> ObjectContext {
-        ObjectContext(store: self)
+    public func newContext(isolation: (any Actor)? = #isolation) -> ObjectContext {
+        ObjectContext(store: self, isolation: isolation)
     }
 
     /// A new context with its own isolation, used through `perform`.

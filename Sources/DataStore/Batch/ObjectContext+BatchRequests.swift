@@ -65,7 +65,8 @@ extension ObjectContext {
         } catch {
             throw .database(message: "\(error)")
         }
-        let changeSet = changes.changeSet
+        var changeSet = changes.changeSet
+        changeSet.origin = identifier
         if !changeSet.isEmpty {
             mergeChanges(from: changeSet)
             store.publish(changeSet)
