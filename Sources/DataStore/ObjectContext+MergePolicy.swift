@@ -23,7 +23,9 @@ extension ObjectContext {
                 throw .mergePolicyFailed(message: "\(error)")
             }
         case .validation(let failures):
-            return failures.allSatisfy { if case .uniquenessViolated = $0 { true } else { false } }
+            // Only an inserted object's clash can be settled (merged) by trying again.
+            guard mergePolicy.builtIn != .error else { return false }
+            return failures.allSatisfy { if case .uniquenessViolated(let id, _, _) = $0 { id.isTemporaryID } else { false } }
         default:
             return false
         }
@@ -33,6 +35,7 @@ extension ObjectContext {
     /// what `policy` keeps of this context's changes, so that saving again writes them.
     func settle(_ conflicts: [SaveError.Conflict], by policy: MergePolicy) {
         let policy = policy.builtIn
+        guard policy != .error else { return }
         for conflict in conflicts {
             guard let object = registeredObject(for: conflict.objectID) else { continue }
             guard let storeVersion = conflict.storeVersion else {

@@ -79,7 +79,7 @@ extension ObjectContext {
     /// deleted an object since this context read it, and nothing moves.
     func save(into parent: ObjectContext, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) throws(SaveError) {
         let conflicts = (toUpdate + toDelete).compactMap { parent.conflict(with: $0) }
-        guard conflicts.isEmpty || mergePolicy != .error else { throw .conflicts(conflicts) }
+        guard conflicts.isEmpty || mergePolicy.builtIn != .error else { throw .conflicts(conflicts) }
         // The merge policy settles a conflict with the parent as one with the store: the
         // parent's values stand for the store's row.
         let settled = Dictionary(conflicts.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })

@@ -14,8 +14,13 @@
 /// - `mergeByPropertyStoreTrump`: the survivor's values where it has one; the later object's fill
 ///   its `nil`s.
 /// - `rollback`: none.
-/// What pointed at the later object points at the survivor, whatever the policy: the later
-/// object's to-many destinations join the survivor's, since each of them holds the reference.
+/// What pointed at the later object through an inverse points at the survivor, whatever the
+/// policy: the later object's to-many destinations join the survivor's, since each of them holds
+/// the reference. A reference without an inverse is not followed (Core Data asks for inverses for
+/// the same reason), nor is a to-one partner of a one-to-one the policy does not take.
+///
+/// A constraint holds across its entity's table, as its unique index does: an object of a
+/// subentity clashes with one of its parent entity that has the same values.
 extension ObjectContext {
     /// Merges every inserted object that clashes on a uniqueness constraint into the object it
     /// clashes with, by `mergePolicy`; nothing under `.error`, whose save reports the clash.
@@ -23,13 +28,30 @@ extension ObjectContext {
         guard mergePolicy != .error else { return }
         let constrained = inserted.objects.filter { !deleted.contains($0) && !$0.entity.uniquenessConstraints.isEmpty }
         guard !constrained.isEmpty else { return }
-        var byEntity: [String: [ManagedObject]] = [:]
-        for object in constrained { byEntity[object.entity.name, default: []].append(object) }
-        for (name, objects) in byEntity.sorted(by: { $0.key < $1.key }) {
-            for constraint in objects[0].entity.uniquenessConstraints {
-                try settle(objects.filter { !deleted.contains($0) }, clashingOn: constraint, entityName: name)
+        // A constraint holds across its entity's table: objects of an entity and of its subentities
+        // clash with each other, so each constraint gathers them under the highest entity that has
+        // its properties.
+        var groups: [String: (scope: EntityDescription, constraint: [String], objects: [ManagedObject])] = [:]
+        for object in constrained {
+            for constraint in object.entity.uniquenessConstraints {
+                let scope = constraintScope(of: object.entity, constraint)
+                groups["\(scope.name) \(constraint)", default: (scope, constraint, [])].objects.append(object)
             }
         }
+        for key in groups.keys.sorted() {
+            let group = groups[key]!
+            try settle(group.objects.filter { !deleted.contains($0) }, clashingOn: group.constraint, entityName: group.scope.name)
+        }
+    }
+
+    /// The highest entity above `entity` (or itself) that has every property of `constraint`.
+    private func constraintScope(of entity: EntityDescription, _ constraint: [String]) -> EntityDescription {
+        var scope = entity
+        while let name = scope.superentityName, let parent = store.entity(named: name),
+              constraint.allSatisfy({ parent.attribute(named: $0) != nil || parent.relationship(named: $0) != nil }) {
+            scope = parent
+        }
+        return scope
     }
 
     /// One constraint's clashes among `objects` (inserted, of entity `entityName`) and with the
@@ -82,8 +104,10 @@ extension ObjectContext {
         }
     }
 
-    /// Merges each inserted object of `conflict` but its survivor into the survivor, by `policy`.
+    /// Merges each inserted object of `conflict` but its survivor into the survivor, by `policy`;
+    /// nothing under `.error`, whose save then reports the clash.
     func merge(_ conflict: ConstraintConflict, by policy: MergePolicy) {
+        guard policy.builtIn != .error else { return }
         let survivor = conflict.survivor
         for object in conflict.conflictingObjects where object !== survivor && object.context === self && !deleted.contains(object) {
             merge(object, into: survivor, by: policy.builtIn)
@@ -101,25 +125,31 @@ extension ObjectContext {
             case .rollback, .error, .custom: false
             }
         }
+        // By name: the survivor may be of another entity of the hierarchy, with other slots.
         for attribute in object.entity.attributes where !attribute.isDerived && attribute.slot < object.loadedAttributeCount {
+            guard let target = survivor.entity.attribute(named: attribute.name), !target.isDerived else { continue }
             let value = object.primitiveValue(atSlot: attribute.slot)
-            let current = survivor.primitiveValue(atSlot: attribute.slot)
+            let current = survivor.primitiveValue(atSlot: target.slot)
             if value != current, takes(value != .null, over: current != .null) {
-                survivor.setAttributeValue(value, atSlot: attribute.slot)
+                survivor.setAttributeValue(value, atSlot: target.slot)
             }
         }
         for relationship in object.entity.relationships where !relationship.isTransient {
             let slot = relationship.slot
+            let target = survivor.entity.relationship(named: relationship.name)
             if relationship.isToOne {
-                let destination = destinationID(of: object, slot: slot), current = destinationID(of: survivor, slot: slot)
-                let moves = destination != current && takes(destination != nil, over: current != nil)
+                let destination = destinationID(of: object, slot: slot)
                 setDestination(nil, of: object, slot: slot)
-                if moves { setDestination(destination.map(self.object(with:)), of: survivor, slot: slot) }
+                guard let target else { continue }
+                let current = destinationID(of: survivor, slot: target.slot)
+                if destination != current, takes(destination != nil, over: current != nil) {
+                    setDestination(destination.map(self.object(with:)), of: survivor, slot: target.slot)
+                }
             } else {
                 let members = destinationIDs(of: object, slot: slot).ids.map(self.object(with:))
                 for member in members {
                     removeDestination(member, from: object, slot: slot)
-                    addDestination(member, to: survivor, slot: slot, at: nil)
+                    if let target { addDestination(member, to: survivor, slot: target.slot, at: nil) }
                 }
             }
         }

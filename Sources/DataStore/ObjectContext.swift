@@ -446,6 +446,8 @@ public final class ObjectContext {
             object.changingValues { object.relationshipValues = saved }
             object.savedRelationshipValuesIfChanged = nil
         }
+        // Undeleted: a later deletion tells the object again.
+        for object in deleted.objects { object.changeFlags.remove(.preparedForDeletion) }
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
@@ -486,10 +488,7 @@ public final class ObjectContext {
         }
         guard object.context === self, !inserted.contains(object) else { return }
         prefetchedRows[object.objectID] = nil
-        let wasLoaded = object.isLoaded
-        if wasLoaded { object.lifecycle?.willTurnIntoFault() }
         object.changingValues(unloadedMayDiffer: changedProperties) { reload(object, mergeChanges: mergeChanges) }
-        if wasLoaded { object.lifecycle?.didTurnIntoFault() }
     }
 
     /// Makes `object` a fault, then, with `mergeChanges`, loads it again and puts its unsaved
@@ -501,11 +500,15 @@ public final class ObjectContext {
         let localRelationships = object.relationshipValues
         let changedRelationshipSlots = mergeChanges && object.isLoaded
             ? object.relationshipValues.indices.filter { !Self.same(localRelationships[$0], object.savedRelationshipValues[$0]) } : []
+        let wasLoaded = object.isLoaded
+        if wasLoaded { object.lifecycle?.willTurnIntoFault() }
         object.isLoaded = false
         object.setCurrentAttributeValues(AttributeValues())
         object.savedAttributeValuesIfChanged = nil
         object.relationshipValues = []
         object.savedRelationshipValuesIfChanged = nil
+        // A fault now; loading it again below (for its changes) makes it awake again.
+        if wasLoaded { object.lifecycle?.didTurnIntoFault() }
         if !changeObservers.isEmpty { unprocessed.insert(object) }
         if changedSlots.isEmpty && changedRelationshipSlots.isEmpty {
             updated.remove(object)

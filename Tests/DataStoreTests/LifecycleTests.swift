@@ -51,7 +51,7 @@ import Testing
                     <relationship name="attachments" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Attachment" inverseName="note" inverseEntity="Attachment"/>
                 </entity>
                 <entity name="Attachment" representedClassName="Attachment">
-                    <attribute name="fileName" optional="YES" attributeType="String"/>
+                    <attribute name="fileName" attributeType="String"/>
                     <relationship name="note" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Note" inverseName="attachments" inverseEntity="Note"/>
                 </entity>
             </model>
@@ -68,6 +68,7 @@ import Testing
             #expect(note.value(forKey: "created") as? Date == Date(timeIntervalSinceReferenceDate: 1), "set by awakeFromInsert")
             try note.setValue("First", forKey: "title")
             let attachment = Attachment(context: context)
+            try attachment.setValue("a.txt", forKey: "fileName")
             try attachment.setValue(note, forKey: "note")
             try context.save()
             #expect(note.calls == ["insert", "willSave", "didSave"])
@@ -83,11 +84,17 @@ import Testing
             _ = read.value(forKey: "created")
             #expect(read.calls == ["fetch"], "once")
 
-            // A refresh turns it into a fault and back.
+            // A refresh turns it into a fault and back; keeping changes, it loads again at once.
             reader.refresh(read, mergeChanges: false)
             #expect(read.calls == ["fetch", "willFault First", "didFault"])
             _ = read.value(forKey: "title")
             #expect(read.calls == ["fetch", "willFault First", "didFault", "fetch"])
+            try read.setValue("Changed", forKey: "title")
+            read.calls.removeAll()
+            reader.refresh(read, mergeChanges: true)
+            #expect(read.calls == ["willFault Changed", "didFault", "fetch"])
+            #expect(read.value(forKey: "title") as? String == "Changed")
+            reader.rollback()
 
             // A child context reads through its parent: its objects' values came from the store too.
             let child = reader.newChildContext()
@@ -101,6 +108,23 @@ import Testing
             #expect(note.calls == ["insert", "willSave", "didSave", "prepare 1", "willSave deleted", "didSave"])
             #expect(attachment.calls == ["didSave", "prepare", "didSave"])
         }
+    }
+
+    /// A deletion rolled back and made again tells the object again.
+    @Test func aDeletionRolledBack_isToldAgain() throws {
+        let store = try TestStores.newStore(Self.model)
+        let context = store.newContext()
+        let note = Note(context: context)
+        try context.save()
+        context.delete(note)
+        let invalid = Attachment(context: context)  // no file name: the save fails after the delete rules ran
+        #expect(throws: SaveError.self) { try context.save() }
+        #expect(note.calls.filter { $0.hasPrefix("prepare") }.count == 1)
+        context.rollback()
+        _ = invalid
+        context.delete(note)
+        try context.save()
+        #expect(note.calls.filter { $0.hasPrefix("prepare") }.count == 2, "\(note.calls)")
     }
 
     /// A save that a merge policy tries again tells the objects once.

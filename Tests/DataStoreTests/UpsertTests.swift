@@ -143,6 +143,7 @@ import Testing
                 #expect(described == [expected[0], second], "\(policy)")
                 #expect(books[0].objectID == stored.objectID, "\(policy)")
                 #expect(Set(result.objectIDs) == Set(books.map(\.objectID)) || policy == .rollback, "\(policy): the objects the rows went into")
+                #expect(result.objectIDs.count == Set(result.objectIDs).count, "\(policy): each once")
             }
         }
     }
@@ -213,6 +214,53 @@ import Testing
             #expect(throws: SaveError.mergePolicyFailed(message: "\(Refusal())")) { try refusing.save() }
             #expect(try Self.books(isbn: "0-00000007-X", in: store.newContext()).map(\.title) == ["Middle"])
         }
+    }
+
+    /// A constraint holds across the hierarchy, as its unique index holds across the table: an
+    /// audiobook clashes with a book of the same isbn, stored or inserted.
+    @Test(arguments: TestedEngine.available) func subentities_clashWithTheirParentEntitysObjects(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let setup = store.newContext()
+            let stored = Book(context: setup)
+            (stored.isbn, stored.title) = ("0-00000008-X", "Stored book")
+            try setup.save()
+
+            let context = store.newContext()
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            let audiobook = Audiobook(context: context)
+            (audiobook.isbn, audiobook.title) = ("0-00000008-X", "Audiobook")
+            let first = Audiobook(context: context), second = Book(context: context)
+            (first.isbn, first.title, second.isbn, second.title) = ("0-00000009-X", "First", "0-00000009-X", "Second")
+            try context.save()
+            let reader = store.newContext()
+            let eight = try Self.books(isbn: "0-00000008-X", in: reader)
+            #expect(eight.map(\.title) == ["Audiobook"] && eight.first?.objectID == stored.objectID, "merged into the stored book")
+            let nine = try Self.books(isbn: "0-00000009-X", in: reader)
+            #expect(nine.map(\.title) == ["Second"] && nine.first is Audiobook, "the first inserted, an audiobook, kept")
+        }
+    }
+
+    /// A custom policy whose base is `error` settles only what it overrides: a clash it leaves
+    /// fails the save, and nothing is merged.
+    @Test func customPolicyOnError_leavesClashesToFail() throws {
+        final class LockingOnly: CustomMergePolicy, @unchecked Sendable {
+            override func resolve(optimisticLockingConflicts conflicts: [SaveError.Conflict], in context: ObjectContext) throws {
+                try super.resolve(optimisticLockingConflicts: conflicts, in: context)
+            }
+        }
+        let store = try TestStores.newStore(TestStores.library)
+        let setup = store.newContext()
+        let stored = Book(context: setup)
+        (stored.isbn, stored.title) = ("0-00000010-X", "Stored")
+        try setup.save()
+        let context = store.newContext()
+        context.mergePolicy = .custom(LockingOnly(base: .error))
+        let incoming = Book(context: context)
+        (incoming.isbn, incoming.title) = ("0-00000010-X", "Feed")
+        #expect(throws: SaveError.validation([.uniquenessViolated(incoming.objectID, constraint: ["isbn"], conflictingObject: stored.objectID)])) {
+            try context.save()
+        }
+        #expect(incoming.isInserted && incoming.context === context)
     }
 
     @Test(arguments: TestedEngine.available) func errorPolicy_reportsTheClash_andWritesNothing(_ engine: TestedEngine) async throws {

@@ -21,6 +21,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
         let recorded = try transaction.integer("SELECT \(.Z_MAX) FROM \(.Z_PRIMARYKEY) WHERE \(.Z_ENT) = ?" + store.dialect.lockingRows, [root.databaseValue]) ?? 0
         let used = try transaction.integer("SELECT MAX(\(.Z_PK)) FROM \(name: entity.tableName)", []) ?? 0
         var lastKey = max(recorded, used)
+        let firstKey = lastKey
         let mayBeRefused = !entity.uniquenessConstraints.isEmpty
         var changes = BatchChanges()
         // The stored objects rows merged into, each once, with the attributes written.
@@ -48,11 +49,12 @@ struct BatchInsertWriter<Object: ManagedObject> {
                 let conflicts = try UniquenessConflicts.failures(of: values, key: key, store: store, destinationKey: { _ in nil }, in: transaction)
                 // A refusal no constraint of the model explains is not the caller's to fix.
                 guard !conflicts.isEmpty else { throw refusal }
-                if context.mergePolicy != .error, let existing = Self.soleConflictingObject(conflicts) {
+                if context.mergePolicy.builtIn != .error, let existing = Self.soleConflictingObject(conflicts) {
                     // The upsert: the row merges into the one it clashes with, and takes no key.
                     lastKey -= 1
                     let merged = try merge(values, into: existing, transaction)
-                    if !merged.isEmpty {
+                    // A row this request inserted is reported as inserted, once.
+                    if !merged.isEmpty, (existing.primaryKey ?? 0) <= firstKey {
                         if upserted[existing] == nil { upsertOrder.append(existing) }
                         upserted[existing, default: []].formUnion(merged)
                     }

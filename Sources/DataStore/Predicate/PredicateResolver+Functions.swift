@@ -140,7 +140,8 @@ extension PredicateResolver {
             guard case .attribute(let value) = element, Double(attributeValue: value) != nil || value == .null else {
                 throw .invalidPredicate("\(function.rawValue) takes numbers, not \(element), in '\(expression)'")
             }
-            if value != .null { numbers.append(value) }
+            // A number that is no number (NaN) has no place in an order or a count, as `nil` has none.
+            if value != .null, !(Double(attributeValue: value)?.isNaN ?? false) { numbers.append(value) }
         }
         let statistics = Statistics(numbers)
         switch function {

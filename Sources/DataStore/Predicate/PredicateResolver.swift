@@ -157,6 +157,11 @@ struct PredicateResolver {
             case .resolved(let left, let kind):
                 let options = applicable(options, to: kind)
                 for element in elements {
+                    // A Boolean equals the numbers 0 and 1 only.
+                    if comparison.operator == .in, let number = booleanNumber(element, kind).flatMap(Double.fromDatabaseValue) {
+                        if number == 0 || number == 1 { list.append(try convert(.attribute(.bool(number == 1)), to: kind, options: options, fail)) }
+                        continue
+                    }
                     // An element of another kind equals nothing here, as in Foundation.
                     if comparison.operator == .in, isUnlike(element, kind) { continue }
                     list.append(try convert(element, to: kind, options: options, fail))
@@ -343,6 +348,9 @@ struct PredicateResolver {
         }
         switch holding.count {
         case 0: return .constant(false)
+        case 1 where comparisonOperator == .notEqual:
+            // `!=` holds for `nil` too: the attribute is not the one value that fails.
+            return .compare(attribute, .notEqual, try convert(.attribute(.bool(!holding[0])), to: .attribute(.boolean), options: [], fail), [])
         case 1: return .compare(attribute, .equal, try convert(.attribute(.bool(holding[0])), to: .attribute(.boolean), options: [], fail), [])
         default: return comparisonOperator == .notEqual ? .constant(true) : .compare(attribute, .notEqual, .value(.null), [])
         }
