@@ -30,18 +30,33 @@ extension ObjectContext {
         guard !constrained.isEmpty else { return }
         // A constraint holds across its entity's table: objects of an entity and of its subentities
         // clash with each other, so each constraint gathers them under the highest entity that has
-        // its properties.
-        var groups: [String: (scope: EntityDescription, constraint: [String], objects: [ManagedObject])] = [:]
+        // its properties. The groups of an entity are found once, then filled in insertion order.
+        var groups: [(scope: EntityDescription, constraint: [String], objects: [ManagedObject])] = []
+        var groupsByEntity: [Int: [Int]] = [:]
+        var groupsByScope: [ConstraintScopeKey: Int] = [:]
         for object in constrained {
-            for constraint in object.entity.uniquenessConstraints {
-                let scope = constraintScope(of: object.entity, constraint)
-                groups["\(scope.name) \(constraint)", default: (scope, constraint, [])].objects.append(object)
+            let entity = object.entity
+            if groupsByEntity[entity.number] == nil {
+                groupsByEntity[entity.number] = entity.uniquenessConstraints.map { constraint in
+                    let scope = constraintScope(of: entity, constraint)
+                    let key = ConstraintScopeKey(entity: scope.number, constraint: constraint)
+                    if let position = groupsByScope[key] { return position }
+                    groupsByScope[key] = groups.count
+                    groups.append((scope, constraint, []))
+                    return groups.count - 1
+                }
             }
+            for position in groupsByEntity[entity.number]! { groups[position].objects.append(object) }
         }
-        for key in groups.keys.sorted() {
-            let group = groups[key]!
+        for group in groups {
             try settle(group.objects.filter { !deleted.contains($0) }, clashingOn: group.constraint, entityName: group.scope.name)
         }
+    }
+
+    /// A constraint of the entity whose table it holds across.
+    private struct ConstraintScopeKey: Hashable {
+        var entity: Int
+        var constraint: [String]
     }
 
     /// The highest entity above `entity` (or itself) that has every property of `constraint`.
@@ -57,18 +72,20 @@ extension ObjectContext {
     /// One constraint's clashes among `objects` (inserted, of entity `entityName`) and with the
     /// store, settled by the merge policy.
     private func settle(_ objects: [ManagedObject], clashingOn constraint: [String], entityName: String) throws(SaveError) {
-        // The inserted objects of each key, in the order they came; a stored object found below.
-        var groups: [(key: ConstraintKey, inserted: [ManagedObject], stored: ManagedObject?)] = []
+        // The inserted objects of each key, in the order they came (the first kept apart: most keys
+        // have one); a stored object found below.
+        var groups: [(key: ConstraintKey, first: ManagedObject, later: [ManagedObject], stored: ManagedObject?)] = []
         var positions: [ConstraintKey: Int] = [:]
         positions.reserveCapacity(objects.count)
+        var reader = ConstraintReader(constraint: constraint)
         for object in objects {
-            guard let key = constraintKey(of: object, constraint) else { continue }
+            guard let key = reader.key(of: object, in: self) else { continue }
             // One lookup for a key not seen before, the common case.
             if let position = positions.updateValue(groups.count, forKey: key) {
                 positions[key] = position
-                groups[position].inserted.append(object)
+                groups[position].later.append(object)
             } else {
-                groups.append((key, [object], nil))
+                groups.append((key, object, [], nil))
             }
         }
         // The stored objects with those values, in batches a statement's arguments hold.
@@ -85,12 +102,12 @@ extension ObjectContext {
                 throw .database(message: "reading the objects a uniqueness constraint of \(entityName) could clash with: \(error)")
             }
             for existing in stored where !existing.isInserted && !deleted.contains(existing) {
-                guard let key = constraintKey(of: existing, constraint), let position = positions[key] else { continue }
+                guard let key = reader.key(of: existing, in: self), let position = positions[key] else { continue }
                 groups[position].stored = existing
             }
         }
-        let conflicts = groups.filter { $0.stored != nil || $0.inserted.count > 1 }.map {
-            ConstraintConflict(constraint: constraint, databaseObject: $0.stored, conflictingObjects: $0.inserted)
+        let conflicts = groups.filter { $0.stored != nil || !$0.later.isEmpty }.map {
+            ConstraintConflict(constraint: constraint, databaseObject: $0.stored, conflictingObjects: [$0.first] + $0.later)
         }
         guard !conflicts.isEmpty else { return }
         guard case .custom(let policy) = mergePolicy else {
@@ -126,8 +143,9 @@ extension ObjectContext {
             }
         }
         // By name: the survivor may be of another entity of the hierarchy, with other slots.
+        let sameEntity = survivor.entity === object.entity
         for attribute in object.entity.attributes where !attribute.isDerived && attribute.slot < object.loadedAttributeCount {
-            guard let target = survivor.entity.attribute(named: attribute.name), !target.isDerived else { continue }
+            guard let target = sameEntity ? attribute : survivor.entity.attribute(named: attribute.name), !target.isDerived else { continue }
             let value = object.primitiveValue(atSlot: attribute.slot)
             let current = survivor.primitiveValue(atSlot: target.slot)
             if value != current, takes(value != .null, over: current != .null) {
@@ -136,7 +154,7 @@ extension ObjectContext {
         }
         for relationship in object.entity.relationships where !relationship.isTransient {
             let slot = relationship.slot
-            let target = survivor.entity.relationship(named: relationship.name)
+            let target = sameEntity ? relationship : survivor.entity.relationship(named: relationship.name)
             if relationship.isToOne {
                 let destination = destinationID(of: object, slot: slot)
                 setDestination(nil, of: object, slot: slot)
@@ -158,30 +176,6 @@ extension ObjectContext {
         delete(object)
     }
 
-    /// The object's values for the constraint's names; `nil` when one is `nil`, which clashes with
-    /// nothing.
-    private func constraintKey(of object: ManagedObject, _ constraint: [String]) -> ConstraintKey? {
-        if constraint.count == 1 { return constraintValue(of: object, constraint[0]).map(ConstraintKey.one) }
-        var values: [ConstraintValue] = []
-        for name in constraint {
-            guard let value = constraintValue(of: object, name) else { return nil }
-            values.append(value)
-        }
-        return .many(values)
-    }
-
-    /// The object's value for one name of a constraint; `nil` for `nil`.
-    private func constraintValue(of object: ManagedObject, _ name: String) -> ConstraintValue? {
-        if let attribute = object.entity.attribute(named: name) {
-            let value = object.primitiveValue(atSlot: attribute.slot)
-            return value == .null ? nil : .attribute(value)
-        }
-        if let relationship = object.entity.relationship(named: name), relationship.isToOne {
-            return destinationID(of: object, slot: relationship.slot).map(ConstraintValue.object)
-        }
-        return nil
-    }
-
     /// `name IN {…}` for a constraint of one name; an `OR` of each key's values otherwise.
     private static func matching(_ keys: [ConstraintKey], on constraint: [String]) -> ObjectPredicate {
         func key(_ name: String) -> PredicateExpression { .keyPath(.evaluatedObject, [name]) }
@@ -193,6 +187,61 @@ extension ObjectContext {
                 .comparison(PredicateComparison(key(name), .equal, .constant(value.predicateValue)))
             })
         })
+    }
+}
+
+/// Reads objects' values for one uniqueness constraint, with its names found once per entity.
+private struct ConstraintReader {
+    /// Where one name of the constraint keeps its value in an entity's objects.
+    private enum Field {
+        case attribute(slot: Int)
+        case toOne(slot: Int)
+        /// Neither an attribute nor a to-one: nothing clashes on it.
+        case none
+    }
+
+    let constraint: [String]
+    private var fieldsByEntity: [Int: [Field]] = [:]
+
+    init(constraint: [String]) {
+        self.constraint = constraint
+    }
+
+    /// The object's values for the constraint's names; `nil` when one is `nil`, which clashes with
+    /// nothing.
+    mutating func key(of object: ManagedObject, in context: ObjectContext) -> ConstraintKey? {
+        let fields = fields(of: object.entity)
+        if fields.count == 1 { return value(of: object, fields[0], in: context).map(ConstraintKey.one) }
+        var values: [ConstraintValue] = []
+        values.reserveCapacity(fields.count)
+        for field in fields {
+            guard let value = value(of: object, field, in: context) else { return nil }
+            values.append(value)
+        }
+        return .many(values)
+    }
+
+    private mutating func fields(of entity: EntityDescription) -> [Field] {
+        if let fields = fieldsByEntity[entity.number] { return fields }
+        let fields = constraint.map { name -> Field in
+            if let attribute = entity.attribute(named: name) { return .attribute(slot: attribute.slot) }
+            if let relationship = entity.relationship(named: name), relationship.isToOne { return .toOne(slot: relationship.slot) }
+            return .none
+        }
+        fieldsByEntity[entity.number] = fields
+        return fields
+    }
+
+    private func value(of object: ManagedObject, _ field: Field, in context: ObjectContext) -> ConstraintValue? {
+        switch field {
+        case .attribute(let slot):
+            let value = object.primitiveValue(atSlot: slot)
+            return value == .null ? nil : .attribute(value)
+        case .toOne(let slot):
+            return context.destinationID(of: object, slot: slot).map(ConstraintValue.object)
+        case .none:
+            return nil
+        }
     }
 }
 

@@ -29,7 +29,14 @@ package struct SQLFragment: Sendable {
 
     /// The fragments joined by `separator`.
     package static func joined(_ fragments: [SQLFragment], separator: SQL) -> SQLFragment {
-        SQLFragment(sql: fragments.map(\.sql).joined(separator: separator), arguments: fragments.flatMap(\.arguments))
+        var joined = SQLFragment(sql: SQL())
+        joined.arguments.reserveCapacity(fragments.count)
+        for (index, fragment) in fragments.enumerated() {
+            if index > 0 { joined.sql.append(separator) }
+            joined.sql.append(fragment.sql)
+            joined.arguments += fragment.arguments
+        }
+        return joined
     }
 }
 
