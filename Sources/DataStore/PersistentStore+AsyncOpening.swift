@@ -2,23 +2,26 @@ import Dispatch
 import Foundation
 
 extension PersistentStore {
-    /// Opens the store at `url` as ``init(url:model:migration:history:)`` does — creating it, or
-    /// migrating it from an earlier version of the model — on a thread of its own, so that the
-    /// caller's isolation stays free meanwhile: a migration of a large store takes seconds, which
-    /// the main actor or a server's request task should not wait through blocked.
+    /// Opens the store at `url` as ``init(url:model:migration:history:pragmas:)`` does — creating
+    /// it, or migrating it from an earlier version of the model — on a thread of its own, so that
+    /// the caller's isolation stays free meanwhile: a migration of a large store takes seconds,
+    /// which the main actor or a server's request task should not wait through blocked.
     ///
     ///     let store = try await PersistentStore.open(url: storeURL, model: Library.model)
     public static func open(
-        url: URL, model: ManagedObjectModel, migration: MigrationOptions = .automatic, history: HistoryTracking = .automatic
+        url: URL, model: ManagedObjectModel, migration: MigrationOptions = .automatic, history: HistoryTracking = .automatic,
+        pragmas: [String: String] = [:]
     ) async throws(StoreError) -> PersistentStore {
-        let opened: Result<PersistentStore, StoreError> = await withCheckedContinuation { continuation in
-            // Opening blocks on the file (and SQLite's locks): a Dispatch thread, not one of the
-            // concurrency pool's few.
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { () throws(StoreError) in
-                    try PersistentStore(url: url, model: model, migration: migration, history: history)
-                })
-            }
+        try await openingOnItsOwnThread { () throws(StoreError) in
+            try PersistentStore(url: url, model: model, migration: migration, history: history, pragmas: pragmas)
+        }
+    }
+
+    /// Runs `open` on a Dispatch thread and awaits it: opening blocks on the file (and SQLite's
+    /// locks), which would hold one of the concurrency pool's few threads.
+    static func openingOnItsOwnThread<T: Sendable>(_ open: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError) -> T {
+        let opened: Result<T, StoreError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: Result(catching: open)) }
         }
         return try opened.get()
     }

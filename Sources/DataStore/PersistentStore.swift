@@ -18,8 +18,9 @@ public final class PersistentStore: Sendable {
     public let url: URL?
     /// `Z_METADATA.Z_UUID`, which object URIs carry.
     public let identifier: String
-    /// The metadata read at open (or written at creation).
-    public let metadata: StoreMetadata
+    /// The metadata read at open (or written at creation), with what ``setMetadata(_:)`` wrote since.
+    public var metadata: StoreMetadata { currentMetadata.withLock { $0 } }
+    let currentMetadata: Locked<StoreMetadata>
     /// The entities whose version hashes differ from those the store was written with: empty,
     /// except for a store opened with ``readOnly(url:model:)`` that another version of the model
     /// wrote (every table and column the model needs is there, so its objects read).
@@ -67,14 +68,18 @@ public final class PersistentStore: Sendable {
     /// (`StoreError.migration(.storeIsNewer)`).
     ///
     /// `history` says whether saves are recorded as persistent history: by default, when the store
-    /// already records it.
+    /// already records it. Each connection runs `pragmas` as it opens (`["synchronous": "FULL"]`);
+    /// a name or value that is not a plain word or number, or a `journal_mode` other than WAL,
+    /// throws `StoreError.unsupportedOption`.
     public convenience init(
-        url: URL, model: ManagedObjectModel, migration: MigrationOptions = .automatic, history: HistoryTracking = .automatic
+        url: URL, model: ManagedObjectModel, migration: MigrationOptions = .automatic, history: HistoryTracking = .automatic,
+        pragmas: [String: String] = [:]
     ) throws(StoreError) {
         let database: DatabasePool
         let derivedValues = DerivedValueLog()
+        let pragmas = try Self.checked(pragmas)
         do {
-            database = try DatabasePool(path: url.path, configuration: Self.configuration(readonly: false, derivedValues))
+            database = try DatabasePool(path: url.path, configuration: Self.configuration(readonly: false, derivedValues, pragmas: pragmas))
         } catch {
             throw Self.openingError(error, url: url)
         }
@@ -132,15 +137,35 @@ public final class PersistentStore: Sendable {
 
     /// Every connection gets the functions predicates and derived-attribute triggers call; a new
     /// file gets incremental auto-vacuum, as Core Data's stores have.
-    private static func configuration(readonly: Bool, _ derivedValues: DerivedValueLog) -> GRDB.Configuration {
+    private static func configuration(readonly: Bool, _ derivedValues: DerivedValueLog, pragmas: [(String, String)] = []) -> GRDB.Configuration {
         var configuration = GRDB.Configuration()
         configuration.readonly = readonly
         configuration.prepareDatabase { db in
             StoreFunctions.register(in: db)
             derivedValues.register(in: db)
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = 2") }
+            for (name, value) in pragmas { try db.execute(sql: "PRAGMA \(name) = \(value)") }
         }
         return configuration
+    }
+
+    /// The pragmas, in name order, once each name and value is known to be a word or a number:
+    /// they are spelled into statements.
+    private static func checked(_ pragmas: [String: String]) throws(StoreError) -> [(String, String)] {
+        func isWord(_ text: String, allowingSign: Bool) -> Bool {
+            let body = allowingSign && text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+            return !body.isEmpty && body.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        }
+        for (name, value) in pragmas {
+            guard isWord(name, allowingSign: false) else { throw .unsupportedOption(name: name, reason: "a pragma's name is a word") }
+            guard isWord(value, allowingSign: true) else {
+                throw .unsupportedOption(name: name, reason: "'\(value)' is not a word or a number")
+            }
+            if name.lowercased() == "journal_mode", value.lowercased() != "wal" {
+                throw .unsupportedOption(name: name, reason: "a store is written ahead (WAL), so that readers never wait for a writer")
+            }
+        }
+        return pragmas.sorted { $0.key < $1.key }
     }
 
     private convenience init(
@@ -184,7 +209,7 @@ public final class PersistentStore: Sendable {
         self.url = url
         self.model = model
         identifier = opened.identifier
-        metadata = opened.metadata
+        currentMetadata = Locked(opened.metadata)
         differingEntities = opened.differingEntities
         tracksHistory = opened.tracksHistory
         historyCursor = Locked(HistoryCursor(lastTransaction: opened.lastHistoryTransaction))

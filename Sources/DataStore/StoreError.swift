@@ -22,6 +22,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case history(HistoryError)
     /// A table of the store lacks a column the model reads or writes.
     case missingColumn(table: String, column: String)
+    /// An option of a ``PersistentStoreDescription`` (or a pragma) this store cannot take, and why.
+    case unsupportedOption(name: String, reason: String)
+    /// The store is not loaded in the container, or was loaded already.
+    case notLoaded(String)
 
     public var description: String {
         switch self {
@@ -35,6 +39,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .missingColumn(let table, let column): "table \(table) of the store has no column \(column), which the model needs"
         case .migration(let error): "\(error)"
         case .history(let error): "\(error)"
+        case .unsupportedOption(let name, let reason): "unsupported option \(name): \(reason)"
+        case .notLoaded(let message): message
         }
     }
 }

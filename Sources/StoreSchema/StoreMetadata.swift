@@ -73,3 +73,19 @@ public struct StoreMetadata: Sendable, Equatable {
         public static let writer = "DataModelKitStoreVersion"
     }
 }
+
+extension StoreMetadata {
+    /// The keys that say which model and framework wrote a store: a store's own values are kept
+    /// when an app writes its metadata, so that the store still opens with its model.
+    public static let modelKeys: Set<String> = [
+        Key.storeType, Key.versionHashes, Key.versionHashesVersion, Key.versionHashesDigest, Key.versionChecksum,
+        Key.versionIdentifiers, Key.frameworkVersion, Key.autoVacuumLevel, Key.writer,
+    ]
+
+    /// These entries, with `stored`'s values for the ``modelKeys``.
+    public func withModelKeys(of stored: StoreMetadata) -> StoreMetadata {
+        var entries = self.entries.filter { !Self.modelKeys.contains($0.key) }
+        for key in Self.modelKeys { entries[key] = stored.entries[key] }
+        return StoreMetadata(entries: entries)
+    }
+}
