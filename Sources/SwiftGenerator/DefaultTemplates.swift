@@ -23,6 +23,11 @@ extension TemplateSet {
 {{#documentation}}
     /// {{.}}
 {{/documentation}}
+{{#primitiveIdentifier}}
+    /// The value of `{{name}}`, which the class's own accessor reads and writes.
+    {{access}}var {{.}}: {{swiftType}} { get { primitiveValue(for: {{className}}.{{identifier}}) } set { setPrimitiveValue(newValue, for: {{className}}.{{identifier}}) } }
+{{/primitiveIdentifier}}
+{{^primitiveIdentifier}}
 {{#isReadOnly}}
     {{access}}var {{identifier}}: {{swiftType}} { self[{{className}}.{{identifier}}{{#directStorage}}, {{.}}{{/directStorage}}] }
 {{/isReadOnly}}
@@ -34,6 +39,7 @@ extension TemplateSet {
     {{access}}var {{identifier}}: {{swiftType}} { get { self[{{className}}.{{identifier}}] } set { self[{{className}}.{{identifier}}] = newValue } }
 {{/directStorage}}
 {{/isReadOnly}}
+{{/primitiveIdentifier}}
 {{/attributes}}
 {{/properties}}
 {{$relationships}}

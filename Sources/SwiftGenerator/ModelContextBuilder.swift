@@ -262,6 +262,7 @@ struct ModelContextBuilder {
             noteRename(attribute.name, identifier, attribute.location)
             let optional = attribute.isOptional || type.storage == .transformable
             let isDirect = type.storage == .attribute && storage.isDirect(for: type.name)
+            let primitiveIdentifier = customAccessor(of: attribute, identifier: identifier, isTransformable: type.storage == .transformable)
             attributes.append(AttributeContext(
                 name: attribute.name, identifier: SwiftIdentifier.escaped(identifier),
                 swiftType: type.name + (optional ? "?" : ""),
@@ -269,7 +270,8 @@ struct ModelContextBuilder {
                     ? "TransformableKey<\(className), \(type.name)>"
                     : "AttributeKey<\(className), \(type.name)\(attribute.isOptional ? "?" : "")>",
                 slot: inheritedAttributes.count + offset, isReadOnly: attribute.isDerived && attribute.isPersistent,
-                documentation: propertyDocumentation(of: attribute), directStorage: isDirect ? "_" + storageName : nil))
+                documentation: propertyDocumentation(of: attribute), directStorage: isDirect ? "_" + storageName : nil,
+                primitiveIdentifier: primitiveIdentifier))
         }
 
         var relationships: [RelationshipContext] = []
@@ -311,6 +313,26 @@ struct ModelContextBuilder {
             storedAttributes: storedAttributes, hasStoredAttributes: !storedAttributes.isEmpty,
             inheritsStoredAttributes: !inheritedAttributes.isEmpty, definitionName: nil, definition: nil)
     }
+
+    /// The name of the primitive property (`primitiveTitle`) of an attribute whose userInfo
+    /// `datamodel.accessor` is `custom`: the class leaves the property itself to the app's code.
+    private mutating func customAccessor(of attribute: Attribute, identifier: String, isTransformable: Bool) -> String? {
+        guard let value = attribute.userInfo[Self.accessorKey].map({ String($0.trimmingSpaces) }) else { return nil }
+        guard value == "custom" else {
+            diagnostics.append(.warning(
+                "\(Self.accessorKey) of attribute '\(attribute.name)' is '\(value)'; the one value it takes is 'custom'", at: attribute.location))
+            return nil
+        }
+        guard !isTransformable, !attribute.isDerived else {
+            diagnostics.append(.warning(
+                "attribute '\(attribute.name)' is \(isTransformable ? "transformable" : "derived"): it keeps its generated property", at: attribute.location))
+            return nil
+        }
+        return "primitive" + identifier.prefix(1).uppercased() + identifier.dropFirst()
+    }
+
+    /// The userInfo key that asks for a custom accessor.
+    static let accessorKey = "datamodel.accessor"
 
     private mutating func noteRename(_ name: String, _ identifier: String, _ location: SourceLocation) {
         guard identifier != name, SwiftIdentifier.escaped(identifier) != "`\(name)`" else { return }

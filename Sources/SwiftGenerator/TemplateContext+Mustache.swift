@@ -73,6 +73,7 @@ extension AttributeContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
         "name": \.name, "identifier": \.identifier, "swiftType": \.swiftType, "keyType": \.keyType, "slot": \.slot,
         "isReadOnly": \.isReadOnly, "documentation": \.documentation, "directStorage": \.directStorage,
+        "primitiveIdentifier": \.primitiveIdentifier,
     ]
 }
 

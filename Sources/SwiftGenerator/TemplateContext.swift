@@ -143,6 +143,9 @@ public struct AttributeContext: Sendable, Encodable {
     /// The stored property the property reads and writes itself (`_price`), when its type converts
     /// plainly to the stored one (`PropertyStorable`); `nil` for types that go through typed access alone.
     public var directStorage: String?
+    /// For an attribute whose accessor the app writes (userInfo `datamodel.accessor` = `custom`),
+    /// the primitive property the class declares instead (`primitiveTitle`).
+    public var primitiveIdentifier: String?
 }
 
 /// An attribute the class keeps in a stored property: every attribute the entity declares itself,
