@@ -24,7 +24,7 @@ public final class ObjectContext {
     /// The context at the top of the parent chain, when it is not this one: it hands out the
     /// temporary keys of the whole tree, so that an object keeps its ID when a child's save moves it
     /// into the parent.
-    private let root: ObjectContext?
+    let root: ObjectContext?
     /// The context at the top of the parent chain, whose saves write to the store.
     var topContext: ObjectContext { root ?? self }
     /// Child contexts, not retained: a root's save gives their objects their permanent IDs.

@@ -17,10 +17,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
         }
         let defaults = entity.rowLayout.defaultValues
         let root = entity.rootNumber
-        // Locked first on a server, so that no other process takes the same keys meanwhile.
-        let recorded = try transaction.integer("SELECT \(.Z_MAX) FROM \(.Z_PRIMARYKEY) WHERE \(.Z_ENT) = ?" + store.dialect.lockingRows, [root.databaseValue]) ?? 0
-        let used = try transaction.integer("SELECT MAX(\(.Z_PK)) FROM \(name: entity.tableName)", []) ?? 0
-        var lastKey = max(recorded, used)
+        var lastKey = try transaction.lastPrimaryKey(ofRoot: root, table: entity.tableName, dialect: store.dialect)
         let firstKey = lastKey
         let mayBeRefused = !entity.uniquenessConstraints.isEmpty
         var changes = BatchChanges()
@@ -67,7 +64,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
         }
         guard failures.isEmpty else { throw BatchError.invalidInsertedObjects(failures) }
         changes.updated = upsertOrder.map { ($0, upserted[$0]!) }
-        try transaction.execute("UPDATE \(.Z_PRIMARYKEY) SET \(.Z_MAX) = ? WHERE \(.Z_ENT) = ?", [lastKey.databaseValue, root.databaseValue])
+        try transaction.recordLastPrimaryKey(lastKey, ofRoot: root, locksRows: store.engine.locksRows)
         return changes
     }
 

@@ -186,20 +186,13 @@ struct SaveWriter {
 
     // MARK: Primary keys
 
-    /// Takes `Z_MAX + 1 …` from each hierarchy's root row of `Z_PRIMARYKEY` (also past the table's
-    /// largest `Z_PK`, in case a store's `Z_MAX` lags), and stores the new maximum.
+    /// Takes the keys after each hierarchy's last one, and records the new last ones.
     private mutating func allocatePrimaryKeys() throws {
         // The last key taken in each hierarchy, by root entity number.
         var lastKeys = [Int64](repeating: 0, count: store.entities.count + 1)
         let roots = Set(changes.inserted.lazy.map(\.entity.rootNumber)).sorted()
         for root in roots {
-            let table = store.entity(number: root)?.tableName ?? ""
-            // Locked first, so that on a server the largest key read next is every other save's
-            // that took keys before this one.
-            let recorded = try transaction.integer(
-                "SELECT \(.Z_MAX) FROM \(.Z_PRIMARYKEY) WHERE \(.Z_ENT) = ?" + store.dialect.lockingRows, [root.databaseValue]) ?? 0
-            let used = try transaction.integer("SELECT MAX(\(.Z_PK)) FROM \(name: table)", []) ?? 0
-            lastKeys[root] = max(recorded, used)
+            lastKeys[root] = try transaction.lastPrimaryKey(ofRoot: root, table: store.entity(number: root)?.tableName ?? "", dialect: store.dialect)
         }
         var temporaryKeys: [UInt64] = []
         var ids: [ObjectID] = []
@@ -218,10 +211,7 @@ struct SaveWriter {
             temporaryKeys.append(key)
             ids.append(ObjectID(scope: id.scope, key: .permanent(lastKeys[root])))
         }
-        for root in roots where try execute("UPDATE \(.Z_PRIMARYKEY) SET \(.Z_MAX) = ? WHERE \(.Z_ENT) = ?", [lastKeys[root], root]) != 1 {
-            // Without the row, nothing keeps other processes from taking the same keys.
-            guard !store.engine.locksRows else { throw StoreError.notAStore(reason: "Z_PRIMARYKEY has no row for entity \(root)") }
-        }
+        for root in roots { try transaction.recordLastPrimaryKey(lastKeys[root], ofRoot: root, locksRows: store.engine.locksRows) }
         permanentIDs = PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids)
     }
 

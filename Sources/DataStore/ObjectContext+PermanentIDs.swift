@@ -1,0 +1,42 @@
+/// Permanent IDs before a save, as Core Data's `obtainPermanentIDs(for:)` gives them.
+extension ObjectContext {
+    /// Gives each object of `objects` that is inserted in this context and not saved yet its
+    /// permanent ID now, taking its primary key from the store in a transaction of its own, so
+    /// that the ID can be handed to another context, written into a URI or kept for later before
+    /// the object is saved. The object stays inserted: its save writes its row with that key.
+    ///
+    /// The context's observers (results controllers) and child contexts see the new IDs as after
+    /// a save. Keys taken for objects that are then never saved stay unused, as in Core Data.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws(ContextError) {
+        var seen = Set<ObjectIdentifier>()
+        let temporary = objects.filter { $0.context === self && $0.objectID.isTemporaryID && seen.insert(ObjectIdentifier($0)).inserted }
+        guard !temporary.isEmpty else { return }
+        let counts = Dictionary(grouping: temporary, by: \.entity.rootNumber).mapValues(\.count)
+        let store = store
+        var lastKeys: [Int: Int64]
+        do {
+            lastKeys = try store.engine.write { engineTransaction in
+                let transaction = SaveTransaction(engineTransaction, store: store)
+                var lastKeys: [Int: Int64] = [:]
+                for (root, count) in counts.sorted(by: { $0.key < $1.key }) {
+                    let last = try transaction.lastPrimaryKey(ofRoot: root, table: store.entity(number: root)?.tableName ?? "", dialect: store.dialect)
+                    try transaction.recordLastPrimaryKey(last + Int64(count), ofRoot: root, locksRows: store.engine.locksRows)
+                    lastKeys[root] = last
+                }
+                return lastKeys
+            }
+        } catch {
+            throw .database(message: "taking primary keys for permanent IDs: \(error)")
+        }
+        var temporaryKeys: [UInt64] = [], ids: [ObjectID] = []
+        for object in temporary {
+            guard case .temporary(let key) = object.objectID.key else { continue }
+            let root = object.entity.rootNumber
+            lastKeys[root, default: 0] += 1
+            temporaryKeys.append(key)
+            ids.append(store.objectID(key: .permanent(lastKeys[root]!), entityNumber: object.entity.number))
+        }
+        // The family shares its temporary keys: every context that holds one of the objects renames it.
+        (root ?? self).adoptPermanentIDs(PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids))
+    }
+}
