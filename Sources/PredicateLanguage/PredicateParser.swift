@@ -17,13 +17,25 @@ struct PredicateParser {
 
     mutating func parse() throws(PredicateSyntaxError) -> ObjectPredicate {
         let predicate = try orPredicate()
+        try expectEnd()
+        return predicate
+    }
+
+    /// Parses the whole format as one expression (`NSExpression(format:)`).
+    mutating func parseExpression() throws(PredicateSyntaxError) -> PredicateExpression {
+        let expression = try expression()
+        try expectEnd()
+        return expression
+    }
+
+    /// Checks that the format ends here, having used every argument.
+    private func expectEnd() throws(PredicateSyntaxError) {
         guard current.kind == .end else { throw unexpected() }
         guard argumentIndex == arguments.count else {
             throw PredicateSyntaxError(
                 message: "\(arguments.count) arguments given, the format uses \(argumentIndex)",
                 column: format.count + 1, format: format)
         }
-        return predicate
     }
 
     // MARK: Tokens
@@ -170,12 +182,7 @@ struct PredicateParser {
     /// Parses the whole format as an arithmetic expression (``ObjectExpression``).
     mutating func parseArithmetic() throws(PredicateSyntaxError) -> ObjectExpression {
         let expression = try arithmetic()
-        guard current.kind == .end else { throw unexpected() }
-        guard argumentIndex == arguments.count else {
-            throw PredicateSyntaxError(
-                message: "\(arguments.count) arguments given, the format uses \(argumentIndex)",
-                column: format.count + 1, format: format)
-        }
+        try expectEnd()
         return expression
     }
 
@@ -521,5 +528,17 @@ private extension ArithmeticOperator {
         case .divide: self = .divide
         default: return nil
         }
+    }
+}
+
+extension PredicateExpression {
+    /// Parses Core Data's expression format syntax, as `NSExpression(format:)` does: a key path,
+    /// a constant, arithmetic, a function call (`sum:(price)`, `lowercase:(title)`), `TERNARY`…,
+    /// replacing `%@ %K %d …` by `arguments` in order.
+    ///
+    ///     try PredicateExpression(format: "price * %d", 2)
+    public init(format: String, _ arguments: any PredicateArgument...) throws(PredicateSyntaxError) {
+        var parser = try PredicateParser(format: format, arguments: arguments)
+        self = try parser.parseExpression()
     }
 }

@@ -10,6 +10,10 @@ struct DictionaryShape {
             /// The object at the end of a to-one path, as its ID.
             case object(ResolvedPath)
             case aggregate(PropertyToFetch.Function, ResolvedPath, AttributeDescription)
+            /// An expression of each object (`PropertyToFetch.expression`), of the kind it computes.
+            case computed(ResolvedExpression, PredicateResolver.ValueKind)
+            /// An aggregate over each group of an expression of each object: `sum:(price * quantity)`.
+            case computedAggregate(PropertyToFetch.Function, ResolvedExpression, PredicateResolver.ValueKind)
         }
 
         var name: String
@@ -21,9 +25,32 @@ struct DictionaryShape {
         var orderingTerm: SQL
 
         var isAggregate: Bool {
-            if case .aggregate = source { true } else { false }
+            switch source {
+            case .aggregate, .computedAggregate: true
+            case .value, .object, .computed: false
+            }
+        }
+
+        /// Whether the column is computed in memory, from the matching objects.
+        var isComputed: Bool {
+            switch source {
+            case .computed, .computedAggregate: true
+            case .value, .object, .aggregate: false
+            }
+        }
+
+        /// The aggregate the column computes, if any, and whether it computes it from integers.
+        var aggregate: (function: PropertyToFetch.Function, ofIntegers: Bool)? {
+            switch source {
+            case .aggregate(let function, _, let attribute): (function, attribute.type.isInteger)
+            case .computedAggregate(let function, _, let kind): (function, kind.isInteger)
+            case .value, .object, .computed: nil
+            }
         }
     }
+
+    /// Whether some column is an expression, computed in memory.
+    var computesInMemory: Bool { columns.contains(where: \.isComputed) }
 
     var columns: [Column]
     /// Rows are grouped: by `keys` (none: all rows make one group), aggregates per group.
@@ -40,6 +67,7 @@ struct DictionaryShape {
         resolver: PredicateResolver, compiler: inout PredicateSQLCompiler
     ) throws(ContextError) {
         func column(_ property: PropertyToFetch) throws(ContextError) -> Column {
+            if let expression = property.expression { return try Self.computedColumn(property.name, expression, resolver) }
             let (path, attribute) = try resolver.propertyPath(property.keyPath)
             guard let attribute else {
                 guard property.function == nil, !path.toOnes.isEmpty else {
@@ -99,5 +127,59 @@ struct DictionaryShape {
             }
         }
         sortKeyPositions = positions
+    }
+
+    /// The column of an expression: an aggregate of an expression of each object when the
+    /// expression is `sum:`, `count:`, `min:`, `max:` or `average:` of something that is not a
+    /// collection; the expression of each object otherwise.
+    private static func computedColumn(_ name: String, _ expression: PredicateExpression, _ resolver: PredicateResolver) throws(ContextError) -> Column {
+        func resolved(_ expression: PredicateExpression) throws(ContextError) -> (ResolvedExpression, PredicateResolver.ValueKind) {
+            switch try resolver.side(expression) {
+            case .resolved(let resolved, let kind): return (resolved, kind)
+            case .constant(let value):
+                let constant = try resolver.constant(value) { reason in .invalidFetch("\(reason), in the expression '\(expression)' of '\(name)'") }
+                let kind: PredicateResolver.ValueKind = switch constant {
+                case .value(let stored):
+                    switch stored.storage {
+                    case .int64: .integer
+                    case .string: .attribute(.string)
+                    case .blob: .attribute(.binary)
+                    case .double, .null: .real
+                    }
+                case .objectValue: .object
+                default: .real
+                }
+                return (constant, kind)
+            }
+        }
+        func isCollection(_ expression: PredicateExpression) throws(ContextError) -> Bool {
+            if case .collection = expression { return true }
+            if case .toMany? = try resolver.walkIfKeyPath(expression) { return true }
+            return false
+        }
+        if case .function(let function, let arguments) = expression, arguments.count == 1,
+           let aggregate = PropertyToFetch.Function(function), try !isCollection(arguments[0]) {
+            let (value, kind) = try resolved(arguments[0])
+            guard kind != .object || aggregate == .count else {
+                throw .invalidFetch("'\(name)': \(function.rawValue) of objects; only count: counts them")
+            }
+            return Column(name: name, keyPath: name, source: .computedAggregate(aggregate, value, kind), selected: [], orderingTerm: SQL())
+        }
+        let (value, kind) = try resolved(expression)
+        return Column(name: name, keyPath: name, source: .computed(value, kind), selected: [], orderingTerm: SQL())
+    }
+}
+
+extension PropertyToFetch.Function {
+    /// The aggregate an expression's function computes over rows, if it is one.
+    init?(_ function: PredicateFunction) {
+        switch function {
+        case .sum: self = .sum
+        case .count: self = .count
+        case .min: self = .minimum
+        case .max: self = .maximum
+        case .average: self = .average
+        default: return nil
+        }
     }
 }

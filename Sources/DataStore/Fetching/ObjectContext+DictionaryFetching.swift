@@ -8,9 +8,9 @@ import GRDBSQLite
 extension ObjectContext {
     /// Whether dictionary results are computed in memory from the matching objects: when their
     /// matches are (`judgesInMemory`), and on a server, whose aggregates and groups of text would
-    /// not always agree with SQLite's.
+    /// not always agree with SQLite's, and when a column is an expression.
     func judgesDictionariesInMemory<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) -> Bool {
-        judgesInMemory(plan, request) || !plan.dialect.matchesTextInSQL
+        judgesInMemory(plan, request) || !plan.dialect.matchesTextInSQL || plan.dictionary?.computesInMemory == true
     }
 
     /// One dictionary per matching object — or per distinct result, or per group — holding the
@@ -60,12 +60,21 @@ extension ObjectContext {
                 let type: AttributeType = switch column.source {
                 case .value(_, let attribute): attribute.type
                 case .object: .integer64
-                case .aggregate(.count, _, _): .integer64
-                case .aggregate(.average, _, _): .double
-                case .aggregate(.sum, _, let attribute): attribute.type.isInteger ? .integer64 : attribute.type == .decimal ? .decimal : .double
-                case .aggregate(_, _, let attribute): attribute.type
+                case .aggregate(let function, _, let attribute): Self.type(of: function, over: attribute.type)
+                case .computed(_, let kind): kind.attributeType
+                case .computedAggregate(let function, _, let kind): Self.type(of: function, over: kind.attributeType)
                 }
                 return .attribute(AttributeValue(stored, as: type))
+            }
+        }
+
+        /// The type of an aggregate's values over values of `type`.
+        private static func type(of function: PropertyToFetch.Function, over type: AttributeType) -> AttributeType {
+            switch function {
+            case .count: .integer64
+            case .average: .double
+            case .sum: type.isInteger ? .integer64 : type == .decimal ? .decimal : .double
+            case .minimum, .maximum: type
             }
         }
 
@@ -148,6 +157,10 @@ extension ObjectContext {
             case .value(let path, let attribute), .aggregate(_, let path, let attribute):
                 .stored(evaluator.storedValue(of: attribute, at: path, from: object))
             case .object(let path): .object(evaluator.objectID(at: path, from: object))
+            case .computed(let expression, .object), .computedAggregate(_, let expression, .object):
+                .object(evaluator.objectID(of: expression, on: object))
+            case .computed(let expression, _), .computedAggregate(_, let expression, _):
+                .stored(evaluator.storedValue(of: expression, on: object))
             }
         }
         guard shape.isGrouped || shape.isDistinct else {
@@ -176,14 +189,18 @@ extension ObjectContext {
             }
             for (group, objects) in members.enumerated() {
                 rows[group].cells = try shape.columns.map { (column) throws(ContextError) -> DictionaryCell in
-                    guard case .aggregate(let function, _, let attribute) = column.source else {
+                    guard let (function, ofIntegers) = column.aggregate else {
                         return objects.first.map { cell(column, $0) } ?? .stored(.null)
                     }
-                    let values = objects.map { cell(column, $0) }.compactMap { cell -> DatabaseValue? in
+                    let cells = objects.map { cell(column, $0) }
+                    // Objects are only counted.
+                    let objectCount = cells.count { if case .object(_?) = $0 { true } else { false } }
+                    if objectCount > 0 { return .stored(Int64(objectCount).databaseValue) }
+                    let values = cells.compactMap { cell -> DatabaseValue? in
                         guard case .stored(let value) = cell, !value.isNull else { return nil }
                         return value
                     }
-                    return .stored(try Self.aggregate(function, of: attribute, values))
+                    return .stored(try Self.aggregate(function, ofIntegers: ofIntegers, values))
                 }
             }
         } else {
@@ -212,10 +229,10 @@ extension ObjectContext {
     }
 
     /// An aggregate over non-null stored values, as the SQL of `DictionaryShape` computes it.
-    private static func aggregate(_ function: PropertyToFetch.Function, of attribute: AttributeDescription, _ values: [DatabaseValue]) throws(ContextError) -> DatabaseValue {
+    private static func aggregate(_ function: PropertyToFetch.Function, ofIntegers: Bool, _ values: [DatabaseValue]) throws(ContextError) -> DatabaseValue {
         switch function {
         case .count: return StoredAggregate.value(.count, values)
-        case .sum where attribute.type.isInteger:
+        case .sum where ofIntegers:
             guard let sum = StoredAggregate.integerSum(values) else { throw .database(message: "integer overflow") }
             return sum.databaseValue
         case .sum: return StoredAggregate.value(.sum, values)

@@ -25,6 +25,10 @@ public struct PropertyToFetch: Sendable, Hashable, ExpressibleByStringLiteral, C
     public var keyPath: String
     /// The aggregate, or `nil` for the key path's value.
     public var function: Function?
+    /// An expression computed for each object — or, under an aggregate function
+    /// (`sum:(price * quantity)`), for each group — instead of the key path: Core Data's
+    /// `NSExpressionDescription` with any expression.
+    public var expression: PredicateLanguage.PredicateExpression?
 
     /// The value of `keyPath`, named by it.
     public static func key(_ keyPath: String) -> PropertyToFetch {
@@ -56,6 +60,22 @@ public struct PropertyToFetch: Sendable, Hashable, ExpressibleByStringLiteral, C
         PropertyToFetch(name: name, keyPath: keyPath, function: .maximum)
     }
 
+    /// The value of `expression`, named `name`, as Core Data's `NSExpressionDescription` gives
+    /// it: computed for each matching object (`price * quantity`, `lowercase:(title)`,
+    /// `TERNARY(pageCount > 300, 'long', 'short')`), or over each group when the expression is an
+    /// aggregate of a value of the object (`sum:(price * quantity)`, `max:(published)`, `count:(title)`).
+    ///
+    ///     request.propertiesToFetch = ["author", try .expression(PredicateExpression(format: "sum:(price * quantity)"), as: "revenue")]
+    ///
+    /// The results are computed in memory from the matching objects, on every engine, with the
+    /// meaning predicates give the expression; a value has the type of what it computes (an
+    /// attribute's type, an integer or a real).
+    public static func expression(_ expression: PredicateLanguage.PredicateExpression, as name: String) -> PropertyToFetch {
+        var property = PropertyToFetch(name: name, keyPath: name, function: nil)
+        property.expression = expression
+        return property
+    }
+
     /// The value of the key path written as a string literal: `"author.name"`.
     public init(stringLiteral keyPath: String) {
         self = .key(keyPath)
@@ -68,6 +88,7 @@ public struct PropertyToFetch: Sendable, Hashable, ExpressibleByStringLiteral, C
     }
 
     public var description: String {
-        function.map { "\(name) = \($0.rawValue)(\(keyPath))" } ?? keyPath
+        if let expression { return "\(name) = \(expression)" }
+        return function.map { "\(name) = \($0.rawValue)(\(keyPath))" } ?? keyPath
     }
 }

@@ -40,6 +40,16 @@ struct PredicateEvaluator {
 
     // MARK: Values
 
+    /// The stored value `expression` computes for `object`: a dictionary fetch's expression.
+    func storedValue(of expression: ResolvedExpression, on object: ManagedObject) -> DatabaseValue {
+        storedValue(expression, [object])
+    }
+
+    /// The object `expression` reaches from `object`.
+    func objectID(of expression: ResolvedExpression, on object: ManagedObject) -> ObjectID? {
+        if case .object(let id) = value(expression, [object]) { id } else { nil }
+    }
+
     private func value(_ expression: ResolvedExpression, _ scopes: [ManagedObject]) -> Value {
         switch expression {
         case .value(let value): return .stored(value)

@@ -23,6 +23,15 @@ struct PredicateResolver {
         case integer
         case real
 
+        /// The attribute type values of the kind have (an object's is its key's).
+        var attributeType: AttributeType {
+            switch self {
+            case .attribute(let type): type
+            case .object, .count, .integer: .integer64
+            case .real: .double
+            }
+        }
+
         /// Whether values of the kind are integers (counts and integer attributes).
         var isInteger: Bool {
             switch self {
