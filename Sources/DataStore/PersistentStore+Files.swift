@@ -67,7 +67,7 @@ extension PersistentStore {
 
     /// Writes `metadata` into the store at `url`, which no process has open, as Core Data's
     /// `setMetadata(_:forPersistentStoreOfType:at:)` does. The keys that say which model wrote the
-    /// store keep their stored values (``StoreMetadata/withModelKeys(of:)``).
+    /// store keep their stored values (`StoreMetadata.modelKeys`).
     public static func setMetadata(_ metadata: StoreMetadata, forStoreAt url: URL) throws(StoreError) {
         let stored = try metadataForStore(at: url)
         do {
