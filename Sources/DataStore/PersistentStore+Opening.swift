@@ -128,9 +128,13 @@ extension PersistentStore {
     static func locatingJoinTables(of schema: StoreSchema, in db: Database) throws -> StoreSchema {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         var columnsByTable: [String: Set<String>] = [:]
-        return try schema.locatingJoinTables(among: tables) { table, column in
-            if columnsByTable[table] == nil { columnsByTable[table] = Set(try db.columns(in: table).map(\.name)) }
-            return columnsByTable[table]?.contains(column) ?? false
+        do {
+            return try schema.locatingJoinTables(among: tables) { table, column in
+                if columnsByTable[table] == nil { columnsByTable[table] = Set(try db.columns(in: table).map(\.name)) }
+                return columnsByTable[table]?.contains(column) ?? false
+            }
+        } catch let error as JoinTableLocationError {
+            throw StoreError.ambiguousLayout("\(error)")
         }
     }
 }

@@ -24,8 +24,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case missingColumn(table: String, column: String)
     /// An option of a ``PersistentStoreDescription`` (or a pragma) this store cannot take, and why.
     case unsupportedOption(name: String, reason: String)
-    /// The store is not loaded in the container, or was loaded already.
-    case notLoaded(String)
+    /// The store's tables fit the model in more than one way (``JoinTableLocationError``):
+    /// nothing is read rather than something read wrong.
+    case ambiguousLayout(String)
 
     public var description: String {
         switch self {
@@ -40,7 +41,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .migration(let error): "\(error)"
         case .history(let error): "\(error)"
         case .unsupportedOption(let name, let reason): "unsupported option \(name): \(reason)"
-        case .notLoaded(let message): message
+        case .ambiguousLayout(let message): message
         }
     }
 }

@@ -166,8 +166,13 @@ enum PostgreSQLStoreOpening {
             guard let hashes = metadata.versionHashes else { throw StoreError.notAStore(reason: "the metadata has no NSStoreModelVersionHashes") }
             let differing = model.versionHashes.entitiesDiffering(from: hashes)
             guard differing.isEmpty else { throw StoreError.modelMismatch(entities: differing) }
-            let schema = model.schema.locatingJoinTables(among: catalog.keys.sorted()) { table, column in
-                catalog[table]?.contains(PostgreSQLName.of(column)) ?? false
+            let schema: StoreSchema
+            do {
+                schema = try model.schema.locatingJoinTables(among: catalog.keys.sorted()) { table, column in
+                    catalog[table]?.contains(PostgreSQLName.of(column)) ?? false
+                }
+            } catch {
+                throw StoreError.ambiguousLayout("\(error)")
             }
             for table in schema.tables {
                 try checkColumns(table.columns.map(\.name), of: table.name, in: catalog)

@@ -79,7 +79,7 @@ public struct StoreCopier: Sendable {
         let metadata = try StoreMetadata(binaryPropertyList: plist)
         guard let hashes = metadata.versionHashes else { throw StoreCopyError.notAStore(source.description) }
         let framework = metadata.frameworkVersion.map(FrameworkVersion.init) ?? .current
-        let schema = StoreSchema(model: model, framework: framework).locatingJoinTables(among: catalog.keys.sorted()) { table, column in
+        let schema = try StoreSchema(model: model, framework: framework).locatingJoinTables(among: catalog.keys.sorted()) { table, column in
             catalog[table]?.contains(reader.storedName(column)) ?? false
         }
         // Entities whose hashes differ (a model edited without a new version) are copied as the

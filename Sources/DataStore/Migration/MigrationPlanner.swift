@@ -34,12 +34,11 @@ struct MigrationPlanner {
     /// What happens to each relationship that owns storage, by its declaring entity and name.
     private(set) var relationships: [RelationshipReference: RelationshipMove] = [:]
 
-    init(difference: ModelDifference, snapshot: StoreSnapshot, defaults: [String: [String: SQL]]) {
+    init(difference: ModelDifference, snapshot: StoreSnapshot, defaults: [String: [String: SQL]]) throws(StoreError) {
         self.difference = difference
         self.snapshot = snapshot
         self.defaults = defaults
-        let source = StoreSchema(model: difference.mapping.source, framework: snapshot.framework)
-            .locatingJoinTables(among: snapshot.columns.keys.sorted(), where: snapshot.table(_:has:))
+        let source = try snapshot.located(StoreSchema(model: difference.mapping.source, framework: snapshot.framework))
         let destination = StoreSchema(model: difference.mapping.destination)
         self.source = source
         self.destination = destination

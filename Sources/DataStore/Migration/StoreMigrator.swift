@@ -18,7 +18,7 @@ enum StoreMigrator {
         let snapshot = try StoreSnapshot(
             database, framework: FrameworkVersion(metadata.frameworkVersion ?? FrameworkVersion.current.number),
             names: names)
-        return MigrationPlanner(difference: difference, snapshot: snapshot, defaults: defaults(of: destination, in: database.dialect)).plan()
+        return try MigrationPlanner(difference: difference, snapshot: snapshot, defaults: defaults(of: destination, in: database.dialect)).plan()
     }
 
     /// Runs `plan`: checks the data first, then every statement; carries the persistent history
@@ -49,7 +49,7 @@ enum StoreMigrator {
         try HistoryMigration.run(plan.difference.mapping, in: database, snapshot: migrated)
         if !database.dialect.maintainsDerivedValuesWithTriggers {
             // Without triggers, derived values are computed here, in the layout as the store names it.
-            let schema = StoreSchema(model: destination).locatingJoinTables(among: migrated.columns.keys.sorted(), where: migrated.table(_:has:))
+            let schema = try migrated.located(StoreSchema(model: destination))
             let entities = EntityDescriptionBuilder(model: destination, schema: schema, classes: []).build()
             try DerivedValueComputation.refreshAll(of: entities, in: destination, transaction: database)
         }

@@ -61,10 +61,24 @@ struct StoreSnapshot: Sendable {
         columns[table]?.contains { $0.caseInsensitiveCompare(column) == .orderedSame } ?? false
     }
 
+    /// `schema` with its join tables named as the store names them.
+    func located(_ schema: StoreSchema) throws(StoreError) -> StoreSchema {
+        do {
+            return try schema.locatingJoinTables(among: columns.keys.sorted(), where: table(_:has:))
+        } catch {
+            throw .ambiguousLayout("\(error)")
+        }
+    }
+
     /// The schema's join tables named as the store names them, and a missing table or column the
     /// schema names, if any: what a store must have to be opened with the schema's model.
     func missingStorage(of schema: StoreSchema) -> StoreError? {
-        let located = schema.locatingJoinTables(among: columns.keys.sorted(), where: table(_:has:))
+        let located: StoreSchema
+        do {
+            located = try self.located(schema)
+        } catch {
+            return error
+        }
         let needed = located.tables.map { ($0.name, $0.columns.map(\.name)) } + located.joinTables.map { ($0.name, $0.columnNames) }
         for (table, names) in needed {
             guard let present = columns[table] ?? columns.first(where: { $0.key.caseInsensitiveCompare(table) == .orderedSame })?.value
