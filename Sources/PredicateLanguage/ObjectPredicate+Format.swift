@@ -1,11 +1,15 @@
 import Foundation
 
-/// Printing predicates back in the format syntax: `ObjectPredicate(format: p.predicateFormat) == p` for
-/// predicates whose constants have a literal form (numbers, strings, Booleans, dates, `nil`).
+/// Printing predicates back in the format syntax.
+///
+/// `description` reads back as the same predicate — `ObjectPredicate(format: p.description) == p`
+/// for predicates whose constants have a literal form (numbers, strings, Booleans, dates, `nil`).
+/// `predicateFormat` is Foundation's canonical text: the same, but for Booleans, which Foundation
+/// prints as the numbers it keeps them as (`isRead == 1` for `isRead == YES`); they read back as
+/// those numbers, equal to the Booleans in every comparison. Reals keep their `.0` (`price < 10.0`,
+/// where Foundation prints `10`), since an integer would divide as an integer in arithmetic.
 extension ObjectPredicate: CustomStringConvertible {
-    public var description: String { predicateFormat }
-
-    public var predicateFormat: String {
+    public var description: String {
         switch self {
         case .constant(let value): value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .not(let predicate): "NOT \(predicate.operandFormat)"
@@ -15,11 +19,27 @@ extension ObjectPredicate: CustomStringConvertible {
         }
     }
 
+    /// Foundation's canonical text of the predicate (`NSPredicate.predicateFormat`).
+    public var predicateFormat: String {
+        mappingConstants(\.withBooleansAsNumbers).description
+    }
+
     /// Compound predicates in parentheses, so that printing keeps the structure.
     private var operandFormat: String {
         switch self {
-        case .and, .or: "(\(predicateFormat))"
-        default: predicateFormat
+        case .and, .or: "(\(description))"
+        default: description
+        }
+    }
+
+    /// The predicate with `transform` applied to every constant.
+    func mappingConstants(_ transform: (PredicateValue) -> PredicateValue) -> ObjectPredicate {
+        switch self {
+        case .constant: self
+        case .not(let predicate): .not(predicate.mappingConstants(transform))
+        case .and(let terms): .and(terms.map { $0.mappingConstants(transform) })
+        case .or(let terms): .or(terms.map { $0.mappingConstants(transform) })
+        case .comparison(let comparison): .comparison(comparison.mapSides { $0.mappingConstants(transform) })
         }
     }
 }
@@ -95,6 +115,35 @@ extension PredicateExpression: CustomStringConvertible {
     /// A key that is a reserved word gets `#`.
     private static func escapedKey(_ key: String) -> String {
         PredicateToken.reservedWords.contains(key.uppercased()) ? "#" + key : key
+    }
+}
+
+extension PredicateExpression {
+    /// The expression with `transform` applied to every constant.
+    func mappingConstants(_ transform: (PredicateValue) -> PredicateValue) -> PredicateExpression {
+        switch self {
+        case .evaluatedObject, .variable: self
+        case .constant(let value): .constant(transform(value))
+        case .collection(let elements): .collection(elements.map { $0.mappingConstants(transform) })
+        case .keyPath(let base, let path): .keyPath(base.mappingConstants(transform), path)
+        case .subquery(let collection, let variable, let predicate):
+            .subquery(collection: collection.mappingConstants(transform), variable: variable, predicate: predicate.mappingConstants(transform))
+        case .function(let function, let arguments): .function(function, arguments.map { $0.mappingConstants(transform) })
+        case .conditional(let condition, let whenTrue, let whenFalse):
+            .conditional(condition.mappingConstants(transform), whenTrue.mappingConstants(transform), whenFalse.mappingConstants(transform))
+        case .index(let collection, let index): .index(collection.mappingConstants(transform), index)
+        }
+    }
+}
+
+extension PredicateValue {
+    /// The value with each Boolean as the number Foundation keeps it as.
+    var withBooleansAsNumbers: PredicateValue {
+        switch self {
+        case .attribute(.bool(let value)): .attribute(.integer(value ? 1 : 0))
+        case .collection(let elements): .collection(elements.map(\.withBooleansAsNumbers))
+        default: self
+        }
     }
 }
 

@@ -46,7 +46,7 @@ import Testing
         ]
         for format in formats {
             let predicate = try ObjectPredicate(format: format, arguments: format.contains("%@") ? [[1, 2]] : [])
-            #expect(try ObjectPredicate(format: predicate.predicateFormat) == predicate, "\(format) printed as \(predicate)")
+            #expect(try ObjectPredicate(format: predicate.description) == predicate, "\(format) printed as \(predicate)")
         }
         #expect(try ObjectPredicate(format: "a = 1 && b =< 2 || c <> 3 AND !(d => 4)")
             == ObjectPredicate(format: "(a == 1 AND b <= 2) OR (c != 3 AND NOT d >= 4)"))
@@ -104,7 +104,7 @@ import Testing
         ]
         for format in formats {
             let predicate = try ObjectPredicate(format: format, arguments: format.contains("%d") ? [4, 4] : [])
-            #expect(try ObjectPredicate(format: predicate.predicateFormat) == predicate, "\(format) printed as \(predicate)")
+            #expect(try ObjectPredicate(format: predicate.description) == predicate, "\(format) printed as \(predicate)")
         }
         #expect(try ObjectPredicate(format: "a+b*c==1").predicateFormat == "a + b * c == 1")
         #expect(try ObjectPredicate(format: "(a+b)*c==1").predicateFormat == "(a + b) * c == 1")
@@ -113,15 +113,26 @@ import Testing
         for (format, printed) in [("a - %d * 2 == 1", "a - (-2) * 2 == 1"), ("a * 2 + %d == 1", "a * 2 + (-2) == 1"), ("%d ** 2 == 4", "(-2) ** 2 == 4")] {
             let predicate = try ObjectPredicate(format: format, arguments: [-2])
             #expect(predicate.predicateFormat == printed)
-            #expect(try ObjectPredicate(format: predicate.predicateFormat) == predicate, "\(format) printed as \(predicate)")
+            #expect(try ObjectPredicate(format: predicate.description) == predicate, "\(format) printed as \(predicate)")
         }
         let keyOfNegative = try ObjectPredicate(format: "%@.pageCount == 1", arguments: [-2])
         #expect(keyOfNegative.predicateFormat == "(-2).pageCount == 1")
-        #expect(try ObjectPredicate(format: keyOfNegative.predicateFormat) == keyOfNegative)
+        #expect(try ObjectPredicate(format: keyOfNegative.description) == keyOfNegative)
         let scaled = ObjectExpression.arithmetic(.multiply, .constant(.integer(-2)), .key("price"))
         #expect(scaled.description == "((-2) * price)")
         #expect(try ObjectExpression(format: scaled.description) == scaled)
         #expect(Self.syntaxError("LOWERCASE:(name) == 1")?.message.hasPrefix("unknown function 'LOWERCASE:'") == true, "selectors are case-sensitive")
+    }
+
+    /// `predicateFormat` is Foundation's text: Booleans print as the numbers Foundation keeps them
+    /// as, and read back as those numbers; `description` reads back as the same predicate.
+    @Test func predicateFormat_isFoundationsText() throws {
+        let predicate = try ObjectPredicate(format: "isAvailable == YES AND ANY tags.name IN {'a', NO} AND TERNARY(flag = NO, 1, 2) > 0")
+        #expect(predicate.predicateFormat == #"isAvailable == 1 AND ANY tags.name IN {"a", 0} AND TERNARY(flag == 0, 1, 2) > 0"#)
+        #expect(predicate.description == #"isAvailable == YES AND ANY tags.name IN {"a", NO} AND TERNARY(flag == NO, 1, 2) > 0"#)
+        #expect(try ObjectPredicate(format: predicate.description) == predicate)
+        #expect(try ObjectPredicate(format: predicate.predicateFormat)
+            == ObjectPredicate(format: "isAvailable == 1 AND ANY tags.name IN {'a', 0} AND TERNARY(flag == 0, 1, 2) > 0"))
     }
 
     @Test func functionErrors_sayWhatIsWrong_whereItIs() {

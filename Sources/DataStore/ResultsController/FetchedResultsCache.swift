@@ -123,7 +123,7 @@ struct SectionCache {
             entity: plan.entity.name,
             entityVersionHash: controller.context.store.model.versionHashes.entityHashes[plan.entity.name] ?? [],
             includesSubentities: request.includesSubentities,
-            predicate: request.predicate?.predicateFormat ?? "",
+            predicate: request.predicate?.description ?? "",
             sortDescriptors: request.sortDescriptors.map(\.description),
             sectionKeyPath: controller.sectionNameKeyPath ?? "",
             storeState: controller.context.store.identifier + state)
