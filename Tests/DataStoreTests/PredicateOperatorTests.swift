@@ -47,6 +47,10 @@ import Testing
                 ("uppercase:(title) == 'A'", "a"), ("length:(title) == 1", "abcdef"), ("now() > CAST(0, 'NSDate')", "abcdef"),
                 ("TERNARY(pageCount > 4, weight, 0) > 3", "f"), ("TERNARY(weight < 0, 'neg', title) == 'neg'", "d"),
                 ("chapters[SIZE] == 0 AND count:(tags) == 0", "abcdef"), ("title.length == 1", "abcdef"),
+                // A number's text, as `NSNumber` writes it: a whole real without its `.0`, a Boolean as 1.
+                ("pageCount.stringValue == '6'", "e"), ("weight.stringValue == '1.5'", "b"), ("weight.stringValue == '2'", "c"),
+                ("weight.stringValue BEGINSWITH '-'", "d"), ("isAvailable.stringValue == '1'", "abcdef"),
+                ("pageCount.stringValue.length == 1", "abcdef"), ("lowercase:(weight.stringValue) CONTAINS '.'", "abf"),
                 // A URI is its text to the string operators.
                 ("website BEGINSWITH 'https:'", "ab"), ("website CONTAINS[c] 'C.EXAMPLE'", "c"), ("website LIKE '*//?.example'", "abc"),
                 // Constants alone are computed at once.

@@ -163,6 +163,7 @@ struct RandomPredicate {
         case 9:
             let key = pick(["title", "notes", "author.name"])
             if chance(30) { return ("length:(\(key)) \(op) %d", [small(0...6)]) }
+            if chance(30) { return ("\(number).stringValue \(pick(["==", "BEGINSWITH", "CONTAINS", "<"])) %@", [pick(["1", "2", "1.5", "-", "0", ".", "e"])]) }
             return ("\(pick(["lowercase:", "uppercase:"]))(\(key)) \(pick(["==", "BEGINSWITH", "<"]))\(options()) %@", [pick(RandomLibrary.strings)])
         case 10: return ("\(integer) * 2 + 1 \(op) \(pick(["fileSize", "pageCount", "wordCount"])) - %d", [small(-2...2)])
         case 11: return ("chapters[SIZE] + tags.@count \(op) %d", [small(0...4)])

@@ -78,6 +78,8 @@ struct PredicateEvaluator {
             return .stored(function.value(of: arguments.map { storedValue($0, scopes) }))
         case .conditional(let condition, let whenTrue, let whenFalse):
             return value(evaluate(condition, scopes: scopes) ? whenTrue : whenFalse, scopes)
+        case .numberText(let number):
+            return .stored(NumberText.text(of: storedValue(number, scopes)))
         }
     }
 

@@ -314,7 +314,7 @@ struct PredicateResolver {
             case .value(let value): .stored(value)
             case .objectValue(let id): .object(id)
             case .list(let elements): .list(elements.map(evaluated))
-            case .attribute, .object, .aggregate, .subqueryCount, .operation, .function, .conditional: .stored(.null)
+            case .attribute, .object, .aggregate, .subqueryCount, .operation, .function, .conditional, .numberText: .stored(.null)
             }
         }
         return .constant(EvaluatedValue.compare(
@@ -424,6 +424,13 @@ struct PredicateResolver {
 
     func side(_ expression: PredicateExpression) throws(ContextError) -> Side {
         if let string = stringLength(expression) { return try functionSide(.length, [string], expression) }
+        if let number = numberStringValue(expression) {
+            switch try side(number) {
+            case .resolved(let resolved, _): return .resolved(.numberText(resolved), .attribute(.string))
+            case .constant(.attribute(let value)): return .constant(PredicateValue(stored: NumberText.text(of: value.databaseValue)))
+            case .constant: return .constant(.attribute(.null))
+            }
+        }
         switch expression {
         case .constant(let value):
             return .constant(value)
@@ -527,18 +534,30 @@ struct PredicateResolver {
         case .variable(let name): start = try variablePath(name)
         default: return nil
         }
-        // `name.length` computes: it is no key path to walk.
-        if stringLength(expression) != nil { return nil }
+        // `name.length` and `number.stringValue` compute: they are no key paths to walk.
+        if stringLength(expression) != nil || numberStringValue(expression) != nil { return nil }
         return try walk(from: start, components, text: "\(expression)")
     }
 
-    /// The string key path of `name.length`, whose length it reads as `NSString`'s key of that
-    /// name does; `nil` for any other expression.
+    /// The string key path of `name.length` (or `number.stringValue.length`), whose length it
+    /// reads as `NSString`'s key of that name does; `nil` for any other expression.
     func stringLength(_ expression: PredicateExpression) -> PredicateExpression? {
         guard case .keyPath(let base, let components) = expression, components.count > 1, components.last == "length" else { return nil }
         let string = PredicateExpression.keyPath(base, Array(components.dropLast()))
+        if numberStringValue(string) != nil { return string }
         guard case .value(_, let attribute?)? = try? walkIfKeyPath(string), attribute.type == .string else { return nil }
         return string
+    }
+
+    /// The number key path of `number.stringValue`, whose text it reads as `NSNumber`'s key of
+    /// that name does; `nil` for any other expression.
+    func numberStringValue(_ expression: PredicateExpression) -> PredicateExpression? {
+        guard case .keyPath(let base, let components) = expression, components.count > 1, components.last == "stringValue" else { return nil }
+        let number = PredicateExpression.keyPath(base, Array(components.dropLast()))
+        guard case .value(_, let attribute?)? = try? walkIfKeyPath(number),
+              attribute.type.isInteger || [.double, .float, .decimal, .boolean].contains(attribute.type)
+        else { return nil }
+        return number
     }
 
     private func walk(from start: ResolvedPath, _ components: [String], text: String) throws(ContextError) -> Walk {

@@ -216,6 +216,10 @@ struct PredicateSQLCompiler {
             // SQLite's connections compute the rest with the runtime's own code; a server judges it in memory.
             let call = "DSFUNCTION(\(StoreFunctions.code(of: function))" + .joined(arguments.map { ", " + self.expression($0) }, separator: "") + ")"
             return options.isEmpty ? call : "DSFOLD(" + call + ", \(options.rawValue))"
+        case .numberText(let number):
+            // SQLite's connections write it with the runtime's own code; a server judges it in memory.
+            let call = "DSNUMBERTEXT(" + numericOperand(number) + ")"
+            return options.isEmpty ? call : "DSFOLD(" + call + ", \(options.rawValue))"
         case .conditional(let condition, let whenTrue, let whenFalse):
             let value = "(CASE WHEN " + compile(condition) + " THEN " + numericOperand(whenTrue) + " ELSE " + numericOperand(whenFalse) + " END)"
             return options.isEmpty ? value : "DSFOLD(" + value + ", \(options.rawValue))"

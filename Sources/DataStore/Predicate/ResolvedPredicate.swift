@@ -57,6 +57,8 @@ indirect enum ResolvedExpression {
     case function(PredicateFunction, [ResolvedExpression])
     /// `TERNARY(condition, whenTrue, whenFalse)`.
     case conditional(ResolvedPredicate, ResolvedExpression, ResolvedExpression)
+    /// `number.stringValue`: the number as text, as `NSNumber` writes it (``NumberText``).
+    case numberText(ResolvedExpression)
 }
 
 extension ResolvedExpression {
@@ -75,7 +77,7 @@ extension ResolvedExpression {
         // A server's shifts wrap their count, and its text and math functions are not the runtime's.
         case .operation(let function, let operands, _):
             function == .leftShift || function == .rightShift || operands.contains { $0.isJudgedInMemoryOnServers }
-        case .function: true
+        case .function, .numberText: true
         case .conditional(let condition, let whenTrue, let whenFalse):
             condition.isJudgedInMemoryOnServers || whenTrue.isJudgedInMemoryOnServers || whenFalse.isJudgedInMemoryOnServers
         }

@@ -44,6 +44,11 @@ enum StoreFunctions {
         return PredicateFunction.allCases[code].value(of: Array(values.dropFirst()))
     }
 
+    /// `DSNUMBERTEXT(x)`: `x.stringValue`, as in memory.
+    static let numberText = DatabaseFunction("DSNUMBERTEXT", argumentCount: 1, pure: true) { values in
+        NumberText.text(of: values[0])
+    }
+
     /// The code of `function` for `DSFUNCTION`.
     static func code(of function: PredicateFunction) -> Int {
         PredicateFunction.allCases.firstIndex(of: function)!
@@ -63,6 +68,7 @@ enum StoreFunctions {
         if let connection = db.sqliteConnection { registerText(on: connection) }
         db.add(function: fold)
         db.add(function: function)
+        db.add(function: numberText)
         db.add(collation: localizedStandard)
     }
 }

@@ -85,6 +85,7 @@ struct ListDependencies {
             add(collection)
             visit(inner)
         case .operation(_, let operands, _), .function(_, let operands): for operand in operands { visit(operand) }
+        case .numberText(let number): visit(number)
         case .conditional(let condition, let whenTrue, let whenFalse):
             visit(condition)
             visit(whenTrue)
