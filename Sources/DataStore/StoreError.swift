@@ -24,7 +24,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case missingColumn(table: String, column: String)
     /// An option of a ``PersistentStoreDescription`` (or a pragma) this store cannot take, and why.
     case unsupportedOption(name: String, reason: String)
-    /// The store's tables fit the model in more than one way (``JoinTableLocationError``):
+    /// The store's tables fit the model in more than one way (`JoinTableLocationError`):
     /// nothing is read rather than something read wrong.
     case ambiguousLayout(String)
 
