@@ -33,6 +33,8 @@ public struct AttributeDescription: Sendable {
     /// Whether a delete keeps the value in its history change, the tombstone
     /// (`preserveAfterDeletion`; stored attributes with a column only).
     public internal(set) var preservesValueInHistoryOnDeletion = false
+    /// A transformable attribute's `valueTransformerName` (``ValueTransformers``).
+    public internal(set) var valueTransformerName: String?
 
     /// Whether the store computes the value when saving (it cannot be set).
     public var isDerived: Bool { derivationExpression != nil }

@@ -129,6 +129,7 @@ struct EntityDescriptionBuilder {
             maximum: bound(attribute.maxValue, attribute.maxDateTimeInterval, attribute.type),
             regularExpression: attribute.regularExpression, entityName: owner, derivationExpression: derivationExpression)
         description.preservesValueInHistoryOnDeletion = columnIndex != nil && HistorySchema.isPreserved(attribute)
+        description.valueTransformerName = attribute.valueTransformerName
         return description
     }
 

@@ -133,7 +133,10 @@ struct PredicateResolver {
             return comparison.operator == .equal ? equal : .not(equal)
         }
 
-        let lhs = try side(comparison.lhs), rhs = try side(comparison.rhs)
+        var lhs = try side(comparison.lhs), rhs = try side(comparison.rhs)
+        // A constant compared with a transformable attribute goes through its transformer first.
+        if case .resolved(.attribute(_, let attribute), _) = lhs, attribute.type == .transformable { rhs = try Self.transformed(rhs, for: attribute) }
+        if case .resolved(.attribute(_, let attribute), _) = rhs, attribute.type == .transformable { lhs = try Self.transformed(lhs, for: attribute) }
         let options = comparison.options
         switch (comparison.operator, lhs, rhs) {
         case (.in, _, .constant(.attribute(.string))):
@@ -385,6 +388,19 @@ struct PredicateResolver {
             guard !options.isEmpty, case .value(let stored) = converted, case .string(let text) = stored.storage else { return converted }
             return .value(TextMatching.fold(text, options).databaseValue)
         }
+    }
+
+    /// A constant side (or each element of a constant collection) as `attribute` stores it.
+    private static func transformed(_ side: Side, for attribute: AttributeDescription) throws(ContextError) -> Side {
+        func stored(_ value: PredicateValue) throws(ContextError) -> PredicateValue {
+            switch value {
+            case .attribute(let constant): .attribute(try ValueTransformers.stored(constant, for: attribute))
+            case .collection(let elements): .collection(try elements.map { (element) throws(ContextError) in try stored(element) })
+            case .object: value
+            }
+        }
+        guard case .constant(let value) = side else { return side }
+        return .constant(try stored(value))
     }
 
     /// A constant converted to what it is compared with, in stored form.
