@@ -56,7 +56,8 @@ for round in 0..<(rounds + 20) {
     let start = clock.now
     for format in formats {
         let request = FetchRequest<ManagedObject>(entityName: "Book", predicate: try ObjectPredicate(format: format))
-        precondition(try context.count(for: request) == 0)
+        let count = try context.count(for: request)
+        precondition(count == 0)
     }
     if round >= 20 { durations.append((clock.now - start) / formats.count) }
 }
@@ -68,7 +69,7 @@ done
 
 for side in base head; do
     echo "building $side…" >&2
-    swift build -c release --package-path "$work/$side" >/dev/null
+    swift build -c release --package-path "$work/$side" > "$work/$side.log" 2>&1 || { tail -30 "$work/$side.log" >&2; exit 1; }
 done
 
 declare -a base_times head_times

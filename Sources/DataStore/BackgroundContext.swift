@@ -14,13 +14,23 @@ import Dispatch
 /// Objects never leave `perform`: the closures are `@Sendable`, so capturing another context's
 /// objects, or returning this one's, does not compile. Return `ObjectID`s or plain values.
 public actor BackgroundContext {
-    private let context: ObjectContext
+    /// Used on the queue only: by `perform`, and by contexts of its tree while it waits for them.
+    nonisolated(unsafe) let context: ObjectContext
     private let executor: QueueExecutor
+    /// The executor, whose queue contexts of this context's tree run their work for it on.
+    nonisolated var queueExecutor: QueueExecutor { executor }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(store: PersistentStore) {
         context = ObjectContext(store: store, isolation: nil)
+        executor = QueueExecutor(label: "DataStore.BackgroundContext")
+        context.isolation = self
+    }
+
+    /// A context with its own queue around `child`, a child context made for it.
+    init(child: UncheckedSendable<ObjectContext>) {
+        context = child.value
         executor = QueueExecutor(label: "DataStore.BackgroundContext")
         context.isolation = self
     }
@@ -45,8 +55,10 @@ public actor BackgroundContext {
     public nonisolated func performAndWait<Result: Sendable, Failure: Error>(
         _ body: @Sendable (ObjectContext) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let result: Swift.Result<Result, Failure> = executor.runAndWait {
-            self.assumeIsolated { background in Swift.Result { () throws(Failure) -> Result in try body(background.context) } }
+        let result: Swift.Result<Result, Failure> = IsolationHop.holdingCurrentQueue {
+            executor.runAndWait {
+                self.assumeIsolated { background in Swift.Result { () throws(Failure) -> Result in try body(background.context) } }
+            }
         }
         return try result.get()
     }
@@ -65,6 +77,7 @@ final class QueueExecutor: SerialExecutor {
     init(label: String) {
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: key, value: true)
+        queue.setSpecific(key: IsolationHop.queueKey, value: ObjectIdentifier(self))
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

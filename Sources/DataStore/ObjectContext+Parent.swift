@@ -13,17 +13,23 @@ extension ObjectContext {
     /// Fills `object` with the values of the nearest ancestor that has it: `false` when none has,
     /// and the store must be read.
     func fillFromParent(_ object: ManagedObject) -> Bool {
-        guard let source = parent?.objectForChild(object.objectID) else { return false }
-        object.setLoadedValues(source.currentAttributeValues, source.relationshipValues)
-        object.version = source.version
-        object.faultState = .fetched
-        return true
+        guard let parent else { return false }
+        return withIsolation(of: parent) {
+            guard let source = parent.objectForChild(object.objectID) else { return false }
+            object.setLoadedValues(source.currentAttributeValues, source.relationshipValues)
+            object.version = source.version
+            object.faultState = .fetched
+            return true
+        }
     }
 
     /// The destinations of a to-many relationship as the nearest ancestor that has `object` has them.
     func destinationsFromParent(of object: ManagedObject, slot: Int) -> ObjectIDList? {
-        guard let source = parent?.objectForChild(object.objectID), let context = source.context else { return nil }
-        return context.destinationIDs(of: source, slot: slot)
+        guard let parent else { return nil }
+        return withIsolation(of: parent) {
+            guard let source = parent.objectForChild(object.objectID), let context = source.context else { return nil }
+            return context.destinationIDs(of: source, slot: slot)
+        }
     }
 
     /// This context's object for `id`, loaded, else the nearest ancestor's; `nil` when none has one.
@@ -61,7 +67,7 @@ extension ObjectContext {
     /// The IDs of the objects inserted, changed and deleted here or in an ancestor; the nearest
     /// context's word counts.
     private func pendingChangeIDs() -> (inserted: [ObjectID], updated: [ObjectID], deleted: Set<ObjectID>) {
-        var (insertedIDs, updatedIDs, deletedIDs) = parent?.pendingChangeIDs() ?? ([], [], [])
+        var (insertedIDs, updatedIDs, deletedIDs) = parent.map { parent in withIsolation(of: parent) { parent.pendingChangeIDs() } } ?? ([], [], [])
         deletedIDs.formUnion(deleted.objects.lazy.map(\.objectID))
         insertedIDs += inserted.objects.map(\.objectID)
         insertedIDs.removeAll { deletedIDs.contains($0) }
@@ -195,7 +201,7 @@ extension ObjectContext {
             if object.savedRelationshipValuesIfChanged != nil { remap(&object.savedRelationshipValuesIfChanged!, ids, keeping: { _ in true }) }
         }
         if !renamed.isEmpty { notifyObservers(ObjectsDidChange(permanentIDs: renamed)) }
-        for child in children { child.context?.adoptPermanentIDs(ids) }
+        tellChildren(ofPermanentIDs: ids)
     }
 }
 

@@ -12,7 +12,7 @@ extension ObjectContext {
     /// `try await save()`, which waits for it.
     public func save() throws(SaveError) {
         guard hasChanges || !misuses.isEmpty else { return }
-        guard !topContext.isSavingAsynchronously else { throw .saveInProgress }
+        guard !isTopContextSavingAsynchronously else { throw .saveInProgress }
         for attempt in 1... {
             guard let save = try prepareSave(firstAttempt: attempt == 1) else { return }
             let result: SaveWriter.Result
@@ -65,7 +65,7 @@ extension ObjectContext {
         failures += validate(toInsert) + validate(changed)
         guard failures.isEmpty else { throw .validation(failures) }
         if let parent {
-            try save(into: parent, toInsert: toInsert, toUpdate: changed, toDelete: toDelete)
+            try withIsolation(of: parent) { () throws(SaveError) in try self.save(into: parent, toInsert: toInsert, toUpdate: changed, toDelete: toDelete) }
             if store.hasLifecycleEntities { for object in toInsert + changed + toDelete { object.lifecycle?.didSave() } }
             return nil
         }
@@ -118,9 +118,7 @@ extension ObjectContext {
         if !changeObservers.isEmpty {
             notifyObservers(ObjectsDidChange(updated: derived, permanentIDs: result.permanentIDs.dictionary))
         }
-        if !result.permanentIDs.isEmpty {
-            for child in children { child.context?.adoptPermanentIDs(result.permanentIDs) }
-        }
+        if !result.permanentIDs.isEmpty { tellChildren(ofPermanentIDs: result.permanentIDs) }
         changes.origin = identifier
         if !changes.isEmpty { store.publish(changes) }
     }

@@ -66,6 +66,8 @@ public final class ObjectContext {
     /// Problems found while changing objects (a stale generated key), reported by the next save.
     private(set) var misuses: [ValidationFailure] = []
     @exclusivity(unchecked) private var nextTemporaryKey: UInt64 = 0
+    /// Temporary keys taken from the root and not handed out yet (a context apart from its root).
+    private var temporaryKeyBlock: Range<UInt64> = 0..<0
     /// The `Z_PK` each saved insert got, by its temporary key (0 for keys not saved): a temporary
     /// ID handed out before a save — in a change report, say — still finds its object after it.
     /// Temporary keys count up from 1, so an array holds them in 8 bytes each.
@@ -113,13 +115,29 @@ public final class ObjectContext {
 
     /// A child of `parent`, on the parent's isolation: it sees the parent's unsaved changes, and its
     /// `save()` moves its changes into the parent.
-    public init(parent: ObjectContext) {
+    public convenience init(parent: ObjectContext) {
+        self.init(parent: parent, isolation: parent.isolation)
+    }
+
+    /// A child, on the caller's isolation (the main actor, say), of the context of `parent` — a
+    /// main-queue child of a private-queue context, as apps that save from a background root
+    /// context arrange them. It reads its parent and saves into it on the parent's queue,
+    /// waiting for it; see `BackgroundContext.init(parent:)` for the other way round.
+    public convenience init(parent: BackgroundContext, isolation: (any Actor)? = #isolation) {
+        precondition(IsolationHop.canReach(isolation), "a child of a BackgroundContext is used on the main actor or another BackgroundContext's queue")
+        self.init(parent: parent.context, isolation: isolation)
+    }
+
+    /// A child of `parent` used on `isolation`; the parent learns of it on its own isolation.
+    init(parent: ObjectContext, isolation: (any Actor)?) {
         store = parent.store
-        isolation = parent.isolation
+        self.isolation = isolation
         self.parent = parent
         root = parent.root ?? parent
-        parent.children.removeAll { $0.context == nil }
-        parent.children.append(WeakContext(context: self))
+        IsolationHop.run(on: parent.isolation) {
+            parent.children.removeAll { $0.context == nil }
+            parent.children.append(WeakContext(context: self))
+        }
     }
 
     /// A new child of this context (see `init(parent:)`).
@@ -153,7 +171,7 @@ public final class ObjectContext {
 
     /// Whether this context or one of its ancestors has unsaved changes, which fetches must judge
     /// in memory.
-    var hasPendingChanges: Bool { hasChanges || parent?.hasPendingChanges == true }
+    var hasPendingChanges: Bool { hasChanges || parent.map { parent in withIsolation(of: parent) { parent.hasPendingChanges } } == true }
 
     /// Records that `object`'s values changed.
     func didChange(_ object: ManagedObject) {
@@ -198,9 +216,22 @@ public final class ObjectContext {
     }
 
     private func newTemporaryKey() -> UInt64 {
-        if let root { return root.newTemporaryKey() }
-        nextTemporaryKey += 1
-        return nextTemporaryKey
+        guard let root else {
+            nextTemporaryKey += 1
+            return nextTemporaryKey
+        }
+        guard root.isolation !== isolation else { return root.newTemporaryKey() }
+        // A context on another isolation than its root takes keys in blocks, so that an insert
+        // seldom waits for the root.
+        if temporaryKeyBlock.isEmpty { temporaryKeyBlock = withIsolation(of: root) { root.reserveTemporaryKeys(256) } }
+        return temporaryKeyBlock.popFirst()!
+    }
+
+    /// The next `count` temporary keys of the tree, for a context on another isolation.
+    private func reserveTemporaryKeys(_ count: UInt64) -> Range<UInt64> {
+        let first = nextTemporaryKey + 1
+        nextTemporaryKey += count
+        return first..<(first + count)
     }
 
     /// Gives a new object its default values and tracks it as inserted.
@@ -314,7 +345,7 @@ public final class ObjectContext {
 
     /// The permanent ID of the object that had the temporary ID `id` until a save of this context.
     func permanentID(ofSaved id: ObjectID) -> ObjectID? {
-        if let root { return root.permanentID(ofSaved: id) }
+        if let root { return withIsolation(of: root) { root.permanentID(ofSaved: id) } }
         guard case .temporary(let key) = id.key, key < savedTemporaryKeys.count, savedTemporaryKeys[Int(key)] > 0 else { return nil }
         return store.objectID(key: .permanent(savedTemporaryKeys[Int(key)]), entityNumber: id.entityNumber)
     }

@@ -3,7 +3,7 @@
 /// Temporary keys count up per context, and a save's inserted objects come in insertion order, so
 /// the keys are already sorted: a binary search finds one, where a hash table of every ID would
 /// cost more to build than the rows cost to write.
-struct PermanentIDs {
+struct PermanentIDs: Sendable {
     /// The permanent ID of each inserted object, in the save's order.
     let ids: [ObjectID]
     /// The temporary keys, ascending, and the position in `ids` of each.
