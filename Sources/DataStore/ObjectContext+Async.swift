@@ -127,9 +127,9 @@ extension ObjectContext {
         let writing = topContext
         while true {
             await waitForAsynchronousSave()
-            let saves = writing.completedSaves
+            let saves = withIsolation(of: writing) { writing.completedSaves }
             let rows = try await store.readRows(sql)
-            if !writing.isSavingAsynchronously && writing.completedSaves == saves { return rows }
+            if withIsolation(of: writing, { !writing.isSavingAsynchronously && writing.completedSaves == saves }) { return rows }
         }
     }
 }

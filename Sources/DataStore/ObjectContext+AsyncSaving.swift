@@ -55,8 +55,16 @@ extension ObjectContext {
     nonisolated(nonsending)
     func waitForAsynchronousSave() async {
         let writing = topContext
-        while writing.isSavingAsynchronously {
-            await withCheckedContinuation { writing.waitingForSave.append($0) }
+        while isTopContextSavingAsynchronously {
+            await withCheckedContinuation { continuation in
+                // Checked and queued in one step where the top context is used: its save cannot end between.
+                let waits = withIsolation(of: writing) { () -> Bool in
+                    guard writing.isSavingAsynchronously else { return false }
+                    writing.waitingForSave.append(continuation)
+                    return true
+                }
+                if !waits { continuation.resume() }
+            }
         }
     }
 
@@ -65,6 +73,17 @@ extension ObjectContext {
     func afterAsynchronousSave(_ work: @escaping (ObjectContext) -> Void) {
         guard isSavingAsynchronously else { return work(self) }
         deferredUntilSaved.append(work)
+    }
+
+    /// Runs `work` here now, or once the asynchronous save of the tree's top context ends — on this
+    /// context's isolation, wherever the top context is used.
+    func afterTopContextSave(_ work: @escaping () -> Void) {
+        let top = topContext
+        guard top.isolation !== isolation else { return top.afterAsynchronousSave { _ in work() } }
+        let deferred = UncheckedSendable(work), isolation = isolation
+        withIsolation(of: top) {
+            top.afterAsynchronousSave { _ in IsolationHop.schedule(on: isolation) { deferred.value() } }
+        }
     }
 
     /// Runs the work deferred until the save ended, then lets the waiting saves and reads go on.

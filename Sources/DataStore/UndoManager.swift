@@ -155,8 +155,8 @@ public final class UndoManager {
     /// already, so edits made meanwhile do not change which step runs.
     private func whenTargetsAreFree(_ group: Group, _ step: @escaping () -> Void) {
         let targets = group.actions.lazy.compactMap { $0.target as? ObjectContext }
-        guard let saving = targets.first(where: { $0.topContext.isSavingAsynchronously })?.topContext else { return step() }
-        saving.afterAsynchronousSave { _ in self.whenTargetsAreFree(group, step) }
+        guard let saving = targets.first(where: \.isTopContextSavingAsynchronously) else { return step() }
+        saving.afterTopContextSave { self.whenTargetsAreFree(group, step) }
     }
 
     /// Forgets every step, to undo and to redo.

@@ -30,7 +30,7 @@ extension FetchedResultsController {
             // The store holds rows the context does not know it saved yet: look again once it does.
             var again = changes
             again.invalidatesAll = true
-            context.topContext.afterAsynchronousSave { [weak self] _ in self?.contextDidChange(again) }
+            context.afterTopContextSave { [weak self] in self?.contextDidChange(again) }
         } catch {
             trackingError = error
         }
