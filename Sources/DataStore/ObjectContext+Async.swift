@@ -127,6 +127,7 @@ extension ObjectContext {
         let writing = topContext
         while true {
             await waitForAsynchronousSave()
+            takePermanentIDNotices()
             let saves = withIsolation(of: writing) { writing.completedSaves }
             let rows = try await store.readRows(sql)
             if withIsolation(of: writing, { !writing.isSavingAsynchronously && writing.completedSaves == saves }) { return rows }

@@ -16,7 +16,10 @@ extension ObjectContext {
     /// context is used. The child's fetches see this context's unsaved changes, its faults fill
     /// from this context's objects, and its `save()` moves its changes here, each on this
     /// context's isolation while the child's queue waits; this context's results controllers hear
-    /// of them here. This context is on the main actor or is a `BackgroundContext`'s.
+    /// of them here. This context is on the main actor or is a `BackgroundContext`'s. From this
+    /// context's isolation, wait for the child with `await child.perform`: its `performAndWait`
+    /// blocks this isolation until the child's queue is free, and work on that queue that reads
+    /// this context would wait for it in turn.
     public func newBackgroundChildContext() -> BackgroundContext {
         precondition(IsolationHop.canReach(isolation), "a parent on another isolation is on the main actor or a BackgroundContext's queue")
         return BackgroundContext(child: UncheckedSendable(ObjectContext(parent: self, isolation: nil)))
@@ -26,6 +29,16 @@ extension ObjectContext {
     /// waiting for it.
     func withIsolation<T, Failure: Error>(of other: ObjectContext, _ body: () throws(Failure) -> T) throws(Failure) -> T {
         other.isolation === isolation ? try body() : try IsolationHop.run(on: other.isolation, body)
+    }
+
+    /// Renames the objects that saves of an ancestor on another isolation gave permanent IDs.
+    func takePermanentIDNotices() {
+        guard parent != nil else { return }
+        let notices = permanentIDNotices.withLock { notices in
+            defer { notices.removeAll() }
+            return notices
+        }
+        for ids in notices { adoptPermanentIDs(ids) }
     }
 
     /// Whether an asynchronous save of the tree's top context is writing, asked where it is used.
@@ -42,8 +55,11 @@ extension ObjectContext {
             if context.isolation === isolation {
                 context.adoptPermanentIDs(ids)
             } else {
+                // Posted, then taken by the child's next read or by the scheduled work, whichever
+                // comes first: no read of the child finds a saved row before its object is renamed.
+                context.permanentIDNotices.withLock { $0.append(ids) }
                 let reference = UncheckedSendable(context)
-                IsolationHop.schedule(on: context.isolation) { reference.value.adoptPermanentIDs(ids) }
+                IsolationHop.schedule(on: context.isolation) { reference.value.takePermanentIDNotices() }
             }
         }
     }
@@ -74,11 +90,20 @@ enum IsolationHop {
     /// the caller's queue marked as held by this thread: work that comes back to it runs here.
     static func holdingCurrentQueue<T>(_ wait: () -> T) -> T {
         guard let current = currentQueue else { return wait() }
-        return $heldQueues.withValue(heldQueues.union([current]), operation: wait)
+        let previous = heldQueues
+        heldQueues = previous + [current]
+        defer { heldQueues = previous }
+        return wait()
     }
 
-    /// The queues the current thread holds while it waits for other queues.
-    @TaskLocal private static var heldQueues: Set<ObjectIdentifier> = []
+    /// The queues the current thread holds while it waits for other queues: the thread's own, so
+    /// that no task started meanwhile inherits them.
+    private static var heldQueues: [ObjectIdentifier] {
+        get { Thread.current.threadDictionary[heldQueuesKey] as? [ObjectIdentifier] ?? [] }
+        set { Thread.current.threadDictionary[heldQueuesKey] = newValue }
+    }
+
+    private static let heldQueuesKey = "DataStore.IsolationHop.heldQueues"
 
     /// The queue the caller runs on, when it is the main queue or a `BackgroundContext`'s.
     static var currentQueue: ObjectIdentifier? {
@@ -110,10 +135,10 @@ enum IsolationHop {
         }
     }
 
-    /// Whether code can reach `isolation` from elsewhere: the main actor, a `BackgroundContext`, or
-    /// none (a context its caller owns).
+    /// Whether code can reach `isolation` from elsewhere: the main actor or a `BackgroundContext`
+    /// (not a context its caller owns, which has no queue to run on).
     static func canReach(_ isolation: (any Actor)?) -> Bool {
-        isolation == nil || isolation === MainActor.shared || isolation is BackgroundContext
+        isolation === MainActor.shared || isolation is BackgroundContext
     }
 }
 

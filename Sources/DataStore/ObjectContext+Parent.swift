@@ -13,32 +13,38 @@ extension ObjectContext {
     /// Fills `object` with the values of the nearest ancestor that has it: `false` when none has,
     /// and the store must be read.
     func fillFromParent(_ object: ManagedObject) -> Bool {
-        guard let parent else { return false }
-        return withIsolation(of: parent) {
-            guard let source = parent.objectForChild(object.objectID) else { return false }
-            object.setLoadedValues(source.currentAttributeValues, source.relationshipValues)
-            object.version = source.version
-            object.faultState = .fetched
-            return true
-        }
+        guard let parent, let source = withIsolation(of: parent, { parent.valuesForChild(object.objectID) }) else { return false }
+        object.setLoadedValues(source.attributes, source.relationships)
+        object.version = source.version
+        object.faultState = .fetched
+        return true
     }
 
     /// The destinations of a to-many relationship as the nearest ancestor that has `object` has them.
     func destinationsFromParent(of object: ManagedObject, slot: Int) -> ObjectIDList? {
         guard let parent else { return nil }
-        return withIsolation(of: parent) {
-            guard let source = parent.objectForChild(object.objectID), let context = source.context else { return nil }
-            return context.destinationIDs(of: source, slot: slot)
-        }
+        return withIsolation(of: parent) { parent.destinationIDsForChild(object.objectID, slot: slot) }
     }
 
-    /// This context's object for `id`, loaded, else the nearest ancestor's; `nil` when none has one.
-    private func objectForChild(_ id: ObjectID) -> ManagedObject? {
+    /// The values of this context's object for `id`, loaded, else the nearest ancestor's; `nil`
+    /// when none has one. Each context's values are read where that context is used.
+    private func valuesForChild(_ id: ObjectID) -> (attributes: AttributeValues, relationships: [RelationshipValue], version: Int64)? {
         if let object = registeredObject(for: id) {
             object.fulfillIfNeeded()
-            return object
+            return (object.currentAttributeValues, object.relationshipValues, object.version)
         }
-        return parent?.objectForChild(id)
+        guard let parent else { return nil }
+        return withIsolation(of: parent) { parent.valuesForChild(id) }
+    }
+
+    /// The destinations of a to-many of this context's object for `id`, else the nearest ancestor's.
+    private func destinationIDsForChild(_ id: ObjectID, slot: Int) -> ObjectIDList? {
+        if let object = registeredObject(for: id) {
+            object.fulfillIfNeeded()
+            return destinationIDs(of: object, slot: slot)
+        }
+        guard let parent else { return nil }
+        return withIsolation(of: parent) { parent.destinationIDsForChild(id, slot: slot) }
     }
 
     // MARK: Unsaved changes of the chain
@@ -84,6 +90,28 @@ extension ObjectContext {
     /// Moves the changes into the parent, once validated: conflicts when the parent changed or
     /// deleted an object since this context read it, and nothing moves.
     func save(into parent: ObjectContext, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]) throws(SaveError) {
+        // The parent's half where the parent is used (this context waits meanwhile); this
+        // context's bookkeeping here, where its observers and hooks expect it.
+        let (settled, deletedInParent) = try withIsolation(of: parent) { () throws(SaveError) in
+            try moveChanges(into: parent, toInsert: toInsert, toUpdate: toUpdate, toDelete: toDelete)
+        }
+        // The parent holds these values now: they are what this context read last.
+        for object in toInsert { object.keepValuesAsSaved() }
+        for object in toUpdate { object.keepValuesAsSaved() }
+        for object in deleted.objects { reregisterDeleted(object) }
+        relationshipsChanged = false
+        clearChanges()
+        // An object whose conflict was settled shows the parent's values as they are now.
+        for object in toUpdate where settled.contains(object.objectID) {
+            if deletedInParent.contains(object.objectID) { reregisterDeleted(object) } else { refresh(object, mergeChanges: false) }
+        }
+    }
+
+    /// Makes the changes in `parent` and tells its observers; the objects whose conflicts the
+    /// merge policy settled, and those of them the parent deleted.
+    private func moveChanges(
+        into parent: ObjectContext, toInsert: [ManagedObject], toUpdate: [ManagedObject], toDelete: [ManagedObject]
+    ) throws(SaveError) -> (settled: Set<ObjectID>, deletedInParent: Set<ObjectID>) {
         let conflicts = (toUpdate + toDelete).compactMap { parent.conflict(with: $0) }
         guard conflicts.isEmpty || mergePolicy.builtIn != .error else { throw .conflicts(conflicts) }
         // The merge policy settles a conflict with the parent as one with the store: the
@@ -109,17 +137,8 @@ extension ObjectContext {
         for object in toDelete where !deletedInParent.contains(object.objectID) {
             parent.delete(parent.object(with: object.objectID))
         }
-        // The parent holds these values now: they are what this context read last.
-        for object in toInsert { object.keepValuesAsSaved() }
-        for object in toUpdate { object.keepValuesAsSaved() }
-        for object in deleted.objects { reregisterDeleted(object) }
-        relationshipsChanged = false
-        clearChanges()
-        // An object whose conflict was settled shows the parent's values as they are now.
-        for object in toUpdate where settled[object.objectID] != nil {
-            if deletedInParent.contains(object.objectID) { reregisterDeleted(object) } else { refresh(object, mergeChanges: false) }
-        }
         parent.processPendingChanges()
+        return (Set(settled.keys), deletedInParent)
     }
 
     /// The conflict a child's save of `object` meets here: the object was deleted here, or its

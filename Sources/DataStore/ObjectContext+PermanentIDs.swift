@@ -36,7 +36,10 @@ extension ObjectContext {
             temporaryKeys.append(key)
             ids.append(store.objectID(key: .permanent(lastKeys[root]!), entityNumber: object.entity.number))
         }
-        // The family shares its temporary keys: every context that holds one of the objects renames it.
-        (root ?? self).adoptPermanentIDs(PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids))
+        // The family shares its temporary keys: every context that holds one of the objects renames
+        // it — this one at once, the others from the root down, each where it is used.
+        let permanentIDs = PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids)
+        adoptPermanentIDs(permanentIDs)
+        if let root { withIsolation(of: root) { root.adoptPermanentIDs(permanentIDs) } }
     }
 }

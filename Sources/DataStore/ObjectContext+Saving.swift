@@ -65,7 +65,7 @@ extension ObjectContext {
         failures += validate(toInsert) + validate(changed)
         guard failures.isEmpty else { throw .validation(failures) }
         if let parent {
-            try withIsolation(of: parent) { () throws(SaveError) in try self.save(into: parent, toInsert: toInsert, toUpdate: changed, toDelete: toDelete) }
+            try save(into: parent, toInsert: toInsert, toUpdate: changed, toDelete: toDelete)
             if store.hasLifecycleEntities { for object in toInsert + changed + toDelete { object.lifecycle?.didSave() } }
             return nil
         }

@@ -68,6 +68,8 @@ public final class ObjectContext {
     @exclusivity(unchecked) private var nextTemporaryKey: UInt64 = 0
     /// Temporary keys taken from the root and not handed out yet (a context apart from its root).
     private var temporaryKeyBlock: Range<UInt64> = 0..<0
+    /// Permanent IDs an ancestor on another isolation gave by saving, not yet taken here.
+    let permanentIDNotices = Locked<[PermanentIDs]>([])
     /// The `Z_PK` each saved insert got, by its temporary key (0 for keys not saved): a temporary
     /// ID handed out before a save — in a change report, say — still finds its object after it.
     /// Temporary keys count up from 1, so an array holds them in 8 bytes each.
@@ -306,6 +308,11 @@ public final class ObjectContext {
     /// fault whose row does not exist gives unset values, and saving it fails with a conflict.
     public func object(with id: ObjectID) -> ManagedObject {
         if let object = registry[id.row] { return object }
+        if parent != nil {
+            // An ancestor's save may have renamed one of this context's objects to `id`.
+            takePermanentIDNotices()
+            if let object = registry[id.row] { return object }
+        }
         if let saved = permanentID(ofSaved: id) { return object(with: saved) }
         // The store's own ID, whose scope holds this store's description of the entity.
         let id = store.objectID(key: id.key, entityNumber: id.entityNumber)
@@ -345,6 +352,7 @@ public final class ObjectContext {
 
     /// The permanent ID of the object that had the temporary ID `id` until a save of this context.
     func permanentID(ofSaved id: ObjectID) -> ObjectID? {
+        guard id.isTemporaryID else { return nil }
         if let root { return withIsolation(of: root) { root.permanentID(ofSaved: id) } }
         guard case .temporary(let key) = id.key, key < savedTemporaryKeys.count, savedTemporaryKeys[Int(key)] > 0 else { return nil }
         return store.objectID(key: .permanent(savedTemporaryKeys[Int(key)]), entityNumber: id.entityNumber)

@@ -101,4 +101,35 @@ import Testing
         try await view.save()
         #expect(try await store.newContext().count(for: FetchRequest<Book>()) == 1200)
     }
+
+    /// Three levels on alternating isolations: a background root, a main-actor child, a
+    /// background grandchild. Each level is read where it is used; IDs obtained in the grandchild
+    /// are permanent at once and stay so through both saves.
+    @MainActor @Test func threeLevelsOnAlternatingIsolations() async throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let writer = store.newBackgroundContext()
+        try await writer.perform { context in Book(context: context).title = "In the writer, unsaved" }
+        let view = ObjectContext(parent: writer)
+        Book(context: view).title = "In the view, unsaved"
+        let grandchild = view.newBackgroundChildContext()
+        let (seen, id) = try await grandchild.perform { context in
+            let seen = try Self.titles(context)
+            let book = Book(context: context)
+            book.title = "In the grandchild"
+            try context.obtainPermanentIDs(for: [book])
+            let id = book.objectID
+            try context.save()
+            return (seen, id)
+        }
+        #expect(seen == ["In the view, unsaved", "In the writer, unsaved"])
+        #expect(!id.isTemporaryID)
+        #expect(try view.existingObject(with: id).objectID == id)
+        try await view.save()
+        let saved = try await writer.perform { context in
+            try context.save()
+            return try Self.titles(context)
+        }
+        #expect(saved == ["In the grandchild", "In the view, unsaved", "In the writer, unsaved"])
+        #expect(try await store.newContext().fetch(FetchRequest<Book>(predicate: Book.title == "In the grandchild")).map(\.objectID) == [id])
+    }
 }

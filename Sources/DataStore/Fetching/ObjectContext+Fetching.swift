@@ -177,6 +177,7 @@ extension ObjectContext {
     /// the store may hold rows of objects the context does not know saved: it throws `saveInProgress`.
     func forEachRow(_ sql: SQLFragment, from rows: ReadRows? = nil, _ body: (RowColumns) -> Void) throws(ContextError) {
         if let rows { return rows.forEach(body) }
+        takePermanentIDNotices()
         guard !isTopContextSavingAsynchronously else { throw .saveInProgress }
         try readEachRow(sql, body)
     }
