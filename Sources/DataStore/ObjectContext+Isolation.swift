@@ -119,10 +119,7 @@ enum IsolationHop {
 
     /// The main queue's name under `queueKey`: where the main actor's work runs (on whichever
     /// thread drains it, not always the process's first).
-    private static var mainQueue: ObjectIdentifier {
-        _ = queueKey
-        return ObjectIdentifier(MainActor.shared)
-    }
+    private static let mainQueue = ObjectIdentifier(MainActor.shared)
 
     /// Schedules `body` on `isolation` and returns at once.
     static func schedule(on isolation: (any Actor)?, _ body: @escaping @Sendable () -> Void) {

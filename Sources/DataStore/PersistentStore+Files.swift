@@ -36,9 +36,7 @@ extension PersistentStore {
         _ = try metadataForStore(at: source)
         if FileManager.default.fileExists(atPath: destination.path) { _ = try metadataForStore(at: destination) }
         do {
-            var readOnly = GRDB.Configuration()
-            readOnly.readonly = true
-            let from = try DatabaseQueue(path: source.path, configuration: readOnly)
+            let from = try readOnlyDatabase(at: source)
             let to = try DatabaseQueue(path: destination.path)
             try from.backup(to: to)
             try to.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
@@ -52,9 +50,7 @@ extension PersistentStore {
     public static func metadataForStore(at url: URL) throws(StoreError) -> StoreMetadata {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
         do {
-            var readOnly = GRDB.Configuration()
-            readOnly.readonly = true
-            return try DatabaseQueue(path: url.path, configuration: readOnly).read { db in
+            return try readOnlyDatabase(at: url).read { db in
                 guard try db.tableExists("Z_METADATA") else { throw StoreError.notAStore(reason: "the database has no Z_METADATA") }
                 return try readMetadata(db)
             }
@@ -93,5 +89,12 @@ extension PersistentStore {
             throw .database(message: "writing the store's metadata: \(error)")
         }
         currentMetadata.withLock { $0 = merged }
+    }
+
+    /// The file at `url`, opened for reading only: its metadata and pages, never a write.
+    private static func readOnlyDatabase(at url: URL) throws -> DatabaseQueue {
+        var configuration = GRDB.Configuration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: url.path, configuration: configuration)
     }
 }

@@ -134,22 +134,13 @@ struct DictionaryShape {
     /// collection; the expression of each object otherwise.
     private static func computedColumn(_ name: String, _ expression: PredicateExpression, _ resolver: PredicateResolver) throws(ContextError) -> Column {
         func resolved(_ expression: PredicateExpression) throws(ContextError) -> (ResolvedExpression, PredicateResolver.ValueKind) {
-            switch try resolver.side(expression) {
-            case .resolved(let resolved, let kind): return (resolved, kind)
+            let side = try resolver.side(expression)
+            // A `nil` constant has no kind of its own: no value, read as a number.
+            let kind = resolver.kind(of: side) ?? .real
+            switch side {
+            case .resolved(let resolved, _): return (resolved, kind)
             case .constant(let value):
-                let constant = try resolver.constant(value) { reason in .invalidFetch("\(reason), in the expression '\(expression)' of '\(name)'") }
-                let kind: PredicateResolver.ValueKind = switch constant {
-                case .value(let stored):
-                    switch stored.storage {
-                    case .int64: .integer
-                    case .string: .attribute(.string)
-                    case .blob: .attribute(.binary)
-                    case .double, .null: .real
-                    }
-                case .objectValue: .object
-                default: .real
-                }
-                return (constant, kind)
+                return (try resolver.constant(value) { reason in .invalidFetch("\(reason), in the expression '\(expression)' of '\(name)'") }, kind)
             }
         }
         func isCollection(_ expression: PredicateExpression) throws(ContextError) -> Bool {

@@ -152,7 +152,7 @@ extension PredicateResolver {
     }
 
     /// What a side yields; `nil` for `nil`, which goes with anything.
-    private func kind(of side: Side) -> ValueKind? {
+    func kind(of side: Side) -> ValueKind? {
         switch side {
         case .resolved(_, let kind): kind
         case .constant(.attribute(let value)):
