@@ -133,4 +133,14 @@ struct PostgreSQLDialect: SQLDialect {
         }
         return literal.map { SQL(verbatim: "CAST(\($0) AS \(PostgreSQLColumnTypes.type(of: type)))") }
     }
+
+    /// Numbers of every type assign to each other's columns (rounded to a whole number for an
+    /// integer column); a Boolean is no number here, so it is compared with 0 or cast.
+    func converted(_ value: SQL, from source: AttributeType, to destination: AttributeType) -> SQL {
+        if destination == .boolean, source != .boolean { return "(\(value) <> 0)" }
+        if source == .boolean, destination != .boolean {
+            return "CAST(CAST(\(value) AS integer) AS \(verbatim: PostgreSQLColumnTypes.type(of: destination)))"
+        }
+        return value
+    }
 }

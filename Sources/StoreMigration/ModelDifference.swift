@@ -160,8 +160,7 @@ private struct ChangeFinder {
         }
         if old.type != attribute.type || old.compositeName != attribute.compositeName {
             add(.attributeTypeChanged, name, attribute.name, "type \(typeName(old)) → \(typeName(attribute))",
-                .notInferred("a lightweight migration does not convert values between types; add an attribute of the new type "
-                    + "and copy the values in a custom stage"), attribute.location)
+                TypeConversion(from: old, to: attribute).inference(entity: name), attribute.location)
         }
         if old.isOptional && !attribute.isOptional {
             if attribute.hasDefaultValue {
@@ -222,21 +221,28 @@ private struct ChangeFinder {
         if old.name != relationship.name {
             add(.relationshipRenamed, name, relationship.name, "renamed from \(old.name)", .inferred, relationship.location)
         }
-        let oldDestination = mappedName(ofSourceEntity: old.destinationEntityName)
-        if oldDestination != relationship.destinationEntityName,
-           !(oldDestination.flatMap(destination.entity(named:)).map { destination.entity($0, isKindOf: relationship.destinationEntityName) } ?? false)
-        {
-            add(.relationshipDestinationChanged, name, relationship.name,
-                "destination \(old.destinationEntityName) → \(relationship.destinationEntityName)",
-                .notInferred("the objects it pointed to are not \(relationship.destinationEntityName) objects; "
-                    + "add a new relationship and link the objects in a custom stage"), relationship.location)
+        let oldDestination = mappedName(ofSourceEntity: old.destinationEntityName).flatMap(destination.entity(named:))
+        let newDestination = relationship.destinationEntityName
+        if oldDestination?.name != newDestination, !(oldDestination.map { destination.entity($0, isKindOf: newDestination) } ?? false) {
+            let detail = "destination \(old.destinationEntityName) → \(newDestination)"
+            if let oldDestination, let narrowed = destination.entity(named: newDestination),
+               destination.entity(narrowed, isKindOf: oldDestination.name)
+            {
+                // Narrowed to a subentity: the links the store holds decide.
+                add(.relationshipDestinationChanged, name, relationship.name, detail,
+                    .inferredIfData("every object it links to is of entity \(newDestination)"), relationship.location)
+            } else {
+                add(.relationshipDestinationChanged, name, relationship.name, detail,
+                    .notInferred("the objects it pointed to are not \(newDestination) objects; "
+                        + "add a new relationship and link the objects in a custom stage"), relationship.location)
+            }
         }
         if old.isToMany != relationship.isToMany {
             if relationship.isToMany {
                 add(.relationshipBecameToMany, name, relationship.name, "to-one → to-many", .inferred, relationship.location)
             } else {
-                add(.relationshipBecameToOne, name, relationship.name,
-                    "to-many → to-one; an object linked to several keeps the first", .inferred, relationship.location)
+                add(.relationshipBecameToOne, name, relationship.name, "to-many → to-one",
+                    .inferredIfData("no \(name) object links to more than one"), relationship.location)
             }
         } else if relationship.isToMany && old.isOrdered != relationship.isOrdered {
             add(.relationshipOrderChanged, name, relationship.name, relationship.isOrdered ? "became ordered" : "no longer ordered",

@@ -9,6 +9,18 @@ import TestSupport
 @Suite struct MigrateCommandTests {
     static let everything = "Models/Everything.xcdatamodeld"
 
+    /// A model of one entity, `Item`, whose optional attribute `count` is of type `countType`.
+    static func itemModel(countType: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Item">
+                <attribute name="count" optional="YES" attributeType="\(countType)"/>
+            </entity>
+        </model>
+        """
+    }
+
     @Test func diff_printsChanges_andExitsWithFailureOnBlockingOnes() throws {
         let inferable = try CLITests.run("diff", Self.everything, Self.everything, "--old-version", "Everything 1")
         #expect(inferable.status == 0)
@@ -22,21 +34,49 @@ import TestSupport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         func model(_ type: String) throws -> String {
             let path = directory.appendingPathComponent("\(type).xml").path
-            try """
-                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-                    <entity name="Item">
-                        <attribute name="count" optional="YES" attributeType="\(type)"/>
-                    </entity>
-                </model>
-                """.write(toFile: path, atomically: true, encoding: .utf8)
+            try Self.itemModel(countType: type).write(toFile: path, atomically: true, encoding: .utf8)
             return path
         }
         let old = try model("String")
         let new = try model("Integer 64")
         let blocking = try CLITests.run("diff", old, new)
         #expect(blocking.status == 1)
-        #expect(blocking.standardOutput.contains("\(new):4:9: error: Item.count: type String → Integer 64: a lightweight migration does not convert values"))
+        #expect(blocking.standardOutput.contains("\(new):4:9: error: Item.count: type String → Integer 64: a lightweight migration converts only between numbers and Booleans"))
+    }
+
+    /// A change the data decides: `diff` says what it depends on, `migrate --dry-run` what the
+    /// store holds, and `migrate` refuses, naming the object, and changes nothing.
+    @Test func aChangeTheDataDecides_isCheckedByTheDryRun_andRefusedWithItsObjects() throws {
+        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("things-\(UUID().uuidString)/Things.xcdatamodeld")
+        for (version, type) in [("Things 1", "Double"), ("Things 2", "Integer 16")] {
+            let folder = bundle.appendingPathComponent("\(version).xcdatamodel")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Self.itemModel(countType: type).write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        }
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Things 2.xcdatamodel</string></dict></plist>
+            """.write(to: bundle.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+        let diff = try CLITests.run("diff", bundle.path, bundle.path, "--old-version", "Things 1")
+        #expect(diff.status == 0)
+        #expect(diff.standardOutput.contains("Item.count: type Double → Integer 16 (only if every Item value is a whole number within Integer 16's range)"))
+
+        let url = bundle.deletingLastPathComponent().appendingPathComponent("Things.sqlite")
+        do {
+            let version1 = try ModelLoader().loadVersions(bundle.path).versions[0].model
+            let context = try PersistentStore(url: url, model: ManagedObjectModel(model: version1)).newContext()
+            for count in [2.5, 3.0] { try context.insertObject(entityName: "Item").setValue(count, forKey: "count") }
+            try context.save()
+        }
+        let original = try Data(contentsOf: url)
+        let dryRun = try CLITests.run("migrate", url.path, "--model", bundle.path, "--dry-run")
+        #expect(dryRun.status == 0, "\(dryRun.standardError)")
+        #expect(dryRun.standardOutput.contains(
+            "Checked first:\n  Item.count: every Item value is a whole number within Integer 16's range: 1 object in the way (Z_PK 1)\n"))
+        let run = try CLITests.run("migrate", url.path, "--model", bundle.path)
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("Item.count: type Double → Integer 16: 1 object in the way (Z_PK 1)"))
+        #expect(try Data(contentsOf: url) == original)
     }
 
     @Test(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))

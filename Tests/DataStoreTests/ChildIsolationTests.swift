@@ -108,7 +108,7 @@ import Testing
     @MainActor @Test func threeLevelsOnAlternatingIsolations() async throws {
         let store = try TestStores.newStore(TestStores.library)
         let writer = store.newBackgroundContext()
-        try await writer.perform { context in Book(context: context).title = "In the writer, unsaved" }
+        await writer.perform { context in Book(context: context).title = "In the writer, unsaved" }
         let view = ObjectContext(parent: writer)
         Book(context: view).title = "In the view, unsaved"
         let grandchild = view.newBackgroundChildContext()

@@ -67,6 +67,14 @@ enum MigrationSupport {
         }
     }
 
+    /// The file's bytes but for the header's change counters (offsets 24 and 92), which opening a
+    /// SQLite file for writing bumps, and nothing else the store holds.
+    static func pages(_ url: URL) throws -> Data {
+        var data = try Data(contentsOf: url)
+        for offset in Array(24..<28) + Array(92..<96) where offset < data.count { data[offset] = 0 }
+        return data
+    }
+
     /// `PRAGMA integrity_check` of the file.
     static func integrity(_ url: URL) throws -> String {
         try DatabaseQueue(path: url.path).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") ?? "" }

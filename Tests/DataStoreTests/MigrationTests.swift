@@ -165,18 +165,6 @@ import Testing
         #expect(try !S.columns(url, "ZPET").contains("ZOWNER"))
     }
 
-    @Test func toManyBecomingToOne_keepsTheFirstLink() throws {
-        var person = Self.personV1
-        person.relationships[0] = Relationship("pets", destination: "Pet", inverseName: "owner", inverseEntityName: "Pet", isOptional: true)
-        var pet = Self.petV1
-        pet.relationships[0].isToMany = true
-        let (store, _) = try Self.migrated(to: Self.v2(person: person, pet: pet))
-        let ann = try S.objects(store, "Person")[0]
-        #expect(S.names(ann.value(forKey: "pets")).count == 1)
-        let owners = try S.objects(store, "Pet").map { S.names($0.value(forKey: "owner")) }
-        #expect(owners.filter { $0 == ["Ann"] }.count == 1)
-    }
-
     @Test func toManyBecomingOrdered_keepsLinksInKeyOrder() throws {
         var person = Self.personV1
         person.relationships[0].isOrdered = true
@@ -274,22 +262,6 @@ import Testing
         // As Core Data leaves it: the old index keeps its name, the new one is added.
         #expect(indexes == ["Z_1PETS_Z_2PETS_INDEX", "Z_2PETS_Z_3PETS_INDEX"])
         #expect(try S.columns(url, "Z_2PETS") == ["Z_2OWNERS", "Z_3PETS"])
-    }
-
-    @Test func addingAUniquenessConstraintOverDuplicates_failsAndChangesNothing() throws {
-        let url = try S.store(Self.v1) { context in
-            for _ in 0..<2 { try context.insertObject(entityName: "Person").setValue("Ann", forKey: "name") }
-        }
-        var person = Self.personV1
-        person.uniquenessConstraints = [UniquenessConstraint(properties: [NameReference("name", at: .generated)], location: .generated)]
-        let v2 = Self.v2(person: person)
-        #expect {
-            _ = try S.open(url, v2, versions: [Self.v1, v2])
-        } throws: { error in
-            guard case StoreError.migration(.database(let message)) = error else { return false }
-            return message.contains("UNIQUE")
-        }
-        #expect(try S.objects(PersistentStore(url: url, model: ManagedObjectModel(model: Self.v1)), "Person").count == 2)
     }
 
     @Test func aStoreOfALaterVersion_isNeverDowngraded() throws {

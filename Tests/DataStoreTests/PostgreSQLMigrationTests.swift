@@ -56,10 +56,31 @@ struct PostgreSQLMigrationTests {
         person.relationships[0] = Relationship("pets", destination: "Pet", inverseName: "owner", inverseEntityName: "Pet", isOptional: true)
         pet = M.petV1
         pet.relationships[0].isToMany = true
-        add("to-many becoming to-one", person: person, pet: pet)
+        // Each person with one pet at most, as the change needs.
+        scenarios.append(Scenario(name: "to-many becoming to-one", source: M.v1, destination: M.v2(person: person, pet: pet)) { context in
+            for (name, petName) in [("Ann", "Rex"), ("Bob", "Tom")] {
+                let person = try context.insertObject(entityName: "Person")
+                try person.setValue(name, forKey: "name")
+                let pet = try context.insertObject(entityName: "Pet")
+                try pet.setValue(petName, forKey: "name")
+                try pet.setValue(person, forKey: "owner")
+            }
+        })
         person = M.personV1
         person.relationships[0].isOrdered = true
         add("to-many becoming ordered", person: person)
+        // Types changed between numbers and Booleans: the table is rebuilt with the new column types.
+        for type in [AttributeType.double, .integer16, .decimal] {
+            person = M.personV1
+            person.attributes[1] = Attribute("age", type, isOptional: true)
+            add("Integer 64 becoming \(type.rawValue)", person: person)
+        }
+        pet = M.petV1
+        pet.attributes.append(Attribute("isFriendly", .boolean, defaultValue: "YES"))
+        var counted = M.petV1
+        counted.attributes.append(Attribute("isFriendly", .integer32, defaultValue: "1"))
+        scenarios.append(Scenario(name: "Boolean becoming Integer 32", source: M.v2(pet: pet), destination: S.version("V3", [M.personV1, counted])))
+        scenarios.append(Scenario(name: "Integer 32 becoming Boolean", source: M.v2(pet: counted), destination: S.version("V3", [M.personV1, pet])))
         pet = M.petV1
         pet.name = "Animal"
         pet.elementID = "Pet"
@@ -163,8 +184,9 @@ struct PostgreSQLMigrationTests {
             await #expect {
                 _ = try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: unique, versions: [M.v1, unique]))
             } throws: { error in
-                guard case StoreError.migration(.database(let message)) = error else { return false }
-                return message.contains("unique")
+                // Ann and the person inserted after Bob are both 40: rows 1 and 3.
+                guard case StoreError.migration(.dataPreventsMigration(let blocked)) = error else { return false }
+                return blocked.map(\.change.kind) == [.constraintsChanged] && blocked[0].firstKeys == [1, 3]
             }
             let store = try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: M.v1), migration: .disabled)
             #expect(try S.objects(store, "Person").count == 3)

@@ -187,4 +187,8 @@ package protocol MigrationDialect: Sendable {
 
     /// A default value as a literal of an attribute of `type`; `nil` for none.
     func literal(_ value: AttributeValue, type: AttributeType) -> SQL?
+
+    /// `value`, of an attribute of type `source`, as a column of an attribute of type
+    /// `destination` takes it (a migration checked first that the value converts exactly).
+    func converted(_ value: SQL, from source: AttributeType, to destination: AttributeType) -> SQL
 }

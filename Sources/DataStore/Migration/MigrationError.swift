@@ -20,14 +20,28 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     /// The database refused a statement for another reason, an I/O error among them.
     case database(message: String)
 
-    /// A change and the number of rows that prevent it.
+    /// A change, the number of objects that prevent it, and the keys (`Z_PK`) of the first few.
     public struct Blocked: Equatable, Sendable, CustomStringConvertible {
         public var change: ModelChange
         public var rows: Int
+        public var firstKeys: [Int64]
+
+        public init(change: ModelChange, rows: Int, firstKeys: [Int64] = []) {
+            self.change = change
+            self.rows = rows
+            self.firstKeys = firstKeys
+        }
 
         public var description: String {
-            "\(change.location): \(change.subject): \(change.detail): \(rows) object\(rows == 1 ? "" : "s") in the way"
+            "\(change.location): \(change.subject): \(change.detail): \(MigrationError.objects(rows, keys: firstKeys))"
         }
+    }
+
+    /// `none in the way`, or `3 objects in the way (Z_PK 2, 5, 9)`.
+    static func objects(_ count: Int, keys: [Int64]) -> String {
+        guard count > 0 else { return "no object in the way" }
+        let shown = keys.map(String.init).joined(separator: ", ") + (count > keys.count ? ", …" : "")
+        return "\(count) object\(count == 1 ? "" : "s") in the way (Z_PK \(shown))"
     }
 
     public var description: String {

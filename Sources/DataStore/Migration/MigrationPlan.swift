@@ -16,11 +16,16 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
         public var copiedTable: String?
     }
 
-    /// A check run before anything changes: the count of rows that prevent a change the store's
-    /// data must allow.
+    /// A check of a change the store's data must allow, run in the migration's transaction before
+    /// anything changes: the objects in the change's way, of which there must be none.
     public struct Precondition: Sendable {
         public var change: ModelChange
-        public var countSQL: String
+        /// `SELECT k …`: the keys (`Z_PK`) of the objects in the way.
+        public var blockingRowsSQL: String
+        /// What the check found when the plan was made: the number of objects in the way, and the
+        /// first few keys.
+        public var objectsInTheWay = 0
+        public var firstKeys: [Int64] = []
     }
 
     /// One step of the plan, for people: `ZCAR: rebuilt by copy (columns removed: ZCOLOR)`.
@@ -47,7 +52,7 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
         lines += difference.changes.map { "  \($0)" }
         if !preconditions.isEmpty {
             lines.append("Checked first:")
-            lines += preconditions.map { "  \($0.change.subject): \(conditionText($0.change))" }
+            lines += preconditions.map { "  \($0.change.subject): \(conditionText($0.change)): \(MigrationError.objects($0.objectsInTheWay, keys: $0.firstKeys))" }
         }
         lines.append("Steps (one transaction):")
         lines += steps.map { "  - \($0.summary)" }

@@ -9,7 +9,8 @@ extension MigrationPlanner {
         builder.build()
         return MigrationPlan(
             sourceVersion: sourceModel.versionName ?? sourceModel.path, destinationVersion: destinationModel.versionName ?? destinationModel.path,
-            difference: difference, preconditions: preconditions().map { MigrationPlan.Precondition(change: $0.change, countSQL: rendered($0.count)) },
+            difference: difference,
+            preconditions: preconditions().map { MigrationPlan.Precondition(change: $0.change, blockingRowsSQL: rendered($0.blockingRows)) },
             steps: builder.steps)
     }
 
@@ -77,46 +78,10 @@ extension MigrationPlanner {
               let column = sourceColumn(ofAttribute: old.name, entity: pair.source.name),
               snapshot.table(sourceTable, has: column.name)
         else { return literal.map(ColumnSource.literal) ?? .empty }
-        if let literal, required, old.isOptional { return .carried(column.name, .defaulted(literal)) }
-        return .carried(column.name, .none)
-    }
-
-    // MARK: Preconditions
-
-    /// Counts of the rows that stop a change the data must allow.
-    func preconditions() -> [(change: ModelChange, count: SQL)] {
-        difference.changes.compactMap { change -> (change: ModelChange, count: SQL)? in
-            guard case .inferredIfData = change.inference else { return nil }
-            switch change.kind {
-            case .attributeAdded, .attributeBecameStored:
-                return countSQL(rowsOf: change.entity, where: { _ in nil }).map { (change, $0) }
-            case .attributeBecameRequired:
-                guard let property = change.property else { return nil }
-                return countSQL(rowsOf: change.entity) { pair in
-                    guard case .attribute(let old)? = mapping.sourceProperty(of: property, in: pair.destination.name),
-                          let column = sourceColumn(ofAttribute: old.name, entity: pair.source.name)
-                    else { return nil }
-                    return "\(name: column.name) IS NULL"
-                }.map { (change, $0) }
-            case .becameAbstract:
-                guard let old = mapping.sourceEntities[change.entity].flatMap({ sourceLayouts[$0] }) else { return nil }
-                return (change, "SELECT count(*) FROM \(name: old.tableName) WHERE \(.Z_ENT) = \(old.number)")
-            default:
-                return nil
-            }
+        let filling = required && old.isOptional ? literal : nil
+        if let type = destinationModel.entity(named: entity)?.attribute(named: attribute)?.type, type != old.type {
+            return .carried(column.name, .converted(from: old.type, to: type, defaulted: filling))
         }
-    }
-
-    /// `SELECT count(*)` of the source rows that become rows of `entity` or its subentities, and
-    /// match `condition` (per source entity; `nil` means every row).
-    private func countSQL(rowsOf entity: String, where condition: ((source: EntityLayout, destination: EntityLayout)) -> SQL?) -> SQL? {
-        guard let range = destinationLayouts[entity]?.subtreeNumbers else { return nil }
-        var counts: [SQL] = []
-        for old in source.entities {
-            guard let new = destinationLayout(ofSourceNumber: old.number), range.contains(new.number) else { continue }
-            let filter = condition((old, new)).map { " AND \($0)" } ?? SQL()
-            counts.append("(SELECT count(*) FROM \(name: old.tableName) WHERE \(.Z_ENT) = \(old.number)\(filter))")
-        }
-        return counts.isEmpty ? nil : "SELECT " + counts.joined(separator: " + ")
+        return .carried(column.name, filling.map(ColumnSource.Transform.defaulted) ?? .none)
     }
 }

@@ -121,7 +121,7 @@ struct RelationshipMove {
     /// store as it is: `s` rows of the destination relationship's entity, `d` rows of its
     /// destination, `os` the position of `d` among `s`'s links, `od` the position of
     /// `s` among `d`'s. `flipped` reads the inverse's links the other way round.
-    private static func pairSelection(
+    static func pairSelection(
         of old: Relationship, declaredBy entity: String, flipped: Bool, planner: MigrationPlanner
     ) -> SQL? {
         let schema = planner.source
@@ -163,6 +163,6 @@ struct RelationshipMove {
         let ordered = flipped
             ? [columns.target, columns.own, columns.ownOrder, columns.targetOrder]
             : [columns.own, columns.target, columns.targetOrder, columns.ownOrder]
-        return "SELECT \(ordered.joined(separator: ", ")) \(from)"
+        return "SELECT \(ordered[0]) AS s, \(ordered[1]) AS d, \(ordered[2]) AS os, \(ordered[3]) AS od \(from)"
     }
 }

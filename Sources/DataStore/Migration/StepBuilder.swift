@@ -56,8 +56,11 @@ struct StepBuilder {
             guard let old = planner.feeds[table.name], !claimed.contains(old),
                   let present = snapshot.columns[old]
             else { continue }
-            let carried = planner.columnSources(for: table, from: old).compactMap(\.carriedColumn).map { $0.uppercased() }
-            guard Set(carried).count == carried.count, Set(carried) == Set(present.map { $0.uppercased() }) else { continue }
+            let sources = planner.columnSources(for: table, from: old)
+            let carried = sources.compactMap(\.carriedColumn).map { $0.uppercased() }
+            guard Set(carried).count == carried.count, Set(carried) == Set(present.map { $0.uppercased() }),
+                  !changesType(zip(table.columns, sources), from: old)
+            else { continue }
             kept[table.name] = old
             claimed.insert(old)
         }
@@ -65,6 +68,18 @@ struct StepBuilder {
     }
 
     private var keptSources: Set<String> { Set(kept.values) }
+
+    /// Whether a carried column's type changes (an attribute of another type), which rebuilds the
+    /// table: its columns take their new types and places, as Core Data lays them out.
+    private func changesType(_ columns: some Sequence<(Column, ColumnSource)>, from table: String) -> Bool {
+        columns.contains { column, source in
+            guard case .carried(let name, .converted) = source,
+                  let old = self.source.tables.first(where: { $0.name == table })?.columns.first(where: { $0.name == name })
+            else { return false }
+            return planner.rendered(planner.dialect.definition(of: old, model: planner.sourceModel))
+                != planner.rendered(planner.definition(of: column))
+        }
+    }
 
     /// Source tables that are rebuilt get a temporary name, so their destination tables can be
     /// created under the final one; kept tables that change names move to a temporary one too.
@@ -87,7 +102,7 @@ struct StepBuilder {
             guard let current = currentNames[old] else { continue }
             let moving = planner.movingEntities(from: old, to: table.name)
             let sources = planner.columnSources(for: table, from: old)
-            let values = sources.map { $0.sql("x.", renumbering: planner.renumbering) }.joined(separator: ", ")
+            let values = sources.map { $0.sql("x.", planner) }.joined(separator: ", ")
             copies.append((old, current, "INSERT INTO \(name: table.name) (\(names: table.columns.map(\.name))) SELECT \(values) FROM \(name: current) AS x "
                 + "WHERE \(planner.entityFilter("x.", moving.map(\.source))) AND x.\(.Z_PK) BETWEEN ? AND ?;"))
         }
@@ -122,11 +137,12 @@ struct StepBuilder {
         var assignments: [SQL] = []
         for (column, source) in zip(table.columns, sources) {
             switch source {
-            case .carried(_, .none), .empty: continue
+            // A kept column's type is the same for the engine: its values need no conversion.
+            case .carried(_, .none), .carried(_, .converted(_, _, nil)), .empty: continue
             case .carried(_, let transform):
-                assignments.append("\(name: column.name) = \(ColumnSource.carried(column.name, transform).sql("", renumbering: planner.renumbering))" as SQL)
+                assignments.append("\(name: column.name) = \(ColumnSource.carried(column.name, transform).sql("", planner))" as SQL)
             case .literal, .perEntity:
-                assignments.append("\(name: column.name) = \(source.sql("", renumbering: planner.renumbering))" as SQL)
+                assignments.append("\(name: column.name) = \(source.sql("", planner))" as SQL)
             }
         }
         if !assignments.isEmpty { statements.append("UPDATE \(name: current) SET \(assignments.joined(separator: ", "));") }

@@ -18,8 +18,23 @@ enum StoreMigrator {
         let snapshot = try StoreSnapshot(
             database, framework: FrameworkVersion(metadata.frameworkVersion ?? FrameworkVersion.current.number),
             names: names)
-        return try MigrationPlanner(difference: difference, snapshot: snapshot, defaults: defaults(of: destination, in: database.dialect)).plan()
+        var plan = try MigrationPlanner(difference: difference, snapshot: snapshot, defaults: defaults(of: destination, in: database.dialect)).plan()
+        for index in plan.preconditions.indices { try check(&plan.preconditions[index], in: database) }
+        return plan
     }
+
+    /// The number of objects in the way of `precondition`'s change, and the first few keys.
+    private static func check(_ precondition: inout MigrationPlan.Precondition, in database: MigrationDatabase) throws {
+        let rows = SQL(verbatim: precondition.blockingRowsSQL)
+        precondition.objectsInTheWay = Int(try database.integer("SELECT count(*) FROM (\(rows)) AS blocking") ?? 0)
+        guard precondition.objectsInTheWay > 0 else { return }
+        var keys: [Int64] = []
+        try database.rows("SELECT k FROM (\(rows)) AS blocking ORDER BY k LIMIT \(shownKeys)", []).forEach { keys.append($0.int64(0)) }
+        precondition.firstKeys = keys
+    }
+
+    /// How many keys of the objects in a change's way an error names.
+    static let shownKeys = 5
 
     /// Runs `plan`: checks the data first, then every statement; carries the persistent history
     /// over; on a server, computes every derived value again (a file's triggers do it there); then
@@ -27,10 +42,9 @@ enum StoreMigrator {
     /// needs is there.
     static func run(_ plan: MigrationPlan, destination: Model, in database: MigrationDatabase, progress: MigrationProgress?) throws {
         let names = layoutNames(of: [plan.difference.mapping.source, destination])
-        var blocked: [MigrationError.Blocked] = []
-        for precondition in plan.preconditions {
-            let rows = try database.integer(SQL(verbatim: precondition.countSQL)) ?? 0
-            if rows > 0 { blocked.append(MigrationError.Blocked(change: precondition.change, rows: Int(rows))) }
+        // The plan's checks ran in this transaction: nothing has changed the store since.
+        let blocked = plan.preconditions.filter { $0.objectsInTheWay > 0 }.map {
+            MigrationError.Blocked(change: $0.change, rows: $0.objectsInTheWay, firstKeys: $0.firstKeys)
         }
         guard blocked.isEmpty else { throw MigrationError.dataPreventsMigration(blocked) }
         for (number, step) in plan.steps.enumerated() {

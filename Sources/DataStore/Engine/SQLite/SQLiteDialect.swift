@@ -96,6 +96,12 @@ package struct SQLiteDialect: SQLDialect {
         }
         return literal.map(SQL.init(verbatim:))
     }
+
+    /// As it is: the column's type affinity stores a number as its declared type holds it (`3.0`
+    /// in an `INTEGER` column as `3`, `3` in a `FLOAT` column as `3.0`), and Booleans are integers.
+    package func converted(_ value: SQL, from source: AttributeType, to destination: AttributeType) -> SQL {
+        value
+    }
 }
 
 extension SQL {
