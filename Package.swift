@@ -47,11 +47,13 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         // `.xcdatamodeld` / `.xcdatamodel` / `contents` XML → `DataModel`.
-        .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2"]),
+        .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2", "PropertyLists"]),
+        // Binary property lists and the keyed archives Core Data's files hold inside them.
+        .target(name: "PropertyLists"),
         // Core Data's predicate and expression language: lexer, parser, values, formatting.
         .target(name: "PredicateLanguage"),
         // Core Data's SQLite layout for a model: numbering, tables, columns, indexes, DDL.
-        .target(name: "StoreSchema", dependencies: ["DataModel"]),
+        .target(name: "StoreSchema", dependencies: ["DataModel", "PropertyLists"]),
         // The same layout in PostgreSQL's DDL: types, shortened names, the history's tables. Text
         // only, so the tool prints it with no PostgreSQL client.
         .target(name: "PostgreSQLSchema", dependencies: ["DataModel", "StoreSchema"]),
@@ -147,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "StoreSchemaTests",
             dependencies: [
-                "DataModel", "DataModelParser", "StoreSchema", "PostgreSQLSchema", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "DataModel", "DataModelParser", "PropertyLists", "StoreSchema", "PostgreSQLSchema", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -33,16 +33,27 @@ final class XMLTreeReader {
         var id: Int
     }
 
-    private init(path: String, bytes: UnsafeBufferPointer<UInt8>) {
+    /// Whether elements keep their text: a model's carry none, a mapping model's values are text.
+    private let keepsText: Bool
+    /// What the document should be, for the error about an empty file.
+    private let expected: String
+
+    private init(path: String, bytes: UnsafeBufferPointer<UInt8>, keepsText: Bool, expected: String) {
         self.path = path
         self.bytes = bytes
+        self.keepsText = keepsText
+        self.expected = expected
     }
 
-    /// Parses `bytes`; a document that is not well-formed XML throws with libxml2's first fatal error.
-    static func read(_ bytes: [UInt8], path: String) throws(ModelLoadingError) -> Result {
+    /// Parses `bytes`; a document that is not well-formed XML throws with libxml2's first fatal
+    /// error. With `keepingText`, each element keeps the text directly inside it.
+    static func read(
+        _ bytes: [UInt8], path: String, keepingText: Bool = false,
+        expected: String = "a model's contents is an XML document whose root element is <model>"
+    ) throws(ModelLoadingError) -> Result {
         libxml2IsInitialized.touch()
         let outcome: Swift.Result<Result, ModelLoadingError> = bytes.withUnsafeBufferPointer { buffer in
-            let reader = XMLTreeReader(path: path, bytes: buffer)
+            let reader = XMLTreeReader(path: path, bytes: buffer, keepsText: keepingText, expected: expected)
             return reader.run()
         }
         return try outcome.get()
@@ -50,7 +61,7 @@ final class XMLTreeReader {
 
     private func run() -> Swift.Result<Result, ModelLoadingError> {
         guard bytes.count > 0 else {
-            return .failure(ModelLoadingError(.malformedXML, "the file is empty; a model's contents is an XML document whose root element is <model>", at: SourceLocation(file: path, line: 1, column: 1)))
+            return .failure(ModelLoadingError(.malformedXML, "the file is empty; \(expected)", at: SourceLocation(file: path, line: 1, column: 1)))
         }
         guard bytes.count <= Int(Int32.max),
               let context = xmlCreateMemoryParserCtxt(
@@ -65,7 +76,13 @@ final class XMLTreeReader {
             self.context = nil
         }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
-        let handler = Self.makeHandler()
+        var handler = Self.makeHandler()
+        if keepsText {
+            handler.characters = { userData, characters, length in
+                guard let userData, let characters, length > 0 else { return }
+                XMLTreeReader.from(userData).append(UnsafeBufferPointer(start: characters, count: Int(length)))
+            }
+        }
         context.pointee.sax.pointee = handler
         context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
         // Encoding and I/O errors bypass the context's handler; catch them on this thread too, so
@@ -129,6 +146,11 @@ final class XMLTreeReader {
             names[slot] = CachedName(pointer: key, name: name, id: id)
         }
         return (name, id)
+    }
+
+    fileprivate func append(_ text: UnsafeBufferPointer<xmlChar>) {
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].text += String(decoding: text, as: UTF8.self)
     }
 
     fileprivate func endElement() {

@@ -1,4 +1,5 @@
 import DataModel
+import PropertyLists
 
 /// Core Data's model version hashes: one 32-byte hash per entity, which a store keeps in its metadata
 /// (`NSStoreModelVersionHashes`) so that opening it with a changed model is detected.
@@ -43,13 +44,6 @@ public struct ModelVersionHashes: Sendable, Equatable {
     /// Entries ordered by a plain byte compare of the names, as Core Data orders them.
     private var sortedEntries: [(key: String, value: [UInt8])] {
         entityHashes.sorted { String.ordinalLess($0.key, $1.key) }
-    }
-}
-
-extension String {
-    /// Byte-wise UTF-8 order, independent of locale and of Unicode normalisation.
-    static func ordinalLess(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 }
 

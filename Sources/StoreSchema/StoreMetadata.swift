@@ -1,4 +1,5 @@
 import DataModel
+import PropertyLists
 import Foundation
 
 /// The metadata dictionary of a store (`Z_METADATA.Z_PLIST`): store type, model version hashes and

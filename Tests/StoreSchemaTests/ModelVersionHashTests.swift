@@ -1,6 +1,7 @@
 import DataModel
 import DataModelParser
 import Foundation
+import PropertyLists
 import StoreSchema
 import Testing
 import TestSupport

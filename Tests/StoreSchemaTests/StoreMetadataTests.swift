@@ -2,6 +2,7 @@ import DataModel
 import DataModelParser
 import Foundation
 import GRDB
+import PropertyLists
 import StoreSchema
 import Testing
 import TestSupport

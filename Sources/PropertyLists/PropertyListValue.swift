@@ -1,4 +1,6 @@
-/// A property-list value, as Core Data keeps store metadata (`Z_METADATA.Z_PLIST`).
+/// A property-list value, as Core Data keeps store metadata (`Z_METADATA.Z_PLIST`) and as keyed
+/// archives hold their objects (a reference to an archived object reads as the dictionary
+/// `["CF$UID": n]`, as XML property lists write it).
 ///
 /// A closed set of cases rather than `Any`, so metadata is `Sendable`, comparable, and survives a
 /// read–write round trip with nothing lost — app-defined keys included.

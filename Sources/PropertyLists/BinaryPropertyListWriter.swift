@@ -2,8 +2,8 @@
 ///
 /// Hand-written because Foundation's writer orders dictionary keys by hash, which changes from run
 /// to run; here keys are written in ordinal order, so equal metadata always gives equal bytes.
-enum BinaryPropertyListWriter {
-    static func encode(_ root: PropertyListValue) -> [UInt8] {
+package enum BinaryPropertyListWriter {
+    package static func encode(_ root: PropertyListValue) -> [UInt8] {
         var objects: [[UInt8]] = []
         let count = objectCount(root)
         let referenceSize = byteWidth(for: count)

@@ -2,12 +2,12 @@
 ///
 /// Every offset and count is checked against the buffer, and object references may not loop, so a
 /// damaged blob gives a `BinaryPropertyListError` rather than a crash.
-struct BinaryPropertyListReader {
+package struct BinaryPropertyListReader {
     private let bytes: [UInt8]
     private let offsets: [Int]
     private let referenceSize: Int
 
-    static func decode(_ bytes: [UInt8]) throws(BinaryPropertyListError) -> PropertyListValue {
+    package static func decode(_ bytes: [UInt8]) throws(BinaryPropertyListError) -> PropertyListValue {
         let trailerSize = 32
         guard bytes.count >= 8 + trailerSize, bytes.starts(with: "bplist0".utf8) else { throw .notABinaryPropertyList }
         let trailer = bytes.count - trailerSize
@@ -70,6 +70,11 @@ struct BinaryPropertyListReader {
             try require(position, count * 2)
             let units = (0..<count).map { UInt16(bytes[position + $0 * 2]) << 8 | UInt16(bytes[position + $0 * 2 + 1]) }
             return .string(String(decoding: units, as: UTF16.self))
+        case 0x8:
+            // A keyed archive's reference to one of its objects, as XML property lists spell it.
+            let width = low + 1
+            try require(position, width)
+            return .dictionary(["CF$UID": .integer(Self.readInteger(bytes, at: position, width: width))])
         case 0xA:
             let count = try length(low, &position)
             try require(position, count * referenceSize)

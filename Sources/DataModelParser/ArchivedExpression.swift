@@ -1,0 +1,62 @@
+import Foundation
+import PropertyLists
+
+/// An `NSExpression` as `NSKeyedArchiver` keeps it (a mapping model's value expressions), written
+/// back in the predicate language's syntax: `$source.title`, `FUNCTION($entityPolicy,
+/// "stringIdForIntId:", $source.id)`, `"com.example"`, `YES`.
+enum ArchivedExpression {
+    /// Why an archived expression could not be written as text.
+    struct Unsupported: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func text(of value: ArchivedValue) throws -> String {
+        guard let object = value.object else { throw Unsupported(description: "the archive holds no expression object") }
+        switch object.className {
+        case "NSConstantValueExpression":
+            return try constant(object.value(forKey: "NSConstantValue"))
+        case "NSSelfExpression":
+            return "SELF"
+        case "NSVariableExpression":
+            guard let name = try object.value(forKey: "NSVariable").string else { throw Unsupported(description: "a variable without a name") }
+            return "$" + name
+        case "NSKeyPathSpecifierExpression":
+            guard let path = try object.value(forKey: "NSKeyPath").string else { throw Unsupported(description: "a key path without keys") }
+            return path
+        case "NSKeyPathExpression", "NSFunctionExpression":
+            return try function(object)
+        default:
+            throw Unsupported(description: "expressions of class \(object.className) are not read")
+        }
+    }
+
+    /// A key path from its operand (`$source.title`, or `title` from `SELF`), or `FUNCTION(…)`.
+    private static func function(_ object: ArchivedObject) throws -> String {
+        let operand = try text(of: object.value(forKey: "NSOperand"))
+        let selector = try object.value(forKey: "NSSelectorName").string ?? ""
+        let arguments = try object.value(forKey: "NSArguments").object?.elements().map(text(of:)) ?? []
+        if selector == "valueForKeyPath:", arguments.count == 1 {
+            return operand == "SELF" ? arguments[0] : "\(operand).\(arguments[0])"
+        }
+        return "FUNCTION(" + ([operand, quoted(selector)] + arguments).joined(separator: ", ") + ")"
+    }
+
+    private static func constant(_ value: ArchivedValue) throws -> String {
+        switch value {
+        case .null: return "nil"
+        case .string(let string): return quoted(string)
+        case .integer(let integer): return String(integer)
+        case .real(let real): return String(real)
+        case .boolean(let boolean): return boolean ? "YES" : "NO"
+        case .object(let object) where object.className.hasSuffix("String"):
+            return quoted(value.string ?? "")
+        default:
+            throw Unsupported(description: "a constant of this kind is not read")
+        }
+    }
+
+    /// `text` as a double-quoted literal of the predicate language.
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
