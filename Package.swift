@@ -57,7 +57,7 @@ let package = Package(
         // The same layout in PostgreSQL's DDL: types, shortened names, the history's tables. Text
         // only, so the tool prints it with no PostgreSQL client.
         .target(name: "PostgreSQLSchema", dependencies: ["DataModel", "StoreSchema"]),
-        .target(name: "StoreMigration", dependencies: ["DataModel", "StoreSchema"]),
+        .target(name: "StoreMigration", dependencies: ["DataModel", "StoreSchema", "PredicateLanguage"]),
         // The runtime generated code compiles against: store, contexts, managed objects.
         .target(
             name: "DataStore",

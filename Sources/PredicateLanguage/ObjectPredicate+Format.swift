@@ -67,6 +67,8 @@ extension PredicateExpression: CustomStringConvertible {
         case .subquery(let collection, let variable, let predicate): "SUBQUERY(\(collection), $\(variable), \(predicate))"
         case .function(let function, let arguments): Self.format(function, arguments)
         case .conditional(let condition, let whenTrue, let whenFalse): "TERNARY(\(condition), \(whenTrue), \(whenFalse))"
+        case .method(let receiver, let selector, let arguments):
+            "FUNCTION(" + ([receiver.description, AttributeValue.string(selector).predicateLiteral] + arguments.map(\.description)).joined(separator: ", ") + ")"
         case .index(let collection, let index): collection.operand(binding: .max) + "[\(index)]"
         }
     }
@@ -131,6 +133,8 @@ extension PredicateExpression {
         case .function(let function, let arguments): .function(function, arguments.map { $0.mappingConstants(transform) })
         case .conditional(let condition, let whenTrue, let whenFalse):
             .conditional(condition.mappingConstants(transform), whenTrue.mappingConstants(transform), whenFalse.mappingConstants(transform))
+        case .method(let receiver, let selector, let arguments):
+            .method(receiver.mappingConstants(transform), selector: selector, arguments.map { $0.mappingConstants(transform) })
         case .index(let collection, let index): .index(collection.mappingConstants(transform), index)
         }
     }

@@ -67,6 +67,8 @@ extension PredicateExpression {
         case .conditional(let condition, let whenTrue, let whenFalse):
             .conditional(condition.substituting(values, bound: bound), whenTrue.substituting(values, bound: bound), whenFalse.substituting(values, bound: bound))
         case .index(let collection, let index): .index(collection.substituting(values, bound: bound), index)
+        case .method(let receiver, let selector, let arguments):
+            .method(receiver.substituting(values, bound: bound), selector: selector, arguments.map { $0.substituting(values, bound: bound) })
         }
     }
 
@@ -84,6 +86,9 @@ extension PredicateExpression {
             condition.forEachFreeVariable(bound: bound, body)
             whenTrue.forEachFreeVariable(bound: bound, body)
             whenFalse.forEachFreeVariable(bound: bound, body)
+        case .method(let receiver, _, let arguments):
+            receiver.forEachFreeVariable(bound: bound, body)
+            for argument in arguments { argument.forEachFreeVariable(bound: bound, body) }
         case .index(let collection, _): collection.forEachFreeVariable(bound: bound, body)
         }
     }

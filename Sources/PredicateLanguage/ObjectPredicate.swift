@@ -122,6 +122,10 @@ public indirect enum PredicateExpression: Sendable, Hashable {
     case conditional(ObjectPredicate, PredicateExpression, PredicateExpression)
     /// `collection[SIZE]`, `[FIRST]`, `[LAST]` or `[n]`.
     case index(PredicateExpression, PredicateIndex)
+    /// `FUNCTION(receiver, "selector", arguments…)`: a method of an object. A store cannot run one
+    /// (nor can Core Data's): it is what a mapping model's value expressions call on the migration
+    /// manager and the entity's migration policy (`FUNCTION($entityPolicy, "migrateIconURL")`).
+    case method(PredicateExpression, selector: String, [PredicateExpression])
 
     /// The constant `value`; a collection becomes `{…}` of its elements, so an `IN %@` argument and
     /// the literal it prints as are the same predicate.

@@ -304,7 +304,17 @@ struct PredicateParser {
             return .conditional(condition, whenTrue, whenFalse)
         }
         if name.uppercased() == "FUNCTION" {
-            throw error("FUNCTION calls a method of an object, which a store cannot run (nor can Core Data's); use a built-in function such as abs:(x)", at: token)
+            try expect(symbol: "(")
+            let receiver = try expression()
+            try expect(symbol: ",")
+            let selectorToken = current
+            guard case .constant(.attribute(.string(let selector))) = try expression() else {
+                throw error("FUNCTION's second argument is the method's name, as a string: FUNCTION($entityPolicy, \"migrate:\", $source.x)", at: selectorToken)
+            }
+            var arguments: [PredicateExpression] = []
+            while take(symbol: ",") { arguments.append(try expression()) }
+            try expect(symbol: ")")
+            return .method(receiver, selector: selector, arguments)
         }
         guard let function = PredicateFunction(name: name) else {
             throw error("unknown function '\(name)'; the built-in functions are \(PredicateFunction.allCases.map(\.rawValue).joined(separator: ", "))", at: token)

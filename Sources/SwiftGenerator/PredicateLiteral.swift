@@ -68,6 +68,11 @@ struct PredicateLiteral {
             case .position(let position): ".position(\(position))"
             }
             return .call(".index", [(nil, try expression(for: collection)), (nil, .raw(position))])
+        case .method(let receiver, let selector, let arguments):
+            return .call(".method", [
+                (nil, try expression(for: receiver)), ("selector", .string(selector)),
+                (nil, .array(try arguments.map { a throws(UnsupportedConstant) in try expression(for: a) })),
+            ])
         }
     }
 

@@ -134,3 +134,36 @@ import TestSupport
         }
     }
 }
+
+/// `datamodel-gen lint-mapping`, on the corpus's mapping models and on a broken copy of one.
+@Suite(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
+struct LintMappingCommandTests {
+    static let folder = CorpusStore.corpus.appendingPathComponent("mappings/AltStore__AltStoreToAltStore2")
+
+    @Test func aCorpusMapping_lintsClean_againstTheVersionsItsSnapshotsName() throws {
+        let run = try CLITests.run(
+            "lint-mapping", Self.folder.appendingPathComponent("AltStoreToAltStore2.xcmappingmodel").path,
+            "--model", Self.folder.appendingPathComponent("AltStore.xcdatamodeld").path)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix(": AltStore → AltStore 2, 9 entity mappings\n"))
+        #expect(run.standardError.isEmpty)
+    }
+
+    @Test func aMappingToAnEntityTheVersionLacks_failsAtItsLine() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("lint-mapping-\(UUID().uuidString)/Broken.xcmappingmodel")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        let original = try String(contentsOf: Self.folder.appendingPathComponent("AltStoreToAltStore2.xcmappingmodel/xcmapping.xml"), encoding: .utf8)
+        let broken = original.replacingOccurrences(
+            of: #"<attribute name="destinationname" type="string">Account</attribute>"#,
+            with: #"<attribute name="destinationname" type="string">Acount</attribute>"#)
+        try #require(broken != original)
+        try broken.write(to: copy.appendingPathComponent("xcmapping.xml"), atomically: true, encoding: .utf8)
+        let line = try #require(broken.components(separatedBy: "\n").firstIndex { $0.contains(#"<object type="XDDEVENTITYMAPPING" id="z104">"#) }) + 1
+        let run = try CLITests.run(
+            "lint-mapping", copy.path, "--model", Self.folder.appendingPathComponent("AltStore.xcdatamodeld").path,
+            "--source-version", "AltStore", "--destination-version", "AltStore 2")
+        #expect(run.status == 1)
+        #expect(run.standardError.contains(
+            "\(copy.path)/xcmapping.xml:\(line):5: error: AccountToAcount maps to entity Acount, which the destination version AltStore 2 does not have"))
+    }
+}

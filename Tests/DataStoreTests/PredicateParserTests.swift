@@ -135,11 +135,29 @@ import Testing
             == ObjectPredicate(format: "isAvailable == 1 AND ANY tags.name IN {'a', 0} AND TERNARY(flag == 0, 1, 2) > 0"))
     }
 
+    /// `FUNCTION(receiver, "selector", …)` reads and prints back, as mapping models' value
+    /// expressions write it; a fetch refuses it, since no store runs an object's method.
+    @Test func methodCalls_readAndPrintBack_butNoStoreRunsThem() throws {
+        let call = try PredicateExpression(format: #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "AToB", $source.items)"#)
+        #expect(call == .method(.variable("manager"), selector: "destinationInstancesForEntityMappingNamed:sourceInstances:", [
+            .constant(.attribute(.string("AToB"))), .keyPath(.variable("source"), ["items"]),
+        ]))
+        #expect(try PredicateExpression(format: call.description) == call)
+        let predicate = try ObjectPredicate(format: #"FUNCTION(SELF, "isFavorite") == YES"#)
+        let context = try TestStores.newStore(TestStores.library).newContext()
+        #expect {
+            try context.count(for: FetchRequest<ManagedObject>(entityName: "Book", predicate: predicate))
+        } throws: { error in
+            guard case ContextError.invalidPredicate(let message) = error else { return false }
+            return message.contains("calls a method of an object, which a store cannot run")
+        }
+    }
+
     @Test func functionErrors_sayWhatIsWrong_whereItIs() {
         #expect(Self.syntaxError("abs(1, 2) == 1")?.description == "abs: takes 1 argument, not 2 at column 1 in \"abs(1, 2) == 1\"")
         #expect(Self.syntaxError("x > frobnicate(y)")?.message.hasPrefix("unknown function 'frobnicate'") == true)
         #expect(Self.syntaxError("x > frobnicate(y)")?.column == 5)
-        #expect(Self.syntaxError("FUNCTION(x, 'y:') == 1")?.message.hasPrefix("FUNCTION calls a method of an object") == true)
+        #expect(Self.syntaxError("FUNCTION(x, y) == 1")?.message.hasPrefix("FUNCTION's second argument is the method's name") == true)
         #expect(Self.syntaxError("books[NEXT] == 1")?.message == "expected FIRST, LAST, SIZE or an integer index, found 'NEXT'")
         #expect(Self.syntaxError("TERNARY(a > 1, 2) == 1")?.message == "expected ',', found ')'")
         #expect(Self.syntaxError("a ** == 1")?.column == 6)

@@ -241,7 +241,7 @@ struct PredicateResolver {
                 // `mode:(…)` and `{…}[LAST]` may give a collection.
                 guard case .constant(.collection(let values)) = try side(expression) else { return nil }
                 return values.map(PredicateExpression.constant)
-            case .variable, .keyPath, .conditional, .subquery, .evaluatedObject, .constant: return nil
+            case .variable, .keyPath, .conditional, .subquery, .evaluatedObject, .constant, .method: return nil
             }
         }
         switch (try elements(lhs), try elements(rhs)) {
@@ -471,6 +471,8 @@ struct PredicateResolver {
             return try conditionalSide(condition, whenTrue, whenFalse, expression)
         case .index(let collection, let index):
             return try indexSide(collection, index, expression)
+        case .method:
+            throw .invalidPredicate("'\(expression)' calls a method of an object, which a store cannot run (nor can Core Data's); use a built-in function such as abs:(x)")
         case .keyPath:
             switch try walkIfKeyPath(expression) {
             case .value(let path, let attribute?)?: return .resolved(.attribute(path, attribute), .attribute(attribute.type))
