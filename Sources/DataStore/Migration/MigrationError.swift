@@ -12,8 +12,11 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     case unknownStoreVersion
     /// No stage leads from the store's version towards the app's.
     case noStageFrom(version: String)
-    /// A custom stage's code threw.
+    /// A custom stage's code threw, or a mapping model's migration failed.
     case custom(message: String)
+    /// A mapping model names a migration policy class that ``MigrationOptions/migrationPolicies``
+    /// does not provide; nothing was read or written.
+    case missingMigrationPolicy(className: String, entityMapping: String)
     /// The disk, or a limit on the size of files, left no room for the migration, which writes
     /// every page it changes once more before it commits (about the size of the tables it rebuilds).
     case storageFull
@@ -58,6 +61,8 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
             "no migration stage starts at version \(version)"
         case .custom(let message):
             "a custom migration stage failed: \(message)"
+        case .missingMigrationPolicy(let className, let entityMapping):
+            "the mapping model's \(entityMapping) names the migration policy \(className), which the app does not provide in MigrationOptions.migrationPolicies"
         case .storageFull:
             "the disk has no room for the migration, which needs about the size of the tables it rebuilds; nothing changed"
         case .database(let message):

@@ -18,11 +18,22 @@ public struct MigrationOptions: Sendable {
     public var stages: [MigrationStage]
     /// Called as the migration advances.
     public var progress: MigrationProgress?
+    /// Mapping models, each run for the step between the two versions it connects, as Core Data
+    /// runs the mapping models it finds in the app's bundles.
+    public var mappingModels: [MappingModel]
+    /// The migration policies mapping models name, by class name as a mapping names it
+    /// (`App.BookPolicy` or `BookPolicy`): Core Data's `NSEntityMigrationPolicy` subclasses.
+    public var migrationPolicies: [String: @Sendable () -> any MigrationPolicy]
 
-    public init(migratesAutomatically: Bool = true, stages: [MigrationStage] = [], progress: MigrationProgress? = nil) {
+    public init(
+        migratesAutomatically: Bool = true, stages: [MigrationStage] = [], progress: MigrationProgress? = nil,
+        mappingModels: [MappingModel] = [], migrationPolicies: [String: @Sendable () -> any MigrationPolicy] = [:]
+    ) {
         self.migratesAutomatically = migratesAutomatically
         self.stages = stages
         self.progress = progress
+        self.mappingModels = mappingModels
+        self.migrationPolicies = migrationPolicies
     }
 
     /// Lightweight migration from any earlier version: the default.

@@ -53,6 +53,10 @@ extension PersistentStore {
         let versions = model.versions
         let step = try MigrationStep.steps(from: current, to: target, of: versions, options: options)[0]
         let (source, destination) = (versions[step.source], versions[step.destination])
+        if step.mapping != nil {
+            throw .unsupportedOption(
+                name: "mappingModels", reason: "a mapping model's migration runs on a SQLite store; migrate the file, then copy it to the server")
+        }
         if let willMigrate = step.stage?.willMigrate {
             let store = try await opening(source == model.model ? model : ManagedObjectModel(model: source))
             try catching { try willMigrate(store.newContext()) }

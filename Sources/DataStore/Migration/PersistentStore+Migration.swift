@@ -61,6 +61,11 @@ extension PersistentStore {
         let versions = model.versions
         var plans: [MigrationPlan] = []
         for step in try MigrationStep.steps(from: start, to: target, of: versions, options: options) {
+            if let mapping = step.mapping {
+                try MappingMigration.run(
+                    mapping, from: versions[step.source], to: versions[step.destination], database: database, url: url, model: model, options: options)
+                continue
+            }
             if let willMigrate = step.stage?.willMigrate {
                 try withContext(url, versions[step.source], model: model) { try willMigrate($0) }
             }
