@@ -46,6 +46,8 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        // zlib, for the raw DEFLATE streams of a store's model cache.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // `.xcdatamodeld` / `.xcdatamodel` / `contents` XML → `DataModel`.
         .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2", "PropertyLists"]),
         // Binary property lists and the keyed archives Core Data's files hold inside them.
@@ -53,7 +55,7 @@ let package = Package(
         // Core Data's predicate and expression language: lexer, parser, values, formatting.
         .target(name: "PredicateLanguage"),
         // Core Data's SQLite layout for a model: numbering, tables, columns, indexes, DDL.
-        .target(name: "StoreSchema", dependencies: ["DataModel", "PropertyLists"]),
+        .target(name: "StoreSchema", dependencies: ["DataModel", "PropertyLists", "CZlib"]),
         // The same layout in PostgreSQL's DDL: types, shortened names, the history's tables. Text
         // only, so the tool prints it with no PostgreSQL client.
         .target(name: "PostgreSQLSchema", dependencies: ["DataModel", "StoreSchema"]),

@@ -1,19 +1,19 @@
 import Foundation
-import PropertyLists
 
 /// An `NSExpression` as `NSKeyedArchiver` keeps it (a mapping model's value expressions), written
 /// back in the predicate language's syntax: `$source.title`, `FUNCTION($entityPolicy,
 /// "stringIdForIntId:", $source.id)`, `"com.example"`, `YES`.
-enum ArchivedExpression {
+package enum ArchivedExpression {
     /// Why an archived expression could not be written as text.
-    struct Unsupported: Error, CustomStringConvertible {
-        var description: String
+    package struct Unsupported: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    static func text(of value: ArchivedValue) throws -> String {
+    package static func text(of value: ArchivedValue) throws -> String {
         guard let object = value.object else { throw Unsupported(description: "the archive holds no expression object") }
         switch object.className {
         case "NSConstantValueExpression":
+            if let className = try object.value(forKey: "NSConstantValueClassName").string { return "CLASS(\(className))" }
             return try constant(object.value(forKey: "NSConstantValue"))
         case "NSSelfExpression":
             return "SELF"
@@ -37,6 +37,10 @@ enum ArchivedExpression {
         let arguments = try object.value(forKey: "NSArguments").object?.elements().map(text(of:)) ?? []
         if selector == "valueForKeyPath:", arguments.count == 1 {
             return operand == "SELF" ? arguments[0] : "\(operand).\(arguments[0])"
+        }
+        if try object.value(forKey: "NSOperand").object?.value(forKey: "NSConstantValueClassName").string == "_NSPredicateUtilities" {
+            // A built-in function: `count:(pages)`, `now()`.
+            return selector + "(" + arguments.joined(separator: ", ") + ")"
         }
         return "FUNCTION(" + ([operand, quoted(selector)] + arguments).joined(separator: ", ") + ")"
     }

@@ -1,0 +1,251 @@
+import DataModel
+import Foundation
+import PropertyLists
+
+/// The model a store carries: Core Data keeps the compiled `NSManagedObjectModel` that wrote a
+/// store in `Z_MODELCACHE.Z_CONTENT`, raw-DEFLATE compressed and archived with `NSKeyedArchiver`
+/// (DataStore's *The Model Cache Format* article is the format's reference). SwiftData's stores
+/// carry theirs the same way.
+///
+///     let model = try ModelCache.decode(blob, path: "Library.sqlite")
+///
+/// Decoding is total: what the archive holds that this reader cannot represent (a fetched
+/// property, a fetch request template, a composite attribute, a custom default object) is a
+/// `ModelCacheError` that names it, never a model with parts missing.
+public enum ModelCache {
+    /// The model `blob` (the `Z_CONTENT` of the store at `path`) holds.
+    public static func decode(_ blob: [UInt8], path: String) throws(ModelCacheError) -> Model {
+        let payload: [UInt8]
+        do {
+            payload = try RawDeflate.inflate(blob)
+        } catch {
+            throw ModelCacheError("Z_MODELCACHE does not inflate: \(error)")
+        }
+        do {
+            let archive = try KeyedArchive(binaryPropertyList: payload)
+            guard let root = try archive.topValue().object, root.className == "NSManagedObjectModel" else {
+                throw ModelCacheError("the archive's root is no NSManagedObjectModel")
+            }
+            return try ModelCacheReader(path: path).model(root)
+        } catch let error as ModelCacheError {
+            throw error
+        } catch {
+            throw ModelCacheError("\(error)")
+        }
+    }
+}
+
+/// Why a store's model cache could not be read.
+public struct ModelCacheError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Reads the archived model's objects into a `Model`.
+private struct ModelCacheReader {
+    let path: String
+
+    func model(_ root: ArchivedObject) throws -> Model {
+        let entityObjects = try entities(root.value(forKey: "NSEntities"))
+        // A cache lists inherited properties under every subentity too: a property is an entity's
+        // own when no ancestor has one of its name.
+        var propertyNames: [String: Set<String>] = [:]
+        var parents: [String: String] = [:]
+        for entity in entityObjects {
+            let name = try string(entity, "NSEntityName")
+            propertyNames[name] = Set(try dictionary(entity.value(forKey: "NSProperties")).map(\.key))
+            if let parent = try entity.value(forKey: "NSSuperentity").object { parents[name] = try string(parent, "NSEntityName") }
+        }
+        func inherited(_ entity: String) -> Set<String> {
+            var names: Set<String> = []
+            var ancestor = parents[entity]
+            while let current = ancestor, names.count < 10_000 {
+                names.formUnion(propertyNames[current] ?? [])
+                ancestor = parents[current] == current ? nil : parents[current]
+            }
+            return names
+        }
+        var entities: [Entity] = []
+        for object in entityObjects {
+            let name = try string(object, "NSEntityName")
+            entities.append(try entity(object, named: name, parent: parents[name], skipping: inherited(name)))
+        }
+        var configurations: [Configuration] = []
+        for (name, members) in try dictionary(root.value(forKey: "NSConfigurations")).sorted(by: { $0.key < $1.key }) {
+            let names = try members.object?.elements().compactMap { try $0.object.map { try string($0, "NSEntityName") } } ?? []
+            configurations.append(Configuration(name: name, memberEntities: names.sorted().map { NameReference($0, at: .generated) }, location: .generated))
+        }
+        if try !dictionary(root.value(forKey: "NSFetchRequestTemplates")).isEmpty {
+            throw ModelCacheError("the model's fetch request templates are not read yet")
+        }
+        return Model(path, entities: entities.sorted { $0.name < $1.name }, configurations: configurations)
+    }
+
+    private func entity(_ object: ArchivedObject, named name: String, parent: String?, skipping inherited: Set<String>) throws -> Entity {
+        var entity = Entity(
+            name, className: try object.value(forKey: "NSClassNameForEntity").string, parentName: parent,
+            isAbstract: try flag(object, "NSIsAbstract"))
+        let renaming = try object.value(forKey: "NSRenamingIdentifier").string
+        if let renaming, renaming != name { entity.elementID = renaming }
+        entity.versionHashModifier = try object.value(forKey: "NSVersionHashModifier").string
+        entity.userInfo = try userInfo(object)
+        for (propertyName, value) in try dictionary(object.value(forKey: "NSProperties")).sorted(by: { $0.key < $1.key })
+        where !inherited.contains(propertyName) {
+            guard var property = value.object else { throw ModelCacheError("\(name).\(propertyName) is not an archived property") }
+            if property.className == "_NSPropertyDescriptionProxy", let underlying = try property.value(forKey: "NSUnderlyingProperty").object {
+                property = underlying
+            }
+            switch property.className {
+            case "NSAttributeDescription", "NSDerivedAttributeDescription":
+                entity.attributes.append(try attribute(property, named: propertyName, in: name))
+            case "NSRelationshipDescription":
+                entity.relationships.append(try relationship(property, named: propertyName))
+            case "NSFetchedPropertyDescription":
+                throw ModelCacheError("the fetched property \(name).\(propertyName) is not read yet")
+            default:
+                throw ModelCacheError("\(name).\(propertyName) is a \(property.className), which this reader does not know")
+            }
+        }
+        for tuple in try object.value(forKey: "NSUniqueTuples").object?.elements() ?? [] {
+            let names = try tuple.object?.elements().compactMap(\.string) ?? []
+            entity.uniquenessConstraints.append(UniquenessConstraint(names))
+        }
+        return entity
+    }
+
+    private func attribute(_ object: ArchivedObject, named name: String, in entity: String) throws -> Attribute {
+        let code = try object.value(forKey: "NSAttributeType")
+        guard case .integer(let number) = code, let type = Self.attributeTypes[number] else {
+            throw ModelCacheError("\(entity).\(name) has the attribute type \(code), which this reader does not know")
+        }
+        var attribute = Attribute(name, type, isOptional: try flag(object, "NSIsOptional"), isTransient: try flag(object, "NSIsTransient"))
+        try common(object, named: name, into: &attribute.elementID, &attribute.versionHashModifier, &attribute.userInfo)
+        attribute.isIndexed = try flag(object, "NSIsIndexed")
+        attribute.allowsCloudEncryption = try flag(object, "NSAllowsCloudEncryption")
+        attribute.valueTransformerName = try object.value(forKey: "NSValueTransformerName").string
+        if type == .transformable { attribute.customClassName = try object.value(forKey: "NSAttributeValueClassName").string }
+        if case .integer(let flags) = try object.value(forKey: "NSFlagsKey") {
+            attribute.allowsExternalBinaryDataStorage = flags & 0x04 != 0
+            attribute.preservesValueInHistoryOnDeletion = flags & 0x10 != 0
+        }
+        if object.className == "NSDerivedAttributeDescription" {
+            attribute.isDerived = true
+            attribute.derivationExpression = try ArchivedExpression.text(of: object.value(forKey: "NSDerivationExpression"))
+        }
+        switch try object.value(forKey: "NSDefaultValue") {
+        case .null: break
+        case .string(let text): attribute.defaultValue = text
+        case .integer(let number): attribute.defaultValue = type == .boolean ? (number == 0 ? "NO" : "YES") : String(number)
+        case .real(let number): attribute.defaultValue = String(number)
+        case .boolean(let value): attribute.defaultValue = value ? "YES" : "NO"
+        case .date(let seconds): attribute.defaultDateTimeInterval = seconds
+        case .object(let value) where value.className == "NSDecimalNumberPlaceholder":
+            attribute.defaultValue = try Self.decimal(value)
+        case .object(let value) where value.className == "NSUUID":
+            guard case .data(let bytes) = try value.value(forKey: "NS.uuidbytes"), bytes.count == 16 else {
+                throw ModelCacheError("\(entity).\(name)'s default UUID is damaged")
+            }
+            attribute.defaultValue = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
+                                                 bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])).uuidString
+        case .object(let value) where value.className.hasSuffix("String"):
+            attribute.defaultValue = try value.value(forKey: "NS.string").string
+        case let other:
+            throw ModelCacheError("\(entity).\(name)'s default value (\(other.object?.className ?? "\(other)")) is not read")
+        }
+        return attribute
+    }
+
+    private func relationship(_ object: ArchivedObject, named name: String) throws -> Relationship {
+        let destination = try object.value(forKey: "_NSDestinationEntityName").string
+            ?? object.value(forKey: "NSDestinationEntity").object.map { try string($0, "NSEntityName") }
+        guard let destination else { throw ModelCacheError("the relationship \(name) has no destination entity") }
+        let maxCount = try integer(object, "NSMaxCount") ?? 1
+        let minCount = try integer(object, "NSMinCount") ?? 0
+        let rule = try integer(object, "NSDeleteRule") ?? 1
+        guard let deleteRule = Self.deleteRules[rule] else { throw ModelCacheError("the relationship \(name) has the delete rule \(rule)") }
+        let inverse = try object.value(forKey: "_NSInverseRelationshipName").string
+        var relationship = Relationship(
+            name, destination: destination, inverseName: inverse, inverseEntityName: inverse == nil ? nil : destination,
+            isToMany: maxCount != 1, isOrdered: try flag(object, "NSIsOrdered"),
+            minCount: minCount == 0 ? nil : minCount, maxCount: maxCount == 1 || maxCount == 0 ? nil : maxCount, deleteRule: deleteRule,
+            isOptional: try flag(object, "NSIsOptional"), isTransient: try flag(object, "NSIsTransient"))
+        try common(object, named: name, into: &relationship.elementID, &relationship.versionHashModifier, &relationship.userInfo)
+        return relationship
+    }
+
+    /// What every property description holds besides its kind: renaming identifier, version hash
+    /// modifier, user info.
+    private func common(_ object: ArchivedObject, named name: String, into elementID: inout String?, _ modifier: inout String?, _ info: inout UserInfo) throws {
+        if let renaming = try object.value(forKey: "NSRenamingIdentifier").string, renaming != name { elementID = renaming }
+        modifier = try object.value(forKey: "NSVersionHashModifier").string
+        info = try userInfo(object)
+    }
+
+    private func userInfo(_ object: ArchivedObject) throws -> UserInfo {
+        UserInfo(try dictionary(object.value(forKey: "NSUserInfo")).sorted { $0.key < $1.key }.map { key, value in
+            UserInfo.Entry(key: key, value: value.string ?? "\(value)", location: .generated)
+        })
+    }
+
+    // MARK: Archived values
+
+    /// The entities of `NSEntities`: an `NSKnownKeysDictionary1` in a store's cache, a dictionary
+    /// in a compiled model.
+    private func entities(_ value: ArchivedValue) throws -> [ArchivedObject] {
+        guard let container = value.object else { throw ModelCacheError("the model has no NSEntities") }
+        if container.className == "NSKnownKeysDictionary1" {
+            return try container.value(forKey: "values").object?.elements().compactMap(\.object) ?? []
+        }
+        return try container.entries().compactMap(\.value.object)
+    }
+
+    /// A dictionary's entries by string key; none for `nil`.
+    private func dictionary(_ value: ArchivedValue) throws -> [(key: String, value: ArchivedValue)] {
+        guard let object = value.object else { return [] }
+        return try object.entries().map { entry in
+            guard let key = entry.key.string else { throw ModelCacheError("a \(object.className) has a key that is not a string") }
+            return (key, entry.value)
+        }
+    }
+
+    private func string(_ object: ArchivedObject, _ key: String) throws -> String {
+        guard let text = try object.value(forKey: key).string else { throw ModelCacheError("a \(object.className) has no \(key)") }
+        return text
+    }
+
+    private func integer(_ object: ArchivedObject, _ key: String) throws -> Int? {
+        if case .integer(let number) = try object.value(forKey: key) { return number }
+        return nil
+    }
+
+    /// A Boolean the archive writes only when it is YES.
+    private func flag(_ object: ArchivedObject, _ key: String) throws -> Bool {
+        switch try object.value(forKey: key) {
+        case .boolean(let value): value
+        case .integer(let value): value != 0
+        default: false
+        }
+    }
+
+    /// An `NSDecimalNumber`'s text: mantissa × 10^exponent, the mantissa little-endian 16-bit words.
+    static func decimal(_ object: ArchivedObject) throws -> String {
+        guard case .data(let bytes) = try object.value(forKey: "NS.mantissa"), case .integer(let exponent) = try object.value(forKey: "NS.exponent")
+        else { throw ModelCacheError("a decimal default value is damaged") }
+        var mantissa = Decimal(0)
+        for (index, byte) in bytes.enumerated() { mantissa += Decimal(Int(byte)) * pow(Decimal(256), index) }
+        let negative = if case .boolean(true) = try object.value(forKey: "NS.negative") { true } else { false }
+        var value = mantissa * pow(Decimal(10), max(exponent, 0))
+        if exponent < 0 { value = value / pow(Decimal(10), -exponent) }
+        return "\(negative ? -value : value)"
+    }
+
+    static let attributeTypes: [Int: AttributeType] = [
+        0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal, 500: .double, 600: .float, 700: .string,
+        800: .boolean, 900: .date, 1000: .binary, 1100: .uuid, 1200: .uri, 1800: .transformable, 2000: .objectID,
+    ]
+
+    static let deleteRules: [Int: Relationship.DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
+}
