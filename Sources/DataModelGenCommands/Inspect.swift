@@ -50,14 +50,16 @@ struct Inspect: AsyncParsableCommand {
             postgresql://user:password@host:port/database?sslmode=disable|prefer|require. It is \
             read in one snapshot and printed exactly as the same store in a SQLite file would be.
 
-            The model should be the version that wrote the store. Another version reads the store \
-            too when every table and column it needs is there and it numbers the entities alike, \
-            with a warning naming the entities whose version hashes differ; otherwise the error names \
-            the missing table or column. To look inside an iOS app's store, copy its \
-            .sqlite file (with the -wal and -shm files beside it) and point --model at the app's \
-            .xcdatamodeld.
+            Without --model, a store file is read with the model it carries: Core Data (since 2011) \
+            and SwiftData keep the model that wrote a store in the store itself, so a store opens \
+            without its app. With --model, the model should be the version that wrote the store. \
+            Another version reads the store too when every table and column it needs is there and \
+            it numbers the entities alike, with a warning naming the entities whose version hashes \
+            differ; otherwise the error names the missing table or column. To look inside an iOS \
+            app's store, copy its .sqlite file (with the -wal and -shm files beside it).
 
             Examples:
+              datamodel-gen inspect Customer.sqlite --format table
               datamodel-gen inspect Books.sqlite --model Models/Books.xcdatamodeld
               datamodel-gen inspect Banks.sqlite --model Models/FailedBanks.xcdatamodeld --entity FailedBankInfo --format table
               datamodel-gen inspect App.sqlite --model App/Model.xcdatamodeld --model-version "Model 3" | jq '.Note | length'
@@ -73,8 +75,10 @@ struct Inspect: AsyncParsableCommand {
     @Argument(help: "The store to read: a .sqlite file, or a PostgreSQL store's postgresql:// URL.")
     var store: String
 
-    @Option(help: ArgumentHelp("The model that wrote the store: an .xcdatamodeld, .xcdatamodel or 'contents'.", valueName: "model"))
-    var model: String
+    @Option(help: ArgumentHelp(
+        "The model that wrote the store: an .xcdatamodeld, .xcdatamodel or 'contents' (default: the model a store file carries).",
+        valueName: "model"))
+    var model: String?
 
     @Option(
         name: .customLong("model-version"),
@@ -150,12 +154,22 @@ struct Inspect: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let location = try StoreArgument(store)
+        guard let model else {
+            if modelVersion != nil { throw ValidationError("--model-version chooses a version of the model --model names") }
+            guard case .file(let url) = location else { throw ValidationError("a server's store is read with the model named by --model") }
+            do {
+                return try inspect(url, named: store, model: PersistentStore.modelForStore(at: url))
+            } catch let error as StoreError {
+                StandardError.write("\(store): error: \(error)")
+                throw ExitCode.failure
+            }
+        }
         let loaded = try ModelOptions.load(model, version: modelVersion)
         // Only errors: the model's warnings are for its authors (`lint`), not for reading a store.
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         errors.forEach(StandardError.print)
         if !errors.isEmpty { throw ExitCode.failure }
-        let location = try StoreArgument(store)
         switch location {
         case .file(let url):
             try inspect(url, named: store, model: loaded.model)

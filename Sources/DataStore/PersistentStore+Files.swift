@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 import GRDB
 import StoreSchema
@@ -59,6 +60,36 @@ extension PersistentStore {
         } catch {
             throw .notAStore(reason: "\(error)")
         }
+    }
+
+    /// The model the store at `url` carries, read from its `Z_MODELCACHE` without any other model:
+    /// what opens a store whose app is not at hand (a customer's file, a backup, a SwiftData store).
+    /// Its version hashes are checked against the store's metadata: a cache that does not describe
+    /// the store is `StoreError.noCarriedModel`, naming the entities that differ.
+    public static func modelForStore(at url: URL) throws(StoreError) -> Model {
+        let metadata = try metadataForStore(at: url)
+        let blob: Data?
+        do {
+            blob = try readOnlyDatabase(at: url).read { db in
+                try db.tableExists("Z_MODELCACHE") ? try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE") : nil
+            }
+        } catch {
+            throw .database(message: "reading the model cache of \(url.path): \(error)")
+        }
+        guard let blob else { throw .noCarriedModel(reason: "it has no Z_MODELCACHE (Core Data wrote one from 2011 on)") }
+        let model: Model
+        do {
+            model = try ModelCache.decode(Array(blob), path: url.lastPathComponent)
+        } catch {
+            throw .noCarriedModel(reason: "\(error)")
+        }
+        if let stored = metadata.versionHashes {
+            let differing = ModelVersionHashes(model: model).entitiesDiffering(from: stored)
+            guard differing.isEmpty else {
+                throw .noCarriedModel(reason: "its cached model does not describe it: the version hashes of \(differing.joined(separator: ", ")) differ")
+            }
+        }
+        return model
     }
 
     /// Writes `metadata` into the store at `url`, which no process has open, as Core Data's

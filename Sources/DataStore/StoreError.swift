@@ -27,6 +27,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The store's tables fit the model in more than one way (`JoinTableLocationError`):
     /// nothing is read rather than something read wrong.
     case ambiguousLayout(String)
+    /// The store carries no model that can be read (no `Z_MODELCACHE`, as in stores of Core Data's
+    /// releases before 2011, or one that does not decode), and why.
+    case noCarriedModel(reason: String)
 
     public var description: String {
         switch self {
@@ -42,6 +45,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .history(let error): "\(error)"
         case .unsupportedOption(let name, let reason): "unsupported option \(name): \(reason)"
         case .ambiguousLayout(let message): message
+        case .noCarriedModel(let reason): "the store carries no model that can be read: \(reason)"
         }
     }
 }

@@ -1,0 +1,43 @@
+import DataModelParser
+import DataStore
+import Foundation
+import Testing
+import TestSupport
+
+/// `inspect STORE` without `--model`: the model the store carries reads it exactly as the model
+/// version that wrote it does; a store without one says so.
+@Suite(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
+struct InspectCarriedModelTests {
+    static let storesWithACache = CorpusStore.names().filter { $0 != "energy-legacy__ArtsyPartner_1.4" }
+
+    @Test(arguments: storesWithACache)
+    func withoutAModel_printsWhatTheWritingModelPrints(_ name: String) throws {
+        let store = CorpusStore(name)
+        let url = try store.copyOfStoreFile()
+        let carried = try CLITests.run("inspect", url.path)
+        let named = try CLITests.run("inspect", url.path, "--model", store.modelURL().path)
+        #expect(carried.status == 0, "\(carried.standardError)")
+        #expect(!carried.standardOutput.isEmpty)
+        #expect(carried.standardOutput == named.standardOutput, "\(name)")
+    }
+
+    @Test func aStoreWithoutACache_namesWhatIsMissing() throws {
+        let url = try CorpusStore("energy-legacy__ArtsyPartner_1.4").copyOfStoreFile()
+        let run = try CLITests.run("inspect", url.path)
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("error: the store carries no model that can be read: it has no Z_MODELCACHE"))
+    }
+
+    /// SwiftData's store, whose model exists only in `@Model` classes, opens and every row reads.
+    @Test func aSwiftDataStore_opensWithItsOwnModel() throws {
+        let folder = CorpusStore.corpus.deletingLastPathComponent().appendingPathComponent("stores-swiftdata/CartKit__CartKitSwiftData_v1")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdata-\(UUID().uuidString).sqlite")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("CartKitSwiftData_v1.sqlite"), to: copy)
+        let store = try PersistentStore.readOnly(url: copy, model: ManagedObjectModel(model: PersistentStore.modelForStore(at: copy)))
+        let carts = try store.newContext().fetch(FetchRequest<ManagedObject>(entityName: "CartModel"))
+        #expect(carts.map { $0.value(forKey: "storeId") as? String } == ["store-legacy"])
+        #expect(carts.map { $0.value(forKey: "status") as? String } == ["active"])
+        let run = try CLITests.run("inspect", copy.path, "--entity", "CartModel", "--count")
+        #expect(run.standardOutput == "1\n")
+    }
+}
