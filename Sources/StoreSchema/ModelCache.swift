@@ -109,11 +109,51 @@ private struct ModelCacheReader {
                 throw ModelCacheError("\(name).\(propertyName) is a \(property.className), which this reader does not know")
             }
         }
-        for tuple in try object.value(forKey: "NSUniqueTuples").object?.elements() ?? [] {
-            let names = try tuple.object?.elements().compactMap(\.string) ?? []
-            entity.uniquenessConstraints.append(UniquenessConstraint(names))
-        }
+        entity.uniquenessConstraints = try tuples(object, "NSUniqueTuples").map(UniquenessConstraint.init)
+        try readIndexes(object, into: &entity)
         return entity
+    }
+
+    /// The entity's fetch indexes and compound indexes, as its model declared them. The cache adds
+    /// what the framework made of them (§9.2 of the format): an index named after each indexed
+    /// attribute, the indexed flag on the property of each single-property fetch index, and a
+    /// fetch index named by joining its properties with `_` for each compound index (which
+    /// `NSCompoundIndexes` lists too, unless the index has a relationship); those are undone.
+    private func readIndexes(_ object: ArchivedObject, into entity: inout Entity) throws {
+        var compound = try tuples(object, "NSCompoundIndexes")
+        for index in try object.value(forKey: "NSFetchIndexDescriptions").object?.elements().compactMap(\.object) ?? [] {
+            let name = try string(index, "NSIndexName")
+            var elements: [FetchIndex.Element] = []
+            for element in try index.value(forKey: "NSIndexElements").object?.elements().compactMap(\.object) ?? [] {
+                let kind: FetchIndex.Element.Kind = try integer(element, "NSFetchIndexElementType") == 1 ? .rTree : .binary
+                let ascending = try flag(element, "NSAscending")
+                elements.append(FetchIndex.Element(
+                    property: try element.value(forKey: "NSPropertyName").string, kind: kind, order: ascending ? .ascending : .descending,
+                    location: .generated))
+            }
+            let properties = elements.compactMap(\.property)
+            if properties == [name], entity.attribute(named: name)?.isIndexed == true || entity.relationship(named: name)?.isIndexed == true {
+                continue  // the index of an indexed attribute
+            }
+            if properties.count > 1, name == properties.joined(separator: "_") {
+                if !compound.contains(properties) { compound.append(properties) }
+                continue  // a compound index's own
+            }
+            entity.fetchIndexes.append(FetchIndex(name: name, elements: elements, location: .generated))
+        }
+        for index in entity.fetchIndexes where index.elements.count == 1 {
+            guard let property = index.elements[0].property else { continue }
+            if let position = entity.attributes.firstIndex(where: { $0.name == property }) { entity.attributes[position].isIndexed = false }
+            if let position = entity.relationships.firstIndex(where: { $0.name == property }) { entity.relationships[position].isIndexed = false }
+        }
+        // A compound index whose fetch index the entity declares itself is only its mirror.
+        let declared = Set(entity.fetchIndexes.map { $0.elements.compactMap(\.property) })
+        entity.compoundIndexes = compound.filter { !declared.contains($0) }.map(CompoundIndex.init)
+    }
+
+    /// An array of arrays of property names (`NSUniqueTuples`, `NSCompoundIndexes`).
+    private func tuples(_ object: ArchivedObject, _ key: String) throws -> [[String]] {
+        try object.value(forKey: key).object?.elements().map { try $0.object?.elements().compactMap(\.string) ?? [] } ?? []
     }
 
     private func attribute(_ object: ArchivedObject, named name: String, in entity: String) throws -> Attribute {
@@ -173,6 +213,7 @@ private struct ModelCacheReader {
             minCount: minCount == 0 ? nil : minCount, maxCount: maxCount == 1 || maxCount == 0 ? nil : maxCount, deleteRule: deleteRule,
             isOptional: try flag(object, "NSIsOptional"), isTransient: try flag(object, "NSIsTransient"))
         try common(object, named: name, into: &relationship.elementID, &relationship.versionHashModifier, &relationship.userInfo)
+        relationship.isIndexed = try flag(object, "NSIsIndexed")
         return relationship
     }
 

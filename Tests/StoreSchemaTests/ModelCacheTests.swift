@@ -43,11 +43,13 @@ struct ModelCacheTests {
         func summary(_ model: Model) -> [String] {
             model.entities.sorted { $0.name < $1.name }.flatMap { entity -> [String] in
                 ["\(entity.name) < \(entity.parentName ?? "-")\(entity.isAbstract ? " abstract" : "")"
-                    + " unique \(entity.uniquenessConstraints.map { $0.properties.map(\.name) })"]
+                    + " unique \(entity.uniquenessConstraints.map { $0.properties.map(\.name) })"
+                    + " indexes \(entity.fetchIndexes.map { "\($0.name)(\($0.elements.map { "\($0.property ?? "?") \($0.kind) \($0.order)" }))" })"
+                    + " compound \(entity.compoundIndexes.map { $0.properties.map(\.name) })"]
                     + entity.attributes.filter { $0.isPersistent || $0.isTransient }.sorted { $0.name < $1.name }.map { attribute in
                         "  \(attribute.name): \(attribute.type.rawValue)\(attribute.isOptional ? "?" : "")\(attribute.isTransient ? " transient" : "")"
                             + "\(attribute.allowsExternalBinaryDataStorage ? " external" : "")\(attribute.preservesValueInHistoryOnDeletion ? " preserved" : "")"
-                            + "\(attribute.isDerived ? " derived" : "") \(attribute.valueTransformerName ?? "")"
+                            + "\(attribute.isDerived ? " derived" : "")\(attribute.isIndexed ? " indexed" : "") \(attribute.valueTransformerName ?? "")"
                     }
                     + entity.relationships.sorted { $0.name < $1.name }.map { relationship in
                         "  \(relationship.name) → \(relationship.destinationEntityName) inverse \(relationship.inverseName ?? "-")"
