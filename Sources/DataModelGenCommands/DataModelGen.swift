@@ -30,13 +30,14 @@ package struct DataModelGen: AsyncParsableCommand {
                   datamodel-gen diff Models/Everything.xcdatamodeld Models/Everything.xcdatamodeld --old-version "Everything 1"
                   datamodel-gen migrate Library.sqlite --model Models/Everything.xcdatamodeld --dry-run
                   datamodel-gen lint-mapping Models/V1ToV2.xcmappingmodel --model Models/App.xcdatamodeld
+                  datamodel-gen extract-model Customer.sqlite -o Customer.xcdatamodel
                   datamodel-gen copy-store Library.sqlite postgresql://app@127.0.0.1/app --model Models/Everything.xcdatamodeld
 
                 PostgreSQL stores (postgresql:// URLs for inspect and migrate, and copy-store) need \
                 the tool built with the package trait PostgreSQL:
                   swift run --traits PostgreSQL datamodel-gen copy-store …
                 """,
-            subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self, Diff.self, Migrate.self, LintMapping.self]
+            subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self, Diff.self, Migrate.self, LintMapping.self, ExtractModel.self]
                 + (ServerStores.current?.commands ?? []) + [Diagram.self]
         )
     }

@@ -1,5 +1,6 @@
 import DataModelParser
 import DataStore
+import StoreSchema
 import Foundation
 import Testing
 import TestSupport
@@ -39,5 +40,43 @@ struct InspectCarriedModelTests {
         #expect(carts.map { $0.value(forKey: "status") as? String } == ["active"])
         let run = try CLITests.run("inspect", copy.path, "--entity", "CartModel", "--count")
         #expect(run.standardOutput == "1\n")
+    }
+}
+
+/// `extract-model`: the model a store carries, written as XML, parses back to a model whose
+/// version hashes are the store's, for every corpus store with a cache and SwiftData's.
+@Suite(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
+struct ExtractModelCommandTests {
+    static func extracted(from url: URL) throws -> (run: CLITests.Run, model: URL) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("extract-\(UUID().uuidString)/Extracted.xcdatamodel")
+        return (try CLITests.run("extract-model", url.path, "-o", output.path), output)
+    }
+
+    @Test(arguments: InspectCarriedModelTests.storesWithACache)
+    func theExtractedModel_hashesAsTheStore(_ name: String) throws {
+        let url = try CorpusStore(name).copyOfStoreFile()
+        let (run, output) = try Self.extracted(from: url)
+        #expect(run.status == 0, "\(run.standardError)")
+        let parsed = try ModelLoader().load(output.path)
+        #expect(parsed.diagnostics.filter { $0.severity == .error }.isEmpty, "\(parsed.diagnostics)")
+        let stored = try #require(try PersistentStore.metadataForStore(at: url).versionHashes)
+        #expect(ModelVersionHashes(model: parsed.model).entitiesDiffering(from: stored) == [], "\(name)")
+        // The extracted model reads the store as its own model does.
+        let lint = try CLITests.run("lint", output.path)
+        #expect(!lint.standardError.contains("error:"), "\(lint.standardError)")
+        let inspected = try CLITests.run("inspect", url.path, "--model", output.path)
+        #expect(inspected.standardOutput == (try CLITests.run("inspect", url.path)).standardOutput)
+    }
+
+    @Test func aSwiftDataStore_getsAModel_andGeneratedCode() throws {
+        let folder = CorpusStore.corpus.deletingLastPathComponent().appendingPathComponent("stores-swiftdata/CartKit__CartKitSwiftData_v1")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdata-\(UUID().uuidString).sqlite")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("CartKitSwiftData_v1.sqlite"), to: copy)
+        let (run, output) = try Self.extracted(from: copy)
+        #expect(run.standardOutput.hasSuffix(": 3 entities from \(copy.path)\n"))
+        let generated = output.deletingLastPathComponent().appendingPathComponent("Generated")
+        let generate = try CLITests.run("generate", output.path, "-o", generated.path)
+        #expect(generate.status == 0, "\(generate.standardError)")
+        #expect(FileManager.default.fileExists(atPath: generated.appendingPathComponent("CartModel.swift").path))
     }
 }
