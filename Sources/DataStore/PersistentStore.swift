@@ -114,6 +114,16 @@ public final class PersistentStore: Sendable {
         return try PersistentStore(database: database, derivedValues: derivedValues, url: url, model: model, history: .automatic)
     }
 
+    /// Opens the existing store at `url` for reading only, with the model it carries
+    /// (``modelForStore(at:)``): a store whose app is not at hand, or whose model SwiftData's
+    /// `@Model` classes describe, read through the dynamic ``ManagedObject`` API.
+    ///
+    ///     let store = try PersistentStore.readOnly(url: customerFile)
+    ///     let carts = try store.newContext().fetch(FetchRequest<ManagedObject>(entityName: "CartModel"))
+    public static func readOnly(url: URL) throws(StoreError) -> PersistentStore {
+        try readOnly(url: url, model: ManagedObjectModel(model: modelForStore(at: url)))
+    }
+
     /// A new, empty store in memory, gone when the last reference goes.
     public static func inMemory(model: ManagedObjectModel, history: HistoryTracking = .automatic) throws(StoreError) -> PersistentStore {
         let derivedValues = DerivedValueLog()

@@ -34,7 +34,7 @@ struct InspectCarriedModelTests {
         let folder = CorpusStore.corpus.deletingLastPathComponent().appendingPathComponent("stores-swiftdata/CartKit__CartKitSwiftData_v1")
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdata-\(UUID().uuidString).sqlite")
         try FileManager.default.copyItem(at: folder.appendingPathComponent("CartKitSwiftData_v1.sqlite"), to: copy)
-        let store = try PersistentStore.readOnly(url: copy, model: ManagedObjectModel(model: PersistentStore.modelForStore(at: copy)))
+        let store = try PersistentStore.readOnly(url: copy)
         let carts = try store.newContext().fetch(FetchRequest<ManagedObject>(entityName: "CartModel"))
         #expect(carts.map { $0.value(forKey: "storeId") as? String } == ["store-legacy"])
         #expect(carts.map { $0.value(forKey: "status") as? String } == ["active"])

@@ -45,17 +45,24 @@ struct ModelCacheTests {
                 ["\(entity.name) < \(entity.parentName ?? "-")\(entity.isAbstract ? " abstract" : "")"
                     + " unique \(entity.uniquenessConstraints.map { $0.properties.map(\.name) })"
                     + " indexes \(entity.fetchIndexes.map { "\($0.name)(\($0.elements.map { "\($0.property ?? "?") \($0.kind) \($0.order)" }))" })"
-                    + " compound \(entity.compoundIndexes.map { $0.properties.map(\.name) })"]
+                    + " compound \(entity.compoundIndexes.map { $0.properties.map(\.name) })"
+                    + " id \(entity.elementID.flatMap { $0 == entity.name ? nil : $0 } ?? "-") modifier \(entity.versionHashModifier ?? "-")"
+                    + " info \(entity.userInfo.entries.map { "\($0.key)=\($0.value)" }.sorted())"]
                     + entity.attributes.filter { $0.isPersistent || $0.isTransient }.sorted { $0.name < $1.name }.map { attribute in
                         "  \(attribute.name): \(attribute.type.rawValue)\(attribute.isOptional ? "?" : "")\(attribute.isTransient ? " transient" : "")"
                             + "\(attribute.allowsExternalBinaryDataStorage ? " external" : "")\(attribute.preservesValueInHistoryOnDeletion ? " preserved" : "")"
                             + "\(attribute.isDerived ? " derived" : "")\(attribute.isIndexed ? " indexed" : "") \(attribute.valueTransformerName ?? "")"
+                            + " default \(Self.meaning(of: attribute.defaultValue, attribute.type)) id \(attribute.elementID.flatMap { $0 == attribute.name ? nil : $0 } ?? "-")"
+                            + " modifier \(attribute.versionHashModifier ?? "-")"
+                            + " info \(attribute.userInfo.entries.map { "\($0.key)=\($0.value)" }.sorted())"
                     }
                     + entity.relationships.sorted { $0.name < $1.name }.map { relationship in
                         "  \(relationship.name) → \(relationship.destinationEntityName) inverse \(relationship.inverseName ?? "-")"
                             + "\(relationship.isToMany ? " to-many" : "")\(relationship.isOrdered ? " ordered" : "")\(relationship.isOptional ? "?" : "")"
                             // A to-one's maximum of 1 may be written or left out: the same relationship.
                             + " \(relationship.deleteRule.rawValue) \(relationship.minCount ?? 0)…\(relationship.maxCount ?? (relationship.isToMany ? 0 : 1))"
+                            + " id \(relationship.elementID.flatMap { $0 == relationship.name ? nil : $0 } ?? "-") modifier \(relationship.versionHashModifier ?? "-")"
+                            + " info \(relationship.userInfo.entries.map { "\($0.key)=\($0.value)" }.sorted())"
                     }
             }
         }
@@ -89,6 +96,19 @@ struct ModelCacheTests {
         }
         #expect(decoded == summary)
         #expect(model.configurations.map(\.name) == ["default"])
+    }
+
+    /// A default value as its type reads it: the XML spells the same value several ways (`0`, `NO`
+    /// and `NO` for a Boolean; `0` and `0.0` for a Double; `NO` for an integer means 0, as
+    /// `integerValue` reads it), the cache one.
+    static func meaning(of text: String?, _ type: AttributeType) -> String {
+        guard let text else { return "-" }
+        switch type {
+        case .boolean: return ["YES", "TRUE", "1"].contains(text.uppercased()) ? "true" : "false"
+        case .integer16, .integer32, .integer64: return Int(text).map(String.init) ?? (text.uppercased() == "YES" ? "1" : "0")
+        case .double, .float: return Double(text).map { "\($0)" } ?? text
+        default: return text
+        }
     }
 
     @Test func aDamagedCache_isAnError() {
