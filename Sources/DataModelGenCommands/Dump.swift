@@ -1,5 +1,6 @@
 import ArgumentParser
 import DataModel
+import DataStore
 import Foundation
 import GeneratorCommand
 
@@ -21,9 +22,13 @@ struct Dump: ParsableCommand {
 
             A model with errors prints nothing on standard output, only the diagnostics, and exits with 1.
 
+            MODEL may also be a store file: the model it carries (Core Data's since 2011, \
+            SwiftData's) is printed, without locations.
+
             Examples:
               datamodel-gen dump Models/Books.xcdatamodeld --format json > books.json
               datamodel-gen dump Models/Products.xcdatamodeld --format summary
+              datamodel-gen dump Customer.sqlite --format summary
             """
     )
 
@@ -33,12 +38,23 @@ struct Dump: ParsableCommand {
     var format: Format = .json
 
     func run() throws {
-        let loaded = try options.load()
-        loaded.diagnostics.forEach(StandardError.print)
-        if loaded.diagnostics.containsErrors { throw ExitCode.failure }
+        let model: Model
+        do {
+            if let carried = try CarriedModel.ofStore(at: options.model) {
+                model = carried
+            } else {
+                let loaded = try options.load()
+                loaded.diagnostics.forEach(StandardError.print)
+                if loaded.diagnostics.containsErrors { throw ExitCode.failure }
+                model = loaded.model
+            }
+        } catch let error as StoreError {
+            StandardError.write("\(options.model): error: \(error)")
+            throw ExitCode.failure
+        }
         switch format {
-        case .json: print(try ModelJSON.string(from: loaded.model))
-        case .summary: print(ModelSummary.text(of: loaded.model), terminator: "")
+        case .json: print(try ModelJSON.string(from: model))
+        case .summary: print(ModelSummary.text(of: model), terminator: "")
         }
     }
 }

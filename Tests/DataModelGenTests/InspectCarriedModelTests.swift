@@ -22,6 +22,15 @@ struct InspectCarriedModelTests {
         #expect(carried.standardOutput == named.standardOutput, "\(name)")
     }
 
+    /// `dump STORE` prints the model a store carries as `dump MODEL` prints the writing model.
+    @Test(arguments: ["CoreDataPlus__SampleModel_V1", "BrowserServicesKit__Bookmarks_V5", "passepartout__Profiles"])
+    func dumpingAStore_printsTheWritingModelsSummary(_ name: String) throws {
+        let store = CorpusStore(name)
+        let carried = try CLITests.run("dump", store.copyOfStoreFile().path, "--format", "summary")
+        #expect(carried.status == 0, "\(carried.standardError)")
+        #expect(carried.standardOutput == (try CLITests.run("dump", store.modelURL().path, "--format", "summary")).standardOutput)
+    }
+
     @Test func aStoreWithoutACache_namesWhatIsMissing() throws {
         let url = try CorpusStore("energy-legacy__ArtsyPartner_1.4").copyOfStoreFile()
         let run = try CLITests.run("inspect", url.path)
