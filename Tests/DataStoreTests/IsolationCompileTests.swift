@@ -87,8 +87,10 @@ import Testing
         let sqliteModuleMap = try sqliteModuleMap(above: modules)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // The system libraries DataStore's modules import: GRDB's SQLite and the package's zlib.
+        let zlibModuleMap = TestStores.packageRoot.appendingPathComponent("Sources/CZlib/module.modulemap")
         process.arguments = ["swiftc", "-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-I", modules.path,
-                             "-Xcc", "-fmodule-map-file=\(sqliteModuleMap.path)", file.path]
+                             "-Xcc", "-fmodule-map-file=\(sqliteModuleMap.path)", "-Xcc", "-fmodule-map-file=\(zlibModuleMap.path)", file.path]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
