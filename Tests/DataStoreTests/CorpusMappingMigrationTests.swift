@@ -1,0 +1,121 @@
+import DataModel
+import DataModelParser
+@testable import DataStore
+import Foundation
+import Testing
+import TestSupport
+
+/// The corpus's mapping models that name no migration policy, each run on a store seeded at its
+/// source version with objects of every entity: every source object becomes one destination object
+/// of the entity its mapping names, with the values its `$source` expressions (or the source's
+/// attribute of the same name) give.
+@Suite(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
+struct CorpusMappingMigrationTests {
+    static let mappings = CorpusStore.corpus.appendingPathComponent("mappings")
+
+    /// The mappings whose apps' policies are not needed: renames, constants, merged entities,
+    /// type changes and added entities.
+    static let withoutPolicies = [
+        "AltStore__AltStore5ToAltStore6", "srguserdata-apple__SRGUserData_v5_v6", "woocommerce-ios__WooCommerceModelV9toV10",
+        "apptentive-ios__ATDataModel_v4_to_v5", "amperfy__MappingModelV10toV11",
+    ]
+
+    @Test(arguments: withoutPolicies)
+    func aMappingWithoutPolicies_migratesASeededStore(_ folder: String) throws {
+        let directory = Self.mappings.appendingPathComponent(folder)
+        let contents = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let mapping = try MappingModelParser.load(directory.appendingPathComponent(try #require(contents.first { $0.hasSuffix(".xcmappingmodel") })).path).mappingModel
+        let bundle = directory.appendingPathComponent(try #require(contents.first { $0.hasSuffix(".xcdatamodeld") })).path
+        let names = try FileManager.default.contentsOfDirectory(atPath: bundle).filter { $0.hasSuffix(".xcdatamodel") }
+            .map { String($0.dropLast(".xcdatamodel".count)) }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        let all = try names.map { try ModelLoader().load(bundle, version: $0).model }
+        let found = try #require(mapping.connectedVersions(among: all))
+        let (source, destination) = (all[found.source], all[found.destination])
+
+        var seeded: [String: [ManagedObject]] = [:]
+        let url = try MigrationSupport.store(source) { context in seeded = try Self.seed(context, source) }
+        let store = try MigrationSupport.open(url, destination, versions: [source, destination], migration: MigrationOptions(mappingModels: [mapping]))
+        let context = store.newContext()
+
+        // Each destination entity holds one object per source object of the mappings that make it.
+        var expectedCounts: [String: Int] = [:]
+        for entityMapping in mapping.entityMappings {
+            guard let from = entityMapping.sourceEntityName, let to = entityMapping.destinationEntityName else { continue }
+            expectedCounts[to, default: 0] += seeded[from]?.count ?? 0
+        }
+        var compared = 0
+        for (entity, count) in expectedCounts {
+            var request = FetchRequest<ManagedObject>(entityName: entity)
+            request.includesSubentities = false
+            let made = try context.fetch(request)
+            #expect(made.count == count, "\(folder): \(entity)")
+            // Each attribute taken from the source as it is holds the source's values.
+            for attribute in destination.entity(named: entity).map({ destination.allAttributes(of: $0) }) ?? [] where !attribute.isTransient {
+                var expected: [String] = []
+                var comparable = true
+                for entityMapping in mapping.entityMappings where entityMapping.destinationEntityName == entity {
+                    guard let from = entityMapping.sourceEntityName, let sourceEntity = source.entity(named: from) else { continue }
+                    let property = entityMapping.attributeMappings.first { $0.name == attribute.name }
+                    let key: String? = switch property?.valueExpression {
+                    case nil: property == nil ? nil : attribute.name
+                    case let text? where text.hasPrefix("$source.") && !text.dropFirst(8).contains(where: { !$0.isLetter && !$0.isNumber && $0 != "_" }):
+                        String(text.dropFirst(8))
+                    default: nil
+                    }
+                    guard let key, let old = source.allAttributes(of: sourceEntity).first(where: { $0.name == key }), old.type == attribute.type else {
+                        comparable = false
+                        continue
+                    }
+                    expected += (seeded[from] ?? []).map { "\($0.value(forKey: old.name) ?? "nil")" }
+                }
+                guard comparable, !expected.isEmpty else { continue }
+                compared += 1
+                #expect(made.map { "\($0.value(forKey: attribute.name) ?? "nil")" }.sorted() == expected.sorted(), "\(folder): \(entity).\(attribute.name)")
+            }
+        }
+        #expect(compared >= expectedCounts.count, "\(folder): \(compared) attributes compared")
+    }
+
+    /// Two objects of every concrete entity, every stored attribute set by its type (transformable
+    /// ones to bytes), and every
+    /// relationship linked to objects of its destination.
+    static func seed(_ context: ObjectContext, _ model: Model) throws -> [String: [ManagedObject]] {
+        var objects: [String: [ManagedObject]] = [:]
+        for entity in model.entities where !entity.isAbstract {
+            for index in 0..<2 {
+                let object = try context.insertObject(entityName: entity.name)
+                for attribute in model.allAttributes(of: entity) where !attribute.isTransient && !attribute.isDerived {
+                    if let value = sample(attribute.type, index, attribute.name) { try object.setValue(value, forKey: attribute.name) }
+                }
+                objects[entity.name, default: []].append(object)
+            }
+        }
+        for entity in model.entities where !entity.isAbstract {
+            for (index, object) in (objects[entity.name] ?? []).enumerated() {
+                for relationship in model.allRelationships(of: entity) where !relationship.isTransient {
+                    let candidates = model.entities.filter { model.entity($0, isKindOf: relationship.destinationEntityName) }.flatMap { objects[$0.name] ?? [] }
+                    guard !candidates.isEmpty else { continue }
+                    let target = candidates[index % candidates.count]
+                    try object.setValue(relationship.isToMany ? [target] : target, forKey: relationship.name)
+                }
+            }
+        }
+        return objects
+    }
+
+    static func sample(_ type: AttributeType, _ index: Int, _ name: String) -> Any? {
+        switch type {
+        case .integer16, .integer32, .integer64: Int64(index + 1)
+        case .double, .float: Double(index) + 0.5
+        case .decimal: Decimal(index) + Decimal(string: "0.25")!
+        case .string: "\(name) \(index)"
+        case .boolean: index % 2 == 0
+        case .date: Date(timeIntervalSinceReferenceDate: Double(index * 1_000))
+        case .binary: Data([UInt8(index), 7])
+        case .uuid: UUID(uuidString: "00000000-0000-0000-0000-00000000000\(index)")
+        case .uri: URL(string: "https://example.com/\(name)/\(index)")
+        case .transformable: Data("\(name) \(index)".utf8)  // the transformed bytes, as a store holds them
+        case .undefined, .objectID, .composite: nil
+        }
+    }
+}
