@@ -34,7 +34,7 @@ extension ObjectContext {
                 continue
             }
             let count = destinationIDs(of: object, slot: slot).count
-            if count < relationship.minimumCount || relationship.maxCount.map({ count > $0 }) == true {
+            if !relationship.acceptsCount(count) {
                 failures.append(.countOutOfRange(object.objectID, property: relationship.name, count: count))
             }
         }

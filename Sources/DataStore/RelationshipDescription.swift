@@ -41,12 +41,18 @@ public struct RelationshipDescription: Sendable {
 
     public var isToOne: Bool { !isToMany }
 
-    /// The fewest destinations a save accepts: a required to-many needs one.
-    var minimumCount: Int { max(minCount ?? 0, isOptional ? 0 : 1) }
+    /// Whether a to-many with `count` destinations is within its bounds, as Core Data checks them:
+    /// the bounds apply to a value that is there, so an optional to-many may be empty whatever its
+    /// minimum; a required one may be empty too unless its minimum says otherwise (SwiftData's
+    /// `[T] = []` relationships are required, and stores hold them empty).
+    func acceptsCount(_ count: Int) -> Bool {
+        if isOptional && count == 0 { return true }
+        return count >= (minCount ?? 0) && (maxCount.map { count <= $0 } ?? true)
+    }
 
     /// Whether a save has a rule to check: a required to-one, or bounds on a to-many's count.
     var hasValidationRules: Bool {
-        !isTransient && (isToOne ? !isOptional : minimumCount > 0 || maxCount != nil)
+        !isTransient && (isToOne ? !isOptional : (minCount ?? 0) > 0 || maxCount != nil)
     }
 }
 

@@ -5,10 +5,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The corpus's mapping models that name no migration policy, each run on a store seeded at its
-/// source version with objects of every entity: every source object becomes one destination object
-/// of the entity its mapping names, with the values its `$source` expressions (or the source's
-/// attribute of the same name) give.
+/// The corpus's mapping models, each run on a store seeded at its source version with objects of
+/// every entity — with ports of the apps' policies where the mapping names one: every source object
+/// becomes one destination object of the entity its mapping names, with the values its `$source`
+/// expressions (or the source's attribute of the same name) give.
 @Suite(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
 struct CorpusMappingMigrationTests {
     static let mappings = CorpusStore.corpus.appendingPathComponent("mappings")
@@ -22,7 +22,67 @@ struct CorpusMappingMigrationTests {
 
     @Test(arguments: withoutPolicies)
     func aMappingWithoutPolicies_migratesASeededStore(_ folder: String) throws {
-        let directory = Self.mappings.appendingPathComponent(folder)
+        _ = try Self.migrate(folder)
+    }
+
+    /// Ports of the helper-method policies three apps ship: methods their mapping's value
+    /// expressions call (described in each folder's README; the apps' code is not copied).
+    struct AltStorePolicy: MigrationPolicy {
+        func value(ofFunction selector: String, arguments: [Any?], manager: MigrationManager) throws -> Any? {
+            switch selector {
+            case "migrateIconURL": URL(string: "https://example.com/placeholder.png")
+            case "migrateScreenshotURLs": Data()  // the app's empty array, as transformed bytes
+            default: throw MigrationError.custom(message: "no method \(selector)")
+            }
+        }
+    }
+
+    /// An integer identifier as its decimal text (Integer 32 → String).
+    struct AmperfyPolicy: MigrationPolicy {
+        func value(ofFunction selector: String, arguments: [Any?], manager: MigrationManager) throws -> Any? {
+            guard selector == "stringIdForIntId:" else { throw MigrationError.custom(message: "no method \(selector)") }
+            return (arguments.first as? Int64).map(String.init)
+        }
+    }
+
+    /// Old save-state kinds renumbered (the new raw values here are the test's).
+    struct DeltaPolicy: MigrationPolicy {
+        static let renumbered: [Int64: Int64] = [0: 1, 1: 2, 2: 3]
+
+        func value(ofFunction selector: String, arguments: [Any?], manager: MigrationManager) throws -> Any? {
+            guard selector == "migrateSaveStateType:", let old = arguments.first as? Int64 else { throw MigrationError.custom(message: "no method \(selector)") }
+            return Self.renumbered[old] ?? old
+        }
+    }
+
+    @Test func mappingsWithHelperPolicies_migrateWithTheirPorts() throws {
+        let altStore = try Self.migrate("AltStore__AltStoreToAltStore2", policies: ["StoreAppToStoreAppMigrationPolicy": { AltStorePolicy() }])
+        let apps = try altStore.context.fetch(FetchRequest<ManagedObject>(entityName: "StoreApp"))
+        #expect(apps.count == altStore.seeded["StoreApp"]?.count)
+        #expect(apps.allSatisfy { ($0.value(forKey: "iconURL") as? URL)?.absoluteString == "https://example.com/placeholder.png" })
+
+        let amperfy = try Self.migrate("amperfy__MappingModelV4toV5", policies: ["Amperfy.MigrationPolicyV4toV5": { AmperfyPolicy() }])
+        for entity in ["Artist", "Album", "Song", "Playlist"] {
+            var request = FetchRequest<ManagedObject>(entityName: entity)
+            request.includesSubentities = false
+            let ids = try amperfy.context.fetch(request).map { $0.value(forKey: "id") as? String }.compactMap { $0 }.sorted()
+            let sourceIDs = (amperfy.seeded[entity] ?? []).compactMap { ($0.value(forKey: "id") as? Int64).map(String.init) }.sorted()
+            #expect(!ids.isEmpty && ids == sourceIDs, "\(entity)")
+        }
+
+        let delta = try Self.migrate("Delta__DeltaToDelta2", policies: ["SaveStateToSaveStateMigrationPolicy": { DeltaPolicy() }])
+        let kinds = try delta.context.fetch(FetchRequest<ManagedObject>(entityName: "SaveState")).compactMap { $0.value(forKey: "type") as? Int64 }.sorted()
+        let oldKinds = (delta.seeded["SaveState"] ?? []).compactMap { $0.value(forKey: "type") as? Int64 }
+        #expect(!kinds.isEmpty && kinds == oldKinds.map { DeltaPolicy.renumbered[$0] ?? $0 }.sorted())
+    }
+
+    /// Seeds a store at the mapping's source version, migrates it with `policies`, and checks that
+    /// each destination entity holds one object per source object of the mappings that make it,
+    /// with the source's values wherever an attribute is taken from the source as it is.
+    static func migrate(
+        _ folder: String, policies: [String: @Sendable () -> any MigrationPolicy] = [:]
+    ) throws -> (context: ObjectContext, seeded: [String: [ManagedObject]]) {
+        let directory = mappings.appendingPathComponent(folder)
         let contents = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         let mapping = try MappingModelParser.load(directory.appendingPathComponent(try #require(contents.first { $0.hasSuffix(".xcmappingmodel") })).path).mappingModel
         let bundle = directory.appendingPathComponent(try #require(contents.first { $0.hasSuffix(".xcdatamodeld") })).path
@@ -33,11 +93,12 @@ struct CorpusMappingMigrationTests {
         let (source, destination) = (all[found.source], all[found.destination])
 
         var seeded: [String: [ManagedObject]] = [:]
-        let url = try MigrationSupport.store(source) { context in seeded = try Self.seed(context, source) }
-        let store = try MigrationSupport.open(url, destination, versions: [source, destination], migration: MigrationOptions(mappingModels: [mapping]))
+        let url = try MigrationSupport.store(source) { context in seeded = try seed(context, source) }
+        let store = try MigrationSupport.open(url, destination, versions: [source, destination], migration: MigrationOptions(
+            mappingModels: [mapping], migrationPolicies: policies))
         let context = store.newContext()
+        keep(context)
 
-        // Each destination entity holds one object per source object of the mappings that make it.
         var expectedCounts: [String: Int] = [:]
         for entityMapping in mapping.entityMappings {
             guard let from = entityMapping.sourceEntityName, let to = entityMapping.destinationEntityName else { continue }
@@ -49,31 +110,44 @@ struct CorpusMappingMigrationTests {
             request.includesSubentities = false
             let made = try context.fetch(request)
             #expect(made.count == count, "\(folder): \(entity)")
-            // Each attribute taken from the source as it is holds the source's values.
             for attribute in destination.entity(named: entity).map({ destination.allAttributes(of: $0) }) ?? [] where !attribute.isTransient {
-                var expected: [String] = []
-                var comparable = true
-                for entityMapping in mapping.entityMappings where entityMapping.destinationEntityName == entity {
-                    guard let from = entityMapping.sourceEntityName, let sourceEntity = source.entity(named: from) else { continue }
-                    let property = entityMapping.attributeMappings.first { $0.name == attribute.name }
-                    let key: String? = switch property?.valueExpression {
-                    case nil: property == nil ? nil : attribute.name
-                    case let text? where text.hasPrefix("$source.") && !text.dropFirst(8).contains(where: { !$0.isLetter && !$0.isNumber && $0 != "_" }):
-                        String(text.dropFirst(8))
-                    default: nil
-                    }
-                    guard let key, let old = source.allAttributes(of: sourceEntity).first(where: { $0.name == key }), old.type == attribute.type else {
-                        comparable = false
-                        continue
-                    }
-                    expected += (seeded[from] ?? []).map { "\($0.value(forKey: old.name) ?? "nil")" }
-                }
-                guard comparable, !expected.isEmpty else { continue }
+                guard let expected = sourceValues(of: attribute, in: entity, mapping, source, seeded) else { continue }
                 compared += 1
                 #expect(made.map { "\($0.value(forKey: attribute.name) ?? "nil")" }.sorted() == expected.sorted(), "\(folder): \(entity).\(attribute.name)")
             }
         }
         #expect(compared >= expectedCounts.count, "\(folder): \(compared) attributes compared")
+        return (context, seeded)
+    }
+
+    /// The values `attribute` of the destination `entity` takes from the source objects, when each
+    /// mapping that makes the entity takes it from a source attribute of its type as it is.
+    static func sourceValues(
+        of attribute: Attribute, in entity: String, _ mapping: MappingModel, _ source: Model, _ seeded: [String: [ManagedObject]]
+    ) -> [String]? {
+        var expected: [String] = []
+        for entityMapping in mapping.entityMappings where entityMapping.destinationEntityName == entity {
+            guard let from = entityMapping.sourceEntityName, let sourceEntity = source.entity(named: from) else { continue }
+            let property = entityMapping.attributeMappings.first { $0.name == attribute.name }
+            let key: String? = switch property?.valueExpression {
+            case nil: property == nil ? nil : attribute.name
+            case let text? where text.hasPrefix("$source.") && text.dropFirst(8).allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }):
+                String(text.dropFirst(8))
+            default: nil
+            }
+            guard let key, let old = source.allAttributes(of: sourceEntity).first(where: { $0.name == key }), old.type == attribute.type else {
+                return nil
+            }
+            expected += (seeded[from] ?? []).map { "\($0.value(forKey: old.name) ?? "nil")" }
+        }
+        return expected.isEmpty ? nil : expected
+    }
+
+    /// Contexts the returned objects fault through, kept for the test's life.
+    private static let contexts = Locked<[ObjectContext]>([])
+
+    static func keep(_ context: ObjectContext) {
+        contexts.withLock { $0.append(context) }
     }
 
     /// Two objects of every concrete entity, every stored attribute set by its type (transformable

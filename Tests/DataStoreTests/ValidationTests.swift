@@ -1,3 +1,4 @@
+import DataModel
 import DataStore
 import Foundation
 import class GeneratedBooks.Book
@@ -112,5 +113,42 @@ import Testing
             #expect(names == ["First", "Second"])
             #expect(first.isUpdated && second.isUpdated)
         }
+    }
+}
+
+/// A to-many's bounds, as Core Data checks them: on a value that is there. An optional to-many may
+/// be empty whatever its minimum; a required one may be empty unless its minimum says otherwise, as
+/// SwiftData's required `[T] = []` relationships are in the stores it writes.
+@Suite struct ToManyBoundsTests {
+    static func model(optional: Bool, minCount: Int?) -> ManagedObjectModel {
+        ManagedObjectModel(model: MigrationSupport.version("V1", [
+            Entity("Shelf", relationships: [
+                Relationship("books", destination: "Book", inverseName: "shelf", inverseEntityName: "Book", isToMany: true,
+                             minCount: minCount, isOptional: optional),
+            ]),
+            Entity("Book", relationships: [Relationship("shelf", destination: "Shelf", inverseName: "books", inverseEntityName: "Shelf", isOptional: true)]),
+        ]))
+    }
+
+    /// Whether a shelf with `books` books saves.
+    static func saves(optional: Bool, minCount: Int?, books: Int) throws -> Bool {
+        let context = try PersistentStore.inMemory(model: model(optional: optional, minCount: minCount)).newContext()
+        let shelf = try context.insertObject(entityName: "Shelf")
+        let placed = try (0..<books).map { _ in try context.insertObject(entityName: "Book") }
+        try shelf.setValue(placed, forKey: "books")
+        do {
+            try context.save()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    @Test func theBounds_applyToAValueThatIsThere() throws {
+        #expect(try Self.saves(optional: false, minCount: nil, books: 0), "a required to-many may be empty")
+        #expect(try Self.saves(optional: true, minCount: 2, books: 0), "an optional one, whatever its minimum")
+        #expect(try !Self.saves(optional: true, minCount: 2, books: 1))
+        #expect(try Self.saves(optional: true, minCount: 2, books: 2))
+        #expect(try !Self.saves(optional: false, minCount: 2, books: 0))
     }
 }
