@@ -1,4 +1,6 @@
 import ArgumentParser
+import DataModel
+import DataStore
 import Foundation
 import GeneratorCommand
 import PostgreSQLStore
@@ -14,7 +16,9 @@ struct CopyStore: AsyncParsableCommand {
             postgresql://user:password@host:port/database?sslmode=disable|prefer|require. The copy \
             keeps every row as it is — primary keys, relationships and their order, Z_PRIMARYKEY, \
             and Z_METADATA with the store's UUID, so object IDs stay the same — and writes \
-            PostgreSQL's types for Core Data's layout (datamodel-gen sql --dialect postgresql).
+            PostgreSQL's types for Core Data's layout (datamodel-gen sql --dialect postgresql). \
+            Without --model, a SOURCE file is read with the model it carries (Core Data's since \
+            2011, SwiftData's).
 
             Persistent history (ATRANSACTION, ACHANGE) goes too, deleted objects' preserved values \
             included, and so do the tables a SQLite store has outside the model's layout, such as \
@@ -32,6 +36,7 @@ struct CopyStore: AsyncParsableCommand {
 
             Examples:
               datamodel-gen copy-store App.sqlite postgresql://app@db.example.com/app --model Model.xcdatamodeld
+              datamodel-gen copy-store Customer.sqlite postgresql://app@127.0.0.1/support
               datamodel-gen copy-store postgresql://app@127.0.0.1:5432/app Copy.sqlite --model Model.xcdatamodeld
             """
     )
@@ -42,19 +47,31 @@ struct CopyStore: AsyncParsableCommand {
     @Argument(help: "The new store to write: a .sqlite file that does not exist, or a postgresql:// URL.")
     var destination: String
 
-    @Option(help: ArgumentHelp("The model (.xcdatamodeld, .xcdatamodel) whose version wrote SOURCE.", valueName: "model"))
-    var model: String
+    @Option(help: ArgumentHelp(
+        "The model (.xcdatamodeld, .xcdatamodel) whose version wrote SOURCE (default: the model a SOURCE file carries).", valueName: "model"))
+    var model: String?
 
     @Option(name: .customLong("model-version"), help: ArgumentHelp("The version of the bundle that wrote SOURCE, if not its current one.", valueName: "name"))
     var modelVersion: String?
 
     func run() async throws {
-        let loaded = try ModelOptions.load(model, version: modelVersion)
         let source = try StoreLocation(argument: self.source)
         let destination = try StoreLocation(argument: self.destination)
+        let writingModel: Model
+        if let model {
+            writingModel = try ModelOptions.load(model, version: modelVersion).model
+        } else {
+            guard case .sqlite(let url) = source else { throw ValidationError("a server's store is copied with the model named by --model") }
+            do {
+                writingModel = try PersistentStore.modelForStore(at: url)
+            } catch {
+                StandardError.write("\(self.source): error: \(error)")
+                throw ExitCode.failure
+            }
+        }
         do {
             var reported = Date.distantPast
-            let copied = try await StoreCopier(model: loaded.model).copy(from: source, to: destination) { progress in
+            let copied = try await StoreCopier(model: writingModel).copy(from: source, to: destination) { progress in
                 // At most a few lines a second, and the last one.
                 guard progress.copiedRows == progress.totalRows || Date().timeIntervalSince(reported) > 0.5 else { return }
                 reported = Date()

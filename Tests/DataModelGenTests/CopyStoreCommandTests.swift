@@ -124,6 +124,29 @@ struct CopyStoreCommandTests {
         try await expectRoundTrip(try store.copyOfStoreFile().path, model: ["--model", try store.modelURL().path])
     }
 
+    /// SwiftData's store, which has no model file, goes to PostgreSQL with the model it carries and
+    /// comes back unchanged.
+    @Test(.enabled(if: CorpusStore.isAvailable, "needs ../shared/stores-swiftdata"))
+    func aStoreWithOnlyItsOwnModel_goesToPostgreSQLAndBack() async throws {
+        let folder = CorpusStore.corpus.deletingLastPathComponent().appendingPathComponent("stores-swiftdata/CartKit__CartKitSwiftData_v1")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carried-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let original = directory.appendingPathComponent("CartKit.sqlite")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("CartKitSwiftData_v1.sqlite"), to: original)
+        let model = directory.appendingPathComponent("CartKit.xcdatamodel")
+        try #require(try CLITests.run("extract-model", original.path, "-o", model.path).status == 0)
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            let toServer = try CLITests.runWithPostgreSQL("copy-store", original.path, database)
+            try #require(toServer.status == 0, "\(toServer.standardError)")
+            let back = directory.appendingPathComponent("Back.sqlite")
+            let fromServer = try CLITests.runWithPostgreSQL("copy-store", database, back.path, "--model", model.path)
+            try #require(fromServer.status == 0, "\(fromServer.standardError)")
+            let before = try CLITests.run("inspect", original.path)
+            #expect(!before.standardOutput.isEmpty)
+            #expect(try CLITests.run("inspect", back.path).standardOutput == before.standardOutput)
+        }
+    }
+
     @Test func everyAttributeType_comesBackFromPostgreSQLUnchanged() async throws {
         let (url, _) = try InspectCommandTests.libraryStore()
         try await expectRoundTrip(url.path, model: ["--model", InspectCommandTests.everything, "--model-version", "Everything 2"])
