@@ -20,6 +20,8 @@ public final class MigrationManager {
     private var destinationsBySource: [String: [ObjectID: [ManagedObject]]] = [:]
     /// By source object, across entity mappings.
     private var allDestinations: [ObjectID: [ManagedObject]] = [:]
+    /// The mapping model's value expressions, by their text.
+    private var parsedExpressions: [String: PredicateExpression] = [:]
 
     init(
         mappingModel: MappingModel, sourceModel: Model, destinationModel: Model, sourceContext: ObjectContext,
@@ -116,11 +118,17 @@ public final class MigrationManager {
     /// The value of a mapping's value expression, with `$source`, `$destination`, `$manager` and
     /// `$entityPolicy` bound as Core Data binds them.
     func evaluate(_ text: String, source: ManagedObject?, destination: ManagedObject?, mapping: EntityMapping, property: String) throws -> Any? {
+        // Parsed once per expression, not once per object.
         let expression: PredicateExpression
-        do {
-            expression = try PredicateExpression(format: text)
-        } catch {
-            throw MigrationError.custom(message: "\(mapping.name).\(property): the value expression '\(text)' does not read: \(error)")
+        if let parsed = parsedExpressions[text] {
+            expression = parsed
+        } else {
+            do {
+                expression = try PredicateExpression(format: text)
+            } catch {
+                throw MigrationError.custom(message: "\(mapping.name).\(property): the value expression '\(text)' does not read: \(error)")
+            }
+            parsedExpressions[text] = expression
         }
         return try value(of: expression, source: source, destination: destination, mapping: mapping)
     }
