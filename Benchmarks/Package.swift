@@ -101,6 +101,7 @@ let package = Package(
             name: "compare-migration",
             dependencies: [
                 "StoreFixtures",
+                .product(name: "DataModel", package: "DataModelKit"),
                 .product(name: "DataStore", package: "DataModelKit"),
                 .product(name: "StoreSchema", package: "DataModelKit"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -62,7 +62,11 @@ extension ObjectContext {
         let toInsert = inserted.objects.filter { !deleted.contains($0) }
         let changed = updated.objects.filter { !deleted.contains($0) && !inserted.contains($0) }
         let toDelete = deleted.objects.filter { !inserted.contains($0) }
-        failures += validate(toInsert) + validate(changed)
+        if deferredValidation != nil {
+            deferValidation(of: toInsert + changed)
+        } else {
+            failures += validate(toInsert) + validate(changed)
+        }
         guard failures.isEmpty else { throw .validation(failures) }
         if let parent {
             try save(into: parent, toInsert: toInsert, toUpdate: changed, toDelete: toDelete)

@@ -2,6 +2,16 @@ import Foundation
 
 /// The model's rules, checked on every inserted or changed object before anything is written.
 extension ObjectContext {
+    /// Keeps the objects among `objects` that break a rule in `deferredValidation`, and lets go of
+    /// those that no longer do.
+    func deferValidation(of objects: [ManagedObject]) {
+        for object in objects {
+            var failures: [ValidationFailure] = []
+            validate(object, into: &failures)
+            deferredValidation?[ObjectIdentifier(object)] = failures.isEmpty ? nil : object
+        }
+    }
+
     func validate(_ objects: [ManagedObject]) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for object in objects { validate(object, into: &failures) }

@@ -24,11 +24,6 @@ enum MappingMigration {
                 mappingModel: mapping, sourceModel: source, destinationModel: destination, sourceContext: sourceStore.newContext(),
                 destinationContext: destinationStore.newContext(), policies: policies)
             try run(manager, policies: policies)
-            do {
-                try manager.destinationContext.save()
-            } catch {
-                throw MigrationError.custom(message: "the migrated objects do not save: \(error)")
-            }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -38,24 +33,69 @@ enum MappingMigration {
         try PersistentStore.catching { try DatabaseQueue(path: made.path).backup(to: database) }
     }
 
-    /// Core Data's three stages, each over every entity mapping in order.
+    /// Objects made, linked or validated between saves of the new store: what bounds a
+    /// migration's memory, whatever the number of objects.
+    static let batchSize = 1_000
+
+    /// Core Data's three stages, each over every entity mapping in order, in batches: the new
+    /// store is saved after each batch, and what breaks the model's rules is judged once every
+    /// object is linked, as Core Data validates.
     private static func run(_ manager: MigrationManager, policies: [String: any MigrationPolicy]) throws {
         let mappings = manager.mappingModel.entityMappings
         func policy(_ mapping: EntityMapping) -> any MigrationPolicy { policies[mapping.name] ?? DefaultMigrationPolicy() }
+        manager.destinationContext.deferredValidation = [:]
         for mapping in mappings {
             guard let entity = mapping.sourceEntityName, mapping.destinationEntityName != nil else { continue }
             var request = FetchRequest<ManagedObject>(entityName: entity)
             request.includesSubentities = false
-            for source in try manager.sourceContext.fetch(request) {
+            request.fetchBatchSize = batchSize
+            request.predicate = try filter(of: mapping)
+            for (number, source) in try manager.sourceContext.fetchBatched(request).enumerated() {
                 try policy(mapping).createDestinationInstances(for: source, in: mapping, manager: manager)
+                if (number + 1) % batchSize == 0 { try manager.saveBatch() }
             }
+            try manager.saveBatch()
         }
         for mapping in mappings {
-            for destination in manager.destinations(madeBy: mapping) {
-                try policy(mapping).createRelationships(for: destination, in: mapping, manager: manager)
+            // A mapping without relationships and without a policy of its own links nothing.
+            guard !mapping.relationshipMappings.isEmpty || policies[mapping.name] != nil else { continue }
+            let (sources, destinations) = manager.pairs(madeBy: mapping)
+            for start in stride(from: 0, to: destinations.count, by: batchSize) {
+                let batch = start..<min(start + batchSize, destinations.count)
+                // The batch's sources are read with one query too, and held while it is linked.
+                let sourceObjects = try MigrationManager.objects(withKeys: sources[batch], in: manager.sourceContext)
+                try withExtendedLifetime(sourceObjects) {
+                    for destination in try MigrationManager.objects(withKeys: destinations[batch], in: manager.destinationContext) {
+                        try policy(mapping).createRelationships(for: destination, in: mapping, manager: manager)
+                    }
+                }
+                try manager.saveBatch()
             }
         }
         for mapping in mappings { try policy(mapping).performCustomValidation(for: mapping, manager: manager) }
+        try manager.saveBatch()
+        try validateTheObjectsThatBrokeARule(in: manager.destinationContext)
+    }
+
+    /// The objects an entity mapping takes: those its filter predicate matches, or all.
+    private static func filter(of mapping: EntityMapping) throws -> ObjectPredicate? {
+        guard let text = mapping.filterPredicate else { return nil }
+        do {
+            return try ObjectPredicate(format: text)
+        } catch {
+            throw MigrationError.custom(message: "\(mapping.name): the filter predicate '\(text)' does not read: \(error)")
+        }
+    }
+
+    /// Judges again the objects that broke a rule when last saved: each is as the migration left
+    /// it, since any later change was saved and judged in turn.
+    private static func validateTheObjectsThatBrokeARule(in context: ObjectContext) throws {
+        let objects = (context.deferredValidation ?? [:]).values.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+        context.deferredValidation = nil
+        let failures = context.validate(objects)
+        guard failures.isEmpty else {
+            throw MigrationError.custom(message: "the migrated objects do not save: \(SaveError.validation(failures))")
+        }
     }
 
     /// The policy of each entity mapping that names one, by mapping name: found by the class name

@@ -14,14 +14,12 @@ public final class MigrationManager {
     /// The store being made; saved once every stage has run.
     public let destinationContext: ObjectContext
     let policies: [String: any MigrationPolicy]
-    /// By entity mapping: the destination objects made, in order, each with its source object.
-    private var made: [String: [(source: ManagedObject, destination: ManagedObject)]] = [:]
-    /// By entity mapping and source object: the destination objects made from it.
-    private var destinationsBySource: [String: [ObjectID: [ManagedObject]]] = [:]
-    /// By source object, across entity mappings.
-    private var allDestinations: [ObjectID: [ManagedObject]] = [:]
+    /// By entity mapping: which destination objects it made from which source objects.
+    private var associations: [String: MigrationAssociations] = [:]
     /// The mapping model's value expressions, by their text.
     private var parsedExpressions: [String: PredicateExpression] = [:]
+    /// By entity mapping: its attribute mappings resolved against its entities.
+    private var attributePlans: [String: AttributeMappingPlan] = [:]
 
     init(
         mappingModel: MappingModel, sourceModel: Model, destinationModel: Model, sourceContext: ObjectContext,
@@ -38,32 +36,77 @@ public final class MigrationManager {
     /// Records that `mapping` made `destination` from `source`: Core Data's
     /// `associate(sourceInstance:withDestinationInstance:for:)`.
     public func associate(source: ManagedObject, destination: ManagedObject, mapping: EntityMapping) {
-        made[mapping.name, default: []].append((source, destination))
-        destinationsBySource[mapping.name, default: [:]][source.objectID, default: []].append(destination)
-        allDestinations[source.objectID, default: []].append(destination)
+        associations[mapping.name, default: MigrationAssociations()].append(source: source, destination: destination)
     }
 
     /// The objects the entity mapping `name` made from `sources`, in their order.
     public func destinationInstances(forEntityMappingNamed name: String, sourceInstances sources: [ManagedObject]) -> [ManagedObject] {
-        sources.flatMap { destinationsBySource[name]?[$0.objectID] ?? [] }
+        guard associations[name] != nil else { return [] }
+        return sources.flatMap { source -> [ManagedObject] in
+            guard let key = MigrationAssociations.key(source.objectID) else { return [] }
+            let (keys, objects) = associations[name]!.destinations(of: key)
+            return keys.map { object(withKey: $0, in: destinationContext) } + objects
+        }
     }
 
     /// The source objects the entity mapping `name` made `destinations` from.
     public func sourceInstances(forEntityMappingNamed name: String, destinationInstances destinations: [ManagedObject]) -> [ManagedObject] {
-        let wanted = Set(destinations.map(ObjectIdentifier.init))
-        return (made[name] ?? []).filter { wanted.contains(ObjectIdentifier($0.destination)) }.map(\.source)
+        guard associations[name] != nil else { return [] }
+        return destinations.flatMap { destination in
+            associations[name]!.sources(of: destination).map { object(withKey: $0, in: sourceContext) }
+        }
     }
 
     /// The objects every entity mapping made from `sources`: where the links of a relationship go
     /// when its mapping names no entity mapping (Core Data's
     /// `destinationInstancesForSourceRelationshipNamed:sourceInstances:`).
     public func destinationInstances(ofSourceInstances sources: [ManagedObject]) -> [ManagedObject] {
-        sources.flatMap { allDestinations[$0.objectID] ?? [] }
+        mappingModel.entityMappings.flatMap { destinationInstances(forEntityMappingNamed: $0.name, sourceInstances: sources) }
     }
 
-    /// The destination objects `mapping` made, in order.
-    func destinations(madeBy mapping: EntityMapping) -> [ManagedObject] {
-        (made[mapping.name] ?? []).map(\.destination)
+    // MARK: Batches
+
+    /// Saves the objects made or linked so far, without validating them: Core Data validates
+    /// once every stage has run. What the save keys is then held by key only, and objects nobody
+    /// holds go away.
+    func saveBatch() throws {
+        guard destinationContext.hasChanges else { return }
+        do {
+            try destinationContext.save()
+        } catch {
+            throw MigrationError.custom(message: "the migrated objects do not save: \(error)")
+        }
+        // Over a copy of the names: iterating the dictionary while changing its values would copy them.
+        for name in Array(associations.keys) { associations[name]!.keepPending() }
+    }
+
+    /// The saved pairs `mapping` made, as keys of the source and destination objects.
+    func pairs(madeBy mapping: EntityMapping) -> (sources: [Int64], destinations: [Int64]) {
+        let made = associations[mapping.name] ?? MigrationAssociations()
+        return (made.sourceKeys, made.destinationKeys)
+    }
+
+    /// The objects of `keys`, read from the store of `context` a query per entity, in the order
+    /// of `keys`.
+    static func objects(withKeys keys: some Collection<Int64>, in context: ObjectContext) throws -> [ManagedObject] {
+        var fetched: [ManagedObject] = []
+        for (entityNumber, entityKeys) in Dictionary(grouping: keys, by: MigrationAssociations.entityNumber(of:)) {
+            let ids = entityKeys.map { context.objectID(key: MigrationAssociations.primaryKey(of: $0), entityNumber: entityNumber) }
+            var request = FetchRequest<ManagedObject>(entityName: context.store.idScope(entityNumber: entityNumber).entityName)
+            request.includesSubentities = false
+            request.predicate = try ObjectPredicate(format: "SELF IN %@", ids)
+            fetched += try context.fetch(request)
+        }
+        // The fetched objects are registered, and held by `fetched` while they are looked up.
+        return withExtendedLifetime(fetched) { keys.map { key in MigrationManager.object(withKey: key, in: context) } }
+    }
+
+    private func object(withKey key: Int64, in context: ObjectContext) -> ManagedObject {
+        Self.object(withKey: key, in: context)
+    }
+
+    private static func object(withKey key: Int64, in context: ObjectContext) -> ManagedObject {
+        context.object(with: context.objectID(key: MigrationAssociations.primaryKey(of: key), entityNumber: MigrationAssociations.entityNumber(of: key)))
     }
 
     // MARK: What Core Data does by default
@@ -77,16 +120,22 @@ public final class MigrationManager {
             throw MigrationError.custom(message: "\(mapping.name) has no destination entity to make objects of")
         }
         let destination = try destinationContext.insertObject(entityName: entity)
-        for property in mapping.attributeMappings {
-            let value: Any?
-            if let expression = property.valueExpression {
-                value = try evaluate(expression, source: source, destination: destination, mapping: mapping, property: property.name)
-            } else if source.entity.attribute(named: property.name) != nil {
-                value = source.value(forKey: property.name)
-            } else {
+        let plan = try attributePlan(of: mapping, source: source.entity, destination: destination.entity)
+        for step in plan.steps {
+            let value: AttributeValue
+            switch step.value {
+            case .sourceSlot(let slot):
+                value = source.attributeValue(atSlot: slot)
+            case .constant(let constant):
+                value = constant
+            case .expression(let text):
+                try destination.setValue(evaluate(text, source: source, destination: destination, mapping: mapping, property: step.property), forKey: step.property)
                 continue
             }
-            try destination.setValue(value, forKey: property.name)
+            guard let coerced = destination.entity.attributes[step.destinationSlot].coerced(value) else {
+                throw ContextError.invalidValue(entity: entity, key: step.property, value: "\(value)")
+            }
+            destination.setAttributeValue(coerced, atSlot: step.destinationSlot)
         }
         associate(source: source, destination: destination, mapping: mapping)
         return destination
@@ -95,7 +144,9 @@ public final class MigrationManager {
     /// Links each relationship the mapping maps: through its value expression, else to the
     /// objects made from what the source's relationship of the same name links to.
     public func createRelationshipsByDefault(for destination: ManagedObject, in mapping: EntityMapping) throws {
-        guard let source = sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [destination]).first else { return }
+        guard !mapping.relationshipMappings.isEmpty,
+              let source = sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [destination]).first
+        else { return }
         for property in mapping.relationshipMappings {
             guard let relationship = destination.entity.relationship(named: property.name) else { continue }
             var targets: [ManagedObject]
@@ -118,19 +169,29 @@ public final class MigrationManager {
     /// The value of a mapping's value expression, with `$source`, `$destination`, `$manager` and
     /// `$entityPolicy` bound as Core Data binds them.
     func evaluate(_ text: String, source: ManagedObject?, destination: ManagedObject?, mapping: EntityMapping, property: String) throws -> Any? {
-        // Parsed once per expression, not once per object.
-        let expression: PredicateExpression
-        if let parsed = parsedExpressions[text] {
-            expression = parsed
-        } else {
-            do {
-                expression = try PredicateExpression(format: text)
-            } catch {
-                throw MigrationError.custom(message: "\(mapping.name).\(property): the value expression '\(text)' does not read: \(error)")
-            }
+        try value(of: parsed(text, mapping: mapping, property: property), source: source, destination: destination, mapping: mapping)
+    }
+
+    /// The expression `text`, parsed once per mapping model, not once per object.
+    private func parsed(_ text: String, mapping: EntityMapping, property: String) throws -> PredicateExpression {
+        if let expression = parsedExpressions[text] { return expression }
+        do {
+            let expression = try PredicateExpression(format: text)
             parsedExpressions[text] = expression
+            return expression
+        } catch {
+            throw MigrationError.custom(message: "\(mapping.name).\(property): the value expression '\(text)' does not read: \(error)")
         }
-        return try value(of: expression, source: source, destination: destination, mapping: mapping)
+    }
+
+    /// The attribute plan of `mapping` for objects of `source` made into objects of `destination`.
+    private func attributePlan(of mapping: EntityMapping, source: EntityDescription, destination: EntityDescription) throws -> AttributeMappingPlan {
+        if let plan = attributePlans[mapping.name], plan.source === source, plan.destination === destination { return plan }
+        let plan = try AttributeMappingPlan(mapping, source: source, destination: destination) { text in
+            try parsed(text, mapping: mapping, property: mapping.attributeMappings.first { $0.valueExpression == text }?.name ?? "")
+        }
+        attributePlans[mapping.name] = plan
+        return plan
     }
 
     private func value(of expression: PredicateExpression, source: ManagedObject?, destination: ManagedObject?, mapping: EntityMapping) throws -> Any? {
