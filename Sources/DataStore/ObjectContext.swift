@@ -72,8 +72,10 @@ public final class ObjectContext {
     let permanentIDNotices = Locked<[PermanentIDs]>([])
     /// The `Z_PK` each saved insert got, by its temporary key (0 for keys not saved): a temporary
     /// ID handed out before a save — in a change report, say — still finds its object after it.
-    /// Temporary keys count up from 1, so an array holds them in 8 bytes each.
+    /// Temporary keys count up from 1, so an array holds them in 8 bytes each, from
+    /// `firstSavedTemporaryKey` on.
     @exclusivity(unchecked) private var savedTemporaryKeys: [Int64] = []
+    private var firstSavedTemporaryKey: UInt64 = 0
     /// Whether a relationship was set since the last save, and may hold a temporary ID that the
     /// save must replace with a permanent one.
     var relationshipsChanged = false
@@ -358,8 +360,10 @@ public final class ObjectContext {
     func permanentID(ofSaved id: ObjectID) -> ObjectID? {
         guard id.isTemporaryID else { return nil }
         if let root { return withIsolation(of: root) { root.permanentID(ofSaved: id) } }
-        guard case .temporary(let key) = id.key, key < savedTemporaryKeys.count, savedTemporaryKeys[Int(key)] > 0 else { return nil }
-        return store.objectID(key: .permanent(savedTemporaryKeys[Int(key)]), entityNumber: id.entityNumber)
+        guard case .temporary(let key) = id.key, key >= firstSavedTemporaryKey else { return nil }
+        let index = Int(key - firstSavedTemporaryKey)
+        guard index < savedTemporaryKeys.count, savedTemporaryKeys[index] > 0 else { return nil }
+        return store.objectID(key: .permanent(savedTemporaryKeys[index]), entityNumber: id.entityNumber)
     }
 
     /// `value` with the temporary IDs of objects saved since replaced by their permanent ones: a
@@ -368,13 +372,22 @@ public final class ObjectContext {
         Self.replacingTemporaryIDs(in: value, with: permanentID(ofSaved:), keeping: { _ in true }) ?? value
     }
 
+    /// Forgets which temporary IDs the objects saved so far had: for a context that saves many
+    /// batches and holds no ID from before a save (a mapping migration's), whose table of them
+    /// would otherwise grow by a key per object.
+    func forgetSavedTemporaryIDs() {
+        firstSavedTemporaryKey += UInt64(savedTemporaryKeys.count)
+        savedTemporaryKeys = []
+    }
+
     /// Notes that the object with the temporary ID `temporary` was saved as `permanent`.
     func noteSaved(_ temporary: ObjectID, as permanent: ObjectID) {
-        guard case .temporary(let key) = temporary.key, let saved = permanent.primaryKey else { return }
-        if Int(key) >= savedTemporaryKeys.count {
-            savedTemporaryKeys.append(contentsOf: repeatElement(0, count: Int(key) + 1 - savedTemporaryKeys.count))
+        guard case .temporary(let key) = temporary.key, key >= firstSavedTemporaryKey, let saved = permanent.primaryKey else { return }
+        let index = Int(key - firstSavedTemporaryKey)
+        if index >= savedTemporaryKeys.count {
+            savedTemporaryKeys.append(contentsOf: repeatElement(0, count: index + 1 - savedTemporaryKeys.count))
         }
-        savedTemporaryKeys[Int(key)] = saved
+        savedTemporaryKeys[index] = saved
     }
 
     func register(_ object: ManagedObject) {

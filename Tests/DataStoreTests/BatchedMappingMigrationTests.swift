@@ -28,7 +28,15 @@ import Testing
         return mapping
     }()
 
-    static let authors = MappingMigration.batchSize * 5 / 2
+    /// Batches of 100 objects, so that a few thousand cross many of them.
+    static let batchSize = 100
+    static let authors = batchSize * 25 / 2
+
+    static func options(_ mapping: MappingModel = mapping) -> MigrationOptions {
+        var options = MigrationOptions(mappingModels: [mapping], migrationPolicies: M.options.migrationPolicies)
+        options.mappingBatchSize = batchSize
+        return options
+    }
 
     /// Authors `Author 0`… with three books each, written in reverse so that an author's books
     /// lie in other batches than the author: the first of 11 pages, the second and third of 100
@@ -57,8 +65,7 @@ import Testing
 
     @Test func objectsOfManyBatches_areMadeLinkedAndCheckedAsOne() throws {
         let url = try Self.seeded()
-        let store = try S.open(url, Self.v2, versions: [M.v1, Self.v2], migration: MigrationOptions(
-            mappingModels: [Self.mapping], migrationPolicies: M.options.migrationPolicies))
+        let store = try S.open(url, Self.v2, versions: [M.v1, Self.v2], migration: Self.options())
         let writers = try S.objects(store, "Writer", by: "fullName")
         #expect(writers.count == Self.authors)
         let books = try S.objects(store, "Book")
@@ -79,8 +86,7 @@ import Testing
         var unfiltered = Self.mapping
         unfiltered.entityMappings[1].filterPredicate = nil
         #expect {
-            try S.open(url, Self.v2, versions: [M.v1, Self.v2], migration: MigrationOptions(
-                mappingModels: [unfiltered], migrationPolicies: M.options.migrationPolicies))
+            try S.open(url, Self.v2, versions: [M.v1, Self.v2], migration: Self.options(unfiltered))
         } throws: { error in
             guard case StoreError.migration(.custom(let message)) = error else { return false }
             return message.hasPrefix("the migrated objects do not save") && message.contains("writer")
@@ -93,8 +99,7 @@ import Testing
         var broken = Self.mapping
         broken.entityMappings[1].filterPredicate = "pages >"
         #expect {
-            try S.open(url, Self.v2, versions: [M.v1, Self.v2], migration: MigrationOptions(
-                mappingModels: [broken], migrationPolicies: M.options.migrationPolicies))
+            try S.open(url, Self.v2, versions: [M.v1, Self.v2], migration: Self.options(broken))
         } throws: { error in
             guard case StoreError.migration(.custom(let message)) = error else { return false }
             return message.hasPrefix("BookToBook: the filter predicate 'pages >' does not read")

@@ -156,6 +156,15 @@ struct FetchPlan {
             arguments: keys.map { $0.databaseValue })
     }
 
+    /// Every column of the first `limit` matching rows keyed above `key`, in key order: one page
+    /// of a walk through every match that holds a page at a time.
+    func selectPage(after key: Int64, limit: Int) -> SQLFragment {
+        // The key is bound, so that every page runs the same prepared statement.
+        var sql = SQLFragment(sql: "SELECT \(entity.selectColumns) \(from) WHERE t0.\(.Z_PK) > \(SQL.placeholder)", arguments: [key.databaseValue])
+        if let condition { sql = sql + " AND (" + condition + ")" }
+        return sql + " ORDER BY t0.\(.Z_PK)" + dialect.limit(limit, offset: 0)
+    }
+
     /// The key and sort values of the rows keyed `keys`, in no particular order.
     func selectSortValues(_ keys: some Collection<Int64>) -> SQLFragment {
         SQLFragment(

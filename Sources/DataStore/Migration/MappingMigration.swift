@@ -18,12 +18,15 @@ enum MappingMigration {
         defer { removeStoreFiles(at: made) }
         do {
             let sourceStore = try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: source))
+            // The new store's saves need not last through a crash, which discards it: only the
+            // copy over the old store must, and that copy is the old store's own transaction.
             let destinationStore = try PersistentStore(
-                url: made, model: destination == model.model ? model : ManagedObjectModel(model: destination), migration: .disabled)
+                url: made, model: destination == model.model ? model : ManagedObjectModel(model: destination), migration: .disabled,
+                pragmas: ["synchronous": "OFF"])
             let manager = MigrationManager(
                 mappingModel: mapping, sourceModel: source, destinationModel: destination, sourceContext: sourceStore.newContext(),
                 destinationContext: destinationStore.newContext(), policies: policies)
-            try run(manager, policies: policies)
+            try run(manager, policies: policies, batchSize: options.mappingBatchSize)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -33,14 +36,14 @@ enum MappingMigration {
         try PersistentStore.catching { try DatabaseQueue(path: made.path).backup(to: database) }
     }
 
-    /// Objects made, linked or validated between saves of the new store: what bounds a
-    /// migration's memory, whatever the number of objects.
-    static let batchSize = 1_000
+    /// Objects made or linked between saves of the new store: what bounds a migration's memory,
+    /// whatever the number of objects (a batch of this size takes a few megabytes).
+    static let batchSize = 5_000
 
     /// Core Data's three stages, each over every entity mapping in order, in batches: the new
     /// store is saved after each batch, and what breaks the model's rules is judged once every
     /// object is linked, as Core Data validates.
-    private static func run(_ manager: MigrationManager, policies: [String: any MigrationPolicy]) throws {
+    private static func run(_ manager: MigrationManager, policies: [String: any MigrationPolicy], batchSize: Int) throws {
         let mappings = manager.mappingModel.entityMappings
         func policy(_ mapping: EntityMapping) -> any MigrationPolicy { policies[mapping.name] ?? DefaultMigrationPolicy() }
         manager.destinationContext.deferredValidation = [:]
@@ -48,13 +51,12 @@ enum MappingMigration {
             guard let entity = mapping.sourceEntityName, mapping.destinationEntityName != nil else { continue }
             var request = FetchRequest<ManagedObject>(entityName: entity)
             request.includesSubentities = false
-            request.fetchBatchSize = batchSize
             request.predicate = try filter(of: mapping)
-            for (number, source) in try manager.sourceContext.fetchBatched(request).enumerated() {
-                try policy(mapping).createDestinationInstances(for: source, in: mapping, manager: manager)
-                if (number + 1) % batchSize == 0 { try manager.saveBatch() }
+            manager.reserve(try manager.sourceContext.count(for: request), for: mapping)
+            try manager.sourceContext.forEachPage(of: request, pageSize: batchSize) { sources in
+                for source in sources { try policy(mapping).createDestinationInstances(for: source, in: mapping, manager: manager) }
+                try manager.saveBatch()
             }
-            try manager.saveBatch()
         }
         for mapping in mappings {
             // A mapping without relationships and without a policy of its own links nothing.

@@ -35,6 +35,11 @@ struct MigrationAssociations {
         }
     }
 
+    mutating func reserve(_ count: Int) {
+        sourceKeys.reserveCapacity(sourceKeys.count + pending.count + count)
+        destinationKeys.reserveCapacity(destinationKeys.count + pending.count + count)
+    }
+
     /// Turns the pending pairs into keys, once a save has given their destinations keys.
     mutating func keepPending() {
         for (source, destination) in pending {

@@ -20,6 +20,9 @@ public final class MigrationManager {
     private var parsedExpressions: [String: PredicateExpression] = [:]
     /// By entity mapping: its attribute mappings resolved against its entities.
     private var attributePlans: [String: AttributeMappingPlan] = [:]
+    private var lastPlan: (mapping: String, plan: AttributeMappingPlan)?
+    /// Where the values of the objects made are written, many objects to a buffer.
+    private var valueWriter = AttributeValues.Writer(valuesPerBuffer: 4096)
 
     init(
         mappingModel: MappingModel, sourceModel: Model, destinationModel: Model, sourceContext: ObjectContext,
@@ -78,6 +81,14 @@ public final class MigrationManager {
         }
         // Over a copy of the names: iterating the dictionary while changing its values would copy them.
         for name in Array(associations.keys) { associations[name]!.keepPending() }
+        // Nothing holds the temporary IDs of the saved objects: the table from them to their keys can go.
+        destinationContext.forgetSavedTemporaryIDs()
+    }
+
+    /// Makes room for the pairs of `count` more source objects of `mapping`, so that the pairs
+    /// of a million objects take what they need and no more.
+    func reserve(_ count: Int, for mapping: EntityMapping) {
+        associations[mapping.name, default: MigrationAssociations()].reserve(count)
     }
 
     /// The saved pairs `mapping` made, as keys of the source and destination objects.
@@ -119,23 +130,29 @@ public final class MigrationManager {
         guard let entity = mapping.destinationEntityName else {
             throw MigrationError.custom(message: "\(mapping.name) has no destination entity to make objects of")
         }
-        let destination = try destinationContext.insertObject(entityName: entity)
-        let plan = try attributePlan(of: mapping, source: source.entity, destination: destination.entity)
-        for step in plan.steps {
-            let value: AttributeValue
-            switch step.value {
-            case .sourceSlot(let slot):
-                value = source.attributeValue(atSlot: slot)
-            case .constant(let constant):
-                value = constant
-            case .expression(let text):
-                try destination.setValue(evaluate(text, source: source, destination: destination, mapping: mapping, property: step.property), forKey: step.property)
-                continue
+        let plan = try attributePlan(of: mapping, source: source.entity, destinationEntity: entity)
+        let entityDescription = plan.destination
+        let destination: ManagedObject
+        if plan.makesValuesAtOnce {
+            // Made with its values, as a fetched object is: one write per object, not one per value.
+            let values: AttributeValues
+            switch plan.values(from: source, into: &valueWriter) {
+            case .success(let made): values = made
+            case .failure(let failure): throw ContextError.invalidValue(entity: entity, key: failure.step.property, value: "\(failure.value)")
             }
-            guard let coerced = destination.entity.attributes[step.destinationSlot].coerced(value) else {
-                throw ContextError.invalidValue(entity: entity, key: step.property, value: "\(value)")
+            destination = entityDescription.objectClass.init(destinationContext.creationForInsert(of: entityDescription))
+            destinationContext.registerInserted(destination, values: values, relationships: entityDescription.rowLayout.emptyRelationships)
+        } else {
+            destination = destinationContext.insertObject(of: entityDescription)
+            for step in plan.steps {
+                guard let value = plan.value(of: step, from: source) else {
+                    // An expression, or a value the attribute cannot hold: the general way says which.
+                    let value = try evaluate(step.property, in: mapping, source: source, destination: destination)
+                    try destination.setValue(value, forKey: step.property)
+                    continue
+                }
+                destination.setAttributeValue(value, atSlot: step.destinationSlot)
             }
-            destination.setAttributeValue(coerced, atSlot: step.destinationSlot)
         }
         associate(source: source, destination: destination, mapping: mapping)
         return destination
@@ -184,13 +201,29 @@ public final class MigrationManager {
         }
     }
 
-    /// The attribute plan of `mapping` for objects of `source` made into objects of `destination`.
-    private func attributePlan(of mapping: EntityMapping, source: EntityDescription, destination: EntityDescription) throws -> AttributeMappingPlan {
-        if let plan = attributePlans[mapping.name], plan.source === source, plan.destination === destination { return plan }
+    /// The value of `property`'s mapping in `mapping` for an object made from `source`: its
+    /// expression's, else the source's attribute of that name.
+    private func evaluate(_ property: String, in mapping: EntityMapping, source: ManagedObject, destination: ManagedObject) throws -> Any? {
+        guard let text = mapping.attributeMappings.first(where: { $0.name == property })?.valueExpression else {
+            return source.value(forKey: property)
+        }
+        return try evaluate(text, source: source, destination: destination, mapping: mapping, property: property)
+    }
+
+    /// The attribute plan of `mapping` for objects of `source` made into objects of `destinationEntity`.
+    private func attributePlan(of mapping: EntityMapping, source: EntityDescription, destinationEntity: String) throws -> AttributeMappingPlan {
+        // Objects come mapping by mapping: the plan used last is nearly always the one.
+        if let (name, plan) = lastPlan, name == mapping.name, plan.source === source { return plan }
+        if let plan = attributePlans[mapping.name], plan.source === source {
+            lastPlan = (mapping.name, plan)
+            return plan
+        }
+        guard let destination = destinationContext.store.entity(named: destinationEntity) else { throw ContextError.unknownEntity(destinationEntity) }
         let plan = try AttributeMappingPlan(mapping, source: source, destination: destination) { text in
             try parsed(text, mapping: mapping, property: mapping.attributeMappings.first { $0.valueExpression == text }?.name ?? "")
         }
         attributePlans[mapping.name] = plan
+        lastPlan = (mapping.name, plan)
         return plan
     }
 

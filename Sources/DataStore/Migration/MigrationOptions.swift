@@ -24,6 +24,9 @@ public struct MigrationOptions: Sendable {
     /// The migration policies mapping models name, by class name as a mapping names it
     /// (`App.BookPolicy` or `BookPolicy`): Core Data's `NSEntityMigrationPolicy` subclasses.
     public var migrationPolicies: [String: @Sendable () -> any MigrationPolicy]
+    /// Objects a mapping migration makes or links between saves (`MappingMigration.batchSize`;
+    /// tests make it small to cross many batches with few objects).
+    var mappingBatchSize = MappingMigration.batchSize
 
     public init(
         migratesAutomatically: Bool = true, stages: [MigrationStage] = [], progress: MigrationProgress? = nil,

@@ -1,0 +1,17 @@
+extension ObjectContext {
+    /// Hands the objects that match `request` to `body` a page of `pageSize` at a time, in key
+    /// order, reading each page when the one before is done: memory holds one page, whatever the
+    /// number of matches. The request's sort descriptors, offset and limit do not apply, and the
+    /// context's unsaved changes do not count.
+    func forEachPage(of request: FetchRequest<ManagedObject>, pageSize: Int, _ body: ([ManagedObject]) throws -> Void) throws {
+        let plan = try FetchPlan(request, store: store)
+        var lastKey: Int64 = 0
+        while true {
+            let page = try fetchRows(plan.selectPage(after: lastKey, limit: pageSize), of: plan.entity, asFaults: plan.returnsObjectsAsFaults)
+            guard let last = page.last?.objectID.primaryKey else { return }
+            try body(page)
+            guard page.count == pageSize else { return }
+            lastKey = last
+        }
+    }
+}
