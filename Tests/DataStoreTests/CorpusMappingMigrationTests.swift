@@ -47,11 +47,11 @@ struct CorpusMappingMigrationTests {
 
     /// Old save-state kinds renumbered (the new raw values here are the test's).
     struct DeltaPolicy: MigrationPolicy {
-        static let renumbered: [Int64: Int64] = [0: 1, 1: 2, 2: 3]
+        static func renumbered(_ old: Int64) -> Int64 { old + 100 }
 
         func value(ofFunction selector: String, arguments: [Any?], manager: MigrationManager) throws -> Any? {
             guard selector == "migrateSaveStateType:", let old = arguments.first as? Int64 else { throw MigrationError.custom(message: "no method \(selector)") }
-            return Self.renumbered[old] ?? old
+            return Self.renumbered(old)
         }
     }
 
@@ -73,7 +73,82 @@ struct CorpusMappingMigrationTests {
         let delta = try Self.migrate("Delta__DeltaToDelta2", policies: ["SaveStateToSaveStateMigrationPolicy": { DeltaPolicy() }])
         let kinds = try delta.context.fetch(FetchRequest<ManagedObject>(entityName: "SaveState")).compactMap { $0.value(forKey: "type") as? Int64 }.sorted()
         let oldKinds = (delta.seeded["SaveState"] ?? []).compactMap { $0.value(forKey: "type") as? Int64 }
-        #expect(!kinds.isEmpty && kinds == oldKinds.map { DeltaPolicy.renumbered[$0] ?? $0 }.sorted())
+        #expect(!kinds.isEmpty && kinds == oldKinds.map(DeltaPolicy.renumbered).sorted())
+    }
+
+    /// A port of Frollo's `MessageMigration` (Apache-2.0), named by the five message mappings: for
+    /// a mapping whose user info says `ModelVersion` 1.5.2, a new message with every attribute the
+    /// source has a value for, and the removed Boolean `actionOpenExternal` as the new
+    /// `openModeRawValue` text; for any other mapping, nothing (the app's policy drops the object).
+    struct FrolloMessagePolicy: MigrationPolicy {
+        func createDestinationInstances(for source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+            guard mapping.userInfo["ModelVersion"] == "1.5.2" else { return }
+            guard let entity = mapping.destinationEntityName else { throw MigrationError.custom(message: "MessageMigrationError -1") }
+            let message = try manager.destinationContext.insertObject(entityName: entity)
+            for attribute in message.entity.attributes {
+                if attribute.name == "openModeRawValue" {
+                    guard let external = source.value(forKey: "actionOpenExternal") as? Bool else {
+                        throw MigrationError.custom(message: "MessageMigrationError -3")
+                    }
+                    try message.setValue(external ? "external" : "internal", forKey: attribute.name)
+                } else if source.entity.attribute(named: attribute.name) != nil, let value = source.value(forKey: attribute.name) {
+                    try message.setValue(value, forKey: attribute.name)
+                }
+            }
+            manager.associate(source: source, destination: message, mapping: mapping)
+        }
+    }
+
+    /// A port of OpenEmu's two policies (BSD-3-Clause), for a store of version "1.0 Beta": the
+    /// default object, then its new `location` — for a ROM, the URL its bookmark resolves to (macOS
+    /// resolves bookmarks; the port takes a resolver), for a save state its old `path` read as a
+    /// URL. The apps' policies set the value by rewriting the mapping's expression before calling
+    /// `super`, which leaves it set for the next object whose value cannot be computed; the port
+    /// gives that object no location, which is what the policies mean.
+    struct OpenEmuLocationPolicy: MigrationPolicy {
+        let location: @Sendable (ManagedObject) -> String?
+
+        /// A ROM's location: its bookmark resolved.
+        static func rom(resolving resolve: @escaping @Sendable (Data) -> String?) -> Self {
+            Self { rom in (rom.value(forKey: "bookmarkData") as? Data).flatMap(resolve) }
+        }
+
+        /// A save state's location: its path as URL text.
+        static let saveState = Self { state in (state.value(forKey: "path") as? String).flatMap { URL(string: $0)?.absoluteString } }
+
+        func createDestinationInstances(for source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+            let made = try manager.createDestinationInstanceByDefault(for: source, in: mapping)
+            guard manager.sourceModel.header.userDefinedModelVersionIdentifier == "1.0 Beta", let location = location(source) else { return }
+            try made.setValue(location, forKey: "location")
+        }
+    }
+
+    /// The test's bookmarks: the seeded bytes name a ROM file.
+    static func resolveBookmark(_ bookmark: Data) -> String? {
+        bookmark.first.map { "file:///Users/player/ROMs/Game%20\($0).sfc" }
+    }
+
+    @Test func openEmuAndFrollo_migrateWithPortsOfTheirPolicies() throws {
+        let frollo = try Self.migrate("frollo-swift-sdk__FrolloSDKDataModelMapping-1.5.1-1.5.2", policies: ["FrolloSDK.MessageMigration": { FrolloMessagePolicy() }])
+        let messages = try frollo.context.fetch(FetchRequest<ManagedObject>(entityName: "Message"))
+        let seededMessages = ["Message", "MessageText", "MessageVideo", "MessageHTML", "MessageImage"].flatMap { frollo.seeded[$0] ?? [] }
+        #expect(messages.count == seededMessages.count)
+        func openModes(_ objects: [ManagedObject], _ value: (ManagedObject) -> String?) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: objects.map { ("\($0.value(forKey: "messageID")!)", value($0) ?? "nil") })
+        }
+        #expect(openModes(messages) { $0.value(forKey: "openModeRawValue") as? String }
+            == openModes(seededMessages) { ($0.value(forKey: "actionOpenExternal") as? Bool).map { $0 ? "external" : "internal" } })
+
+        let openEmu = try Self.migrate("OpenEmu__1.0_Beta_to_0.2", policies: [
+            "OEDBRomMigrationPolicy": { OpenEmuLocationPolicy.rom(resolving: Self.resolveBookmark) },
+            "OEDBSaveStateMigrationPolicy": { OpenEmuLocationPolicy.saveState },
+        ])
+        for (entity, location) in [("ROM", { (rom: ManagedObject) in (rom.value(forKey: "bookmarkData") as? Data).flatMap(Self.resolveBookmark) }),
+                                   ("SaveState", { (state: ManagedObject) in (state.value(forKey: "path") as? String).flatMap { URL(string: $0)?.absoluteString } })] {
+            let made = try openEmu.context.fetch(FetchRequest<ManagedObject>(entityName: entity)).map { $0.value(forKey: "location") as? String ?? "nil" }
+            let expected = (openEmu.seeded[entity] ?? []).map { location($0) ?? "nil" }
+            #expect(!made.isEmpty && !made.contains("nil") && made.sorted() == expected.sorted(), "\(entity)")
+        }
     }
 
     /// Seeds a store at the mapping's source version, migrates it with `policies`, and checks that
@@ -155,12 +230,17 @@ struct CorpusMappingMigrationTests {
     /// relationship linked to objects of its destination.
     static func seed(_ context: ObjectContext, _ model: Model) throws -> [String: [ManagedObject]] {
         var objects: [String: [ManagedObject]] = [:]
+        var serial = 1
         for entity in model.entities where !entity.isAbstract {
             for index in 0..<2 {
                 let object = try context.insertObject(entityName: entity.name)
                 for attribute in model.allAttributes(of: entity) where !attribute.isTransient && !attribute.isDerived {
-                    if let value = sample(attribute.type, index, attribute.name) { try object.setValue(value, forKey: attribute.name) }
+                    // Unbounded integers count across objects, so that a uniqueness constraint over a hierarchy holds.
+                    let counts = attribute.type.isInteger && attribute.minValue == nil && attribute.maxValue == nil
+                    let value = counts ? Int64(serial) : sample(attribute.type, index, attribute.name)
+                    if let value { try object.setValue(value, forKey: attribute.name) }
                 }
+                serial += 1
                 objects[entity.name, default: []].append(object)
             }
         }
