@@ -157,16 +157,7 @@ struct CorpusMappingMigrationTests {
     static func migrate(
         _ folder: String, policies: [String: @Sendable () -> any MigrationPolicy] = [:]
     ) throws -> (context: ObjectContext, seeded: [String: [ManagedObject]]) {
-        let directory = mappings.appendingPathComponent(folder)
-        let contents = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        let mapping = try MappingModelParser.load(directory.appendingPathComponent(try #require(contents.first { $0.hasSuffix(".xcmappingmodel") })).path).mappingModel
-        let bundle = directory.appendingPathComponent(try #require(contents.first { $0.hasSuffix(".xcdatamodeld") })).path
-        let names = try FileManager.default.contentsOfDirectory(atPath: bundle).filter { $0.hasSuffix(".xcdatamodel") }
-            .map { String($0.dropLast(".xcdatamodel".count)) }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-        let all = try names.map { try ModelLoader().load(bundle, version: $0).model }
-        let found = try #require(mapping.connectedVersions(among: all))
-        let (source, destination) = (all[found.source], all[found.destination])
-
+        let (mapping, source, destination) = try load(folder)
         var seeded: [String: [ManagedObject]] = [:]
         let url = try MigrationSupport.store(source) { context in seeded = try seed(context, source) }
         let store = try MigrationSupport.open(url, destination, versions: [source, destination], migration: MigrationOptions(
@@ -193,6 +184,19 @@ struct CorpusMappingMigrationTests {
         }
         #expect(compared >= expectedCounts.count, "\(folder): \(compared) attributes compared")
         return (context, seeded)
+    }
+
+    /// The mapping model of the corpus folder `folder`, and the two versions it connects.
+    static func load(_ folder: String) throws -> (mapping: MappingModel, source: Model, destination: Model) {
+        let directory = mappings.appendingPathComponent(folder)
+        let contents = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let mapping = try MappingModelParser.load(directory.appendingPathComponent(try #require(contents.first { $0.hasSuffix(".xcmappingmodel") })).path).mappingModel
+        let bundle = directory.appendingPathComponent(try #require(contents.first { $0.hasSuffix(".xcdatamodeld") })).path
+        let names = try FileManager.default.contentsOfDirectory(atPath: bundle).filter { $0.hasSuffix(".xcdatamodel") }
+            .map { String($0.dropLast(".xcdatamodel".count)) }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        let all = try names.map { try ModelLoader().load(bundle, version: $0).model }
+        let found = try #require(mapping.connectedVersions(among: all))
+        return (mapping, all[found.source], all[found.destination])
     }
 
     /// The values `attribute` of the destination `entity` takes from the source objects, when each
