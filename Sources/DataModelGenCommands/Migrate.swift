@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataModel
 import DataModelParser
 import DataStore
 import Foundation
@@ -25,11 +26,18 @@ struct Migrate: AsyncParsableCommand {
             a change (a value that becomes required without a default, a new uniqueness constraint \
             the values break).
 
+            Mapping models (.xcmappingmodel) in the bundle's folder and its subfolders, and those \
+            named with --mapping, run for the steps between the versions they connect, as Core Data \
+            runs the ones it finds; the others are skipped. One that names a migration policy runs \
+            only in the app that provides the policy: here it stops the command before anything is \
+            changed. On a file store only.
+
             Examples:
               datamodel-gen migrate Library.sqlite --model Models/Everything.xcdatamodeld --dry-run
               datamodel-gen migrate Library.sqlite --model Models/Everything.xcdatamodeld --keep-backup
               datamodel-gen migrate App.sqlite --model App/Model.xcdatamodeld --to "Model 3"
               datamodel-gen migrate postgresql://app@db.local/shop --model Models/Shop.xcdatamodeld
+              datamodel-gen migrate Library.sqlite --model Models/Library.xcdatamodeld --mapping Migrations/V1ToV2.xcmappingmodel
             """
     )
 
@@ -41,6 +49,9 @@ struct Migrate: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The version to migrate to (default: the bundle's current version).", valueName: "version"))
     var to: String?
+
+    @Option(name: .customLong("mapping"), help: ArgumentHelp("A mapping model to run where it applies, besides those found beside the bundle (repeatable).", valueName: "xcmappingmodel"))
+    var mappings: [String] = []
 
     @Flag(name: .customLong("dry-run"), help: "Print the plan and change nothing.")
     var dryRun = false
@@ -63,7 +74,22 @@ struct Migrate: AsyncParsableCommand {
             throw ValidationError("--keep-backup copies a store file; back a PostgreSQL database up with pg_dump")
         }
         let name = location.displayName(typed: store)
+        let mappingModels = try loadMappingModels()
         do {
+            if case .file(let url) = location, !mappingModels.isEmpty {
+                var options = progressReports
+                options.mappingModels = mappingModels
+                let steps = try PersistentStore.migrationSteps(at: url, model: objectModel, to: to, options: options)
+                if steps.contains(where: { if case .mapping = $0.kind { true } else { false } }) {
+                    print("Steps:")
+                    for (number, step) in steps.enumerated() { print("  \(number + 1). \(step)") }
+                    guard !dryRun else { return }
+                    try migrate(url, objectModel, options: options)
+                    print("Migrated \(name) from \(steps[0].sourceVersion) to \(steps[steps.count - 1].destinationVersion)"
+                        + (keepBackup ? "; the store as it was is \(store).backup" : "") + ".")
+                    return
+                }
+            }
             let plan: MigrationPlan?
             switch location {
             case .file(let url): plan = try PersistentStore.migrationPlan(at: url, model: objectModel, to: to)
@@ -77,7 +103,7 @@ struct Migrate: AsyncParsableCommand {
             guard !dryRun else { return }
             switch location {
             case .file(let url):
-                try migrate(url, objectModel)
+                try migrate(url, objectModel, options: progressReports)
             case .server(let url, let server):
                 try await server.migrate(url, model: objectModel, to: to, options: progressReports)
             }
@@ -89,6 +115,25 @@ struct Migrate: AsyncParsableCommand {
         }
     }
 
+    /// The mapping models named and those found near the bundle, each once; one that does not
+    /// read, or reads with an error, stops the command with its diagnostics.
+    private func loadMappingModels() throws -> [MappingModel] {
+        let named = mappings.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        var loaded: [MappingModel] = []
+        for path in named + MappingModelParser.mappingModelPaths(near: model).filter({ !named.contains($0) }) {
+            do {
+                let parsed = try MappingModelParser.load(path)
+                for diagnostic in parsed.diagnostics { StandardError.print(diagnostic) }
+                guard !parsed.diagnostics.contains(where: { $0.severity == .error }) else { throw ExitCode.failure }
+                loaded.append(parsed.mappingModel)
+            } catch let error as ModelLoadingError {
+                StandardError.print(error.diagnostic)
+                throw ExitCode.failure
+            }
+        }
+        return loaded
+    }
+
     /// Progress reports on standard error.
     private var progressReports: MigrationOptions {
         MigrationOptions { report in StandardError.write(report.description) }
@@ -96,7 +141,7 @@ struct Migrate: AsyncParsableCommand {
 
     /// Migrates a copy, then renames it over the store. The store's write-ahead log is emptied
     /// first, so no stale log can ever be applied to the migrated file.
-    private func migrate(_ url: URL, _ objectModel: ManagedObjectModel) throws {
+    private func migrate(_ url: URL, _ objectModel: ManagedObjectModel, options: MigrationOptions) throws {
         let copy = URL(fileURLWithPath: store + ".migrating")
         try? FileManager.default.removeItem(at: copy)
         do {
@@ -107,7 +152,7 @@ struct Migrate: AsyncParsableCommand {
             try original.backup(to: DatabaseQueue(path: copy.path))
         }
         do {
-            try PersistentStore.migrateStore(at: copy, model: objectModel, to: to, options: progressReports)
+            try PersistentStore.migrateStore(at: copy, model: objectModel, to: to, options: options)
         } catch {
             try? FileManager.default.removeItem(at: copy)
             throw error

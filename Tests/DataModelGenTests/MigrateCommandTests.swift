@@ -101,6 +101,62 @@ import TestSupport
         #expect(again.standardOutput.contains("already at version SampleModel3"))
     }
 
+    /// A corpus app laid out as a project keeps it: its model bundle, and its mapping model in a
+    /// `Migrations` folder beside it; a store at `version` of the bundle.
+    static func project(_ folder: String, storeVersion version: String) throws -> (bundle: String, store: URL) {
+        let source = CorpusStore.corpus.appendingPathComponent("mappings/\(folder)")
+        let project = FileManager.default.temporaryDirectory.appendingPathComponent("project-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: project.appendingPathComponent("Migrations"), withIntermediateDirectories: true)
+        var bundle = ""
+        for item in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+            if item.hasSuffix(".xcdatamodeld") {
+                bundle = project.appendingPathComponent(item).path
+                try FileManager.default.copyItem(atPath: source.appendingPathComponent(item).path, toPath: bundle)
+            } else if item.hasSuffix(".xcmappingmodel") {
+                try FileManager.default.copyItem(at: source.appendingPathComponent(item), to: project.appendingPathComponent("Migrations/\(item)"))
+            }
+        }
+        // The corpus keeps only the two versions a mapping connects, without saying which is current: the later one is.
+        let current = URL(fileURLWithPath: bundle).appendingPathComponent(".xccurrentversion")
+        if !FileManager.default.fileExists(atPath: current.path) {
+            let latest = try FileManager.default.contentsOfDirectory(atPath: bundle).filter { $0.hasSuffix(".xcdatamodel") }
+                .map { $0.dropLast(".xcdatamodel".count) }.max { $0.localizedStandardCompare($1) == .orderedAscending }! + ".xcdatamodel"
+            try """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>\(latest)</string></dict></plist>
+                """.write(to: current, atomically: true, encoding: .utf8)
+        }
+        let store = project.appendingPathComponent("App.sqlite")
+        let model = try ModelLoader().load(bundle, version: version).model
+        _ = try PersistentStore(url: store, model: ManagedObjectModel(model: model))
+        return (bundle, store)
+    }
+
+    /// `migrate` finds the mapping model in the project, runs it for the step it connects and a
+    /// lightweight migration for the next; a mapping that names a policy the tool cannot have
+    /// stops it before anything changes.
+    @Test(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
+    func migrate_runsTheMappingModelsItFindsBesideTheBundle() throws {
+        let (bundle, store) = try Self.project("srguserdata-apple__SRGUserData_v5_v6", storeVersion: "SRGUserData_v5")
+        let dryRun = try CLITests.run("migrate", store.path, "--model", bundle, "--dry-run")
+        #expect(dryRun.status == 0, "\(dryRun.standardError)")
+        #expect(dryRun.standardOutput.hasPrefix("Steps:\n  1. SRGUserData_v5 → SRGUserData_v6 by the mapping model "))
+        #expect(dryRun.standardOutput.contains("Migrations/SRGUserData_v5_v6.xcmappingmodel ("))
+        #expect(dryRun.standardOutput.hasSuffix("\n  2. SRGUserData_v6 → SRGUserData_v7, lightweight\n"))
+        let run = try CLITests.run("migrate", store.path, "--model", bundle)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("App.sqlite from SRGUserData_v5 to SRGUserData_v7.\n"), "\(run.standardOutput)")
+        let again = try CLITests.run("migrate", store.path, "--model", bundle)
+        #expect(again.standardOutput.contains("already at version"), "\(again.standardOutput)")
+
+        let (altStore, altStoreFile) = try Self.project("AltStore__AltStoreToAltStore2", storeVersion: "AltStore")
+        let original = try Data(contentsOf: altStoreFile)
+        let refused = try CLITests.run("migrate", altStoreFile.path, "--model", altStore)
+        #expect(refused.status == 1, "\(refused.standardOutput)")
+        #expect(refused.standardError.contains("StoreAppToStoreAppMigrationPolicy"), "\(refused.standardError)")
+        #expect(try Data(contentsOf: altStoreFile) == original)
+    }
+
     /// Core Data's version 1 store, copied to PostgreSQL and migrated there, reads as the store
     /// Core Data migrated to version 2 itself.
     @Test(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"), .enabled(if: PostgreSQLTestServer.url != nil, PostgreSQLTestServer.unavailableReason))
