@@ -75,6 +75,43 @@ import TestSupport
         #expect(try Data(contentsOf: url) == original)
     }
 
+    /// A store written by a version the app's model no longer has migrates from the model the
+    /// store carries, when a migration is asked for: the CoreDataPlus version 2 store, with only
+    /// versions 1 and 3 at hand, reaches version 3 as it does with all three. Opening alone does
+    /// not start from it (the store might be of a later version of the app) and changes nothing.
+    @Test(.enabled(if: CorpusStore.isAvailable, "needs ../shared/corpus"))
+    func aVersionTheModelNoLongerHas_migratesFromTheModelTheStoreCarries() throws {
+        let store = CorpusStore("CoreDataPlus__SampleModel_V2")
+        let versions = try ModelLoader().loadVersions(store.folder.appendingPathComponent("SampleModel.xcdatamodeld").path).versions.map(\.model)
+        let version3 = try #require(versions.first { $0.versionName == "SampleModel3" })
+        let withoutVersion2 = ManagedObjectModel(model: version3, versions: versions.filter { $0.versionName != "SampleModel2" })
+        let url = try store.copyOfStoreFile()
+        // Opening turns the file to WAL mode; the store's own content stays at version 2.
+        let original = try PersistentStore.metadataForStore(at: url).versionHashes
+        #expect(throws: StoreError.self) { try PersistentStore(url: url, model: withoutVersion2) }
+        #expect(try PersistentStore.metadataForStore(at: url).versionHashes == original)
+
+        let plan = try #require(try PersistentStore.migrationPlan(at: url, model: withoutVersion2))
+        #expect(plan.description.contains("Migration the model SampleModel_V2.sqlite carries → SampleModel3"), "\(plan.description.prefix(200))")
+        let steps = try PersistentStore.migrationSteps(at: url, model: withoutVersion2)
+        #expect(steps.map(\.description) == ["the model SampleModel_V2.sqlite carries → SampleModel3, lightweight"])
+        #expect(try PersistentStore.migrateStore(at: url, model: withoutVersion2).count == 1)
+
+        let reference = try store.copyOfStoreFile()
+        try PersistentStore.migrateStore(at: reference, model: ManagedObjectModel(model: version3, versions: versions))
+        func rows(_ url: URL) throws -> [String] {
+            let context = try PersistentStore(url: url, model: withoutVersion2, migration: .disabled).newContext()
+            return try ["Car", "Maker", "Person"].flatMap { entity in
+                try context.fetch(FetchRequest<ManagedObject>(entityName: entity)).map { object in
+                    "\(entity) " + object.entity.attributes.map { "\($0.name)=\(object.value(forKey: $0.name) ?? "nil")" }.joined(separator: " ")
+                }
+            }.sorted()
+        }
+        let migrated = try rows(url)
+        #expect(migrated.count > 125)
+        #expect(migrated == (try rows(reference)))
+    }
+
     /// A store written by `Everything 1` opens with `Everything 2`: Book moves under the new
     /// abstract Item, its `name` becomes `title` (by `elementID`), Author's name becomes required
     /// with a default, entities are renumbered, and every object and link reads back.

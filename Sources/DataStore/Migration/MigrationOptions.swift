@@ -27,6 +27,9 @@ public struct MigrationOptions: Sendable {
     /// Objects a mapping migration makes or links between saves (`MappingMigration.batchSize`;
     /// tests make it small to cross many batches with few objects).
     var mappingBatchSize = MappingMigration.batchSize
+    /// Whether a store no version of the model wrote migrates from the model it carries: for
+    /// migrations asked for by name (`PersistentStore.migrateStore`), not on opening.
+    var startsFromCarriedModel = false
 
     public init(
         migratesAutomatically: Bool = true, stages: [MigrationStage] = [], progress: MigrationProgress? = nil,

@@ -39,12 +39,11 @@ extension PersistentStore {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
         var configuration = GRDB.Configuration()
         configuration.readonly = true
-        let (source, target) = try catching {
+        let (versions, source, target) = try catching {
             try DatabaseQueue(path: url.path, configuration: configuration).read { db in
-                try versionPositions(of: .sqlite(db), model: model, target: version)
+                try migrationVersions(of: .sqlite(db), at: url, model: model, target: version)
             }
         }
-        let versions = model.versions
         return try MigrationStep.steps(from: source, to: target, of: versions, options: options).map { step in
             let kind: MigrationStepSummary.Kind = if let mapping = step.mapping { .mapping(mapping) } else if step.stage != nil { .stage } else { .lightweight }
             return MigrationStepSummary(

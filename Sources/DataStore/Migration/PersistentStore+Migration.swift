@@ -19,9 +19,9 @@ extension PersistentStore {
         }
         return try catching {
             try database.read { db in
-                let (source, target) = try versionPositions(of: .sqlite(db), model: model, target: version)
+                let (versions, source, target) = try migrationVersions(of: .sqlite(db), at: url, model: model, target: version)
                 guard source != target else { return nil }
-                return try StoreMigrator.plan(.sqlite(db), from: model.versions[source], to: model.versions[target])
+                return try StoreMigrator.plan(.sqlite(db), from: versions[source], to: versions[target])
             }
         }
     }
@@ -32,7 +32,10 @@ extension PersistentStore {
     public static func migrateStore(
         at url: URL, model: ManagedObjectModel, to version: String? = nil, options: MigrationOptions = .automatic
     ) throws(StoreError) -> [MigrationPlan] {
-        try migrate(openForMigration(url), url: url, model: model, to: version, options: options)
+        // Asked for by name, a migration may start from the model the store carries.
+        var options = options
+        options.startsFromCarriedModel = true
+        return try migrate(openForMigration(url), url: url, model: model, to: version, options: options)
     }
 
     private static func openForMigration(_ url: URL) throws(StoreError) -> DatabasePool {
@@ -52,13 +55,12 @@ extension PersistentStore {
         _ database: some DatabaseWriter, url: URL, model: ManagedObjectModel, to version: String? = nil, options: MigrationOptions
     ) throws(StoreError) -> [MigrationPlan] {
         let found = try catching {
-            try database.read { db -> (Int, Int)? in
+            try database.read { db -> ([Model], Int, Int)? in
                 guard try db.tableExists("Z_METADATA") else { return nil }
-                return try versionPositions(of: .sqlite(db), model: model, target: version)
+                return try migrationVersions(of: .sqlite(db), at: url, model: model, target: version, carriedModel: options.startsFromCarriedModel)
             }
         }
-        guard let (start, target) = found, start != target else { return [] }
-        let versions = model.versions
+        guard let (versions, start, target) = found, start != target else { return [] }
         var plans: [MigrationPlan] = []
         for step in try MigrationStep.steps(from: start, to: target, of: versions, options: options) {
             if let mapping = step.mapping {
@@ -78,18 +80,37 @@ extension PersistentStore {
     }
 
     /// The positions in `model.versions` of the version that wrote the store and of the target.
+    /// The versions a migration of the store goes through, with the positions of the store's and
+    /// of the target: `model`'s versions, or — with `carriedModel`, for a store written by a
+    /// version the model no longer has — the model the store carries (its `Z_MODELCACHE`) before
+    /// them. Opening a store does not start from it: it cannot tell a store of an earlier version
+    /// from one of a later version of the app, which must not be downgraded; a migration asked for
+    /// by name says the store is older.
+    static func migrationVersions(
+        of database: MigrationDatabase, at url: URL, model: ManagedObjectModel, target name: String?, carriedModel: Bool = true
+    ) throws -> (versions: [Model], source: Int, target: Int) {
+        do {
+            let (source, target) = try versionPositions(of: database, model: model, target: name)
+            return (model.versions, source, target)
+        } catch StoreError.migration(.unknownStoreVersion) where carriedModel {
+            // The carried model is checked against the store's version hashes as it is read.
+            guard var carried = try? modelForStore(at: url) else { throw StoreError.migration(.unknownStoreVersion) }
+            carried.versionName = "the model \(url.lastPathComponent) carries"
+            return ([carried] + model.versions, 0, try targetPosition(in: model, named: name) + 1)
+        }
+    }
+
+    /// The position in `model.versions` of the version named `name`, or of the current one.
+    private static func targetPosition(in model: ManagedObjectModel, named name: String?) throws -> Int {
+        guard let name else { return model.currentVersionIndex }
+        guard let index = model.versions.firstIndex(where: { $0.versionLabel == name }) else { throw StoreError.migration(.noStageFrom(version: name)) }
+        return index
+    }
+
     static func versionPositions(of database: MigrationDatabase, model: ManagedObjectModel, target name: String?) throws -> (source: Int, target: Int) {
         let metadata = try readMetadata(database)
         guard let stored = metadata.versionHashes else { throw StoreError.notAStore(reason: "the metadata has no NSStoreModelVersionHashes") }
-        let target: Int
-        if let name {
-            guard let index = model.versions.firstIndex(where: { $0.versionLabel == name }) else {
-                throw StoreError.migration(.noStageFrom(version: name))
-            }
-            target = index
-        } else {
-            target = model.currentVersionIndex
-        }
+        let target = try targetPosition(in: model, named: name)
         guard let source = model.versions.lastIndex(where: { ModelVersionHashes(model: $0).entitiesDiffering(from: stored).isEmpty }) else {
             throw StoreError.migration(.unknownStoreVersion)
         }
