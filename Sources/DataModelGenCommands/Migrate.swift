@@ -30,7 +30,7 @@ struct Migrate: AsyncParsableCommand {
             named with --mapping, run for the steps between the versions they connect, as Core Data \
             runs the ones it finds; the others are skipped. One that names a migration policy runs \
             only in the app that provides the policy: here it stops the command before anything is \
-            changed. On a file store only.
+            changed. The command runs mapping models on file stores only.
 
             Examples:
               datamodel-gen migrate Library.sqlite --model Models/Everything.xcdatamodeld --dry-run

@@ -121,7 +121,7 @@ extension PersistentStore {
         return (configuration, description)
     }
 
-    private static func url(of configuration: PostgresConnection.Configuration) -> URL {
+    static func url(of configuration: PostgresConnection.Configuration) -> URL {
         URL(string: "postgresql://\(configuration.username)@\(configuration.host ?? "localhost"):\(configuration.port ?? 5432)/\(configuration.database ?? configuration.username)")!
     }
 

@@ -15,7 +15,8 @@ extension PersistentStore {
     /// lock, held on a connection of its own and released if the process dies), so servers that
     /// start at once migrate the store once, custom stages and all: the others wait for the whole
     /// migration, then find the store migrated. A custom stage's contexts save as a server
-    /// store's contexts do.
+    /// store's contexts do. A mapping model's step makes every object again in a temporary file,
+    /// then replaces the store's tables with the file's in one transaction.
     ///
     ///     try await PersistentStore.migrateStore(postgreSQL: "postgresql://app@db.local/shop", model: Shop.model)
     @discardableResult
@@ -31,9 +32,14 @@ extension PersistentStore {
         postgreSQL configuration: PostgresConnection.Configuration, model: ManagedObjectModel, to version: String? = nil,
         options: MigrationOptions = .automatic
     ) async throws(StoreError) -> [MigrationPlan] {
-        try await migrate(engine: migrationDatabase(configuration, model: model), model: model, to: version, options: options) { version throws(StoreError) in
-            try await PersistentStore(postgreSQL: configuration, model: version, history: .automatic, maximumConnections: 2, migration: .disabled)
-        }
+        try await migrate(
+            engine: migrationDatabase(configuration, model: model), model: model, to: version, options: options,
+            opening: { version throws(StoreError) in
+                try await PersistentStore(postgreSQL: configuration, model: version, history: .automatic, maximumConnections: 2, migration: .disabled)
+            },
+            byMapping: { mapping, source, destination throws(StoreError) in
+                try await migrate(by: mapping, from: source, to: destination, configuration: configuration, model: model, options: options)
+            })
     }
 
     /// The plan that would carry the store in the PostgreSQL database at `url` from the version of

@@ -110,15 +110,20 @@ final class PostgreSQLTableReader: StoreTableReader {
 final class PostgreSQLTableWriter: StoreTableWriter {
     private let connection: PostgresConnection
     private let description: String
+    /// The model whose store the copy replaces, in the same transaction, or `nil` for a copy into
+    /// a database without a store.
+    private let replacedModel: Model?
     /// Bound values per `INSERT`, under PostgreSQL's limit of 65,535.
     private static let parametersPerStatement = 30_000
 
-    init(_ configuration: PostgresConnection.Configuration, description: String) async throws {
+    init(_ configuration: PostgresConnection.Configuration, description: String, replacing replacedModel: Model? = nil) async throws {
         connection = try await connect(configuration, beginning: "BEGIN")
         self.description = description
+        self.replacedModel = replacedModel
     }
 
     func create(_ plan: CopyPlan, model: Model) async throws {
+        if let replacedModel { try await dropStore(of: replacedModel) }
         let existing = try await connection.query(
             #"SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('Z_METADATA', 'Z_PRIMARYKEY')"#,
             logger: connection.logger)
@@ -133,6 +138,18 @@ final class PostgreSQLTableWriter: StoreTableWriter {
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(name) (\(columns))"), logger: connection.logger)
             let comment = SQLiteDefinitionComment.comment(for: table.sqliteDefinition ?? [])
             try await connection.query(PostgresQuery(unsafeSQL: "COMMENT ON TABLE \(name) IS \(SQLSyntax.stringLiteral(comment))"), logger: connection.logger)
+        }
+    }
+
+    /// Drops the tables of the store `model` wrote — its layout, `Z_PRIMARYKEY`, `Z_METADATA`,
+    /// `Z_MODELCACHE` and the persistent history — in the copy's transaction, so that the copy
+    /// takes the store's place at its commit, or nothing changes. Other tables stay.
+    private func dropStore(of model: Model) async throws {
+        let schema = StoreSchema(model: model)
+        let tables = schema.tables.map(\.name) + schema.joinTables.map(\.name)
+            + ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE", HistorySchema.changeTable, HistorySchema.transactionTable, HistorySchema.stringTable]
+        for table in tables {
+            try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(PostgreSQLName.quoted(table)) CASCADE"), logger: connection.logger)
         }
     }
 

@@ -40,13 +40,23 @@ public struct StoreCopier: Sendable {
     /// returns the number of rows copied.
     @discardableResult
     public func copy(from source: StoreLocation, to destination: StoreLocation, progress: (Progress) -> Void = { _ in }) async throws -> Int {
+        try await copy(from: source, to: destination, replacing: nil, progress: progress)
+    }
+
+    /// Copies `source` into `destination`, a PostgreSQL database holding a store that
+    /// `replacedModel` wrote, whose tables the copy replaces in its one transaction: a mapping
+    /// model's migration on a server puts its new store in place so.
+    @discardableResult
+    func copy(
+        from source: StoreLocation, to destination: StoreLocation, replacing replacedModel: Model?, progress: (Progress) -> Void = { _ in }
+    ) async throws -> Int {
         let reader = try await Self.reader(of: source)
         do {
             let plan = try await plan(reading: reader, source: source)
             var totals: [String: Int] = [:]
             for table in plan.tables { totals[table.name] = try await reader.rowCount(of: reader.storedName(table.name)) }
             let totalRows = totals.values.reduce(0, +)
-            let writer = try await Self.writer(of: destination)
+            let writer = try await Self.writer(of: destination, replacing: replacedModel)
             var copiedRows = 0
             do {
                 try await writer.create(plan, model: model)
@@ -139,10 +149,14 @@ public struct StoreCopier: Sendable {
         }
     }
 
-    private static func writer(of location: StoreLocation) async throws -> any StoreTableWriter {
+    private static func writer(of location: StoreLocation, replacing replacedModel: Model?) async throws -> any StoreTableWriter {
         switch location {
-        case .sqlite(let url): SQLiteTableWriter(url: url)
-        case .postgreSQL(let configuration, let description): try await PostgreSQLTableWriter(configuration, description: description)
+        case .sqlite(let url):
+            // Only a server's store is replaced in place; a file is replaced by SQLite's backup.
+            guard replacedModel == nil else { throw StoreCopyError.destinationNotEmpty(url.path) }
+            return SQLiteTableWriter(url: url)
+        case .postgreSQL(let configuration, let description):
+            return try await PostgreSQLTableWriter(configuration, description: description, replacing: replacedModel)
         }
     }
 }

@@ -262,6 +262,41 @@ struct PostgreSQLMigrationTests {
         }
     }
 
+    /// A mapping model runs on a server as in a file: the store reads back as the mapping makes
+    /// it, and a migration that fails — a policy the app does not provide, objects that break the
+    /// model's rules — leaves the store at its version with every object.
+    @Test func aMappingModel_migratesAServerStore_orLeavesItAsItWas() async throws {
+        typealias Mapping = MappingModelMigrationTests
+        let model = ManagedObjectModel(model: Mapping.v2, versions: [Mapping.v1, Mapping.v2])
+        func expectUnchanged(_ database: String) async throws {
+            let store = try await PersistentStore(postgreSQL: database, model: ManagedObjectModel(model: Mapping.v1), migration: .disabled)
+            #expect(try S.objects(store, "Book", by: "title").map { $0.value(forKey: "title") as? String } == ["", "Lavinia", "The Dispossessed"])
+        }
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            try await Self.write(Mapping.v1, to: database, seed: Mapping.seed)
+            await #expect(throws: StoreError.migration(.missingMigrationPolicy(className: "Shelf.BookPolicy", entityMapping: "BookToBook"))) {
+                _ = try await PersistentStore.migrateStore(postgreSQL: database, model: model, options: MigrationOptions(mappingModels: [Mapping.mapping]))
+            }
+            try await expectUnchanged(database)
+            var unnamed = Mapping.mapping
+            unnamed.entityMappings[0].attributeMappings[0].valueExpression = "nil"
+            await #expect(throws: StoreError.self) {
+                _ = try await PersistentStore.migrateStore(
+                    postgreSQL: database, model: model, options: MigrationOptions(mappingModels: [unnamed], migrationPolicies: Mapping.options.migrationPolicies))
+            }
+            try await expectUnchanged(database)
+
+            // Opening migrates, as for a file.
+            let store = try await PersistentStore(postgreSQL: database, model: model, migration: Mapping.options)
+            try Mapping.expectMigrated(store)
+            let context = store.newContext()
+            let book = try context.insertObject(entityName: "Book")
+            try book.setValue("Tehanu", forKey: "name")
+            try await context.save()
+            #expect(try S.objects(store, "Book").count == 4)
+        }
+    }
+
     /// Servers that start at once with a new version migrate the store once.
     @Test func serversOpeningAtOnce_migrateTheStoreOnce() async throws {
         let v2 = Self.withoutAge

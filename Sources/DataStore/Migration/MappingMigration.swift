@@ -12,12 +12,27 @@ enum MappingMigration {
         _ mapping: MappingModel, from source: Model, to destination: Model, database: some DatabaseWriter, url: URL,
         model: ManagedObjectModel, options: MigrationOptions
     ) throws(StoreError) {
-        let policies = try policies(of: mapping, in: options)
+        _ = try policies(of: mapping, in: options)
         let made = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".mapping")
         removeStoreFiles(at: made)
         defer { removeStoreFiles(at: made) }
         do {
             let sourceStore = try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: source))
+            try makeStore(mapping, from: sourceStore, source: source, to: destination, at: made, model: model, options: options)
+        }
+        // The stores are closed: the new file replaces the store's content in one transaction.
+        try PersistentStore.catching { try DatabaseQueue(path: made.path).backup(to: database) }
+    }
+
+    /// Makes every object of `sourceStore`, a store at the mapping's source version, again in a
+    /// new SQLite store at `made`, at the destination version; closes that store when done. A
+    /// policy the app does not provide stops it before anything is read.
+    static func makeStore(
+        _ mapping: MappingModel, from sourceStore: PersistentStore, source: Model, to destination: Model, at made: URL,
+        model: ManagedObjectModel, options: MigrationOptions
+    ) throws(StoreError) {
+        let policies = try policies(of: mapping, in: options)
+        do {
             // The new store's saves need not last through a crash, which discards it: only the
             // copy over the old store must, and that copy is the old store's own transaction.
             let destinationStore = try PersistentStore(
@@ -32,8 +47,6 @@ enum MappingMigration {
         } catch {
             throw PersistentStore.typed(error) { .custom(message: $0) }
         }
-        // The stores above are closed: the new file replaces the store's content in one transaction.
-        try PersistentStore.catching { try DatabaseQueue(path: made.path).backup(to: database) }
     }
 
     /// Objects made or linked between saves of the new store: what bounds a migration's memory,
@@ -118,5 +131,17 @@ enum MappingMigration {
 
     private static func removeStoreFiles(at url: URL) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+}
+
+extension PersistentStore {
+    /// Makes every object of `sourceStore` (at `source`, a version of `model`) again in a new
+    /// SQLite store at `url`, at `destination`, through `mapping`: the first half of a mapping
+    /// model's migration, whose new store an engine then puts in the old one's place.
+    package static func makeStore(
+        byMapping mapping: MappingModel, from sourceStore: PersistentStore, source: Model, to destination: Model, at url: URL,
+        model: ManagedObjectModel, options: MigrationOptions
+    ) throws(StoreError) {
+        try MappingMigration.makeStore(mapping, from: sourceStore, source: source, to: destination, at: url, model: model, options: options)
     }
 }

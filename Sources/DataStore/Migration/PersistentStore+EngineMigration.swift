@@ -27,16 +27,22 @@ extension PersistentStore {
     /// once the lock is held: processes that open a store at once migrate it once, custom stages
     /// and all, and the others wait, then find it migrated. Each step also locks `Z_METADATA` and
     /// checks the version it starts from, for processes that do not take the lock.
+    ///
+    /// A mapping model's step runs through `byMapping`, given the mapping and the step's source
+    /// and destination versions; without it, such a step is `StoreError.unsupportedOption`.
     package static func migrate(
         engine: any StoreEngine, model: ManagedObjectModel, to version: String?, options: MigrationOptions,
-        opening: (ManagedObjectModel) async throws(StoreError) -> PersistentStore
+        opening: (ManagedObjectModel) async throws(StoreError) -> PersistentStore,
+        byMapping: ((MappingModel, Model, Model) async throws(StoreError) -> Void)? = nil
     ) async throws(StoreError) -> [MigrationPlan] {
         guard try await positions(on: engine, model: model, target: version).map({ $0.0 != $0.1 }) == true else { return [] }
         return try await engineCatching {
             try await engine.withMigrationLock { () async throws(StoreError) -> [MigrationPlan] in
                 var plans: [MigrationPlan] = []
                 while let (current, target) = try await positions(on: engine, model: model, target: version), current != target {
-                    guard let plan = try await migrateStep(from: current, to: target, on: engine, model: model, options: options, opening: opening) else { continue }
+                    guard let plan = try await migrateStep(
+                        from: current, to: target, on: engine, model: model, options: options, opening: opening, byMapping: byMapping)
+                    else { continue }
                     plans.append(plan)
                 }
                 return plans
@@ -45,17 +51,21 @@ extension PersistentStore {
     }
 
     /// The first step from version `current` to `target`, with its custom stage's code: its plan,
-    /// or `nil` when the store was found at another version.
+    /// or `nil` when the store was found at another version or the step was a mapping model's.
     private static func migrateStep(
         from current: Int, to target: Int, on engine: any StoreEngine, model: ManagedObjectModel, options: MigrationOptions,
-        opening: (ManagedObjectModel) async throws(StoreError) -> PersistentStore
+        opening: (ManagedObjectModel) async throws(StoreError) -> PersistentStore,
+        byMapping: ((MappingModel, Model, Model) async throws(StoreError) -> Void)?
     ) async throws(StoreError) -> MigrationPlan? {
         let versions = model.versions
         let step = try MigrationStep.steps(from: current, to: target, of: versions, options: options)[0]
         let (source, destination) = (versions[step.source], versions[step.destination])
-        if step.mapping != nil {
-            throw .unsupportedOption(
-                name: "mappingModels", reason: "a mapping model's migration runs on a SQLite store; migrate the file, then copy it to the server")
+        if let mapping = step.mapping {
+            guard let byMapping else {
+                throw .unsupportedOption(name: "mappingModels", reason: "this store's engine does not run a mapping model's migration")
+            }
+            try await byMapping(mapping, source, destination)
+            return nil
         }
         if let willMigrate = step.stage?.willMigrate {
             let store = try await opening(source == model.model ? model : ManagedObjectModel(model: source))
