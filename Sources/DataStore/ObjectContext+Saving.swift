@@ -63,7 +63,7 @@ extension ObjectContext {
         let changed = updated.objects.filter { !deleted.contains($0) && !inserted.contains($0) }
         let toDelete = deleted.objects.filter { !inserted.contains($0) }
         if deferredValidation != nil {
-            deferValidation(of: toInsert + changed)
+            deferValidation(of: toInsert + changed, deleting: toDelete)
         } else {
             failures += validate(toInsert) + validate(changed)
         }

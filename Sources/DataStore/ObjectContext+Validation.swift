@@ -2,14 +2,14 @@ import Foundation
 
 /// The model's rules, checked on every inserted or changed object before anything is written.
 extension ObjectContext {
-    /// Keeps the objects among `objects` that break a rule in `deferredValidation`, and lets go of
-    /// those that no longer do.
-    func deferValidation(of objects: [ManagedObject]) {
+    /// Notes in `deferredValidation` which of `objects` break a rule, and forgets `deleted`.
+    func deferValidation(of objects: [ManagedObject], deleting deleted: [ManagedObject]) {
         for object in objects {
             var failures: [ValidationFailure] = []
             validate(object, into: &failures)
-            deferredValidation?[ObjectIdentifier(object)] = failures.isEmpty ? nil : object
+            deferredValidation?.note(object, failing: !failures.isEmpty)
         }
+        for object in deleted { deferredValidation?.forget(object) }
     }
 
     func validate(_ objects: [ManagedObject]) -> [ValidationFailure] {

@@ -79,10 +79,10 @@ public final class ObjectContext {
     /// Whether a relationship was set since the last save, and may hold a temporary ID that the
     /// save must replace with a permanent one.
     var relationshipsChanged = false
-    /// When set, saves do not refuse objects that break the model's rules but keep them here, to
+    /// When set, saves do not refuse objects that break the model's rules but note them here, to
     /// be judged once every object is linked: a mapping migration's batches, which Core Data
-    /// validates at the end. An object that a later save finds valid leaves.
-    var deferredValidation: [ObjectIdentifier: ManagedObject]?
+    /// validates at the end. An object that a later save finds valid, or deletes, leaves.
+    var deferredValidation: DeferredValidation?
     /// Whether an asynchronous save is writing this context's changes: other saves and reads of
     /// the context wait for it to end, or throw when they cannot wait.
     var isSavingAsynchronously = false

@@ -110,20 +110,20 @@ final class PostgreSQLTableReader: StoreTableReader {
 final class PostgreSQLTableWriter: StoreTableWriter {
     private let connection: PostgresConnection
     private let description: String
-    /// The model whose store the copy replaces, in the same transaction, or `nil` for a copy into
-    /// a database without a store.
-    private let replacedModel: Model?
+    /// The tables of the store the copy replaces, in the same transaction (empty for a copy into
+    /// a database without a store).
+    private let replacedTables: [String]
     /// Bound values per `INSERT`, under PostgreSQL's limit of 65,535.
     private static let parametersPerStatement = 30_000
 
-    init(_ configuration: PostgresConnection.Configuration, description: String, replacing replacedModel: Model? = nil) async throws {
+    init(_ configuration: PostgresConnection.Configuration, description: String, replacing replacedTables: [String] = []) async throws {
         connection = try await connect(configuration, beginning: "BEGIN")
         self.description = description
-        self.replacedModel = replacedModel
+        self.replacedTables = replacedTables
     }
 
     func create(_ plan: CopyPlan, model: Model) async throws {
-        if let replacedModel { try await dropStore(of: replacedModel) }
+        if !replacedTables.isEmpty { try await dropReplacedStore() }
         let existing = try await connection.query(
             #"SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('Z_METADATA', 'Z_PRIMARYKEY')"#,
             logger: connection.logger)
@@ -141,15 +141,39 @@ final class PostgreSQLTableWriter: StoreTableWriter {
         }
     }
 
-    /// Drops the tables of the store `model` wrote — its layout, `Z_PRIMARYKEY`, `Z_METADATA`,
-    /// `Z_MODELCACHE` and the persistent history — in the copy's transaction, so that the copy
-    /// takes the store's place at its commit, or nothing changes. Other tables stay.
-    private func dropStore(of model: Model) async throws {
-        let schema = StoreSchema(model: model)
-        let tables = schema.tables.map(\.name) + schema.joinTables.map(\.name)
-            + ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE", HistorySchema.changeTable, HistorySchema.transactionTable, HistorySchema.stringTable]
-        for table in tables {
-            try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(PostgreSQLName.quoted(table)) CASCADE"), logger: connection.logger)
+    /// The tables of a store being replaced, with `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`
+    /// and the persistent history's.
+    static func storeTables(layout: [String]) -> [String] {
+        layout + ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE", HistorySchema.changeTable, HistorySchema.transactionTable, HistorySchema.stringTable]
+    }
+
+    /// Locks the tables of the store being replaced against writes (reads go on) until the copy
+    /// commits, then checks that `Z_METADATA` still names `version`: a process that wrote or
+    /// migrated the store meanwhile would otherwise lose its work to the copy.
+    func lockReplacedStore(writtenBy version: Model) async throws {
+        let existing = try await connection.query(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()", logger: connection.logger)
+        var present: Set<String> = []
+        for try await name in existing.decode(String.self) { present.insert(name) }
+        let tables = Self.storeTables(layout: replacedTables).filter(present.contains)
+        guard !tables.isEmpty else { return }
+        let list = tables.map(PostgreSQLName.quoted).joined(separator: ", ")
+        try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(list) IN EXCLUSIVE MODE"), logger: connection.logger)
+        let rows = try await connection.query(#"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#, logger: connection.logger)
+        var plist: [UInt8]?
+        for try await var bytes in rows.decode(ByteBuffer.self) { plist = bytes.readBytes(length: bytes.readableBytes) }
+        guard let plist, let hashes = (try? StoreMetadata(binaryPropertyList: plist))?.versionHashes,
+              ModelVersionHashes(model: version).entitiesDiffering(from: hashes).isEmpty
+        else { throw StoreCopyError.destinationNotEmpty("\(description) (its store is no longer at the version being migrated)") }
+    }
+
+    /// Drops the tables of the store being replaced, in the copy's transaction, so that the copy
+    /// takes the store's place at its commit, or nothing changes. A view or key of the user's that
+    /// depends on one of them stops the copy (the tables are not dropped in cascade); other tables
+    /// stay.
+    private func dropReplacedStore() async throws {
+        for table in Self.storeTables(layout: replacedTables) {
+            try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(PostgreSQLName.quoted(table))"), logger: connection.logger)
         }
     }
 

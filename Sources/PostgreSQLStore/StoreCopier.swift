@@ -40,15 +40,15 @@ public struct StoreCopier: Sendable {
     /// returns the number of rows copied.
     @discardableResult
     public func copy(from source: StoreLocation, to destination: StoreLocation, progress: (Progress) -> Void = { _ in }) async throws -> Int {
-        try await copy(from: source, to: destination, replacing: nil, progress: progress)
+        try await copy(from: source, into: { try await Self.writer(of: destination) }, progress: progress)
     }
 
-    /// Copies `source` into `destination`, a PostgreSQL database holding a store that
-    /// `replacedModel` wrote, whose tables the copy replaces in its one transaction: a mapping
-    /// model's migration on a server puts its new store in place so.
+    /// Copies `source` through the writer `makeWriter` gives once the source is planned: a
+    /// mapping model's migration on a server passes one whose transaction began before it read
+    /// the store, and which replaces the store's tables.
     @discardableResult
     func copy(
-        from source: StoreLocation, to destination: StoreLocation, replacing replacedModel: Model?, progress: (Progress) -> Void = { _ in }
+        from source: StoreLocation, into makeWriter: () async throws -> any StoreTableWriter, progress: (Progress) -> Void = { _ in }
     ) async throws -> Int {
         let reader = try await Self.reader(of: source)
         do {
@@ -56,7 +56,7 @@ public struct StoreCopier: Sendable {
             var totals: [String: Int] = [:]
             for table in plan.tables { totals[table.name] = try await reader.rowCount(of: reader.storedName(table.name)) }
             let totalRows = totals.values.reduce(0, +)
-            let writer = try await Self.writer(of: destination, replacing: replacedModel)
+            let writer = try await makeWriter()
             var copiedRows = 0
             do {
                 try await writer.create(plan, model: model)
@@ -149,14 +149,10 @@ public struct StoreCopier: Sendable {
         }
     }
 
-    private static func writer(of location: StoreLocation, replacing replacedModel: Model?) async throws -> any StoreTableWriter {
+    private static func writer(of location: StoreLocation) async throws -> any StoreTableWriter {
         switch location {
-        case .sqlite(let url):
-            // Only a server's store is replaced in place; a file is replaced by SQLite's backup.
-            guard replacedModel == nil else { throw StoreCopyError.destinationNotEmpty(url.path) }
-            return SQLiteTableWriter(url: url)
-        case .postgreSQL(let configuration, let description):
-            return try await PostgreSQLTableWriter(configuration, description: description, replacing: replacedModel)
+        case .sqlite(let url): SQLiteTableWriter(url: url)
+        case .postgreSQL(let configuration, let description): try await PostgreSQLTableWriter(configuration, description: description)
         }
     }
 }

@@ -94,6 +94,32 @@ import Testing
         #expect(try S.pages(url) == bytes)
     }
 
+    /// An object that broke a rule and was then deleted is not judged: a policy's validation
+    /// stage removes the books left without a writer, and the migration goes through.
+    @Test func anObjectDeletedAfterBreakingARule_isNotJudged() throws {
+        struct DropsOrphans: MigrationPolicy {
+            let books = M.BookPolicy()
+            func createDestinationInstances(for source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+                try books.createDestinationInstances(for: source, in: mapping, manager: manager)
+            }
+            func value(ofFunction selector: String, arguments: [Any?], manager: MigrationManager) throws -> Any? {
+                try books.value(ofFunction: selector, arguments: arguments, manager: manager)
+            }
+            func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws {
+                var orphans = FetchRequest<ManagedObject>(entityName: "Book")
+                orphans.predicate = try ObjectPredicate(format: "writer == nil")
+                for book in try manager.destinationContext.fetch(orphans) { manager.destinationContext.delete(book) }
+            }
+        }
+        let url = try Self.seeded()
+        var unfiltered = Self.mapping
+        unfiltered.entityMappings[1].filterPredicate = nil
+        var options = Self.options(unfiltered)
+        options.migrationPolicies = ["Shelf.BookPolicy": { DropsOrphans() }]
+        let store = try S.open(url, Self.v2, versions: [M.v1, Self.v2], migration: options)
+        #expect(try S.objects(store, "Book").count == Self.authors * 3)
+    }
+
     @Test func aFilterPredicateThatDoesNotRead_isNamed() throws {
         let url = try Self.seeded()
         var broken = Self.mapping

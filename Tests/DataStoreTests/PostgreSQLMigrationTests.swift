@@ -295,6 +295,15 @@ struct PostgreSQLMigrationTests {
             try await context.save()
             #expect(try S.objects(store, "Book").count == 4)
         }
+        // A filter the server's SQL cannot judge (a text comparison) is judged in memory, as a fetch is.
+        try await PostgreSQLTestServer.withEmptyDatabase { database in
+            try await Self.write(Mapping.v1, to: database, seed: Mapping.seed)
+            var filtered = Mapping.mapping
+            filtered.entityMappings[1].filterPredicate = "title BEGINSWITH[c] 'l'"
+            let store = try await PersistentStore(postgreSQL: database, model: model, migration: MigrationOptions(
+                mappingModels: [filtered], migrationPolicies: Mapping.options.migrationPolicies))
+            #expect(try S.objects(store, "Book").map { $0.value(forKey: "name") as? String } == ["Lavinia"])
+        }
     }
 
     /// Servers that start at once with a new version migrate the store once.

@@ -59,7 +59,7 @@ enum MappingMigration {
     private static func run(_ manager: MigrationManager, policies: [String: any MigrationPolicy], batchSize: Int) throws {
         let mappings = manager.mappingModel.entityMappings
         func policy(_ mapping: EntityMapping) -> any MigrationPolicy { policies[mapping.name] ?? DefaultMigrationPolicy() }
-        manager.destinationContext.deferredValidation = [:]
+        manager.destinationContext.deferredValidation = DeferredValidation()
         for mapping in mappings {
             guard let entity = mapping.sourceEntityName, mapping.destinationEntityName != nil else { continue }
             var request = FetchRequest<ManagedObject>(entityName: entity)
@@ -89,7 +89,7 @@ enum MappingMigration {
         }
         for mapping in mappings { try policy(mapping).performCustomValidation(for: mapping, manager: manager) }
         try manager.saveBatch()
-        try validateTheObjectsThatBrokeARule(in: manager.destinationContext)
+        try validateTheObjectsThatBrokeARule(in: manager.destinationContext, batchSize: batchSize)
     }
 
     /// The objects an entity mapping takes: those its filter predicate matches, or all.
@@ -102,12 +102,15 @@ enum MappingMigration {
         }
     }
 
-    /// Judges again the objects that broke a rule when last saved: each is as the migration left
-    /// it, since any later change was saved and judged in turn.
-    private static func validateTheObjectsThatBrokeARule(in context: ObjectContext) throws {
-        let objects = (context.deferredValidation ?? [:]).values.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+    /// Judges again the objects that broke a rule when last saved, read by key a batch at a time:
+    /// each is as the migration left it, since any later change was saved and judged in turn.
+    private static func validateTheObjectsThatBrokeARule(in context: ObjectContext, batchSize: Int) throws {
+        let keys = (context.deferredValidation?.failingKeys ?? []).sorted()
         context.deferredValidation = nil
-        let failures = context.validate(objects)
+        var failures: [ValidationFailure] = []
+        for start in stride(from: 0, to: keys.count, by: batchSize) where failures.isEmpty {
+            failures += context.validate(try MigrationManager.objects(withKeys: keys[start..<min(start + batchSize, keys.count)], in: context))
+        }
         guard failures.isEmpty else {
             throw MigrationError.custom(message: "the migrated objects do not save: \(SaveError.validation(failures))")
         }
@@ -143,5 +146,21 @@ extension PersistentStore {
         model: ManagedObjectModel, options: MigrationOptions
     ) throws(StoreError) {
         try MappingMigration.makeStore(mapping, from: sourceStore, source: source, to: destination, at: url, model: model, options: options)
+    }
+}
+
+extension PersistentStore {
+    /// The tables of the store's layout as it names them (join tables located in its catalog):
+    /// what replacing the store drops.
+    package var layoutTableNames: [String] {
+        var names: [String] = []
+        for entity in entities {
+            names.append(entity.tableName)
+            for relationship in entity.relationships {
+                if case .joinTable(let table, _, _, _, _) = relationship.storage { names.append(table) }
+            }
+        }
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
     }
 }

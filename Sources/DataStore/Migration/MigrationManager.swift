@@ -64,7 +64,10 @@ public final class MigrationManager {
     /// when its mapping names no entity mapping (Core Data's
     /// `destinationInstancesForSourceRelationshipNamed:sourceInstances:`).
     public func destinationInstances(ofSourceInstances sources: [ManagedObject]) -> [ManagedObject] {
-        mappingModel.entityMappings.flatMap { destinationInstances(forEntityMappingNamed: $0.name, sourceInstances: sources) }
+        // Source by source, as Core Data gives them: an ordered relationship keeps its order.
+        sources.flatMap { source in
+            mappingModel.entityMappings.flatMap { destinationInstances(forEntityMappingNamed: $0.name, sourceInstances: [source]) }
+        }
     }
 
     // MARK: Batches
@@ -81,6 +84,7 @@ public final class MigrationManager {
         }
         // Over a copy of the names: iterating the dictionary while changing its values would copy them.
         for name in Array(associations.keys) { associations[name]!.keepPending() }
+        destinationContext.deferredValidation?.keepPending()
         // Nothing holds the temporary IDs of the saved objects: the table from them to their keys can go.
         destinationContext.forgetSavedTemporaryIDs()
     }
