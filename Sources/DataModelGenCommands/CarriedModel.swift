@@ -1,6 +1,7 @@
 import DataModel
 import DataStore
 import Foundation
+import GeneratorCommand
 
 /// A store file named where a model is expected: the model it carries stands in for one.
 enum CarriedModel {
@@ -9,6 +10,20 @@ enum CarriedModel {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let magic = try? handle.read(upToCount: 16), magic == Data("SQLite format 3\0".utf8) else { return nil }
-        return try PersistentStore.modelForStore(at: URL(fileURLWithPath: path))
+        return try of(URL(fileURLWithPath: path))
+    }
+
+    /// The model the store at `url` carries; for a store without a readable model cache (the
+    /// oldest releases wrote none), the model its catalog tells, with a warning saying why and
+    /// what that model cannot know.
+    static func of(_ url: URL) throws(StoreError) -> Model {
+        do {
+            return try PersistentStore.modelForStore(at: url)
+        } catch .noCarriedModel(let reason) {
+            let (model, unrecovered) = try PersistentStore.catalogModelForStore(at: url)
+            StandardError.write("\(url.path): warning: \(StoreError.noCarriedModel(reason: reason)); using the model its tables tell, which is partial:")
+            for gap in unrecovered { StandardError.write("  - \(gap)") }
+            return model
+        }
     }
 }

@@ -33,7 +33,7 @@ struct ExtractModel: ParsableCommand {
     func run() throws {
         var model: Model
         do {
-            model = try PersistentStore.modelForStore(at: URL(fileURLWithPath: store))
+            model = try CarriedModel.of(URL(fileURLWithPath: store))
         } catch {
             StandardError.write("\(store): error: \(error)")
             throw ExitCode.failure

@@ -159,7 +159,7 @@ struct Inspect: AsyncParsableCommand {
             if modelVersion != nil { throw ValidationError("--model-version chooses a version of the model --model names") }
             guard case .file(let url) = location else { throw ValidationError("a server's store is read with the model named by --model") }
             do {
-                return try inspect(url, named: store, model: PersistentStore.modelForStore(at: url))
+                return try inspect(url, named: store, model: CarriedModel.of(url))
             } catch let error as StoreError {
                 StandardError.write("\(store): error: \(error)")
                 throw ExitCode.failure

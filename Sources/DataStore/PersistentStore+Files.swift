@@ -123,7 +123,7 @@ extension PersistentStore {
     }
 
     /// The file at `url`, opened for reading only: its metadata and pages, never a write.
-    private static func readOnlyDatabase(at url: URL) throws -> DatabaseQueue {
+    static func readOnlyDatabase(at url: URL) throws -> DatabaseQueue {
         var configuration = GRDB.Configuration()
         configuration.readonly = true
         return try DatabaseQueue(path: url.path, configuration: configuration)
