@@ -67,7 +67,8 @@ public struct StoreCatalog: Sendable {
 /// Recovered: entity names, numbers and hierarchy; attributes from columns (`ZFIRSTNAME` →
 /// `firstname`), typed by the declared column type; to-one relationships from indexed key
 /// columns whose values are keys of one entity; many-to-many relationships from join tables
-/// (`Z_1ARTISTS (Z_1ALBUMSFEATURINGARTIST, Z_2ARTISTS)`), both sides. Not recoverable, and named
+/// (`Z_1ARTISTS (Z_1ALBUMSFEATURINGARTIST, Z_2ARTISTS)`), both sides; to-many relationships
+/// without inverse from their hidden columns (`ZCARTITEMMODEL.Z3ITEMS`). Not recoverable, and named
 /// in `unrecovered`: the case of names, which subentity of a shared table declares a column,
 /// integer types' width and Booleans, inverses of to-ones, delete rules, optionality, defaults,
 /// validation, and every transient property.
@@ -101,8 +102,15 @@ public enum CatalogModel {
                 unrecovered.append("\(entity.name): the columns of its table are all its own; which subentity declares each is not stored")
             }
             for column in columns where column.name.hasPrefix("Z") && !column.name.hasPrefix("Z_") {
-                // `Z3ARTIST`: the entity of a to-one's destination, which the runtime keeps itself.
-                guard !(column.name.dropFirst().first?.isNumber ?? false) else { continue }
+                if column.name.dropFirst().first?.isNumber ?? false {
+                    // `Z3_ARTIST` holds a to-one destination's entity, which the runtime keeps
+                    // itself; `Z3ITEMS` the owner's key of entity 3's to-many `items` without inverse.
+                    if let (owner, name) = numbered(column.name, byNumber: byNumber), !name.contains("_"),
+                       !columns.contains(where: { $0.name == "Z" + name.uppercased() }) {
+                        entities[owner]?.relationships.append(Relationship(name: name, destinationEntityName: entity.name, isToMany: true, location: here))
+                    }
+                    continue
+                }
                 let name = String(column.name.dropFirst()).lowercased()
                 if let destination = catalog.keyDestinations["\(table).\(column.name)"] {
                     entities[entity.name]?.relationships.append(Relationship(name: name, destinationEntityName: destination, location: here))
@@ -138,15 +146,21 @@ public enum CatalogModel {
     private static func joinSides(_ columns: [String], byNumber: [Int: StoreCatalog.Entity]) -> [(entity: String, relationship: String)]? {
         var sides: [(entity: String, relationship: String)] = []
         for column in columns {
-            let body = column.dropFirst(2)  // "Z_"
-            let digits = body.prefix { $0.isNumber }
-            guard let number = Int(digits), let entity = byNumber[number] else { return nil }
-            // A collision suffix (`ARTWORKS1`) is not part of the name.
-            let name = String(body.dropFirst(digits.count).reversed().drop { $0.isNumber }.reversed()).lowercased()
-            guard !name.isEmpty else { return nil }
-            sides.append((entity.name, name))
+            guard let side = numbered(String(column.dropFirst(2)), byNumber: byNumber) else { return nil }
+            sides.append(side)
         }
         return sides
+    }
+
+    /// The entity and the lower-cased name a `<prefix><entity number><NAME>[digits]` column
+    /// encodes (`Z_3ARTWORKS1`, `Z3ITEMS`), after its one-letter or `Z_` prefix.
+    private static func numbered(_ column: String, byNumber: [Int: StoreCatalog.Entity]) -> (entity: String, relationship: String)? {
+        let body = column.drop { !$0.isNumber }
+        let digits = body.prefix { $0.isNumber }
+        guard let number = Int(digits), let entity = byNumber[number] else { return nil }
+        // A collision suffix (`ARTWORKS1`) is not part of the name.
+        let name = String(body.dropFirst(digits.count).reversed().drop { $0.isNumber }.reversed()).lowercased()
+        return name.isEmpty ? nil : (entity.name, name)
     }
 
     /// The attribute type a column's declared type stores.

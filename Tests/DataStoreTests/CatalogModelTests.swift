@@ -21,6 +21,28 @@ struct CatalogModelTests {
         #expect(!Self.storesWithoutCache.isEmpty)
     }
 
+    /// SwiftData's store with its cache removed: its to-many relationships without inverse,
+    /// kept in a hidden column of the destination's table (`ZCARTITEMMODEL.Z3ITEMS`), come back.
+    @Test func aToManyWithoutInverse_comesBackFromItsHiddenColumn() throws {
+        let folder = CorpusStore.corpus.deletingLastPathComponent().appendingPathComponent("stores-swiftdata/CartKit__CartKitSwiftData_v1")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("no-cache-\(UUID().uuidString).sqlite")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("CartKitSwiftData_v1.sqlite"), to: url)
+        let carried = try PersistentStore.modelForStore(at: url)
+        try DatabaseQueue(path: url.path).write { try $0.execute(sql: "DROP TABLE Z_MODELCACHE") }
+        let (partial, _) = try PersistentStore.catalogModelForStore(at: url)
+        func toMany(_ model: Model) -> [String] {
+            model.entities.flatMap { entity in
+                entity.relationships.filter(\.isToMany).map { "\(entity.name).\($0.name.lowercased()) → \($0.destinationEntityName)" }
+            }.sorted()
+        }
+        #expect(toMany(partial) == ["CartItemModel.modifiers → CartItemModifierModel", "CartModel.items → CartItemModel"])
+        #expect(toMany(partial) == toMany(carried))
+        let store = try PersistentStore.readOnly(url: url, model: ManagedObjectModel(model: partial))
+        let carts = try store.newContext().fetch(FetchRequest<ManagedObject>(entityName: "CartModel"))
+        #expect(carts.count == 1)
+        #expect(carts.allSatisfy { ($0.value(forKey: "items") as? Set<ManagedObject>) != nil })
+    }
+
     @Test(arguments: storesWithoutCache)
     func aStoreWithoutCache_opensWithTheModelItsCatalogTells(_ name: String) throws {
         let corpus = CorpusStore(name)
