@@ -107,6 +107,15 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // A store's model cache decoded against the same model's XML parsed, interleaved: compare-model-cache [ROUNDS]
+        .executableTarget(
+            name: "compare-model-cache",
+            dependencies: [
+                .product(name: "DataModelParser", package: "DataModelKit"),
+                .product(name: "StoreSchema", package: "DataModelKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Batch requests and persistent history against the floor, interleaved: compare-batch [ROUNDS]
         .executableTarget(
             name: "compare-batch",

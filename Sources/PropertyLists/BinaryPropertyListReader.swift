@@ -23,7 +23,8 @@ package struct BinaryPropertyListReader {
         let offsets = (0..<objectCount).map { readInteger(bytes, at: tableStart + $0 * offsetSize, width: offsetSize) }
         guard offsets.allSatisfy({ $0 >= 8 && $0 < tableStart }) else { throw .malformed("object offset out of range") }
         let reader = BinaryPropertyListReader(bytes: bytes, offsets: offsets, referenceSize: referenceSize)
-        var visiting: Set<Int> = []
+        // By object: whether it is being read, which a reference back to it would loop on.
+        var visiting = [Bool](repeating: false, count: reader.offsets.count)
         return try reader.object(topObject, visiting: &visiting)
     }
 
@@ -33,10 +34,11 @@ package struct BinaryPropertyListReader {
         self.referenceSize = referenceSize
     }
 
-    private func object(_ index: Int, visiting: inout Set<Int>) throws(BinaryPropertyListError) -> PropertyListValue {
+    private func object(_ index: Int, visiting: inout [Bool]) throws(BinaryPropertyListError) -> PropertyListValue {
         guard index >= 0, index < offsets.count else { throw .malformed("object reference out of range") }
-        guard visiting.insert(index).inserted else { throw .malformed("object references loop") }
-        defer { visiting.remove(index) }
+        guard !visiting[index] else { throw .malformed("object references loop") }
+        visiting[index] = true
+        defer { visiting[index] = false }
         var position = offsets[index]
         let marker = bytes[position]
         position += 1

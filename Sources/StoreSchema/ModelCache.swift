@@ -21,6 +21,11 @@ public enum ModelCache {
         } catch {
             throw ModelCacheError("Z_MODELCACHE does not inflate: \(error)")
         }
+        return try decode(archive: payload, path: path)
+    }
+
+    /// The model an inflated cache, a keyed archive, holds.
+    static func decode(archive payload: [UInt8], path: String) throws(ModelCacheError) -> Model {
         do {
             let archive = try KeyedArchive(binaryPropertyList: payload)
             guard let root = try archive.topValue().object, root.className == "NSManagedObjectModel" else {
