@@ -64,12 +64,15 @@ private struct ModelCacheReader {
             propertyNames[name] = Set(try dictionary(entity.value(forKey: "NSProperties")).map(\.key))
             if let parent = try entity.value(forKey: "NSSuperentity").object { parents[name] = try string(parent, "NSEntityName") }
         }
-        func inherited(_ entity: String) -> Set<String> {
+        /// The property names of `entity`'s ancestors; a damaged archive may chain entities in a loop.
+        func inherited(_ entity: String) throws -> Set<String> {
             var names: Set<String> = []
+            var seen: Set<String> = [entity]
             var ancestor = parents[entity]
-            while let current = ancestor, names.count < 10_000 {
+            while let current = ancestor {
+                guard seen.insert(current).inserted else { throw ModelCacheError("the superentities of \(entity) form a loop") }
                 names.formUnion(propertyNames[current] ?? [])
-                ancestor = parents[current] == current ? nil : parents[current]
+                ancestor = parents[current]
             }
             return names
         }

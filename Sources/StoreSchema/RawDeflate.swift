@@ -30,9 +30,11 @@ enum RawDeflate {
                     stream.avail_out = UInt32(chunkBuffer.count)
                     return CZlib.inflate(&stream, Z_NO_FLUSH)
                 }
-                output += chunk[0..<(chunk.count - Int(stream.avail_out))]
+                let produced = chunk.count - Int(stream.avail_out)
+                output += chunk[0..<produced]
                 if output.count > limit { return Z_MEM_ERROR }
-                if status == Z_BUF_ERROR && stream.avail_in > 0 { status = Z_OK }
+                // Output space was given: a buffer error with input left and nothing produced is no progress.
+                if status == Z_BUF_ERROR && stream.avail_in > 0 && produced > 0 { status = Z_OK }
             }
             return status
         }
