@@ -12,7 +12,6 @@ enum MappingMigration {
         _ mapping: MappingModel, from source: Model, to destination: Model, database: some DatabaseWriter, url: URL,
         model: ManagedObjectModel, options: MigrationOptions
     ) throws(StoreError) {
-        _ = try policies(of: mapping, in: options)
         let made = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".mapping")
         removeStoreFiles(at: made)
         defer { removeStoreFiles(at: made) }
@@ -146,21 +145,5 @@ extension PersistentStore {
         model: ManagedObjectModel, options: MigrationOptions
     ) throws(StoreError) {
         try MappingMigration.makeStore(mapping, from: sourceStore, source: source, to: destination, at: url, model: model, options: options)
-    }
-}
-
-extension PersistentStore {
-    /// The tables of the store's layout as it names them (join tables located in its catalog):
-    /// what replacing the store drops.
-    package var layoutTableNames: [String] {
-        var names: [String] = []
-        for entity in entities {
-            names.append(entity.tableName)
-            for relationship in entity.relationships {
-                if case .joinTable(let table, _, _, _, _) = relationship.storage { names.append(table) }
-            }
-        }
-        var seen: Set<String> = []
-        return names.filter { seen.insert($0).inserted }
     }
 }

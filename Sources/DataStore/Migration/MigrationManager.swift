@@ -48,7 +48,7 @@ public final class MigrationManager {
         return sources.flatMap { source -> [ManagedObject] in
             guard let key = MigrationAssociations.key(source.objectID) else { return [] }
             let (keys, objects) = associations[name]!.destinations(of: key)
-            return keys.map { object(withKey: $0, in: destinationContext) } + objects
+            return keys.map { Self.object(withKey: $0, in: destinationContext) } + objects
         }
     }
 
@@ -56,7 +56,7 @@ public final class MigrationManager {
     public func sourceInstances(forEntityMappingNamed name: String, destinationInstances destinations: [ManagedObject]) -> [ManagedObject] {
         guard associations[name] != nil else { return [] }
         return destinations.flatMap { destination in
-            associations[name]!.sources(of: destination).map { object(withKey: $0, in: sourceContext) }
+            associations[name]!.sources(of: destination).map { Self.object(withKey: $0, in: sourceContext) }
         }
     }
 
@@ -114,10 +114,6 @@ public final class MigrationManager {
         }
         // The fetched objects are registered, and held by `fetched` while they are looked up.
         return withExtendedLifetime(fetched) { keys.map { key in MigrationManager.object(withKey: key, in: context) } }
-    }
-
-    private func object(withKey key: Int64, in context: ObjectContext) -> ManagedObject {
-        Self.object(withKey: key, in: context)
     }
 
     private static func object(withKey key: Int64, in context: ObjectContext) -> ManagedObject {
