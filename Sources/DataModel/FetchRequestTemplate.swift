@@ -12,6 +12,8 @@ public struct FetchRequestTemplate: Sendable, Equatable, Encodable {
     public var name: String
     public var entityName: String
     public var predicate: String?
+    /// The order of the results; none in a model from XML.
+    public var sortDescriptors: [FetchSortDescriptor] = []
     public var resultType: ResultType
     /// 0 means no limit.
     public var fetchLimit: Int

@@ -9,6 +9,8 @@ public struct FetchedProperty: Sendable, Equatable, Encodable {
         public var entityName: String
         /// The predicate in Core Data's format language; `$FETCH_SOURCE` names the owning object.
         public var predicate: String?
+        /// The order of the results; none in a model from XML.
+        public var sortDescriptors: [FetchSortDescriptor] = []
         public var unknownXML: UnknownXML?
         public var location: SourceLocation
 

@@ -242,10 +242,12 @@ extension FetchedProperty {
     }
 
     var withoutSourceDetails: FetchedProperty {
-        FetchedProperty(
+        var copy = FetchedProperty(
             name, entityName: fetchRequest.entityName, predicate: fetchRequest.predicate,
             requestName: fetchRequest.name, isOptional: isOptional, isSyncable: isSyncable,
             userInfo: userInfo.withoutSourceDetails)
+        copy.fetchRequest.sortDescriptors = fetchRequest.sortDescriptors
+        return copy
     }
 }
 

@@ -5,10 +5,11 @@ import Foundation
 /// extract-model` saves of the model a store carries, and what ``ModelParser`` reads back to the
 /// same model.
 ///
-/// It writes the header as the model holds it, entities with their attributes, relationships, fetch indexes, compound indexes,
-/// uniqueness constraints and user info, and configurations. A model with composites, fetched
-/// properties or fetch request templates is refused (`ModelWriter.Unsupported`), never written
-/// without them.
+/// It writes the header as the model holds it, entities with their attributes, relationships,
+/// fetched properties, fetch indexes, compound indexes, uniqueness constraints and user info, fetch
+/// request templates, and configurations. What Xcode's XML cannot say is refused
+/// (`ModelWriter.Unsupported`), never written without it: composites, and the sort descriptors of a
+/// fetch that a model built in code may hold.
 public enum ModelWriter {
     /// What the writer does not write, named.
     public struct Unsupported: Error, CustomStringConvertible {
@@ -17,7 +18,9 @@ public enum ModelWriter {
 
     public static func contents(of model: Model) throws(Unsupported) -> String {
         if let composite = model.composites.first { throw Unsupported(description: "the composite \(composite.name) is not written") }
-        if let template = model.fetchRequestTemplates.first { throw Unsupported(description: "the fetch request template \(template.name) is not written") }
+        if let template = model.fetchRequestTemplates.first(where: { !$0.sortDescriptors.isEmpty }) {
+            throw Unsupported(description: "the fetch request template \(template.name) sorts its results, which Xcode's XML cannot say")
+        }
         var lines = [#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#]
         let header = model.header
         lines.append("<model" + attributes([
@@ -28,11 +31,12 @@ public enum ModelWriter {
             ("iOSVersion", header.iOSVersion),
         ]) + ">")
         for entity in model.entities {
-            if let fetched = entity.fetchedProperties.first {
-                throw Unsupported(description: "the fetched property \(entity.name).\(fetched.name) is not written")
+            if let fetched = entity.fetchedProperties.first(where: { !$0.fetchRequest.sortDescriptors.isEmpty }) {
+                throw Unsupported(description: "the fetched property \(entity.name).\(fetched.name) sorts its results, which Xcode's XML cannot say")
             }
             lines += self.entity(entity)
         }
+        lines += model.fetchRequestTemplates.map(template)
         for configuration in model.configurations {
             lines.append("    <configuration" + attributes([("name", configuration.name)]) + ">")
             lines += configuration.memberEntities.map { "        <memberEntity" + attributes([("name", $0.name)]) + "/>" }
@@ -77,6 +81,15 @@ public enum ModelWriter {
                 ("syncable", yes(relationship.isSyncable)),
             ], userInfo: relationship.userInfo))
         }
+        for property in entity.fetchedProperties {
+            lines.append("        <fetchedProperty" + attributes([("name", property.name), ("optional", yes(property.isOptional))]) + ">")
+            lines.append("            <fetchRequest" + attributes([
+                ("name", property.fetchRequest.name), ("entity", property.fetchRequest.entityName),
+                ("predicateString", property.fetchRequest.predicate),
+            ]) + "/>")
+            lines += userInfo(property.userInfo, indent: "            ")
+            lines.append("        </fetchedProperty>")
+        }
         for index in entity.fetchIndexes {
             lines.append("        <fetchIndex" + attributes([("name", index.name)]) + ">")
             lines += index.elements.map { element in
@@ -92,6 +105,23 @@ public enum ModelWriter {
         lines += userInfo(entity.userInfo, indent: "        ")
         lines.append("    </entity>")
         return lines
+    }
+
+    /// A model-level `<fetchRequest>`; each setting is written where it differs from what the XML
+    /// means without it.
+    private static func template(_ template: FetchRequestTemplate) -> String {
+        func flag(_ value: Bool, default standard: Bool) -> String? { value == standard ? nil : (value ? "YES" : "NO") }
+        return "    <fetchRequest" + attributes([
+            ("name", template.name), ("entity", template.entityName), ("predicateString", template.predicate),
+            ("resultType", template.resultType == .managedObjects ? nil : String(template.resultType.rawValue)),
+            ("fetchLimit", template.fetchLimit == 0 ? nil : String(template.fetchLimit)),
+            ("fetchBatchSize", template.fetchBatchSize == 0 ? nil : String(template.fetchBatchSize)),
+            ("includeSubentities", flag(template.includesSubentities, default: true)),
+            ("includePropertyValues", flag(template.includesPropertyValues, default: true)),
+            ("includesPendingChanges", flag(template.includesPendingChanges, default: true)),
+            ("returnObjectsAsFaults", flag(template.returnsObjectsAsFaults, default: true)),
+            ("returnDistinctResults", flag(template.returnsDistinctResults, default: false)),
+        ]) + "/>"
     }
 
     /// `<name …/>`, or with its user info inside.

@@ -25,6 +25,9 @@ package enum ArchivedExpression {
             return path
         case "NSKeyPathExpression", "NSFunctionExpression":
             return try function(object)
+        case "NSAggregateExpression":
+            let elements = try object.value(forKey: "NSCollection").object?.elements() ?? []
+            return "{" + (try elements.map(text(of:))).joined(separator: ", ") + "}"
         default:
             throw Unsupported(description: "expressions of class \(object.className) are not read")
         }
@@ -35,7 +38,7 @@ package enum ArchivedExpression {
         let operand = try text(of: object.value(forKey: "NSOperand"))
         let selector = try object.value(forKey: "NSSelectorName").string ?? ""
         let arguments = try object.value(forKey: "NSArguments").object?.elements().map(text(of:)) ?? []
-        if selector == "valueForKeyPath:", arguments.count == 1 {
+        if selector == "valueForKeyPath:" || selector == "valueForKey:", arguments.count == 1 {
             return operand == "SELF" ? arguments[0] : "\(operand).\(arguments[0])"
         }
         if try object.value(forKey: "NSOperand").object?.value(forKey: "NSConstantValueClassName").string == "_NSPredicateUtilities" {
@@ -54,6 +57,8 @@ package enum ArchivedExpression {
         case .boolean(let boolean): return boolean ? "YES" : "NO"
         case .object(let object) where object.className.hasSuffix("String"):
             return quoted(value.string ?? "")
+        case .object(let object) where object.classNames.contains("NSArray") || object.classNames.contains("NSSet"):
+            return "{" + (try object.elements().map(constant)).joined(separator: ", ") + "}"
         default:
             throw Unsupported(description: "a constant of this kind is not read")
         }

@@ -9,8 +9,11 @@ import PropertyLists
 ///
 ///     let model = try ModelCache.decode(blob, path: "Library.sqlite")
 ///
-/// Decoding is total: what the archive holds that this reader cannot represent (a fetched
-/// property, a fetch request template, a composite attribute, a custom default object) is a
+/// A compiled model (a `.mom` file inside an app's `.momd` folder) is the same archive, not
+/// compressed: `decode(compiledModel:path:)` reads one.
+///
+/// Decoding is total: what the archive holds that this reader cannot represent (a composite
+/// attribute, a custom default object, a fetched property whose request has a limit) is a
 /// `ModelCacheError` that names it, never a model with parts missing.
 public enum ModelCache {
     /// The model `blob` (the `Z_CONTENT` of the store at `path`) holds.
@@ -22,6 +25,11 @@ public enum ModelCache {
             throw ModelCacheError("Z_MODELCACHE does not inflate: \(error)")
         }
         return try decode(archive: payload, path: path)
+    }
+
+    /// The model a compiled model file (`Model.momd/Model 2.mom`, Xcode's `momc` output) at `path` holds.
+    public static func decode(compiledModel bytes: [UInt8], path: String) throws(ModelCacheError) -> Model {
+        try decode(archive: bytes, path: path)
     }
 
     /// The model an inflated cache, a keyed archive, holds.
@@ -58,10 +66,12 @@ private struct ModelCacheReader {
         // A cache lists inherited properties under every subentity too: a property is an entity's
         // own when no ancestor has one of its name.
         var propertyNames: [String: Set<String>] = [:]
+        var properties: [String: [(key: String, value: ArchivedValue)]] = [:]
         var parents: [String: String] = [:]
         for entity in entityObjects {
             let name = try string(entity, "NSEntityName")
-            propertyNames[name] = Set(try dictionary(entity.value(forKey: "NSProperties")).map(\.key))
+            properties[name] = try dictionary(entity.value(forKey: "NSProperties"))
+            propertyNames[name] = Set(properties[name, default: []].map(\.key))
             if let parent = try entity.value(forKey: "NSSuperentity").object { parents[name] = try string(parent, "NSEntityName") }
         }
         /// The property names of `entity`'s ancestors; a damaged archive may chain entities in a loop.
@@ -79,20 +89,24 @@ private struct ModelCacheReader {
         var entities: [Entity] = []
         for object in entityObjects {
             let name = try string(object, "NSEntityName")
-            entities.append(try entity(object, named: name, parent: parents[name], skipping: inherited(name)))
+            entities.append(try entity(object, named: name, parent: parents[name], properties: properties[name] ?? [], skipping: inherited(name)))
         }
         var configurations: [Configuration] = []
         for (name, members) in try dictionary(root.value(forKey: "NSConfigurations")).sorted(by: { $0.key < $1.key }) {
             let names = try members.object?.elements().compactMap { try $0.object.map { try string($0, "NSEntityName") } } ?? []
             configurations.append(Configuration(name: name, memberEntities: names.sorted().map { NameReference($0, at: .generated) }, location: .generated))
         }
-        if try !dictionary(root.value(forKey: "NSFetchRequestTemplates")).isEmpty {
-            throw ModelCacheError("the model's fetch request templates are not read yet")
+        var templates: [FetchRequestTemplate] = []
+        for (name, value) in try dictionary(root.value(forKey: "NSFetchRequestTemplates")).sorted(by: { $0.key < $1.key }) {
+            templates.append(try template(value, named: name))
         }
-        return Model(path, entities: entities.sorted { $0.name < $1.name }, configurations: configurations)
+        return Model(
+            path, entities: entities.sorted { $0.name < $1.name }, fetchRequestTemplates: templates, configurations: configurations)
     }
 
-    private func entity(_ object: ArchivedObject, named name: String, parent: String?, skipping inherited: Set<String>) throws -> Entity {
+    private func entity(
+        _ object: ArchivedObject, named name: String, parent: String?, properties: [(key: String, value: ArchivedValue)], skipping inherited: Set<String>
+    ) throws -> Entity {
         var entity = Entity(
             name, className: try object.value(forKey: "NSClassNameForEntity").string, parentName: parent,
             isAbstract: try flag(object, "NSIsAbstract"))
@@ -100,7 +114,7 @@ private struct ModelCacheReader {
         if let renaming, renaming != name { entity.elementID = renaming }
         entity.versionHashModifier = try object.value(forKey: "NSVersionHashModifier").string
         entity.userInfo = try userInfo(object)
-        for (propertyName, value) in try dictionary(object.value(forKey: "NSProperties")).sorted(by: { $0.key < $1.key })
+        for (propertyName, value) in properties.sorted(by: { $0.key < $1.key })
         where !inherited.contains(propertyName) {
             guard var property = value.object else { throw ModelCacheError("\(name).\(propertyName) is not an archived property") }
             if property.className == "_NSPropertyDescriptionProxy", let underlying = try property.value(forKey: "NSUnderlyingProperty").object {
@@ -112,7 +126,7 @@ private struct ModelCacheReader {
             case "NSRelationshipDescription":
                 entity.relationships.append(try relationship(property, named: propertyName))
             case "NSFetchedPropertyDescription":
-                throw ModelCacheError("the fetched property \(name).\(propertyName) is not read yet")
+                entity.fetchedProperties.append(try fetchedProperty(property, named: propertyName, in: name))
             default:
                 throw ModelCacheError("\(name).\(propertyName) is a \(property.className), which this reader does not know")
             }
@@ -225,6 +239,44 @@ private struct ModelCacheReader {
         return relationship
     }
 
+    /// A fetched property: its fetch request's entity, predicate and order. A request that asks
+    /// for more (a limit, another result type) is refused, as a model cannot say it.
+    private func fetchedProperty(_ object: ArchivedObject, named name: String, in entity: String) throws -> FetchedProperty {
+        let owner = "the fetched property \(entity).\(name)"
+        guard let requestObject = try object.value(forKey: "NSFetchRequest").object else { throw ModelCacheError("\(owner) has no fetch request") }
+        let fetch = try ArchivedFetch(requestObject, entityName: object.value(forKey: "_NSFetchRequestEntityName").string, of: owner)
+        guard fetch.resultType == 0, fetch.fetchLimit == 0, fetch.fetchBatchSize == 0, fetch.flags == ArchivedFetch.defaultFlags else {
+            throw ModelCacheError("\(owner) fetches with settings a fetched property of a model does not hold")
+        }
+        var request = FetchedProperty.Request(
+            name: "fetchedPropertyFetchRequest", entityName: fetch.entityName, predicate: fetch.predicate, location: .generated)
+        request.sortDescriptors = fetch.sortDescriptors
+        var property = FetchedProperty(name: name, isOptional: try flag(object, "NSIsOptional"), fetchRequest: request, location: .generated)
+        property.userInfo = try userInfo(object)
+        return property
+    }
+
+    /// A fetch request template of the model, named `name`.
+    private func template(_ value: ArchivedValue, named name: String) throws -> FetchRequestTemplate {
+        let owner = "the fetch request template \(name)"
+        guard let object = value.object else { throw ModelCacheError("\(owner) is not an archived fetch request") }
+        let fetch = try ArchivedFetch(object, entityName: nil, of: owner)
+        guard let resultType = FetchRequestTemplate.ResultType(rawValue: fetch.resultType) else {
+            throw ModelCacheError("\(owner) has the result type \(fetch.resultType)")
+        }
+        var template = FetchRequestTemplate(name: name, entityName: fetch.entityName, predicate: fetch.predicate, location: .generated)
+        template.sortDescriptors = fetch.sortDescriptors
+        template.resultType = resultType
+        template.fetchLimit = fetch.fetchLimit
+        template.fetchBatchSize = fetch.fetchBatchSize
+        template.returnsDistinctResults = fetch.flags & 1 != 0
+        template.includesSubentities = fetch.flags & 2 != 0
+        template.includesPropertyValues = fetch.flags & 4 != 0
+        template.returnsObjectsAsFaults = fetch.flags & 8 != 0
+        template.includesPendingChanges = fetch.flags & 16 != 0
+        return template
+    }
+
     /// What every property description holds besides its kind: renaming identifier, version hash
     /// modifier, user info.
     private func common(_ object: ArchivedObject, named name: String, into elementID: inout String?, _ modifier: inout String?, _ info: inout UserInfo) throws {
@@ -234,7 +286,9 @@ private struct ModelCacheReader {
     }
 
     private func userInfo(_ object: ArchivedObject) throws -> UserInfo {
-        UserInfo(try dictionary(object.value(forKey: "NSUserInfo")).sorted { $0.key < $1.key }.map { key, value in
+        let entries = try dictionary(object.value(forKey: "NSUserInfo"))
+        if entries.isEmpty { return UserInfo() }
+        return UserInfo((entries.count == 1 ? entries : entries.sorted { $0.key < $1.key }).map { key, value in
             UserInfo.Entry(key: key, value: value.string ?? "\(value)", location: .generated)
         })
     }

@@ -33,7 +33,7 @@ public struct StoreMetadata: Sendable, Equatable {
 
     /// Reads the binary property list of a store's `Z_PLIST` column.
     public init(binaryPropertyList bytes: [UInt8]) throws(BinaryPropertyListError) {
-        guard case .dictionary(let entries) = try BinaryPropertyListReader.decode(bytes) else {
+        guard case .dictionary(let entries) = try BinaryPropertyList.decode(bytes) else {
             throw .malformed("the top object is not a dictionary")
         }
         self.entries = entries

@@ -1,0 +1,66 @@
+/// An `NSPredicate` as `NSKeyedArchiver` keeps it (the predicates of a compiled model's fetched
+/// properties and fetch request templates), written back in the predicate language's syntax:
+/// `authorAlias == $FETCH_SOURCE.alias AND comment CONTAINS[c] $FETCHED_PROPERTY.userInfo.search`.
+package enum ArchivedPredicate {
+    package static func text(of value: ArchivedValue) throws -> String {
+        guard let object = value.object else { throw ArchivedExpression.Unsupported(description: "the archive holds no predicate object") }
+        switch object.className {
+        case "NSTruePredicate": return "TRUEPREDICATE"
+        case "NSFalsePredicate": return "FALSEPREDICATE"
+        case "NSCompoundPredicate": return try compound(object)
+        case "NSComparisonPredicate": return try comparison(object)
+        default: throw ArchivedExpression.Unsupported(description: "predicates of class \(object.className) are not read")
+        }
+    }
+
+    /// `NOT p`, or subpredicates joined by `AND` or `OR`; a compound inside another is parenthesized.
+    private static func compound(_ object: ArchivedObject) throws -> String {
+        let subpredicates = try object.value(forKey: "NSSubpredicates").object?.elements() ?? []
+        let parts = try subpredicates.map { value in
+            let text = try text(of: value)
+            return value.object?.className == "NSCompoundPredicate" ? "(" + text + ")" : text
+        }
+        switch try integer(object, "NSCompoundPredicateType") {
+        case 0:
+            guard parts.count == 1 else { throw ArchivedExpression.Unsupported(description: "a NOT predicate of \(parts.count) parts") }
+            return "NOT " + parts[0]
+        case 1: return parts.isEmpty ? "TRUEPREDICATE" : parts.joined(separator: " AND ")
+        case 2: return parts.isEmpty ? "FALSEPREDICATE" : parts.joined(separator: " OR ")
+        case let type: throw ArchivedExpression.Unsupported(description: "compound predicate type \(type)")
+        }
+    }
+
+    /// `[ANY|ALL ]left OP[options] right`, the operator and its options read from the operator object.
+    private static func comparison(_ object: ArchivedObject) throws -> String {
+        guard let operation = try object.value(forKey: "NSPredicateOperator").object else {
+            throw ArchivedExpression.Unsupported(description: "a comparison without an operator")
+        }
+        let type = try integer(operation, "NSOperatorType")
+        guard let symbol = operators[type] else { throw ArchivedExpression.Unsupported(description: "predicate operator type \(type)") }
+        let modifier = switch try integer(operation, "NSModifier") {
+        case 1: "ALL "
+        case 2: "ANY "
+        default: ""
+        }
+        // Case and diacritic insensitivity are kept as `NSOptions` or, by some operators, `NSFlags`.
+        let options = try integer(operation, "NSOptions") | integer(operation, "NSFlags")
+        let flags = (options & 1 != 0 ? "c" : "") + (options & 2 != 0 ? "d" : "") + (options & 4 != 0 ? "n" : "")
+        let left = try ArchivedExpression.text(of: object.value(forKey: "NSLeftExpression"))
+        let right = try ArchivedExpression.text(of: object.value(forKey: "NSRightExpression"))
+        return modifier + left + " " + symbol + (flags.isEmpty ? "" : "[" + flags + "]") + " " + right
+    }
+
+    /// `NSPredicateOperatorType`'s values.
+    private static let operators: [Int: String] = [
+        0: "<", 1: "<=", 2: ">", 3: ">=", 4: "==", 5: "!=", 6: "MATCHES", 7: "LIKE", 8: "BEGINSWITH", 9: "ENDSWITH", 10: "IN",
+        99: "CONTAINS", 100: "BETWEEN",
+    ]
+
+    private static func integer(_ object: ArchivedObject, _ key: String) throws -> Int {
+        switch try object.value(forKey: key) {
+        case .integer(let number): number
+        case .boolean(let flag): flag ? 1 : 0
+        default: 0
+        }
+    }
+}
