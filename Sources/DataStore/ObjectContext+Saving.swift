@@ -211,12 +211,14 @@ extension ObjectContext {
     /// The names of the properties whose values differ from the saved ones.
     func changedKeys(of object: ManagedObject) -> Set<String> {
         var keys: Set<String> = []
-        for attribute in object.entity.attributes where object.attributeChanged(atSlot: attribute.slot) {
-            keys.insert(attribute.name)
+        let entity = object.entity
+        // By index: a property's description is large, and only its slot and name are read.
+        for index in entity.attributes.indices where object.attributeChanged(atSlot: entity.attributes[index].slot) {
+            keys.insert(entity.attributes[index].name)
         }
-        for relationship in object.entity.relationships
-        where !Self.same(object.relationshipValues[relationship.slot], object.savedRelationshipValues[relationship.slot]) {
-            keys.insert(relationship.name)
+        for index in entity.relationships.indices {
+            let slot = entity.relationships[index].slot
+            if !Self.same(object.relationshipValues[slot], object.savedRelationshipValues[slot]) { keys.insert(entity.relationships[index].name) }
         }
         return keys
     }

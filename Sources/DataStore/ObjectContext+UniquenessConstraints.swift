@@ -88,10 +88,13 @@ extension ObjectContext {
                 groups.append((key, object, [], nil))
             }
         }
-        // The stored objects with those values, in batches a statement's arguments hold.
+        // The stored objects with those values, in batches a statement holds: an `IN` list of
+        // one name's values takes thousands; an `OR` of several names' must stay shallow, as
+        // SQLite limits an expression's depth to 1,000.
         let storable = groups.map(\.key).filter(\.isStorable)
-        for start in stride(from: 0, to: storable.count, by: 500) {
-            let keys = Array(storable[start..<min(start + 500, storable.count)])
+        let batchSize = constraint.count == 1 ? 5_000 : 500
+        for start in stride(from: 0, to: storable.count, by: batchSize) {
+            let keys = Array(storable[start..<min(start + batchSize, storable.count)])
             var request = FetchRequest<ManagedObject>(entityName: entityName, predicate: Self.matching(keys, on: constraint))
             // The rows as stored: the inserted objects are the ones being matched.
             request.includesPendingChanges = false
@@ -106,14 +109,19 @@ extension ObjectContext {
                 groups[position].stored = existing
             }
         }
+        guard case .custom(let policy) = mergePolicy else {
+            // Merged at once: no conflict made for a built-in policy (an upsert has one per object).
+            for group in groups {
+                let survivor = group.stored ?? group.first
+                if group.stored != nil { mergeIfLive(group.first, into: survivor, by: mergePolicy) }
+                for object in group.later { mergeIfLive(object, into: survivor, by: mergePolicy) }
+            }
+            return
+        }
         let conflicts = groups.filter { $0.stored != nil || !$0.later.isEmpty }.map {
             ConstraintConflict(constraint: constraint, databaseObject: $0.stored, conflictingObjects: [$0.first] + $0.later)
         }
         guard !conflicts.isEmpty else { return }
-        guard case .custom(let policy) = mergePolicy else {
-            for conflict in conflicts { merge(conflict, by: mergePolicy) }
-            return
-        }
         do {
             try policy.resolve(constraintConflicts: conflicts, in: self)
         } catch {
@@ -126,9 +134,13 @@ extension ObjectContext {
     func merge(_ conflict: ConstraintConflict, by policy: MergePolicy) {
         guard policy.builtIn != .error else { return }
         let survivor = conflict.survivor
-        for object in conflict.conflictingObjects where object !== survivor && object.context === self && !deleted.contains(object) {
-            merge(object, into: survivor, by: policy.builtIn)
-        }
+        for object in conflict.conflictingObjects { mergeIfLive(object, into: survivor, by: policy.builtIn) }
+    }
+
+    /// Merges `object` into `survivor` unless it is the survivor, or gone from this context.
+    private func mergeIfLive(_ object: ManagedObject, into survivor: ManagedObject, by policy: MergePolicy) {
+        guard object !== survivor, object.context === self, !deleted.contains(object) else { return }
+        merge(object, into: survivor, by: policy)
     }
 
     /// Merges `object` (inserted) into `survivor` by `policy`, moves its relationships' other
@@ -143,13 +155,22 @@ extension ObjectContext {
             }
         }
         // By name: the survivor may be of another entity of the hierarchy, with other slots.
-        let sameEntity = survivor.entity === object.entity
-        for attribute in object.entity.attributes where !attribute.isDerived && attribute.slot < object.loadedAttributeCount {
-            guard let target = sameEntity ? attribute : survivor.entity.attribute(named: attribute.name), !target.isDerived else { continue }
-            let value = object.primitiveValue(atSlot: attribute.slot)
-            let current = survivor.primitiveValue(atSlot: target.slot)
+        let entity = object.entity, sameEntity = survivor.entity === entity
+        // By index: an attribute's description is large, and only its slot and name are read.
+        for index in entity.attributes.indices where !entity.attributes[index].isDerived {
+            let slot = entity.attributes[index].slot
+            guard slot < object.loadedAttributeCount else { continue }
+            let targetSlot: Int
+            if sameEntity {
+                targetSlot = slot
+            } else {
+                guard let target = survivor.entity.attribute(named: entity.attributes[index].name), !target.isDerived else { continue }
+                targetSlot = target.slot
+            }
+            let value = object.primitiveValue(atSlot: slot)
+            let current = survivor.primitiveValue(atSlot: targetSlot)
             if value != current, takes(value != .null, over: current != .null) {
-                survivor.setAttributeValue(value, atSlot: target.slot)
+                survivor.setAttributeValue(value, atSlot: targetSlot)
             }
         }
         for relationship in object.entity.relationships where !relationship.isTransient {
@@ -202,6 +223,8 @@ private struct ConstraintReader {
 
     let constraint: [String]
     private var fieldsByEntity: [Int: [Field]] = [:]
+    private var lastEntity: EntityDescription?
+    private var lastFields: [Field] = []
 
     init(constraint: [String]) {
         self.constraint = constraint
@@ -210,11 +233,16 @@ private struct ConstraintReader {
     /// The object's values for the constraint's names; `nil` when one is `nil`, which clashes with
     /// nothing.
     mutating func key(of object: ManagedObject, in context: ObjectContext) -> ConstraintKey? {
-        let fields = fields(of: object.entity)
-        if fields.count == 1 { return value(of: object, fields[0], in: context).map(ConstraintKey.one) }
+        let entity = object.entity
+        // Objects come an entity at a time: the last entity's fields, without a lookup.
+        if entity !== lastEntity {
+            lastFields = fields(of: entity)
+            lastEntity = entity
+        }
+        if lastFields.count == 1 { return value(of: object, lastFields[0], in: context).map(ConstraintKey.one) }
         var values: [ConstraintValue] = []
-        values.reserveCapacity(fields.count)
-        for field in fields {
+        values.reserveCapacity(lastFields.count)
+        for field in lastFields {
             guard let value = value(of: object, field, in: context) else { return nil }
             values.append(value)
         }
@@ -281,6 +309,16 @@ private enum ConstraintValue: Hashable {
         switch self {
         case .attribute(let value): .attribute(value)
         case .object(let id): .object(id)
+        }
+    }
+
+    /// The common keys, integers and strings, hashed directly: an upsert hashes one per object.
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .attribute(.integer(let number)): hasher.combine(number)
+        case .attribute(.string(let text)): hasher.combine(text)
+        case .attribute(let value): hasher.combine(value)
+        case .object(let id): hasher.combine(id)
         }
     }
 }

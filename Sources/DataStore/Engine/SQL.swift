@@ -83,6 +83,15 @@ package struct SQL: Sendable, Hashable {
         pieces += other.pieces
     }
 
+    /// Appends `count` placeholders, `, ` between them: a list of bound values.
+    package mutating func appendPlaceholders(count: Int) {
+        pieces.reserveCapacity(pieces.count + 2 * count)
+        for index in 0..<count {
+            if index > 0 { pieces.append(.text(", ")) }
+            pieces.append(.placeholder)
+        }
+    }
+
     /// Appends `text`, each `?` in it a placeholder. Statements are built for each object a save
     /// writes, so the text is scanned by its bytes.
     fileprivate mutating func appendText(_ text: String) {

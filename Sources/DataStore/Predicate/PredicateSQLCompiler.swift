@@ -23,6 +23,11 @@ package struct SQLFragment: Sendable {
         SQLFragment(sql: lhs + rhs.sql, arguments: rhs.arguments)
     }
 
+    package mutating func append(_ other: SQLFragment) {
+        sql.append(other.sql)
+        arguments += other.arguments
+    }
+
     package static func bound(_ value: DatabaseValue) -> SQLFragment {
         SQLFragment(sql: .placeholder, arguments: [value])
     }
@@ -138,12 +143,15 @@ struct PredicateSQLCompiler {
         case .in:
             guard case .list(let elements) = rhs else { return truth(false) }
             let nonNull = elements.filter { if case .value(let value) = $0 { !value.isNull } else { true } }
-            var alternatives: [SQLFragment] = []
-            if !nonNull.isEmpty {
-                alternatives.append(left + " IN (" + .joined(nonNull.map { expression($0, folding: options) }, separator: ", ") + ")")
-            }
-            if nonNull.count < elements.count { alternatives.append(left + " IS NULL") }
-            return alternatives.isEmpty ? truth(false) : "(" + .joined(alternatives, separator: " OR ") + ")"
+            let matchesNull = nonNull.count < elements.count
+            guard !nonNull.isEmpty else { return matchesNull ? "(" + left + " IS NULL)" : truth(false) }
+            // Built in place: the list may hold hundreds of placeholders.
+            var test = SQLFragment(sql: "(")
+            test.append(left)
+            test.sql.append(" IN (")
+            test.append(list(nonNull, folding: options))
+            test.append(matchesNull ? ") OR " + left + " IS NULL)" : SQLFragment(sql: "))"))
+            return test
         case .beginsWith, .endsWith, .contains, .like, .matches:
             return truth(false)
         }
@@ -174,13 +182,26 @@ struct PredicateSQLCompiler {
 
     // MARK: Expressions
 
+    /// The elements, `, ` between them. Constants go in as placeholders and their values, with no
+    /// fragment each: a list of keys may hold hundreds.
+    private mutating func list(_ elements: [ResolvedExpression], folding options: StringOptions) -> SQLFragment {
+        let values: [DatabaseValue] = options.isEmpty
+            ? elements.compactMap { element -> DatabaseValue? in if case .value(let value) = element { value } else { nil } } : []
+        guard values.count == elements.count else {
+            return .joined(elements.map { expression($0, folding: options) }, separator: ", ")
+        }
+        var list = SQLFragment(sql: SQL(), arguments: values)
+        list.sql.appendPlaceholders(count: values.count)
+        return list
+    }
+
     private mutating func expression(_ expression: ResolvedExpression, folding options: StringOptions = []) -> SQLFragment {
         switch expression {
         case .value(let value):
             guard !options.isEmpty, case .string(let text) = value.storage else { return .bound(value) }
             return .bound(TextMatching.fold(text, options).databaseValue)
         case .list(let elements):
-            return "(" + .joined(elements.map { self.expression($0, folding: options) }, separator: ", ") + ")"
+            return "(" + list(elements, folding: options) + ")"
         case .objectValue(let id):
             return .bound(id?.primaryKey?.databaseValue ?? .null)
         case .object(let path):
