@@ -3,9 +3,9 @@ import DataModel
 /// How DataModelKit stores a composite attribute: one column per leaf attribute, named after the
 /// path to it joined with `_` (`location` → `ShelfSpot.position` → `x` gives `ZLOCATION_POSITION_X`).
 ///
-/// Core Data's own layout for composites is not publicly known (no store written with one has been
-/// examined). Everything that depends on this choice goes through this type, so it can change in one
-/// place once the real layout is known.
+/// Core Data's own layout differs: the two SwiftData stores examined so far name each element's
+/// column by the element alone, with a numeric suffix on a clash (*The Model Cache Format* §5.7).
+/// Everything that depends on this choice goes through this type, so it changes in one place.
 package enum CompositeLayout {
     package struct Leaf {
         /// `location_position_x`: the column name before `Z` and uppercasing.
