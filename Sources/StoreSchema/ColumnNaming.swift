@@ -48,7 +48,7 @@ enum ColumnNaming {
         fingerprints.reserveCapacity(requests.count + 8)
         for index in requests.indices {
             var rest = NameFingerprint()
-            let column = columnName(requests[index].sortName, fingerprintingRest: &rest)
+            let column = columnName(requests[index].nameBase, fingerprintingRest: &rest)
             var entry = Names(column: column)
             fingerprints.append(rest.prefixed(by: columnPrefix))
             if let number = requests[index].foreignEntityNumber {

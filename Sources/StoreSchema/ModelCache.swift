@@ -12,9 +12,10 @@ import PropertyLists
 /// A compiled model (a `.mom` file inside an app's `.momd` folder) is the same archive, not
 /// compressed: `decode(compiledModel:path:)` reads one.
 ///
-/// Decoding is total: what the archive holds that this reader cannot represent (a composite
-/// attribute, a custom default object, a fetched property whose request has a limit) is a
-/// `ModelCacheError` that names it, never a model with parts missing.
+/// Decoding is total: what the archive holds that this reader cannot represent (a custom default
+/// object, a fetched property whose request has a limit) is a `ModelCacheError` that names it, never
+/// a model with parts missing. A composite attribute becomes a model-level composite named after
+/// its property (an archive keeps no other name for it).
 public enum ModelCache {
     /// The model `blob` (the `Z_CONTENT` of the store at `path`) holds.
     public static func decode(_ blob: [UInt8], path: String) throws(ModelCacheError) -> Model {
@@ -39,7 +40,8 @@ public enum ModelCache {
             guard let root = try archive.topValue().object, root.className == "NSManagedObjectModel" else {
                 throw ModelCacheError("the archive's root is no NSManagedObjectModel")
             }
-            return try ModelCacheReader(path: path).model(root)
+            var reader = ModelCacheReader(path: path)
+            return try reader.model(root)
         } catch let error as ModelCacheError {
             throw error
         } catch {
@@ -60,8 +62,14 @@ public struct ModelCacheError: Error, Equatable, CustomStringConvertible {
 /// Reads the archived model's objects into a `Model`.
 private struct ModelCacheReader {
     let path: String
+    /// The model-level composites the entities' composite attributes were read into.
+    private var composites: [Composite] = []
 
-    func model(_ root: ArchivedObject) throws -> Model {
+    init(path: String) {
+        self.path = path
+    }
+
+    mutating func model(_ root: ArchivedObject) throws -> Model {
         let entityObjects = try entities(root.value(forKey: "NSEntities"))
         // A cache lists inherited properties under every subentity too: a property is an entity's
         // own when no ancestor has one of its name.
@@ -101,10 +109,11 @@ private struct ModelCacheReader {
             templates.append(try template(value, named: name))
         }
         return Model(
-            path, entities: entities.sorted { $0.name < $1.name }, fetchRequestTemplates: templates, configurations: configurations)
+            path, entities: entities.sorted { $0.name < $1.name }, composites: composites.sorted { $0.name < $1.name },
+            fetchRequestTemplates: templates, configurations: configurations)
     }
 
-    private func entity(
+    private mutating func entity(
         _ object: ArchivedObject, named name: String, parent: String?, properties: [(key: String, value: ArchivedValue)], skipping inherited: Set<String>
     ) throws -> Entity {
         var entity = Entity(
@@ -121,7 +130,7 @@ private struct ModelCacheReader {
                 property = underlying
             }
             switch property.className {
-            case "NSAttributeDescription", "NSDerivedAttributeDescription":
+            case "NSAttributeDescription", "NSDerivedAttributeDescription", "NSCompositeAttributeDescription":
                 entity.attributes.append(try attribute(property, named: propertyName, in: name))
             case "NSRelationshipDescription":
                 entity.relationships.append(try relationship(property, named: propertyName))
@@ -178,7 +187,7 @@ private struct ModelCacheReader {
         try object.value(forKey: key).object?.elements().map { try $0.object?.elements().compactMap(\.string) ?? [] } ?? []
     }
 
-    private func attribute(_ object: ArchivedObject, named name: String, in entity: String) throws -> Attribute {
+    private mutating func attribute(_ object: ArchivedObject, named name: String, in entity: String) throws -> Attribute {
         let code = try object.value(forKey: "NSAttributeType")
         guard case .integer(let number) = code, let type = Self.attributeTypes[number] else {
             throw ModelCacheError("\(entity).\(name) has the attribute type \(code), which this reader does not know")
@@ -193,6 +202,7 @@ private struct ModelCacheReader {
             attribute.allowsExternalBinaryDataStorage = flags & 0x04 != 0
             attribute.preservesValueInHistoryOnDeletion = flags & 0x10 != 0
         }
+        if type == .composite { attribute.compositeName = try composite(object, named: name, in: entity) }
         if object.className == "NSDerivedAttributeDescription" {
             attribute.isDerived = true
             attribute.derivationExpression = try ArchivedExpression.text(of: object.value(forKey: "NSDerivationExpression"))
@@ -214,6 +224,8 @@ private struct ModelCacheReader {
                                                  bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])).uuidString
         case .object(let value) where value.className.hasSuffix("String"):
             attribute.defaultValue = try value.value(forKey: "NS.string").string
+        case .object(let value) where try type == .composite && value.classNames.contains("NSDictionary") && value.entries().isEmpty:
+            break  // a required composite's: its members' own defaults
         case let other:
             throw ModelCacheError("\(entity).\(name)'s default value (\(other.object?.className ?? "\(other)")) is not read")
         }
@@ -237,6 +249,28 @@ private struct ModelCacheReader {
         try common(object, named: name, into: &relationship.elementID, &relationship.versionHashModifier, &relationship.userInfo)
         relationship.isIndexed = try flag(object, "NSIsIndexed")
         return relationship
+    }
+
+    /// The model-level composite holding the members of the composite attribute `object`; its name.
+    /// An archive names a composite only by its property: the composite takes that name,
+    /// capitalized, with the entity's before it when another composite of other members has it.
+    private mutating func composite(_ object: ArchivedObject, named name: String, in entity: String) throws -> String {
+        var members: [Attribute] = []
+        for element in try object.value(forKey: "NSCompositeElements").object?.elements() ?? [] {
+            guard let element = element.object, let memberName = try element.value(forKey: "NSPropertyName").string else {
+                throw ModelCacheError("\(entity).\(name) has a member that is not an archived attribute")
+            }
+            members.append(try attribute(element, named: memberName, in: "\(entity).\(name)"))
+        }
+        let base = name.prefix(1).uppercased() + name.dropFirst()
+        var candidate = base, attempt = 1
+        while let existing = composites.first(where: { $0.name == candidate }) {
+            if existing.attributes == members { return candidate }
+            attempt += 1
+            candidate = entity + base + (attempt == 2 ? "" : String(attempt - 1))
+        }
+        composites.append(Composite(name: candidate, attributes: members, location: .generated))
+        return candidate
     }
 
     /// A fetched property: its fetch request's entity, predicate and order. A request that asks
@@ -288,9 +322,23 @@ private struct ModelCacheReader {
     private func userInfo(_ object: ArchivedObject) throws -> UserInfo {
         let entries = try dictionary(object.value(forKey: "NSUserInfo"))
         if entries.isEmpty { return UserInfo() }
-        return UserInfo((entries.count == 1 ? entries : entries.sorted { $0.key < $1.key }).map { key, value in
-            UserInfo.Entry(key: key, value: value.string ?? "\(value)", location: .generated)
+        return UserInfo(try (entries.count == 1 ? entries : entries.sorted { $0.key < $1.key }).map { key, value in
+            UserInfo.Entry(key: key, value: try text(of: value), location: .generated)
         })
+    }
+
+    /// A user-info value as the XML's text: a scalar as a model file writes it, a list (SwiftData's
+    /// enum cases) as its elements joined by `, `.
+    private func text(of value: ArchivedValue) throws -> String {
+        switch value {
+        case .string(let text): return text
+        case .integer(let number): return String(number)
+        case .real(let number): return String(number)
+        case .boolean(let flag): return flag ? "YES" : "NO"
+        case .object(let object) where object.classNames.contains("NSArray"):
+            return try object.elements().map(text(of:)).joined(separator: ", ")
+        default: return value.string ?? "\(value)"
+        }
     }
 
     // MARK: Archived values
@@ -347,7 +395,7 @@ private struct ModelCacheReader {
 
     static let attributeTypes: [Int: AttributeType] = [
         0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal, 500: .double, 600: .float, 700: .string,
-        800: .boolean, 900: .date, 1000: .binary, 1100: .uuid, 1200: .uri, 1800: .transformable, 2000: .objectID,
+        800: .boolean, 900: .date, 1000: .binary, 1100: .uuid, 1200: .uri, 1800: .transformable, 2000: .objectID, 2100: .composite,
     ]
 
     static let deleteRules: [Int: Relationship.DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]

@@ -6,7 +6,8 @@ import PropertyLists
 ///
 /// A black-box reconstruction that equals the hashes Apple's framework wrote for every entity of the
 /// stores we could test (see DataStore's compatibility article for what is unverified: derived and
-/// Decimal attributes, composites, several uniqueness constraints). Two models with equal hashes are
+/// Decimal attributes, several uniqueness constraints). An entity with a composite attribute does
+/// not hash as Core Data's does (the model cache format article says what was tried). Two models with equal hashes are
 /// store-compatible; a differing hash names the entity whose storage changed.
 public struct ModelVersionHashes: Sendable, Equatable {
     /// The hash of every entity, by entity name.

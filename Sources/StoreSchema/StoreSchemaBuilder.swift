@@ -64,8 +64,13 @@ struct StoreSchemaBuilder {
         /// columns), most significant first; doubled, leaving the odd values to `Z_FOK_` order keys.
         var key: UInt64
         var entityNumber: Int
-        /// The name the column sorts and is named by (`Z` + it uppercased, before any collision suffix).
+        /// The name of the property the column stores, which orders columns and hands out names.
         var sortName: String
+        /// A composite's leaf: its name, which names the column in place of `sortName`, and its
+        /// place among the composite's leaves, which orders them.
+        var member: (name: String, index: Int)?
+        /// The column's name before `Z`, uppercasing and any collision suffix.
+        var nameBase: String { member?.name ?? sortName }
         var type: ColumnType
         var role: Column.Role
         /// For a foreign key: the destination's number when it has subentities (`Z<n>_<REL>`).
@@ -141,6 +146,9 @@ struct StoreSchemaBuilder {
             if left.key != right.key { return left.key < right.key }
             if left.request != right.request {
                 let (leftName, rightName) = (requests[left.request].sortName, requests[right.request].sortName)
+                if leftName == rightName, let leftMember = requests[left.request].member, let rightMember = requests[right.request].member {
+                    return leftMember.index < rightMember.index
+                }
                 return keysFollowIntegers && left.companion == 2 ? leftName > rightName : leftName < rightName
             }
             return left.companion < right.companion
@@ -184,11 +192,14 @@ struct StoreSchemaBuilder {
                 return requests[left].entityNumber < requests[right].entityNumber
             }
             if requests[left].sortName != requests[right].sortName { return requests[left].sortName < requests[right].sortName }
+            if requests[left].member?.index != requests[right].member?.index {
+                return (requests[left].member?.index ?? -1) < (requests[right].member?.index ?? -1)
+            }
             return requests[left].key < requests[right].key
         }
         for index in namingOrder {
             let request = requests[index]
-            let upper = String(ColumnNaming.columnName(request.sortName).dropFirst())
+            let upper = String(ColumnNaming.columnName(request.nameBase).dropFirst())
             var suffix = suffixes[upper]
             func candidate() -> String { upper + (suffix.map(String.init) ?? "") }
             while taken.contains("Z" + candidate()) { suffix = (suffix ?? 0) + 1 }
@@ -212,11 +223,13 @@ struct StoreSchemaBuilder {
             hasDerived = hasDerived || attributes[index].isDerived
             let attributeType = attributes[index].type
             if attributeType == .composite {
-                requests += CompositeLayout.leaves(of: attributes[index], in: model).map { leaf in
-                    Request(
-                        group: ColumnGroup(leaf.type), entityNumber: number, kind: 0, sortName: leaf.name,
+                for (position, leaf) in CompositeLayout.leaves(of: attributes[index], in: model).enumerated() {
+                    var request = Request(
+                        group: ColumnGroup(leaf.type), entityNumber: number, kind: 0, sortName: attributes[index].name,
                         type: ColumnType(leaf.type) ?? .blob,
                         role: .compositeMember(entity: entityName, attribute: attributes[index].name, path: leaf.path))
+                    request.member = (leaf.name, position)
+                    requests.append(request)
                 }
             } else if let type = ColumnType(attributeType) {
                 let name = attributes[index].name

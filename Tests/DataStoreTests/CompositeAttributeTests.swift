@@ -31,14 +31,14 @@ import Testing
 
         try DatabaseQueue(path: url.path).read { db in
             let row = try #require(try Row.fetchOne(db, sql: """
-                SELECT ZSHELFSPOT_ROOM, ZSHELFSPOT_ROW, ZSHELFSPOT_POSITION_X, ZSHELFSPOT_POSITION_Y
+                SELECT ZROOM, ZROW, ZX, ZY
                 FROM ZITEM WHERE ZTITLE = 'Emma'
                 """))
             #expect(row[0] as String? == "Attic")
             #expect(row[1] as Int? == 3)
             #expect(row[2] as Double? == 1.5)
             #expect(row[3] as Double? == -2)
-            let empty = try Row.fetchOne(db, sql: "SELECT ZSHELFSPOT_ROOM, ZSHELFSPOT_ROW FROM ZITEM WHERE ZTITLE = 'Persuasion'")
+            let empty = try Row.fetchOne(db, sql: "SELECT ZROOM, ZROW FROM ZITEM WHERE ZTITLE = 'Persuasion'")
             #expect(empty?[0] as String? == nil)
             #expect(empty?[1] as Int? == nil)
         }
@@ -71,7 +71,7 @@ import Testing
         try book.setValue(nil, forKey: "shelfSpot")
         try context.save()
         try DatabaseQueue(path: url.path).read { db in
-            let row = try #require(try Row.fetchOne(db, sql: "SELECT ZSHELFSPOT_ROOM, ZSHELFSPOT_ROW, ZSHELFSPOT_POSITION_X FROM ZITEM"))
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT ZROOM, ZROW, ZX FROM ZITEM"))
             #expect(row[0] as String? == nil && row[1] as Int? == nil && row[2] as Double? == nil)
         }
     }
