@@ -82,7 +82,9 @@ public enum ModelWriter {
             ], userInfo: relationship.userInfo))
         }
         for property in entity.fetchedProperties {
-            lines.append("        <fetchedProperty" + attributes([("name", property.name), ("optional", yes(property.isOptional))]) + ">")
+            lines.append("        <fetchedProperty" + attributes([
+                ("name", property.name), ("optional", yes(property.isOptional)), ("syncable", yes(property.isSyncable)),
+            ]) + ">")
             lines.append("            <fetchRequest" + attributes([
                 ("name", property.fetchRequest.name), ("entity", property.fetchRequest.entityName),
                 ("predicateString", property.fetchRequest.predicate),

@@ -88,13 +88,12 @@ extension ObjectContext {
                 groups.append((key, object, [], nil))
             }
         }
-        // The stored objects with those values, in batches a statement holds: an `IN` list of
-        // one name's values takes thousands; an `OR` of several names' must stay shallow, as
-        // SQLite limits an expression's depth to 1,000.
+        // The stored objects with those values, in batches a statement holds: SQLite before 3.32
+        // binds at most 999 values, and an `OR` of several names' must stay under its expression
+        // depth of 1,000.
         let storable = groups.map(\.key).filter(\.isStorable)
-        let batchSize = constraint.count == 1 ? 5_000 : 500
-        for start in stride(from: 0, to: storable.count, by: batchSize) {
-            let keys = Array(storable[start..<min(start + batchSize, storable.count)])
+        for start in stride(from: 0, to: storable.count, by: 500) {
+            let keys = Array(storable[start..<min(start + 500, storable.count)])
             var request = FetchRequest<ManagedObject>(entityName: entityName, predicate: Self.matching(keys, on: constraint))
             // The rows as stored: the inserted objects are the ones being matched.
             request.includesPendingChanges = false

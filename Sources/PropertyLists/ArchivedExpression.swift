@@ -9,12 +9,16 @@ package enum ArchivedExpression {
         package var description: String
     }
 
-    package static func text(of value: ArchivedValue) throws -> String {
+    /// How deep expressions may nest: a damaged archive may make one contain itself.
+    package static let depthLimit = 64
+
+    package static func text(of value: ArchivedValue, depth: Int = 0) throws -> String {
+        guard depth < depthLimit else { throw Unsupported(description: "expressions nest more than \(depthLimit) deep") }
         guard let object = value.object else { throw Unsupported(description: "the archive holds no expression object") }
         switch object.className {
         case "NSConstantValueExpression":
             if let className = try object.value(forKey: "NSConstantValueClassName").string { return "CLASS(\(className))" }
-            return try constant(object.value(forKey: "NSConstantValue"))
+            return try constant(object.value(forKey: "NSConstantValue"), depth: depth + 1)
         case "NSSelfExpression":
             return "SELF"
         case "NSVariableExpression":
@@ -24,20 +28,20 @@ package enum ArchivedExpression {
             guard let path = try object.value(forKey: "NSKeyPath").string else { throw Unsupported(description: "a key path without keys") }
             return path
         case "NSKeyPathExpression", "NSFunctionExpression":
-            return try function(object)
+            return try function(object, depth: depth + 1)
         case "NSAggregateExpression":
             let elements = try object.value(forKey: "NSCollection").object?.elements() ?? []
-            return "{" + (try elements.map(text(of:))).joined(separator: ", ") + "}"
+            return "{" + (try elements.map { try text(of: $0, depth: depth + 1) }).joined(separator: ", ") + "}"
         default:
             throw Unsupported(description: "expressions of class \(object.className) are not read")
         }
     }
 
     /// A key path from its operand (`$source.title`, or `title` from `SELF`), or `FUNCTION(…)`.
-    private static func function(_ object: ArchivedObject) throws -> String {
-        let operand = try text(of: object.value(forKey: "NSOperand"))
+    private static func function(_ object: ArchivedObject, depth: Int) throws -> String {
+        let operand = try text(of: object.value(forKey: "NSOperand"), depth: depth)
         let selector = try object.value(forKey: "NSSelectorName").string ?? ""
-        let arguments = try object.value(forKey: "NSArguments").object?.elements().map(text(of:)) ?? []
+        let arguments = try object.value(forKey: "NSArguments").object?.elements().map { try text(of: $0, depth: depth) } ?? []
         if selector == "valueForKeyPath:" || selector == "valueForKey:", arguments.count == 1 {
             return operand == "SELF" ? arguments[0] : "\(operand).\(arguments[0])"
         }
@@ -48,7 +52,8 @@ package enum ArchivedExpression {
         return "FUNCTION(" + ([operand, quoted(selector)] + arguments).joined(separator: ", ") + ")"
     }
 
-    private static func constant(_ value: ArchivedValue) throws -> String {
+    private static func constant(_ value: ArchivedValue, depth: Int) throws -> String {
+        guard depth < depthLimit else { throw Unsupported(description: "constants nest more than \(depthLimit) deep") }
         switch value {
         case .null: return "nil"
         case .string(let string): return quoted(string)
@@ -58,7 +63,7 @@ package enum ArchivedExpression {
         case .object(let object) where object.className.hasSuffix("String"):
             return quoted(value.string ?? "")
         case .object(let object) where object.classNames.contains("NSArray") || object.classNames.contains("NSSet"):
-            return "{" + (try object.elements().map(constant)).joined(separator: ", ") + "}"
+            return "{" + (try object.elements().map { try constant($0, depth: depth + 1) }).joined(separator: ", ") + "}"
         default:
             throw Unsupported(description: "a constant of this kind is not read")
         }

@@ -2,22 +2,25 @@
 /// properties and fetch request templates), written back in the predicate language's syntax:
 /// `authorAlias == $FETCH_SOURCE.alias AND comment CONTAINS[c] $FETCHED_PROPERTY.userInfo.search`.
 package enum ArchivedPredicate {
-    package static func text(of value: ArchivedValue) throws -> String {
+    package static func text(of value: ArchivedValue, depth: Int = 0) throws -> String {
+        guard depth < ArchivedExpression.depthLimit else {
+            throw ArchivedExpression.Unsupported(description: "predicates nest more than \(ArchivedExpression.depthLimit) deep")
+        }
         guard let object = value.object else { throw ArchivedExpression.Unsupported(description: "the archive holds no predicate object") }
         switch object.className {
         case "NSTruePredicate": return "TRUEPREDICATE"
         case "NSFalsePredicate": return "FALSEPREDICATE"
-        case "NSCompoundPredicate": return try compound(object)
-        case "NSComparisonPredicate": return try comparison(object)
+        case "NSCompoundPredicate": return try compound(object, depth: depth + 1)
+        case "NSComparisonPredicate": return try comparison(object, depth: depth + 1)
         default: throw ArchivedExpression.Unsupported(description: "predicates of class \(object.className) are not read")
         }
     }
 
     /// `NOT p`, or subpredicates joined by `AND` or `OR`; a compound inside another is parenthesized.
-    private static func compound(_ object: ArchivedObject) throws -> String {
+    private static func compound(_ object: ArchivedObject, depth: Int) throws -> String {
         let subpredicates = try object.value(forKey: "NSSubpredicates").object?.elements() ?? []
         let parts = try subpredicates.map { value in
-            let text = try text(of: value)
+            let text = try text(of: value, depth: depth)
             return value.object?.className == "NSCompoundPredicate" ? "(" + text + ")" : text
         }
         switch try integer(object, "NSCompoundPredicateType") {
@@ -31,7 +34,7 @@ package enum ArchivedPredicate {
     }
 
     /// `[ANY|ALL ]left OP[options] right`, the operator and its options read from the operator object.
-    private static func comparison(_ object: ArchivedObject) throws -> String {
+    private static func comparison(_ object: ArchivedObject, depth: Int) throws -> String {
         guard let operation = try object.value(forKey: "NSPredicateOperator").object else {
             throw ArchivedExpression.Unsupported(description: "a comparison without an operator")
         }
@@ -45,8 +48,8 @@ package enum ArchivedPredicate {
         // Case and diacritic insensitivity are kept as `NSOptions` or, by some operators, `NSFlags`.
         let options = try integer(operation, "NSOptions") | integer(operation, "NSFlags")
         let flags = (options & 1 != 0 ? "c" : "") + (options & 2 != 0 ? "d" : "") + (options & 4 != 0 ? "n" : "")
-        let left = try ArchivedExpression.text(of: object.value(forKey: "NSLeftExpression"))
-        let right = try ArchivedExpression.text(of: object.value(forKey: "NSRightExpression"))
+        let left = try ArchivedExpression.text(of: object.value(forKey: "NSLeftExpression"), depth: depth)
+        let right = try ArchivedExpression.text(of: object.value(forKey: "NSRightExpression"), depth: depth)
         return modifier + left + " " + symbol + (flags.isEmpty ? "" : "[" + flags + "]") + " " + right
     }
 

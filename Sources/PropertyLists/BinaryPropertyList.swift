@@ -150,6 +150,7 @@ package struct BinaryPropertyList: Sendable {
                 guard marker == 0x50 | UInt8(key.count) else { return false }
                 position += 1
             } else {
+                guard marker == 0x5F else { return false }
                 position += 1
                 guard let count = try? length(0x0F, &position), count == key.count else { return false }
             }
@@ -173,8 +174,10 @@ package struct BinaryPropertyList: Sendable {
     }
 
     /// Object `index` and everything it refers to.
-    private func value(_ index: Int, visiting: inout [Bool]) throws(BinaryPropertyListError) -> PropertyListValue {
+    private func value(_ index: Int, visiting: inout [Bool], depth: Int = 0) throws(BinaryPropertyListError) -> PropertyListValue {
         guard index >= 0, index < offsets.count else { throw .malformed("object reference out of range") }
+        // Deep nesting would exhaust the stack before a loop is found.
+        guard depth < 512 else { throw .malformed("objects nest more than 512 deep") }
         guard !visiting[index] else { throw .malformed("object references loop") }
         visiting[index] = true
         defer { visiting[index] = false }
@@ -186,15 +189,17 @@ package struct BinaryPropertyList: Sendable {
             return .dictionary(["CF$UID": .integer(reference)])
         case .array(let references):
             var elements: [PropertyListValue] = []
-            for element in 0..<references.count { elements.append(try value(reference(element, of: references), visiting: &visiting)) }
+            for element in 0..<references.count {
+                elements.append(try value(reference(element, of: references), visiting: &visiting, depth: depth + 1))
+            }
             return .array(elements)
         case .dictionary(let keys, let values):
             var entries: [String: PropertyListValue] = [:]
             for entry in 0..<keys.count {
-                guard case .string(let key) = try value(reference(entry, of: keys), visiting: &visiting) else {
+                guard case .string(let key) = try value(reference(entry, of: keys), visiting: &visiting, depth: depth + 1) else {
                     throw .malformed("dictionary key is not a string")
                 }
-                entries[key] = try value(reference(entry, of: values), visiting: &visiting)
+                entries[key] = try value(reference(entry, of: values), visiting: &visiting, depth: depth + 1)
             }
             return .dictionary(entries)
         }

@@ -28,7 +28,7 @@ struct ArchivedFetch {
         for key in ["NSFetchOffset", "NSValuesToFetch", "NSValuesToGroupBy", "NSHavingPredicate", "NSRelationshipKeyPathsForPrefetching"] {
             switch try object.value(forKey: key) {
             case .null, .integer(0): continue
-            case .object(let value) where try value.elements().isEmpty: continue
+            case .object(let value) where try value.classNames.contains { $0 == "NSArray" || $0 == "NSSet" } && value.elements().isEmpty: continue
             default: throw ModelCacheError("\(owner) has \(key), which a model does not hold")
             }
         }

@@ -64,6 +64,9 @@ private struct ModelCacheReader {
     let path: String
     /// The model-level composites the entities' composite attributes were read into.
     private var composites: [Composite] = []
+    /// How many composites the attribute being read is inside: a damaged archive may make one
+    /// contain itself.
+    private var compositeDepth = 0
 
     init(path: String) {
         self.path = path
@@ -255,6 +258,9 @@ private struct ModelCacheReader {
     /// An archive names a composite only by its property: the composite takes that name,
     /// capitalized, with the entity's before it when another composite of other members has it.
     private mutating func composite(_ object: ArchivedObject, named name: String, in entity: String) throws -> String {
+        guard compositeDepth < 16 else { throw ModelCacheError("\(entity).\(name): composites nest more than 16 deep") }
+        compositeDepth += 1
+        defer { compositeDepth -= 1 }
         var members: [Attribute] = []
         for element in try object.value(forKey: "NSCompositeElements").object?.elements() ?? [] {
             guard let element = element.object, let memberName = try element.value(forKey: "NSPropertyName").string else {
@@ -329,14 +335,15 @@ private struct ModelCacheReader {
 
     /// A user-info value as the XML's text: a scalar as a model file writes it, a list (SwiftData's
     /// enum cases) as its elements joined by `, `.
-    private func text(of value: ArchivedValue) throws -> String {
+    private func text(of value: ArchivedValue, depth: Int = 0) throws -> String {
+        guard depth < ArchivedExpression.depthLimit else { throw ModelCacheError("a user info value nests more than \(ArchivedExpression.depthLimit) deep") }
         switch value {
         case .string(let text): return text
         case .integer(let number): return String(number)
         case .real(let number): return String(number)
         case .boolean(let flag): return flag ? "YES" : "NO"
         case .object(let object) where object.classNames.contains("NSArray"):
-            return try object.elements().map(text(of:)).joined(separator: ", ")
+            return try object.elements().map { try text(of: $0, depth: depth + 1) }.joined(separator: ", ")
         default: return value.string ?? "\(value)"
         }
     }

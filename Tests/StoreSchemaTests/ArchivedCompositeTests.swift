@@ -19,10 +19,21 @@ import Testing
         }
 
         mutating func object(_ className: String, _ fields: [String: PropertyListValue], superclasses: [String] = []) -> PropertyListValue {
+            let (reference, index) = reserve()
+            fill(index, className, fields, superclasses: superclasses)
+            return reference
+        }
+
+        /// A place for an object written later, so that it can refer to itself.
+        mutating func reserve() -> (reference: PropertyListValue, index: Int) {
+            (add(.string("$null")), objects.count - 1)
+        }
+
+        mutating func fill(_ index: Int, _ className: String, _ fields: [String: PropertyListValue], superclasses: [String] = []) {
             var fields = fields
             let classes = ([className] + superclasses + ["NSObject"]).map(PropertyListValue.string)
             fields["$class"] = add(.dictionary(["$classname": .string(className), "$classes": .array(classes)]))
-            return add(.dictionary(fields))
+            objects[index] = .dictionary(fields)
         }
 
         mutating func string(_ text: String) -> PropertyListValue { add(.string(text)) }
@@ -85,5 +96,24 @@ import Testing
         // first and its `id` keeps the plain name.
         let table = try #require(StoreSchema(model: model).tables.first)
         #expect(table.columns.map(\.name) == ["Z_PK", "Z_ENT", "Z_OPT", "ZPERSON", "ZNAME", "ZID", "ZID1", "ZFLAVORS"])
+    }
+
+    /// A damaged archive whose composite contains itself, or whose predicate does, is refused with
+    /// a typed error, not read until the stack runs out.
+    @Test func objectsThatContainThemselves_areRefused() throws {
+        var writer = ArchiveWriter()
+        let (loop, index) = writer.reserve()
+        writer.fill(index, "NSCompositeAttributeDescription", [
+            "NSPropertyName": writer.string("loop"), "NSAttributeType": .integer(2100), "NSCompositeElements": writer.array([loop]),
+        ])
+        let entity = writer.object("NSEntityDescription", ["NSEntityName": writer.string("Thing"), "NSProperties": writer.dictionary([("loop", loop)])])
+        let root = writer.object("NSManagedObjectModel", ["NSEntities": writer.dictionary([("Thing", entity)])])
+        #expect(throws: ModelCacheError.self) { try ModelCache.decode(compiledModel: writer.bytes(root: root), path: "Loop.mom") }
+
+        var predicates = ArchiveWriter()
+        let (compound, slot) = predicates.reserve()
+        predicates.fill(slot, "NSCompoundPredicate", ["NSCompoundPredicateType": .integer(1), "NSSubpredicates": predicates.array([compound])])
+        let archive = try KeyedArchive(binaryPropertyList: predicates.bytes(root: compound))
+        #expect(throws: (any Error).self) { try ArchivedPredicate.text(of: archive.topValue()) }
     }
 }
