@@ -59,11 +59,9 @@ package enum ArchivedPredicate {
         99: "CONTAINS", 100: "BETWEEN",
     ]
 
+    /// An operator's or compound's integer field; a Boolean one as 0 or 1.
     private static func integer(_ object: ArchivedObject, _ key: String) throws -> Int {
-        switch try object.value(forKey: key) {
-        case .integer(let number): number
-        case .boolean(let flag): flag ? 1 : 0
-        default: 0
-        }
+        if case .boolean(let flag) = try object.value(forKey: key) { return flag ? 1 : 0 }
+        return try object.integer(forKey: key) ?? 0
     }
 }

@@ -274,6 +274,11 @@ public struct ArchivedObject: Sendable, Equatable {
         return try archive.resolve(field: field)
     }
 
+    /// The integer encoded under `key`; `nil` when there is none or the value is another kind.
+    public func integer(forKey key: String) throws(KeyedArchiveError) -> Int? {
+        if case .integer(let number) = try value(forKey: key) { number } else { nil }
+    }
+
     /// The elements of an array or set (`NS.objects`).
     public func elements() throws(KeyedArchiveError) -> [ArchivedValue] {
         let references = try collection("NS.objects")

@@ -47,9 +47,7 @@ struct ArchivedFetch {
             let ascending = if case .boolean(let value) = try sort.value(forKey: "NSAscending") { value } else { false }
             sortDescriptors.append(FetchSortDescriptor(keyPath: key, ascending: ascending, selector: try sort.value(forKey: "NSSelector").string ?? "compare:"))
         }
-        func integer(_ key: String) throws -> Int {
-            if case .integer(let number) = try object.value(forKey: key) { number } else { 0 }
-        }
+        func integer(_ key: String) throws -> Int { try object.integer(forKey: key) ?? 0 }
         resultType = try integer("NSResultType")
         fetchLimit = try integer("NSFetchLimit")
         fetchBatchSize = try integer("NSBatchSize")

@@ -159,7 +159,7 @@ private struct ModelCacheReader {
             let name = try string(index, "NSIndexName")
             var elements: [FetchIndex.Element] = []
             for element in try index.value(forKey: "NSIndexElements").object?.elements().compactMap(\.object) ?? [] {
-                let kind: FetchIndex.Element.Kind = try integer(element, "NSFetchIndexElementType") == 1 ? .rTree : .binary
+                let kind: FetchIndex.Element.Kind = try element.integer(forKey: "NSFetchIndexElementType") == 1 ? .rTree : .binary
                 let ascending = try flag(element, "NSAscending")
                 elements.append(FetchIndex.Element(
                     property: try element.value(forKey: "NSPropertyName").string, kind: kind, order: ascending ? .ascending : .descending,
@@ -201,7 +201,7 @@ private struct ModelCacheReader {
         attribute.allowsCloudEncryption = try flag(object, "NSAllowsCloudEncryption")
         attribute.valueTransformerName = try object.value(forKey: "NSValueTransformerName").string
         if type == .transformable { attribute.customClassName = try object.value(forKey: "NSAttributeValueClassName").string }
-        if case .integer(let flags) = try object.value(forKey: "NSFlagsKey") {
+        if let flags = try object.integer(forKey: "NSFlagsKey") {
             attribute.allowsExternalBinaryDataStorage = flags & 0x04 != 0
             attribute.preservesValueInHistoryOnDeletion = flags & 0x10 != 0
         }
@@ -239,9 +239,9 @@ private struct ModelCacheReader {
         let destination = try object.value(forKey: "_NSDestinationEntityName").string
             ?? object.value(forKey: "NSDestinationEntity").object.map { try string($0, "NSEntityName") }
         guard let destination else { throw ModelCacheError("the relationship \(name) has no destination entity") }
-        let maxCount = try integer(object, "NSMaxCount") ?? 1
-        let minCount = try integer(object, "NSMinCount") ?? 0
-        let rule = try integer(object, "NSDeleteRule") ?? 1
+        let maxCount = try object.integer(forKey: "NSMaxCount") ?? 1
+        let minCount = try object.integer(forKey: "NSMinCount") ?? 0
+        let rule = try object.integer(forKey: "NSDeleteRule") ?? 1
         guard let deleteRule = Self.deleteRules[rule] else { throw ModelCacheError("the relationship \(name) has the delete rule \(rule)") }
         let inverse = try object.value(forKey: "_NSInverseRelationshipName").string
         var relationship = Relationship(
@@ -372,11 +372,6 @@ private struct ModelCacheReader {
     private func string(_ object: ArchivedObject, _ key: String) throws -> String {
         guard let text = try object.value(forKey: key).string else { throw ModelCacheError("a \(object.className) has no \(key)") }
         return text
-    }
-
-    private func integer(_ object: ArchivedObject, _ key: String) throws -> Int? {
-        if case .integer(let number) = try object.value(forKey: key) { return number }
-        return nil
     }
 
     /// A Boolean the archive writes only when it is YES.
