@@ -49,7 +49,7 @@ let package = Package(
         // zlib, for the raw DEFLATE streams of a store's model cache.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // `.xcdatamodeld` / `.xcdatamodel` / `contents` XML → `DataModel`.
-        .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2", "PropertyLists"]),
+        .target(name: "DataModelParser", dependencies: ["DataModel", "CLibXML2", "PropertyLists", "PredicateLanguage"]),
         // Binary property lists and the keyed archives Core Data's files hold inside them.
         .target(name: "PropertyLists"),
         // Core Data's predicate and expression language: lexer, parser, values, formatting.
@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "GeneratorCommand",
             dependencies: [
-                "DataModel", "DataModelParser", "SwiftGenerator",
+                "DataModel", "DataModelParser", "StoreMigration", "SwiftGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -37,7 +37,7 @@ package struct DataModelGen: AsyncParsableCommand {
                 the tool built with the package trait PostgreSQL:
                   swift run --traits PostgreSQL datamodel-gen copy-store …
                 """,
-            subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self, Diff.self, Migrate.self, LintMapping.self, ExtractModel.self]
+            subcommands: [Lint.self, Dump.self, SQL.self, Generate.self, DumpContext.self, Inspect.self, Diff.self, Migrate.self, LintMapping.self, NewMapping.self, ExtractModel.self]
                 + (ServerStores.current?.commands ?? []) + [Diagram.self]
         )
     }

@@ -156,11 +156,11 @@ public enum ModelWriter {
     }
 
     /// ` name="value"` for each value that is set, escaped for an attribute.
-    private static func attributes(_ values: [(String, String?)]) -> String {
+    static func attributes(_ values: [(String, String?)]) -> String {
         values.compactMap { name, value in value.map { " \(name)=\"\(escaped($0))\"" } }.joined()
     }
 
-    private static func escaped(_ text: String) -> String {
+    static func escaped(_ text: String) -> String {
         var result = ""
         for character in text.unicodeScalars {
             switch character {

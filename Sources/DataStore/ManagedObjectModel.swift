@@ -20,6 +20,10 @@ public final class ManagedObjectModel: Sendable {
     public let versions: [Model]
     /// The position of the current version, `model`, in ``versions``.
     public let currentVersionIndex: Int
+    /// The mapping models compiled with the model (from the `.xcmappingmodel` bundles beside it):
+    /// opening a store of an earlier version runs the one that leads on from it, as Core Data runs
+    /// the mapping models it finds in the app, after those ``MigrationOptions/mappingModels`` names.
+    public let mappingModels: [MappingModel]
 
     /// - Parameters:
     ///   - model: the current version: the one new stores get and old ones migrate to.
@@ -27,11 +31,13 @@ public final class ManagedObjectModel: Sendable {
     ///     An entity without a class uses its nearest superentity's class, else `ManagedObject`.
     ///   - versions: every version of the bundle, oldest first; `model` is added at the end when
     ///     missing, so the default is a bundle of one version.
-    public init(model: Model, classes: [ManagedObject.Type] = [], versions: [Model] = []) {
+    ///   - mappingModels: mapping models between the versions, run where they apply.
+    public init(model: Model, classes: [ManagedObject.Type] = [], versions: [Model] = [], mappingModels: [MappingModel] = []) {
         self.model = model
         schema = StoreSchema(model: model)
         versionHashes = ModelVersionHashes(model: model)
         self.classes = classes
+        self.mappingModels = mappingModels
         (self.versions, currentVersionIndex) = Model.bundle(versions, current: model)
     }
 }

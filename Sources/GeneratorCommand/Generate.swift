@@ -2,6 +2,7 @@ import ArgumentParser
 import DataModel
 import DataModelParser
 import Foundation
+import StoreMigration
 import SwiftGenerator
 
 /// `datamodel-gen generate MODEL --output-directory DIR`: typed Swift classes for `DataStore`.
@@ -20,6 +21,14 @@ package struct Generate: ParsableCommand {
             model, so that a change to one entity changes one file. Files are \
             written only when their contents change, so builds stay incremental; files of entities \
             that no longer exist are left alone — use a folder of its own.
+
+            Mapping models (.xcmappingmodel) in the bundle's folder and its subfolders, and those \
+            named with --mapping, are compiled into the model file when they connect an earlier \
+            version to a later one: opening a store with the generated model runs them, as Core \
+            Data runs the mapping models it finds in the app. Each is checked as lint-mapping \
+            checks it. For each entity mapping that names a migration policy, the model file has \
+            typed keys of its source and destination entities in their versions \
+            (<Model>.Migrations.<Mapping>.Source.<property>).
 
             Swift types come from the model: optional attributes become optionals, to-many \
             relationships sets, ordered ones arrays. Name your own type for an attribute with the \
@@ -47,6 +56,9 @@ package struct Generate: ParsableCommand {
     @Option(name: [.short, .customLong("output-directory")], help: ArgumentHelp("The folder to write the files into.", valueName: "dir"))
     var outputDirectory: String
 
+    @Option(name: .customLong("mapping"), help: ArgumentHelp("A mapping model to compile, besides those found beside the bundle (repeatable).", valueName: "xcmappingmodel"))
+    var mappings: [String] = []
+
     @Flag(help: "Print the files that would change instead of writing them.")
     var dryRun = false
 
@@ -59,15 +71,43 @@ package struct Generate: ParsableCommand {
         let (versions, current) = try ModelOptions.loadVersions(model.model, current: model.modelVersion)
         let loaded = versions[current]
         let generator = try generation.generator()
-        let result = generator.generate(loaded.model, versions: versions.map(\.model))
+        let (mappingModels, mappingDiagnostics) = try loadMappingModels(versions: versions.map(\.model))
+        let result = generator.generate(loaded.model, versions: versions.map(\.model), mappingModels: mappingModels)
         // The other versions are the bundle's history: only an error in one matters, as the
         // generated code carries their definitions for migration.
         let otherErrors = versions.indices.filter { $0 != current }.flatMap { versions[$0].diagnostics.filter(\.isError) }
-        let diagnostics = loaded.diagnostics + otherErrors + result.diagnostics
+        let diagnostics = loaded.diagnostics + otherErrors + mappingDiagnostics + result.diagnostics
         diagnostics.sortedByLocation().forEach(StandardError.print)
         if diagnostics.containsErrors || (warningsAsErrors && diagnostics.contains { $0.severity == .warning }) {
             throw ExitCode.failure
         }
         try GeneratedFileWriter(directory: outputDirectory, dryRun: dryRun).write(result.files)
+    }
+
+    /// The mapping models beside the bundle and those named, each once, with what reading them and
+    /// checking them against the versions they connect found.
+    private func loadMappingModels(versions: [Model]) throws -> ([MappingModel], [Diagnostic]) {
+        var paths: [String] = []
+        for path in MappingModelParser.mappingModelPaths(near: model.model) + mappings {
+            let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+            if !paths.contains(standardized) { paths.append(standardized) }
+        }
+        var found: [MappingModel] = []
+        var diagnostics: [Diagnostic] = []
+        for path in paths {
+            let parsed: ParsedMappingModel
+            do {
+                parsed = try MappingModelParser.load(path)
+            } catch {
+                StandardError.print(error.diagnostic)
+                throw ExitCode.failure
+            }
+            diagnostics += parsed.diagnostics
+            found.append(parsed.mappingModel)
+            if let (source, destination) = parsed.mappingModel.connectedVersions(among: versions) {
+                diagnostics += MappingModelLinter(source: versions[source], destination: versions[destination]).diagnostics(of: parsed.mappingModel)
+            }
+        }
+        return (found, diagnostics)
     }
 }

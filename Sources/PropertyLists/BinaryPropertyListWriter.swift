@@ -2,6 +2,9 @@
 ///
 /// Hand-written because Foundation's writer orders dictionary keys by hash, which changes from run
 /// to run; here keys are written in ordinal order, so equal metadata always gives equal bytes.
+///
+/// A dictionary whose one key is `CF$UID` (how ``PropertyListValue`` spells a keyed archive's
+/// reference) is written as the format's UID object, as `NSKeyedArchiver` writes references.
 package enum BinaryPropertyListWriter {
     package static func encode(_ root: PropertyListValue) -> [UInt8] {
         var objects: [[UInt8]] = []
@@ -52,6 +55,10 @@ package enum BinaryPropertyListWriter {
         case .array(let elements):
             let references = elements.map { append($0, to: &objects, referenceSize: referenceSize) }
             encoded = marker(0xA0, count: elements.count) + references.flatMap { bigEndian($0, width: referenceSize) }
+        case .dictionary(let entries) where uid(entries) != nil:
+            let reference = uid(entries)!
+            let width = byteWidth(for: reference)
+            encoded = [0x80 | UInt8(width - 1)] + bigEndian(reference, width: width)
         case .dictionary(let entries):
             let sorted = entries.sorted { String.ordinalLess($0.key, $1.key) }
             let keys = sorted.map { append(.string($0.key), to: &objects, referenceSize: referenceSize) }
@@ -65,9 +72,16 @@ package enum BinaryPropertyListWriter {
     private static func objectCount(_ value: PropertyListValue) -> Int {
         switch value {
         case .array(let elements): 1 + elements.reduce(0) { $0 + objectCount($1) }
+        case .dictionary(let entries) where uid(entries) != nil: 1
         case .dictionary(let entries): 1 + entries.reduce(0) { $0 + 1 + objectCount($1.value) }
         default: 1
         }
+    }
+
+    /// The reference a dictionary of the one key `CF$UID` stands for.
+    private static func uid(_ entries: [String: PropertyListValue]) -> Int? {
+        guard entries.count == 1, let reference = entries["CF$UID"]?.integer, reference >= 0 else { return nil }
+        return reference
     }
 
     /// A type marker with its count in the low nibble, or `0xF` followed by an integer object.

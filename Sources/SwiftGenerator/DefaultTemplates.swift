@@ -146,8 +146,11 @@ import {{.}}
 {{/entities}}
         ]{{#versions}},{{/versions}}
 {{#versions}}
-        versions: {{propertyName}}
+        versions: {{propertyName}}{{#mappingModels}},{{/mappingModels}}
 {{/versions}}
+{{#mappingModels}}
+        mappingModels: {{propertyName}}
+{{/mappingModels}}
     )
 
     /// The model exactly as `{{sourceFileName}}` defines it, compiled into Swift values.
@@ -178,6 +181,45 @@ import {{.}}
 {{/others}}
     }
 {{/versions}}
+{{#mappingModels}}
+
+    /// The mapping models beside `{{sourceFileName}}`, compiled into Swift values: opening a store
+    /// with `model` runs the one that leads on from the store's version, as Core Data runs the
+    /// mapping models it finds in the app.
+    {{access}}static let {{propertyName}}: [DataModel.MappingModel] = {{definition}}
+{{#hasPolicies}}
+
+    /// Typed keys of the entities each migration policy works on, in the versions its mapping
+    /// connects: `source[{{typeName}}.{{enumName}}.<Mapping>.Source.<property>]`.
+    {{access}}enum {{enumName}} {
+{{#policyMappings}}
+{{^first()}}
+
+{{/first()}}
+        /// `{{name}}` of `{{mappingFileName}}`: `{{sourceEntity}}` of `{{sourceVersion}}` becomes
+        /// `{{destinationEntity}}` of `{{destinationVersion}}` through `{{policyClassName}}`.
+        {{access}}enum {{identifier}} {
+            /// The entity mapping's name, as the migration manager looks mappings up.
+            {{access}}static let name = "{{name}}"
+
+            /// `{{sourceEntity}}` of `{{sourceVersion}}`.
+            {{access}}enum Source {
+{{#sourceKeys}}
+                {{access}}static let {{identifier}} = {{keyType}}("{{name}}", slot: {{slot}})
+{{/sourceKeys}}
+            }
+
+            /// `{{destinationEntity}}` of `{{destinationVersion}}`.
+            {{access}}enum Destination {
+{{#destinationKeys}}
+                {{access}}static let {{identifier}} = {{keyType}}("{{name}}", slot: {{slot}})
+{{/destinationKeys}}
+            }
+        }
+{{/policyMappings}}
+    }
+{{/hasPolicies}}
+{{/mappingModels}}
 {{#hasFetchRequests}}
 
     /// Typed builders for the model's fetch request templates: each returns a request to adjust and fetch.

@@ -11,7 +11,9 @@ struct ModelContextBuilder {
     let currentVersionIndex: Int
     let modelName: String
     let options: GeneratorOptions
-    private(set) var diagnostics: [Diagnostic] = []
+    /// The mapping models found beside the bundle: those that connect two of `versions` are compiled.
+    var mappingModels: [MappingModel] = []
+    var diagnostics: [Diagnostic] = []
     /// The Swift class of each entity, by entity name.
     private var classNames: [String: String] = [:]
     /// The Swift struct of each composite, by composite name.
@@ -56,6 +58,7 @@ struct ModelContextBuilder {
             entities: entities, composites: composites, hasComposites: !composites.isEmpty,
             definition: definition?.value ?? splitDefinition, entitiesEnumName: entitiesEnumName,
             versions: versionsContext(others: otherVersions, typeName: typeName),
+            mappingModels: mappingModelsContext(typeName: typeName),
             fetchRequests: fetchRequests, hasFetchRequests: !fetchRequests.isEmpty,
             userTypes: userTypes.values.sorted { $0.name < $1.name })
     }
@@ -78,7 +81,7 @@ struct ModelContextBuilder {
     }
 
     /// The model's file name as the header names it: `Books.xcdatamodeld`, never a directory.
-    private var sourceFileName: String {
+    var sourceFileName: String {
         let components = model.path.split(separator: "/").map(String.init).filter { $0 != "contents" }
         if let bundle = components.last(where: { $0.hasSuffix(".xcdatamodeld") }) { return bundle }
         return components.last ?? modelName
@@ -138,7 +141,7 @@ struct ModelContextBuilder {
 
     /// A member of the namespace named apart from every type the namespace's code names
     /// unqualified (an entity class `Versions` keeps its name; the enum becomes `Versions_`).
-    private mutating func namespaceMemberTypeName(_ wanted: String, holding what: String, typeName: String) -> String {
+    mutating func namespaceMemberTypeName(_ wanted: String, holding what: String, typeName: String) -> String {
         var taken: Set<String> = ["model", "definition", "FetchRequests", typeName]
         taken.formUnion(classNames.values)
         taken.formUnion(compositeNames.values)

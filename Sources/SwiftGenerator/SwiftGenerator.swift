@@ -46,8 +46,11 @@ public struct SwiftGenerator: Sendable {
     ///   - versions: every version of the model's bundle, oldest first, `model` among them
     ///     (found by version name and path; added at the end when missing). Empty, or `model`
     ///     alone, for a model of one version.
-    public func context(for model: Model, versions: [Model] = []) -> (context: ModelContext, diagnostics: [Diagnostic]) {
+    ///   - mappingModels: mapping models found beside the bundle; those that connect an earlier
+    ///     version to a later one are compiled into the model file, with keys for their policies.
+    public func context(for model: Model, versions: [Model] = [], mappingModels: [MappingModel] = []) -> (context: ModelContext, diagnostics: [Diagnostic]) {
         var builder = ModelContextBuilder(model: model, versions: versions, modelName: Self.modelName(of: model), options: options)
+        builder.mappingModels = mappingModels
         let context = builder.build()
         return (context, builder.diagnostics)
     }
@@ -60,8 +63,10 @@ public struct SwiftGenerator: Sendable {
     ///   - versions: every version of the model's bundle, oldest first, `model` among them,
     ///     as `ModelLoader.loadVersions` reads them. With more than one, the model file defines
     ///     each version and passes them all to `ManagedObjectModel`; `model` stays `definition`.
-    public func generate(_ model: Model, versions: [Model] = []) -> Result {
-        let (context, diagnostics) = context(for: model, versions: versions)
+    ///   - mappingModels: mapping models found beside the bundle, compiled when they connect two
+    ///     of `versions`: opening a store with the generated `model` runs them.
+    public func generate(_ model: Model, versions: [Model] = [], mappingModels: [MappingModel] = []) -> Result {
+        let (context, diagnostics) = context(for: model, versions: versions, mappingModels: mappingModels)
         guard !diagnostics.containsErrors else { return Result(files: [], diagnostics: diagnostics) }
         return Result(files: files(for: context), diagnostics: diagnostics)
     }

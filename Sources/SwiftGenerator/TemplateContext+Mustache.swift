@@ -33,7 +33,7 @@ extension ModelContext: TemplateFields {
         "modelName": \.modelName, "sourceFileName": \.sourceFileName, "typeName": \.typeName, "access": \.access,
         "isObservable": \.isObservable, "imports": \.imports, "modelImports": \.modelImports, "entities": \.entities, "composites": \.composites,
         "hasComposites": \.hasComposites, "definition": \.definition, "entitiesEnumName": \.entitiesEnumName,
-        "versions": \.versions,
+        "versions": \.versions, "mappingModels": \.mappingModels,
         "fetchRequests": \.fetchRequests, "hasFetchRequests": \.hasFetchRequests, "userTypes": \.userTypes,
     ]
 }
@@ -42,6 +42,27 @@ extension VersionsContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
         "propertyName": \.propertyName, "enumName": \.enumName, "currentName": \.currentName, "list": \.list,
         "others": \.others,
+    ]
+}
+
+extension MappingModelsContext: TemplateFields {
+    static let fields: [String: PartialKeyPath<Self> & Sendable] = [
+        "propertyName": \.propertyName, "definition": \.definition, "enumName": \.enumName, "policyMappings": \.policyMappings,
+        "hasPolicies": \.hasPolicies,
+    ]
+}
+
+extension PolicyMappingContext: TemplateFields {
+    static let fields: [String: PartialKeyPath<Self> & Sendable] = [
+        "name": \.name, "identifier": \.identifier, "mappingFileName": \.mappingFileName, "policyClassName": \.policyClassName,
+        "sourceEntity": \.sourceEntity, "sourceVersion": \.sourceVersion, "destinationEntity": \.destinationEntity,
+        "destinationVersion": \.destinationVersion, "sourceKeys": \.sourceKeys, "destinationKeys": \.destinationKeys,
+    ]
+}
+
+extension MappingKeyContext: TemplateFields {
+    static let fields: [String: PartialKeyPath<Self> & Sendable] = [
+        "name": \.name, "identifier": \.identifier, "keyType": \.keyType, "slot": \.slot,
     ]
 }
 
@@ -141,6 +162,11 @@ package func templateFieldMismatches() -> [String] {
     return check(model) + check(entity) + check(EntityTemplateContext(model: model, entity: entity))
         + check(VersionsContext(propertyName: "", enumName: "", currentName: "", list: "", others: []))
         + check(ModelVersionContext(name: "", fileName: "", identifier: "", definition: ""))
+        + check(MappingModelsContext(propertyName: "", definition: "", enumName: "", policyMappings: [], hasPolicies: false))
+        + check(PolicyMappingContext(
+            name: "", identifier: "", mappingFileName: "", policyClassName: "", sourceEntity: "", sourceVersion: "", destinationEntity: "",
+            destinationVersion: "", sourceKeys: [], destinationKeys: []))
+        + check(MappingKeyContext(name: "", identifier: "", keyType: "", slot: 0))
         + check(UserTypeContext(name: "", attributeType: "", isTransformable: false))
         + check(AttributeContext(name: "", identifier: "", swiftType: "", keyType: "", slot: 0, isReadOnly: false, documentation: []))
         + check(StoredAttributeContext(name: "", slot: 0, storageName: "", storageType: ""))

@@ -31,6 +31,8 @@ public struct ModelContext: Sendable, Encodable {
     public var entitiesEnumName: String?
     /// The bundle's versions when it has more than one; absent for a single version.
     public var versions: VersionsContext?
+    /// The mapping models that connect the bundle's versions, when it has any.
+    public var mappingModels: MappingModelsContext? = nil
     public var fetchRequests: [FetchRequestContext]
     public var hasFetchRequests: Bool
     /// Types the generated code names that the app declares (from userInfo), sorted by name.

@@ -8,61 +8,10 @@ import Testing
 /// be a fixture, so the archive is written here, each object with the class name and keys the two
 /// SwiftData stores examined hold (*The Model Cache Format* §5.7).
 @Suite struct ArchivedCompositeTests {
-    /// Writes a keyed archive as `NSKeyedArchiver` lays one out: every object once in `$objects`,
-    /// referred to by `CF$UID`.
-    struct ArchiveWriter {
-        private var objects: [PropertyListValue] = [.string("$null")]
-
-        private mutating func add(_ value: PropertyListValue) -> PropertyListValue {
-            objects.append(value)
-            return .dictionary(["CF$UID": .integer(objects.count - 1)])
-        }
-
-        mutating func object(_ className: String, _ fields: [String: PropertyListValue], superclasses: [String] = []) -> PropertyListValue {
-            let (reference, index) = reserve()
-            fill(index, className, fields, superclasses: superclasses)
-            return reference
-        }
-
-        /// A place for an object written later, so that it can refer to itself.
-        mutating func reserve() -> (reference: PropertyListValue, index: Int) {
-            (add(.string("$null")), objects.count - 1)
-        }
-
-        mutating func fill(_ index: Int, _ className: String, _ fields: [String: PropertyListValue], superclasses: [String] = []) {
-            var fields = fields
-            let classes = ([className] + superclasses + ["NSObject"]).map(PropertyListValue.string)
-            fields["$class"] = add(.dictionary(["$classname": .string(className), "$classes": .array(classes)]))
-            objects[index] = .dictionary(fields)
-        }
-
-        mutating func string(_ text: String) -> PropertyListValue { add(.string(text)) }
-
-        mutating func array(_ elements: [PropertyListValue]) -> PropertyListValue {
-            object("NSArray", ["NS.objects": .array(elements)])
-        }
-
-        mutating func dictionary(_ entries: [(String, PropertyListValue)], mutable: Bool = false) -> PropertyListValue {
-            let keys = entries.map { string($0.0) }
-            let fields: [String: PropertyListValue] = ["NS.keys": .array(keys), "NS.objects": .array(entries.map(\.1))]
-            return mutable ? object("NSMutableDictionary", fields, superclasses: ["NSDictionary"]) : object("NSDictionary", fields)
-        }
-
-        mutating func attribute(_ name: String, type: Int, optional: Bool = false) -> PropertyListValue {
-            object("NSAttributeDescription", ["NSPropertyName": string(name), "NSAttributeType": .integer(type), "NSIsOptional": .boolean(optional)])
-        }
-
-        func bytes(root: PropertyListValue) -> [UInt8] {
-            BinaryPropertyListWriter.encode(.dictionary([
-                "$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000), "$objects": .array(objects), "$top": .dictionary(["root": root]),
-            ]))
-        }
-    }
-
     /// A `Cocktail` with an optional composite `author` (`id`, `person`), a required one `tags`
     /// whose default is an empty dictionary, and an `id` and a `name` of its own.
     static func archive() -> [UInt8] {
-        var writer = ArchiveWriter()
+        var writer = KeyedArchiveWriter()
         let authorMembers = [writer.attribute("id", type: 1100), writer.attribute("person", type: 700)]
         let author = writer.object("NSCompositeAttributeDescription", [
             "NSPropertyName": writer.string("author"), "NSAttributeType": .integer(2100), "NSIsOptional": .boolean(true),
@@ -101,7 +50,7 @@ import Testing
     /// A damaged archive whose composite contains itself, or whose predicate does, is refused with
     /// a typed error, not read until the stack runs out.
     @Test func objectsThatContainThemselves_areRefused() throws {
-        var writer = ArchiveWriter()
+        var writer = KeyedArchiveWriter()
         let (loop, index) = writer.reserve()
         writer.fill(index, "NSCompositeAttributeDescription", [
             "NSPropertyName": writer.string("loop"), "NSAttributeType": .integer(2100), "NSCompositeElements": writer.array([loop]),
@@ -110,10 +59,17 @@ import Testing
         let root = writer.object("NSManagedObjectModel", ["NSEntities": writer.dictionary([("Thing", entity)])])
         #expect(throws: ModelCacheError.self) { try ModelCache.decode(compiledModel: writer.bytes(root: root), path: "Loop.mom") }
 
-        var predicates = ArchiveWriter()
+        var predicates = KeyedArchiveWriter()
         let (compound, slot) = predicates.reserve()
         predicates.fill(slot, "NSCompoundPredicate", ["NSCompoundPredicateType": .integer(1), "NSSubpredicates": predicates.array([compound])])
         let archive = try KeyedArchive(binaryPropertyList: predicates.bytes(root: compound))
         #expect(throws: (any Error).self) { try ArchivedPredicate.text(of: archive.topValue()) }
+    }
+}
+
+extension KeyedArchiveWriter {
+    /// An `NSAttributeDescription` of `type` (Core Data's attribute type code).
+    mutating func attribute(_ name: String, type: Int, optional: Bool = false) -> PropertyListValue {
+        object("NSAttributeDescription", ["NSPropertyName": string(name), "NSAttributeType": .integer(type), "NSIsOptional": .boolean(optional)])
     }
 }

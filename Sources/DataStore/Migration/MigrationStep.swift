@@ -9,10 +9,13 @@ struct MigrationStep {
     var stage: MigrationStage?
     var mapping: MappingModel?
 
-    /// The steps from the version at `start` to the one at `target`, following `options`' mapping
-    /// models and stages where they apply.
-    static func steps(from start: Int, to target: Int, of versions: [Model], options: MigrationOptions) throws(StoreError) -> [MigrationStep] {
-        let mappings = options.mappingModels.compactMap { mapping in
+    /// The steps from the version at `start` to the one at `target`, following the mapping models
+    /// of `options` and then those compiled with the model (`bundled`), and `options`' stages,
+    /// where they apply.
+    static func steps(
+        from start: Int, to target: Int, of versions: [Model], options: MigrationOptions, bundled: [MappingModel]
+    ) throws(StoreError) -> [MigrationStep] {
+        let mappings = (options.mappingModels + bundled).compactMap { mapping in
             mapping.connectedVersions(among: versions).flatMap { $0.source < $0.destination ? (mapping, $0.source, $0.destination) : nil }
         }
         var steps: [MigrationStep] = []

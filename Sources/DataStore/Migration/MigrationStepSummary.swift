@@ -44,7 +44,7 @@ extension PersistentStore {
                 try migrationVersions(of: .sqlite(db), at: url, model: model, target: version)
             }
         }
-        return try MigrationStep.steps(from: source, to: target, of: versions, options: options).map { step in
+        return try MigrationStep.steps(from: source, to: target, of: versions, options: options, bundled: model.mappingModels).map { step in
             let kind: MigrationStepSummary.Kind = if let mapping = step.mapping { .mapping(mapping) } else if step.stage != nil { .stage } else { .lightweight }
             return MigrationStepSummary(
                 sourceVersion: versions[step.source].versionLabel, destinationVersion: versions[step.destination].versionLabel, kind: kind)

@@ -58,7 +58,7 @@ extension PersistentStore {
         byMapping: ((MappingModel, Model, Model) async throws(StoreError) -> Void)?
     ) async throws(StoreError) -> MigrationPlan? {
         let versions = model.versions
-        let step = try MigrationStep.steps(from: current, to: target, of: versions, options: options)[0]
+        let step = try MigrationStep.steps(from: current, to: target, of: versions, options: options, bundled: model.mappingModels)[0]
         let (source, destination) = (versions[step.source], versions[step.destination])
         if let mapping = step.mapping {
             guard let byMapping else {

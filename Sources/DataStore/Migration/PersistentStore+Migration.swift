@@ -62,7 +62,7 @@ extension PersistentStore {
         }
         guard let (versions, start, target) = found, start != target else { return [] }
         var plans: [MigrationPlan] = []
-        for step in try MigrationStep.steps(from: start, to: target, of: versions, options: options) {
+        for step in try MigrationStep.steps(from: start, to: target, of: versions, options: options, bundled: model.mappingModels) {
             if let mapping = step.mapping {
                 try MappingMigration.run(
                     mapping, from: versions[step.source], to: versions[step.destination], database: database, url: url, model: model, options: options)
