@@ -22,6 +22,8 @@ struct ModelInputs {
     static let configurationFileName = "datamodel-gen.json"
 
     var models: [ModelBundle]
+    /// The target's `.xcmappingmodel` bundles: generation compiles those beside a model.
+    var mappingModels: [URL]
     var configuration: Configuration
     var configurationURL: URL?
     var templatesURL: URL?
@@ -30,14 +32,19 @@ struct ModelInputs {
     /// `.xcdatamodeld` is part of it) and reads the configuration file.
     init(targetDirectory directory: URL) throws {
         var models: [ModelBundle] = []
+        var mappingModels: [URL] = []
         let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isDirectoryKey])
         while let url = enumerator?.nextObject() as? URL {
             if ["xcdatamodeld", "xcdatamodel"].contains(url.pathExtension) {
                 models.append(ModelBundle(url: url))
                 enumerator?.skipDescendants()
+            } else if url.pathExtension == "xcmappingmodel" {
+                mappingModels.append(url)
+                enumerator?.skipDescendants()
             }
         }
         self.models = models.sorted { $0.url.path < $1.url.path }
+        self.mappingModels = mappingModels.sorted { $0.path < $1.path }
         let configurationURL = directory.appending(path: Self.configurationFileName)
         if FileManager.default.fileExists(atPath: configurationURL.path) {
             self.configurationURL = configurationURL
@@ -57,9 +64,10 @@ struct ModelInputs {
     }
 
     /// Every file whose change must rerun generation: model contents, version choices, the
-    /// configuration and the templates.
+    /// configuration, the templates, and the target's mapping models (a superset of those beside
+    /// the model, which the generator finds itself).
     func inputFiles(of model: ModelBundle) -> [URL] {
-        var files: [URL] = []
+        var files = mappingModels.map { $0.appending(path: "xcmapping.xml") }
         for root in [model.url] + (templatesURL.map { [$0] } ?? []) {
             let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
             while let url = enumerator?.nextObject() as? URL {

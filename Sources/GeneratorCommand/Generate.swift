@@ -104,8 +104,12 @@ package struct Generate: ParsableCommand {
             }
             diagnostics += parsed.diagnostics
             found.append(parsed.mappingModel)
-            if let (source, destination) = parsed.mappingModel.connectedVersions(among: versions) {
+            if let (source, destination) = parsed.mappingModel.connectedVersions(among: versions), source < destination {
                 diagnostics += MappingModelLinter(source: versions[source], destination: versions[destination]).diagnostics(of: parsed.mappingModel)
+            } else if mappings.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == path }) {
+                // One found beside the bundle may belong to another model of the folder; one named may not.
+                diagnostics.append(.warning(
+                    "the mapping model connects no earlier version of \(model.model) to a later one; it is not compiled", at: parsed.mappingModel.location))
             }
         }
         return (found, diagnostics)

@@ -44,17 +44,14 @@ public struct MappingKeyContext: Sendable, Encodable {
 extension ModelContextBuilder {
     /// The context of the mapping models that connect two versions of the bundle, each rewritten
     /// to name its versions as the bundle does (so the runtime finds them by name, without the
-    /// snapshots of every entity); a mapping model that connects none is left out, with a warning.
+    /// snapshots of every entity); a mapping model that connects none is left out.
     mutating func mappingModelsContext(typeName: String) -> MappingModelsContext? {
         var compiled: [MappingModel] = []
         var policies: [PolicyMappingContext] = []
         var taken: Set<String> = []
         for mapping in mappingModels {
-            guard let (source, destination) = mapping.connectedVersions(among: versions), source < destination else {
-                diagnostics.append(.warning(
-                    "the mapping model connects no earlier version of \(sourceFileName) to a later one; it is not compiled", at: mapping.location))
-                continue
-            }
+            // A mapping model beside the bundle may be another model's: it is left out.
+            guard let (source, destination) = mapping.connectedVersions(among: versions), source < destination else { continue }
             let fileName = Self.bundleName(of: mapping.path)
             var plain = mapping
             plain.path = fileName

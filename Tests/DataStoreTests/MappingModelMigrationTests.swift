@@ -98,6 +98,17 @@ import TestSupport
         #expect(try S.objects(PersistentStore(url: url, model: ManagedObjectModel(model: Self.v2), migration: .disabled), "Book").count == 3)
     }
 
+    /// As generated code compiles them: the model carries the mapping, the options only the policy.
+    @Test func aMappingModelCompiledWithTheModel_runsWithoutBeingNamed() throws {
+        let url = try Self.seeded()
+        let model = ManagedObjectModel(model: Self.v2, versions: [Self.v1, Self.v2], mappingModels: [Self.mapping])
+        let steps = try PersistentStore.migrationSteps(at: url, model: model)
+        #expect(steps.count == 1)
+        #expect(steps.first?.description.hasPrefix("V1 → V2 by the mapping model V1ToV2.xcmappingmodel (") == true)
+        let store = try PersistentStore(url: url, model: model, migration: MigrationOptions(migrationPolicies: Self.options.migrationPolicies))
+        try Self.expectMigrated(store)
+    }
+
     @Test func aPolicyTheAppDoesNotProvide_stopsTheMigrationBeforeAnythingChanges() throws {
         let url = try Self.seeded()
         let bytes = try S.pages(url)
