@@ -155,10 +155,14 @@ extension ObjectContext {
         }
         // By name: the survivor may be of another entity of the hierarchy, with other slots.
         let entity = object.entity, sameEntity = survivor.entity === entity
+        // Each object's values read at once: a generated class's properties are read by visiting
+        // them all, so slot by slot would visit them once per attribute.
+        let values = object.currentAttributeValues
+        let survivorValues = sameEntity ? survivor.currentAttributeValues : AttributeValues()
         // By index: an attribute's description is large, and only its slot and name are read.
         for index in entity.attributes.indices where !entity.attributes[index].isDerived {
             let slot = entity.attributes[index].slot
-            guard slot < object.loadedAttributeCount else { continue }
+            guard slot < values.count else { continue }
             let targetSlot: Int
             if sameEntity {
                 targetSlot = slot
@@ -166,8 +170,8 @@ extension ObjectContext {
                 guard let target = survivor.entity.attribute(named: entity.attributes[index].name), !target.isDerived else { continue }
                 targetSlot = target.slot
             }
-            let value = object.primitiveValue(atSlot: slot)
-            let current = survivor.primitiveValue(atSlot: targetSlot)
+            let value = values[slot]
+            let current = targetSlot < survivorValues.count ? survivorValues[targetSlot] : survivor.primitiveValue(atSlot: targetSlot)
             if value != current, takes(value != .null, over: current != .null) {
                 survivor.setAttributeValue(value, atSlot: targetSlot)
             }
