@@ -1,8 +1,8 @@
 // Resident bytes per materialised object after fetching 100,000 objects: DataStore objects of 1, 5
 // and 20 attributes (and the five-attribute ones again once each has been read, which makes its
-// observation registrar), and for the five-attribute item the floor (SQLite's C API into structs, and
-// into one plain class instance per row) and the peers (GRDB records and `Record` subclasses,
-// Fluent models). The figure is the growth of the resident set (/proc/self/statm; Linux only), so
+// observation registrar), the floor at each width (SQLite's C API into structs, and into one plain
+// class instance per row), and for the five-attribute item the peers (GRDB records and `Record`
+// subclasses, Fluent models). The figure is the growth of the resident set (/proc/self/statm; Linux only), so
 // it counts everything a fetch leaves behind: objects, their strings, result arrays, a context's
 // registry, SQLite's page cache. Each contender runs in a fresh process, so none reuses another's
 // freed memory: measure-object-memory [CONTENDER STORE]
@@ -48,7 +48,8 @@ if arguments.isEmpty {
     let narrow = try GeneratedFixtures.storeURL(of: Narrow.self)
     let wide = try GeneratedFixtures.storeURL(of: Wide.self)
     let runs = [("raw", items), ("raw-objects", items), ("grdb", items), ("grdb-record", items), ("fluent", items),
-                ("datastore", items), ("datastore-read", items), ("datastore-1", narrow), ("datastore-20", wide)]
+                ("datastore", items), ("datastore-read", items), ("raw-1", narrow), ("raw-objects-1", narrow), ("datastore-1", narrow),
+                ("raw-20", wide), ("raw-objects-20", wide), ("datastore-20", wide)]
     for (name, url) in runs {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -87,6 +88,18 @@ if arguments.isEmpty {
             precondition(names > 0)
             return items
         }
+    case "raw-1":
+        let db = RawSQLite.open(url)
+        measure("1 attribute: C API structs (floor)") { RawSQLite.fetchAllNarrow(db) }
+    case "raw-objects-1":
+        let db = RawSQLite.open(url)
+        measure("1 attribute: C API class instances") { RawSQLite.fetchAllNarrowObjects(db) }
+    case "raw-20":
+        let db = RawSQLite.open(url)
+        measure("20 attributes: C API structs (floor)") { RawSQLite.fetchAllWide(db) }
+    case "raw-objects-20":
+        let db = RawSQLite.open(url)
+        measure("20 attributes: C API class instances") { RawSQLite.fetchAllWideObjects(db) }
     case "datastore-1":
         let context = try PersistentStore(url: url, model: Fixtures.model).newContext()
         try measure("1 attribute: DataStore objects") { try context.fetch(Narrow.fetchRequest()) }
