@@ -60,13 +60,7 @@ struct Migrate: AsyncParsableCommand {
     var keepBackup = false
 
     func run() async throws {
-        let loaded: (versions: [ModelLoader.Result], current: Int)
-        do {
-            loaded = try ModelLoader().loadVersions(model)
-        } catch {
-            StandardError.print(error.diagnostic)
-            throw ExitCode.failure
-        }
+        let loaded = try ModelOptions.loadVersions(model, current: nil)
         let versions = loaded.versions.map(\.model)
         let objectModel = ManagedObjectModel(model: versions[loaded.current], versions: versions)
         let location = try StoreArgument(store)

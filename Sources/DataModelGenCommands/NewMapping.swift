@@ -54,13 +54,7 @@ struct NewMapping: ParsableCommand {
     }
 
     func run() throws {
-        let loaded: (versions: [ModelLoader.Result], current: Int)
-        do {
-            loaded = try ModelLoader().loadVersions(model)
-        } catch {
-            StandardError.print(error.diagnostic)
-            throw ExitCode.failure
-        }
+        let loaded = try ModelOptions.loadVersions(model, current: nil)
         let versions = loaded.versions.map(\.model)
         func version(_ name: String) throws -> Model {
             guard let found = versions.first(where: { $0.versionName == name }) else {
