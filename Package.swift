@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(
             name: "DataModelParserTests",
-            dependencies: ["DataModel", "DataModelParser", "CLibXML2", "TestSupport"],
+            dependencies: ["DataModel", "DataModelParser", "PredicateLanguage", "CLibXML2", "TestSupport"],
             exclude: ["Fixtures", "Goldens"]
         ),
         .testTarget(
@@ -180,12 +180,13 @@ let package = Package(
         // `Library`: the module the Everything model's classes name (`representedClassName="Library.Book"`).
         .target(name: "Library", dependencies: ["DataStore"], path: "Tests/Generated/Everything"),
         .target(name: "GeneratedHostileNames", dependencies: ["DataStore"], path: "Tests/Generated/HostileNames"),
+        .target(name: "GeneratedReadingList", dependencies: ["DataStore"], path: "Tests/Generated/ReadingList"),
         .testTarget(
             name: "SwiftGeneratorTests",
             dependencies: [
                 "DataModel", "DataModelParser", "DataStore", "StoreSchema", "SwiftGenerator", "TestSupport",
                 "GeneratedBooks", "GeneratedEvents", "GeneratedFailedBanks", "GeneratedProducts", "Library",
-                "GeneratedHostileNames",
+                "GeneratedHostileNames", "GeneratedReadingList",
             ],
             exclude: ["Fixtures", "Goldens"]
         ),
@@ -203,7 +204,7 @@ let package = Package(
             name: "DataStoreTests",
             dependencies: [
                 "DataModel", "DataModelParser", "DataStore", "StoreSchema", "TestSupport", "durability-writer", "WriterReports",
-                "GeneratedBooks", "GeneratedFailedBanks", "GeneratedProducts", "Library", "PostgreSQLStore",
+                "GeneratedBooks", "GeneratedFailedBanks", "GeneratedProducts", "GeneratedReadingList", "Library", "PostgreSQLStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]

@@ -49,8 +49,10 @@ struct DumpContext: ParsableCommand {
         // Every version, as `generate` reads them: the context lists them for the model template.
         let (versions, current) = try ModelOptions.loadVersions(model, current: modelVersion)
         let loaded = versions[current]
-        let (context, diagnostics) = try generation.generator().context(for: loaded.model, versions: versions.map(\.model))
-        (loaded.diagnostics + diagnostics).sortedByLocation().forEach(StandardError.print)
+        let (mappingModels, mappingDiagnostics) = try MappingModelInputs.load(near: model, named: [], versions: versions.map(\.model))
+        let (context, diagnostics) = try generation.generator().context(
+            for: loaded.model, versions: versions.map(\.model), mappingModels: mappingModels)
+        (loaded.diagnostics + mappingDiagnostics + diagnostics).sortedByLocation().forEach(StandardError.print)
         if loaded.diagnostics.containsErrors { throw ExitCode.failure }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -19,7 +19,7 @@ struct NewMapping: ParsableCommand {
             reads it, a new one is left for a policy or an expression. Name a migration policy \
             for an entity mapping with --policy and give a property its value with --expression; \
             the result is checked as lint-mapping checks it, and nothing is written when it has \
-            an error.
+            an error. An existing bundle is replaced only with --force.
 
             Put the bundle beside the model (or in a folder below it): migrate, the build plugin \
             and generate find it there.
@@ -49,8 +49,15 @@ struct NewMapping: ParsableCommand {
     @Option(name: .customLong("expression"), help: ArgumentHelp("A property's value expression (repeatable).", valueName: "MAPPING.PROPERTY=EXPRESSION"))
     var expressions: [String] = []
 
+    @Flag(help: "Replace the mapping model at the output path, whatever edits it holds.")
+    var force = false
+
     func validate() throws {
         guard output.hasSuffix(".xcmappingmodel") else { throw ValidationError("the output must be an .xcmappingmodel bundle") }
+        guard from != to else { throw ValidationError("--from and --to name the same version") }
+        guard force || !FileManager.default.fileExists(atPath: output) else {
+            throw ValidationError("\(output) exists; pass --force to replace it")
+        }
     }
 
     func run() throws {

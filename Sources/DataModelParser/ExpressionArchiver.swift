@@ -4,7 +4,10 @@ import PropertyLists
 
 /// Writes a value expression as a mapping model keeps it: an `NSExpression` in a keyed archive, laid
 /// out as Xcode's files hold one (`$source.title` is an `NSKeyPathExpression` of the variable
-/// `source` and the key path `title`), which ``MappingModelParser`` reads back to the same text.
+/// `source` and the key path `title`), which ``MappingModelParser`` reads back to the same
+/// expression: in the same text for key paths, variables, constants, aggregates and `FUNCTION`
+/// calls; operators in parentheses (`($source.price * 2)`), other built-in functions by their
+/// selector (`abs:($source.delta)`), and strings in double quotes.
 enum ExpressionArchiver {
     /// An expression the archive has no form for.
     struct Unsupported: Error, CustomStringConvertible {

@@ -2,7 +2,6 @@ import ArgumentParser
 import DataModel
 import DataModelParser
 import Foundation
-import StoreMigration
 import SwiftGenerator
 
 /// `datamodel-gen generate MODEL --output-directory DIR`: typed Swift classes for `DataStore`.
@@ -71,7 +70,7 @@ package struct Generate: ParsableCommand {
         let (versions, current) = try ModelOptions.loadVersions(model.model, current: model.modelVersion)
         let loaded = versions[current]
         let generator = try generation.generator()
-        let (mappingModels, mappingDiagnostics) = try loadMappingModels(versions: versions.map(\.model))
+        let (mappingModels, mappingDiagnostics) = try MappingModelInputs.load(near: model.model, named: mappings, versions: versions.map(\.model))
         let result = generator.generate(loaded.model, versions: versions.map(\.model), mappingModels: mappingModels)
         // The other versions are the bundle's history: only an error in one matters, as the
         // generated code carries their definitions for migration.
@@ -82,36 +81,5 @@ package struct Generate: ParsableCommand {
             throw ExitCode.failure
         }
         try GeneratedFileWriter(directory: outputDirectory, dryRun: dryRun).write(result.files)
-    }
-
-    /// The mapping models beside the bundle and those named, each once, with what reading them and
-    /// checking them against the versions they connect found.
-    private func loadMappingModels(versions: [Model]) throws -> ([MappingModel], [Diagnostic]) {
-        var paths: [String] = []
-        for path in MappingModelParser.mappingModelPaths(near: model.model) + mappings {
-            let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
-            if !paths.contains(standardized) { paths.append(standardized) }
-        }
-        var found: [MappingModel] = []
-        var diagnostics: [Diagnostic] = []
-        for path in paths {
-            let parsed: ParsedMappingModel
-            do {
-                parsed = try MappingModelParser.load(path)
-            } catch {
-                StandardError.print(error.diagnostic)
-                throw ExitCode.failure
-            }
-            diagnostics += parsed.diagnostics
-            found.append(parsed.mappingModel)
-            if let (source, destination) = parsed.mappingModel.connectedVersions(among: versions), source < destination {
-                diagnostics += MappingModelLinter(source: versions[source], destination: versions[destination]).diagnostics(of: parsed.mappingModel)
-            } else if mappings.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == path }) {
-                // One found beside the bundle may belong to another model of the folder; one named may not.
-                diagnostics.append(.warning(
-                    "the mapping model connects no earlier version of \(model.model) to a later one; it is not compiled", at: parsed.mappingModel.location))
-            }
-        }
-        return (found, diagnostics)
     }
 }

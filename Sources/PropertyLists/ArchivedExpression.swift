@@ -46,11 +46,19 @@ package enum ArchivedExpression {
             return operand == "SELF" ? arguments[0] : "\(operand).\(arguments[0])"
         }
         if try object.value(forKey: "NSOperand").object?.value(forKey: "NSConstantValueClassName").string == "_NSPredicateUtilities" {
+            // An operator between its operands, parenthesised as a whole: `($source.price * 2)`.
+            if arguments.count == 2, let symbol = infixOperators[selector] { return "(\(arguments[0]) \(symbol) \(arguments[1]))" }
             // A built-in function: `count:(pages)`, `now()`.
             return selector + "(" + arguments.joined(separator: ", ") + ")"
         }
         return "FUNCTION(" + ([operand, quoted(selector)] + arguments).joined(separator: ", ") + ")"
     }
+
+    /// The built-in functions the predicate language writes as operators, by selector.
+    private static let infixOperators = [
+        "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/", "raise:toPower:": "**",
+        "bitwiseAnd:with:": "&", "bitwiseOr:with:": "|", "bitwiseXor:with:": "^", "leftshift:by:": "<<", "rightshift:by:": ">>",
+    ]
 
     private static func constant(_ value: ArchivedValue, depth: Int) throws -> String {
         guard depth < depthLimit else { throw Unsupported(description: "constants nest more than \(depthLimit) deep") }

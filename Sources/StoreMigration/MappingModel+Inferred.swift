@@ -6,7 +6,7 @@ extension MappingModel {
     /// ``ModelMapping`` matches them), an entity mapping `<Source>To<Destination>` that maps every
     /// stored attribute and relationship. A property of the same name takes the source's value by
     /// itself; a renamed one gets the expression that reads it (`$source.oldName`, or the objects
-    /// made from what the old relationship links to); a new one is left without a value, for a
+    /// made from those the old relationship links to); a new one is left without a value, for a
     /// policy or an expression to give. Entities new in `destination` get no objects, and objects
     /// of entities it no longer has go.
     ///
@@ -14,13 +14,11 @@ extension MappingModel {
     public static func inferred(from source: Model, to destination: Model, sourceModelPath: String, destinationModelPath: String, path: String) -> MappingModel {
         let mapping = ModelMapping(from: source, to: destination)
         let location = SourceLocation(file: path)
-        func mappingName(of entity: String) -> String? {
-            mapping.sourceEntities[entity].map { "\($0)To\(entity)" }
-        }
         var entityMappings: [EntityMapping] = []
         for entity in destination.entities where !entity.isAbstract {
-            guard let name = mappingName(of: entity.name), let sourceName = mapping.sourceEntities[entity.name] else { continue }
-            var entityMapping = EntityMapping(name: name, sourceEntityName: sourceName, destinationEntityName: entity.name, location: location)
+            guard let sourceName = mapping.sourceEntities[entity.name] else { continue }
+            var entityMapping = EntityMapping(
+                name: "\(sourceName)To\(entity.name)", sourceEntityName: sourceName, destinationEntityName: entity.name, location: location)
             for attribute in destination.allAttributes(of: entity) where attribute.isPersistent {
                 let from = mapping.sourceProperty(of: attribute.name, in: entity.name)?.name
                 let expression = from.flatMap { $0 == attribute.name ? nil : "$source.\($0)" }
@@ -28,9 +26,9 @@ extension MappingModel {
             }
             for relationship in destination.allRelationships(of: entity) where !relationship.isTransient {
                 var expression: String?
-                if let from = mapping.sourceProperty(of: relationship.name, in: entity.name)?.name, from != relationship.name,
-                   let target = mappingName(of: relationship.destinationEntityName) {
-                    expression = #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "\#(target)", $source.\#(from))"#
+                if let from = mapping.sourceProperty(of: relationship.name, in: entity.name)?.name, from != relationship.name {
+                    // The objects made from those the old relationship links to, whichever mappings made them.
+                    expression = #"FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", "\#(from)", $source.\#(from))"#
                 }
                 entityMapping.relationshipMappings.append(PropertyMapping(name: relationship.name, valueExpression: expression, location: location))
             }

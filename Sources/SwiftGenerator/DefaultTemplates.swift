@@ -200,7 +200,7 @@ import {{.}}
         /// `{{destinationEntity}}` of `{{destinationVersion}}` through `{{policyClassName}}`.
         {{access}}enum {{identifier}} {
             /// The entity mapping's name, as the migration manager looks mappings up.
-            {{access}}static let name = "{{name}}"
+            {{access}}static let name = {{nameLiteral}}
 
             /// `{{sourceEntity}}` of `{{sourceVersion}}`.
             {{access}}enum Source {

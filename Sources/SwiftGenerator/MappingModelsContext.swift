@@ -20,6 +20,8 @@ public struct MappingModelsContext: Sendable, Encodable {
 public struct PolicyMappingContext: Sendable, Encodable {
     /// The entity mapping's name: `BookToBook`.
     public var name: String
+    /// The name as a Swift string literal: `"BookToBook"`.
+    public var nameLiteral: String
     /// Its enum in the policies' enum.
     public var identifier: String
     /// The mapping model's bundle name: `Library1to2.xcmappingmodel`.
@@ -52,6 +54,11 @@ extension ModelContextBuilder {
         for mapping in mappingModels {
             // A mapping model beside the bundle may be another model's: it is left out.
             guard let (source, destination) = mapping.connectedVersions(among: versions), source < destination else { continue }
+            guard versions[source].versionName != nil, versions[destination].versionName != nil else {
+                diagnostics.append(.warning(
+                    "the mapping model connects versions without names, which the runtime finds mappings by; it is not compiled", at: mapping.location))
+                continue
+            }
             let fileName = Self.bundleName(of: mapping.path)
             var plain = mapping
             plain.path = fileName
@@ -62,11 +69,18 @@ extension ModelContextBuilder {
             compiled.append(plain)
             for entityMapping in mapping.entityMappings {
                 guard let policy = entityMapping.migrationPolicyClassName else { continue }
-                var identifier = SwiftIdentifier.typeName(for: entityMapping.name)
+                let wanted = SwiftIdentifier.typeName(for: entityMapping.name)
+                var identifier = wanted
                 while taken.contains(identifier) || identifier == "Source" || identifier == "Destination" { identifier += "_" }
                 taken.insert(identifier)
+                if identifier != wanted {
+                    diagnostics.append(.note(
+                        "the keys of entity mapping '\(entityMapping.name)' are generated in '\(identifier)': another mapping's have '\(wanted)'",
+                        at: entityMapping.location))
+                }
                 policies.append(PolicyMappingContext(
-                    name: entityMapping.name, identifier: identifier, mappingFileName: fileName, policyClassName: policy,
+                    name: entityMapping.name, nameLiteral: swiftStringLiteral(entityMapping.name), identifier: identifier,
+                    mappingFileName: fileName, policyClassName: policy,
                     sourceEntity: entityMapping.sourceEntityName ?? "none", sourceVersion: versionName(source),
                     destinationEntity: entityMapping.destinationEntityName ?? "none", destinationVersion: versionName(destination),
                     sourceKeys: Self.keys(of: entityMapping.sourceEntityName, in: versions[source]),
@@ -85,7 +99,7 @@ extension ModelContextBuilder {
     }
 
     private func versionName(_ index: Int) -> String {
-        versions[index].versionName ?? modelName
+        versions[index].versionName ?? ""
     }
 
     /// `Library1to2.xcmappingmodel` of `Models/Library1to2.xcmappingmodel/xcmapping.xml`.

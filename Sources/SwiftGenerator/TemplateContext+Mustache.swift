@@ -54,7 +54,8 @@ extension MappingModelsContext: TemplateFields {
 
 extension PolicyMappingContext: TemplateFields {
     static let fields: [String: PartialKeyPath<Self> & Sendable] = [
-        "name": \.name, "identifier": \.identifier, "mappingFileName": \.mappingFileName, "policyClassName": \.policyClassName,
+        "name": \.name, "nameLiteral": \.nameLiteral, "identifier": \.identifier, "mappingFileName": \.mappingFileName,
+        "policyClassName": \.policyClassName,
         "sourceEntity": \.sourceEntity, "sourceVersion": \.sourceVersion, "destinationEntity": \.destinationEntity,
         "destinationVersion": \.destinationVersion, "sourceKeys": \.sourceKeys, "destinationKeys": \.destinationKeys,
     ]
@@ -164,7 +165,7 @@ package func templateFieldMismatches() -> [String] {
         + check(ModelVersionContext(name: "", fileName: "", identifier: "", definition: ""))
         + check(MappingModelsContext(propertyName: "", definition: "", enumName: "", policyMappings: [], hasPolicies: false))
         + check(PolicyMappingContext(
-            name: "", identifier: "", mappingFileName: "", policyClassName: "", sourceEntity: "", sourceVersion: "", destinationEntity: "",
+            name: "", nameLiteral: "", identifier: "", mappingFileName: "", policyClassName: "", sourceEntity: "", sourceVersion: "", destinationEntity: "",
             destinationVersion: "", sourceKeys: [], destinationKeys: []))
         + check(MappingKeyContext(name: "", identifier: "", keyType: "", slot: 0))
         + check(UserTypeContext(name: "", attributeType: "", isTransformable: false))

@@ -66,4 +66,29 @@ import Testing
         let named = try CLITests.run("generate", bundle, "-o", output, "--mapping", mapping)
         #expect(named.standardError.contains("warning: the mapping model connects no earlier version of \(bundle) to a later one; it is not compiled"))
     }
+
+    @Test func anExistingMappingModel_isReplacedOnlyWithForce_andOneVersionIsNoMapping() throws {
+        let (folder, bundle) = try Self.bundleCopy()
+        let mapping = folder.appendingPathComponent("V1toV2.xcmappingmodel").path
+        let arguments = ["new-mapping", bundle, "--from", "ReadingList 1", "--to", "ReadingList 2", "-o", mapping]
+        #expect(try CLITests.run(arguments).status == 0)
+        let again = try CLITests.run(arguments)
+        #expect(again.status != 0)
+        #expect(again.standardError.contains("exists; pass --force to replace it"))
+        #expect(try CLITests.run(arguments + ["--force", "--policy", "BookToBook=BookPolicy"]).status == 0)
+        #expect(try String(contentsOfFile: mapping + "/xcmapping.xml", encoding: .utf8).contains(">BookPolicy<"))
+
+        let same = try CLITests.run("new-mapping", bundle, "--from", "ReadingList 1", "--to", "ReadingList 1", "-o", folder.appendingPathComponent("Same.xcmappingmodel").path)
+        #expect(same.status != 0)
+        #expect(same.standardError.contains("--from and --to name the same version"))
+    }
+
+    @Test func generate_warnsOfAnUnreadableMappingModelBesideTheBundle_andGoesOn() throws {
+        let (folder, bundle) = try Self.bundleCopy()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Empty.xcmappingmodel"), withIntermediateDirectories: true)
+        let output = folder.appendingPathComponent("Generated").path
+        let run = try CLITests.run("generate", bundle, "-o", output)
+        #expect(run.status == 0)
+        #expect(run.standardError.contains("Empty.xcmappingmodel/xcmapping.xml: warning: the bundle has no readable xcmapping.xml; the mapping model is not compiled"))
+    }
 }

@@ -1,6 +1,7 @@
 import DataModel
 import DataModelParser
 import Foundation
+import PredicateLanguage
 import Testing
 
 /// The mapping-model writer: what it writes reads back, through the parser, as the mapping model it
@@ -52,6 +53,25 @@ import Testing
         for (offset, expression) in expressions.enumerated() {
             #expect(byName["a\(offset)"] == expression)
         }
+    }
+
+    /// Operators and built-in functions come back in the form the predicate language prints, and
+    /// read as the same expression.
+    @Test(arguments: [
+        ("$source.price * 2", "($source.price * 2)"), ("($source.a + 1) / $source.b", "(($source.a + 1) / $source.b)"),
+        ("now()", "now()"), ("abs:($source.delta)", "abs:($source.delta)"), ("lowercase:($source.name)", "lowercase:($source.name)"),
+    ])
+    func operatorsAndFunctions_readBackAsTheSameExpression(_ written: String, _ read: String) throws {
+        let location = SourceLocation.generated
+        let mapping = MappingModel(
+            path: "", sourceModelPath: nil, destinationModelPath: nil,
+            entityMappings: [EntityMapping(
+                name: "ItemToItem", sourceEntityName: "Item", destinationEntityName: "Item",
+                attributeMappings: [PropertyMapping(name: "value", valueExpression: written, location: location)], location: location)],
+            location: location)
+        let text = try #require(try Self.roundTrip(mapping).mappingModel.entityMappings[0].attributeMappings[0].valueExpression)
+        #expect(text == read)
+        #expect(try PredicateLanguage.PredicateExpression(format: text) == PredicateLanguage.PredicateExpression(format: written))
     }
 
     @Test func namesPoliciesUserInfoSnapshotsAndKinds_readBack() throws {

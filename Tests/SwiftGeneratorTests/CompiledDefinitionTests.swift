@@ -5,6 +5,7 @@ import GeneratedEvents
 import GeneratedFailedBanks
 import GeneratedHostileNames
 import GeneratedProducts
+import GeneratedReadingList
 import Library
 import StoreSchema
 import Testing
@@ -15,12 +16,13 @@ import Testing
     static let compiled: [String: Model] = [
         "Books": Books.definition, "Events": Events.definition, "Everything": Everything.definition,
         "FailedBanks": FailedBanks.definition, "Products": ProductsModel.definition,
-        "HostileNames": HostileNamesModel.definition,
+        "HostileNames": HostileNamesModel.definition, "ReadingList": ReadingList.definition,
     ]
 
     static let compiledModels: [String: ManagedObjectModel] = [
         "Books": Books.model, "Events": Events.model, "Everything": Everything.model,
         "FailedBanks": FailedBanks.model, "Products": ProductsModel.model, "HostileNames": HostileNamesModel.model,
+        "ReadingList": ReadingList.model,
     ]
 
     @Test(arguments: SampleModel.all)
@@ -34,6 +36,28 @@ import Testing
             #expect(ModelVersionHashes(model: compiledVersion) == ModelVersionHashes(model: parsedVersion))
             #expect(StoreSchema(model: compiledVersion).sql(metadata: nil) == StoreSchema(model: parsedVersion).sql(metadata: nil))
         }
+    }
+
+    /// The compiled mapping model is the parsed one, named by its versions instead of by snapshots
+    /// of them, and the model carries it.
+    @Test func readingList_carriesItsMappingModel_asParsed() throws {
+        let sample = try #require(SampleModel.all.first { $0.folder == "ReadingList" })
+        var parsed = try #require(try sample.mappingModels().first)
+        parsed.path = "ReadingList1to2.xcmappingmodel"
+        parsed.sourceModelPath = "ReadingList.xcdatamodeld/ReadingList 1.xcdatamodel"
+        parsed.destinationModelPath = "ReadingList.xcdatamodeld/ReadingList 2.xcdatamodel"
+        (parsed.sourceSnapshot, parsed.destinationSnapshot) = (nil, nil)
+        parsed.location = .generated
+        for index in parsed.entityMappings.indices {
+            parsed.entityMappings[index].location = .generated
+            for property in parsed.entityMappings[index].attributeMappings.indices { parsed.entityMappings[index].attributeMappings[property].location = .generated }
+            for property in parsed.entityMappings[index].relationshipMappings.indices {
+                parsed.entityMappings[index].relationshipMappings[property].location = .generated
+            }
+        }
+        #expect(ReadingList.mappingModels == [parsed])
+        #expect(ReadingList.model.mappingModels == ReadingList.mappingModels)
+        #expect(ReadingList.mappingModels[0].connectedVersions(among: ReadingList.versions).map { [$0.source, $0.destination] } == [0, 1])
     }
 
     @Test func everything_carriesBothVersions_theSecondCurrent() {

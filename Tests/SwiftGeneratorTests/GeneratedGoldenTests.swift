@@ -12,7 +12,7 @@ import TestSupport
     func sampleModel_generatesTheCompiledGolden(_ sample: SampleModel) throws {
         let loaded = try sample.loadVersions()
         let result = try SwiftGenerator(options: sample.options)
-            .generate(loaded.current, versions: loaded.versions)
+            .generate(loaded.current, versions: loaded.versions, mappingModels: sample.mappingModels())
         #expect(!result.diagnostics.containsErrors)
         let folder = SampleModel.generated.appendingPathComponent(sample.folder)
         let existing = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }

@@ -21,6 +21,8 @@ struct SampleModel: CustomTestStringConvertible, Sendable {
     /// Whether its classes take part in Observation: one sample is generated with it off, so that
     /// both forms are compiled and run.
     var isObservable = true
+    /// The mapping models beside it, relative to the package root, which its code compiles.
+    var mappingModelPaths: [String] = []
 
     /// The options its code is generated with.
     var options: GeneratorOptions { GeneratorOptions(layout: layout, isObservable: isObservable) }
@@ -32,6 +34,9 @@ struct SampleModel: CustomTestStringConvertible, Sendable {
         SampleModel(path: "Models/FailedBanks.xcdatamodeld", folder: "FailedBanks", layout: .incremental),
         SampleModel(path: "Models/Products.xcdatamodeld", folder: "Products", isObservable: false),
         SampleModel(path: "Tests/SwiftGeneratorTests/Fixtures/HostileNames.xcdatamodel", folder: "HostileNames", layout: .incremental),
+        SampleModel(
+            path: "Examples/ReadingList/Sources/ReadingList/Models/ReadingList.xcdatamodeld", folder: "ReadingList",
+            mappingModelPaths: ["Examples/ReadingList/Sources/ReadingList/Models/ReadingList1to2.xcmappingmodel"]),
     ]
 
     var testDescription: String { folder }
@@ -50,5 +55,14 @@ struct SampleModel: CustomTestStringConvertible, Sendable {
         let loaded = try ModelLoader().loadVersions(Self.packageRoot.appendingPathComponent(path).path)
         for version in loaded.versions { try #require(!version.diagnostics.containsErrors) }
         return (loaded.versions.map(\.model), loaded.versions[loaded.current].model)
+    }
+
+    /// Its mapping models as the parser reads them.
+    func mappingModels() throws -> [MappingModel] {
+        try mappingModelPaths.map { path in
+            let parsed = try MappingModelParser.load(Self.packageRoot.appendingPathComponent(path).path)
+            try #require(parsed.diagnostics.isEmpty)
+            return parsed.mappingModel
+        }
     }
 }
