@@ -88,12 +88,13 @@ extension ObjectContext {
                 groups.append((key, object, [], nil))
             }
         }
-        // The stored objects with those values, in batches a statement holds: SQLite before 3.32
-        // binds at most 999 values, and an `OR` of several names' must stay under its expression
-        // depth of 1,000.
+        // The stored objects with those values, in batches a statement holds: as many keys as the
+        // engine binds values, up to 5,000 (a few MB of objects); an `OR` of several names' keys
+        // stays at 500, under SQLite's expression depth of 1,000.
         let storable = groups.map(\.key).filter(\.isStorable)
-        for start in stride(from: 0, to: storable.count, by: 500) {
-            let keys = Array(storable[start..<min(start + 500, storable.count)])
+        let batch = constraint.count == 1 ? min(5_000, store.dialect.maximumBoundValues) : min(500, store.dialect.maximumBoundValues / constraint.count)
+        for start in stride(from: 0, to: storable.count, by: batch) {
+            let keys = Array(storable[start..<min(start + batch, storable.count)])
             var request = FetchRequest<ManagedObject>(entityName: entityName, predicate: Self.matching(keys, on: constraint))
             // The rows as stored: the inserted objects are the ones being matched.
             request.includesPendingChanges = false

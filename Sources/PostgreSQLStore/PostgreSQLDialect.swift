@@ -15,6 +15,8 @@ struct PostgreSQLDialect: SQLDialect {
     /// In double quotes, cut to PostgreSQL's length as the store's DDL cuts them.
     func spelling(ofName name: String) -> String { PostgreSQLName.quoted(name) }
     func placeholder(_ number: Int) -> String { "$\(number)" }
+    /// The protocol's limit: a bind message counts its values in 16 bits.
+    var maximumBoundValues: Int { PostgreSQLTransaction.parametersPerStatement }
 
     func truth(_ value: Bool) -> SQL { value ? "TRUE" : "FALSE" }
     func isSame(_ equal: Bool) -> SQL { equal ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM " }

@@ -24,7 +24,7 @@ final class PostgreSQLTransaction: EngineTransaction {
     /// rows are written before any other statement.
     private var inserters: [PostgreSQLRowInserter] = []
     /// Bound values per multi-row `INSERT`: PostgreSQL's limit.
-    private static let parametersPerStatement = 65_535
+    static let parametersPerStatement = 65_535
 
     init(_ connection: PostgresConnection, columnTypes: [String: [String: PostgreSQLValueType]], logger: Logger) {
         self.connection = connection

@@ -31,6 +31,32 @@ import Testing
         return chapter
     }
 
+    /// More clashing keys than one query reads stored objects for (5,000): every batch finds its own.
+    @Test(arguments: TestedEngine.available) func clashesBeyondOneQuerysKeys_areAllFound(_ engine: TestedEngine) async throws {
+        let count = 6_001
+        func isbn(_ index: Int) -> String { String(format: "0-%08d-X", index) }
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let setup = store.newContext()
+            for index in stride(from: 0, to: count, by: 2) {
+                let book = Book(context: setup)
+                (book.isbn, book.title) = (isbn(index), "stored")
+            }
+            try setup.save()
+
+            let feed = store.newContext()
+            feed.mergePolicy = .mergeByPropertyObjectTrump
+            for index in 0..<count {
+                let book = Book(context: feed)
+                (book.isbn, book.title) = (isbn(index), "feed")
+            }
+            try feed.save()
+
+            let reader = store.newContext()
+            #expect(try reader.count(for: FetchRequest<Book>()) == count)
+            #expect(try reader.count(for: FetchRequest<Book>(predicate: try ObjectPredicate(format: "title == 'feed'"))) == count)
+        }
+    }
+
     @Test(arguments: TestedEngine.available) func eachPolicy_mergesAnInsertedObjectIntoTheStoredOne(_ engine: TestedEngine) async throws {
         for (policy, expected) in [
             (MergePolicy.mergeByPropertyObjectTrump, Stored("Feed", "stored notes", 2.5, ["One", "Two"])),

@@ -17,6 +17,9 @@ package protocol SQLDialect: MigrationDialect {
     /// The placeholder of the `number`th bound value (from 1).
     func placeholder(_ number: Int) -> String
 
+    /// How many values one statement may bind: what lists of keys are cut to.
+    var maximumBoundValues: Int { get }
+
     // MARK: Queries
 
     /// A condition that always holds (`true`) or never does.

@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import GRDB
+import GRDBSQLite
 import StoreSchema
 import struct StoreSchema.Column
 
@@ -12,6 +13,10 @@ package struct SQLiteDialect: SQLDialect {
     /// Bare, as Core Data writes them, quoted only where SQLite could not read them bare.
     package func spelling(ofName name: String) -> String { SQLSyntax.identifier(name) }
     package func placeholder(_ number: Int) -> String { "?" }
+
+    /// `SQLITE_MAX_VARIABLE_NUMBER` of the library in use: 32,766 from SQLite 3.32, 999 before.
+    package var maximumBoundValues: Int { Self.maximumBoundValues }
+    private static let maximumBoundValues = sqlite3_libversion_number() >= 3_032_000 ? 32_766 : 999
 
     package func truth(_ value: Bool) -> SQL { value ? "1" : "0" }
     package func isSame(_ equal: Bool) -> SQL { equal ? " IS " : " IS NOT " }
