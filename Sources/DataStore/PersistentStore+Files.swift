@@ -86,10 +86,7 @@ extension PersistentStore {
         if let stored = metadata.versionHashes {
             let differing = ModelVersionHashes(model: model).entitiesDiffering(from: stored)
             guard differing.isEmpty else {
-                // Core Data's hash of a composite attribute is not known: such entities cannot be checked.
-                let withComposites = differing.filter { model.entity(named: $0)?.attributes.contains { $0.type == .composite } == true }
-                let unknown = withComposites.isEmpty ? "" : "; how Core Data hashes composite attributes, which \(withComposites.joined(separator: ", ")) have, is not known yet"
-                throw .noCarriedModel(reason: "its cached model does not describe it: the version hashes of \(differing.joined(separator: ", ")) differ\(unknown)")
+                throw .noCarriedModel(reason: "its cached model does not describe it: the version hashes of \(differing.joined(separator: ", ")) differ")
             }
         }
         return model
