@@ -55,6 +55,21 @@ public struct MappingModel: Sendable, Equatable {
     public func entityMapping(named name: String) -> EntityMapping? {
         entityMappings.first { $0.name == name }
     }
+
+    /// The mapping model with every location `.generated`, as generated code compiles it: equal to
+    /// the same mapping read from another file or line.
+    public var withoutLocations: MappingModel {
+        var plain = self
+        plain.location = .generated
+        for index in plain.entityMappings.indices {
+            plain.entityMappings[index].location = .generated
+            for property in plain.entityMappings[index].attributeMappings.indices { plain.entityMappings[index].attributeMappings[property].location = .generated }
+            for property in plain.entityMappings[index].relationshipMappings.indices {
+                plain.entityMappings[index].relationshipMappings[property].location = .generated
+            }
+        }
+        return plain
+    }
 }
 
 /// How the objects of one source entity become objects of one destination entity: Core Data's

@@ -157,14 +157,13 @@ private enum Field {
 
 /// The store's objects, numbered `z1`, `z2`… in the order they are reserved.
 private struct ObjectList {
-    private var objects: [(id: String, type: String, fields: [Field])] = []
+    private var objects: [(type: String, fields: [Field])] = []
 
     var count: Int { objects.count }
 
     mutating func reserve() -> String {
-        let id = "z\(objects.count + 1)"
-        objects.append((id, "", []))
-        return id
+        objects.append(("", []))
+        return "z\(objects.count)"
     }
 
     mutating func add(_ type: String, _ fields: [Field]) -> String {
@@ -173,15 +172,15 @@ private struct ObjectList {
         return id
     }
 
+    /// Gives the object reserved as `id` (`z` and its position from 1) its type and fields.
     mutating func fill(_ id: String, _ type: String, _ fields: [Field]) {
-        guard let index = objects.firstIndex(where: { $0.id == id }) else { return }
-        objects[index].type = type
-        objects[index].fields = fields
+        guard let number = Int(id.dropFirst()), objects.indices.contains(number - 1) else { return }
+        objects[number - 1] = (type, fields)
     }
 
     var lines: [String] {
-        objects.flatMap { object in
-            ["    <object type=\"\(object.type)\" id=\"\(object.id)\">"] + object.fields.compactMap(\.line) + ["    </object>"]
+        objects.enumerated().flatMap { offset, object in
+            ["    <object type=\"\(object.type)\" id=\"z\(offset + 1)\">"] + object.fields.compactMap(\.line) + ["    </object>"]
         }
     }
 }

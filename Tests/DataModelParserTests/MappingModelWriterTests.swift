@@ -9,16 +9,8 @@ import Testing
 @Suite struct MappingModelWriterTests {
     /// `mapping` with every location and its path made equal, for comparing what was read from two files.
     static func withoutLocations(_ mapping: MappingModel) -> MappingModel {
-        var plain = mapping
+        var plain = mapping.withoutLocations
         plain.path = ""
-        plain.location = .generated
-        for index in plain.entityMappings.indices {
-            plain.entityMappings[index].location = .generated
-            for property in plain.entityMappings[index].attributeMappings.indices { plain.entityMappings[index].attributeMappings[property].location = .generated }
-            for property in plain.entityMappings[index].relationshipMappings.indices {
-                plain.entityMappings[index].relationshipMappings[property].location = .generated
-            }
-        }
         return plain
     }
 
