@@ -1,3 +1,5 @@
+import Foundation
+
 /// An `<attribute>` of an entity or a composite.
 ///
 /// Values are kept as the model states them: numeric limits and defaults stay strings (their meaning
@@ -18,6 +20,11 @@ public struct Attribute: Sendable, Equatable, Encodable {
     public var defaultValue: String?
     /// `defaultDateTimeInterval`: a Date default in seconds since 2001-01-01 00:00:00 UTC.
     public var defaultDateTimeInterval: Double?
+    /// A Binary Data or Transformable attribute's default, as the bytes its column holds: a Binary
+    /// default's own bytes, a Transformable default object archived alone (what Core Data's
+    /// archiving transformers store). Xcode's XML has no field for it; models made in code
+    /// (SwiftData's `@Model` classes among them) give such defaults, and a store's model cache keeps them.
+    public var defaultData: Data?
     /// `minValueString`: a numeric minimum, or a minimum length for strings and binary data.
     public var minValue: String?
     /// `maxValueString`: a numeric maximum, or a maximum length for strings and binary data.
@@ -77,5 +84,5 @@ public struct Attribute: Sendable, Equatable, Encodable {
     public var isPersistent: Bool { !isTransient }
 
     /// Whether the model gives a default value.
-    public var hasDefaultValue: Bool { defaultValue != nil || defaultDateTimeInterval != nil }
+    public var hasDefaultValue: Bool { defaultValue != nil || defaultDateTimeInterval != nil || defaultData != nil }
 }

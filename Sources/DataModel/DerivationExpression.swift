@@ -11,7 +11,7 @@ public enum DerivationExpression: Sendable, Equatable {
     case text(TextDerivation, keyPath: [String])
     /// `path`: an attribute of a to-one destination, copied.
     case value(keyPath: [String])
-    /// `relationship.@count`: the number of destinations of a to-many relationship.
+    /// `relationship.@count` or `count:(relationship)`: the number of destinations of a to-many relationship.
     case count(relationship: String)
     /// `relationship.attribute.@sum`: the sum of an attribute over the destinations of a to-many relationship.
     case sum(relationship: String, attribute: String)
@@ -33,10 +33,14 @@ public enum DerivationExpression: Sendable, Equatable {
         }
         if let colon = text.firstIndex(of: ":") {
             let function = String(text[..<colon]).trimmingSpaces, argument = String(text[text.index(after: colon)...]).trimmingSpaces
-            guard let derivation = TextDerivation(rawValue: String(function)), argument.hasPrefix("("), argument.hasSuffix(")"),
-                  let path = Self.keyPath(String(argument.dropFirst().dropLast()))
-            else { return nil }
-            self = .text(derivation, keyPath: path)
+            guard argument.hasPrefix("("), argument.hasSuffix(")"), let path = Self.keyPath(String(argument.dropFirst().dropLast())) else { return nil }
+            if function == "count", path.count == 1 {
+                self = .count(relationship: path[0])  // NSExpression's function form, as models made in code write it
+            } else if let derivation = TextDerivation(rawValue: String(function)) {
+                self = .text(derivation, keyPath: path)
+            } else {
+                return nil
+            }
             return
         }
         guard let path = Self.keyPath(text, allowingOperator: true) else { return nil }
@@ -107,7 +111,7 @@ extension Model {
         guard let expression = DerivationExpression(parsing: text) else {
             return problem(
                 "has derivation expression '\(text)', which is none of the supported forms: now(), a key path through "
-                    + "a to-one relationship, canonical:(…), lowercase:(…), uppercase:(…), to-many.@count, to-many.attribute.@sum")
+                    + "a to-one relationship, canonical:(…), lowercase:(…), uppercase:(…), to-many.@count or count:(to-many), to-many.attribute.@sum")
         }
         switch expression {
         case .now:

@@ -1,3 +1,5 @@
+import Foundation
+
 // The initialisers generated code spells a model with: every field a parameter, every parameter
 // defaulted to what the parser produces when the XML leaves it out, so a generated model lists only
 // what its file says. Locations default to `SourceLocation.generated`: compiled models have no file.
@@ -121,6 +123,7 @@ extension Attribute {
         derivationExpression: String? = nil,
         defaultValue: String? = nil,
         defaultDateTimeInterval: Double? = nil,
+        defaultData: [UInt8]? = nil,
         minValue: String? = nil,
         maxValue: String? = nil,
         minDateTimeInterval: Double? = nil,
@@ -147,6 +150,7 @@ extension Attribute {
         self.derivationExpression = derivationExpression
         self.defaultValue = defaultValue
         self.defaultDateTimeInterval = defaultDateTimeInterval
+        self.defaultData = defaultData.map { Data($0) }
         self.minValue = minValue
         self.maxValue = maxValue
         self.minDateTimeInterval = minDateTimeInterval

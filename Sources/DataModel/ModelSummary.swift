@@ -20,6 +20,7 @@ public enum ModelSummary {
                 if attribute.isTransient { flags.append("transient") }
                 if attribute.isDerived { flags.append("derived") }
                 if let value = attribute.defaultValue { flags.append("default \(value)") }
+                if let bytes = attribute.defaultData { flags.append("default \(bytes.count) bytes") }
                 let suffix = flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"
                 lines.append("  \(attribute.name): \(attribute.type.rawValue)\(attribute.isOptional ? "?" : "")\(suffix)")
             }

@@ -55,6 +55,9 @@ extension ModelValidator {
                 findings.warning("\(message); the attribute has no default value, as in Core Data", at: location)
             }
         }
+        if attribute.defaultData != nil, attribute.type != .binary, attribute.type != .transformable {
+            findings.error("\(what()) has a default of bytes, which only Binary and Transformable attributes hold", at: location)
+        }
         checkLimits(of: attribute, what: what, &findings)
     }
 

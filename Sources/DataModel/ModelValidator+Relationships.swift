@@ -68,7 +68,9 @@ extension ModelValidator {
         let minCount = relationship.minCount ?? 0
         let maxCount = relationship.maxCount ?? 0
         if minCount < 0 || maxCount < 0 {
-            findings.error("\(what()) has a negative minimum or maximum count", at: location)
+            // Xcode's editor never writes one; a model made in code may (CoreDataPlus sets a to-many
+            // maximum of -1), and Core Data saves with it as with no limit.
+            findings.warning("\(what()) has a negative minimum or maximum count; it is read as no limit", at: location)
             return
         }
         if relationship.isToOne {

@@ -8,8 +8,8 @@ import Foundation
 /// It writes the header as the model holds it, entities with their attributes, relationships,
 /// fetched properties, fetch indexes, compound indexes, uniqueness constraints and user info, fetch
 /// request templates, and configurations. What Xcode's XML cannot say is refused
-/// (`ModelWriter.Unsupported`), never written without it: composites, and the sort descriptors of a
-/// fetch that a model built in code may hold.
+/// (`ModelWriter.Unsupported`), never written without it: composites, and what a model built in
+/// code may hold: the sort descriptors of a fetch, and defaults of Binary and Transformable attributes.
 public enum ModelWriter {
     /// What the writer does not write, named.
     public struct Unsupported: Error, CustomStringConvertible {
@@ -33,6 +33,9 @@ public enum ModelWriter {
         for entity in model.entities {
             if let fetched = entity.fetchedProperties.first(where: { !$0.fetchRequest.sortDescriptors.isEmpty }) {
                 throw Unsupported(description: "the fetched property \(entity.name).\(fetched.name) sorts its results, which Xcode's XML cannot say")
+            }
+            if let attribute = entity.attributes.first(where: { $0.defaultData != nil }) {
+                throw Unsupported(description: "the default of \(entity.name).\(attribute.name) is an object or bytes, which Xcode's XML cannot say")
             }
             lines += self.entity(entity)
         }

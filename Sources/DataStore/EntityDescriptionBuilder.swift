@@ -118,6 +118,8 @@ struct EntityDescriptionBuilder {
     ) -> AttributeDescription {
         let defaultValue: AttributeValue = if attribute.type == .date, let interval = attribute.defaultDateTimeInterval {
             .date(.init(timeIntervalSinceReferenceDate: interval))
+        } else if let bytes = attribute.defaultData {
+            .data(bytes)
         } else {
             AttributeDescription.value(fromModelText: attribute.defaultValue, type: attribute.type)
         }

@@ -151,7 +151,7 @@ public struct KeyedArchive: Sendable, Equatable {
 
     /// The object number a field refers to, if it is a reference: a UID, or
     /// `["CF$UID": n]` as an XML property list spells one.
-    private func reference(_ field: BinaryPropertyList.Object) throws(KeyedArchiveError) -> Int? {
+    func reference(_ field: BinaryPropertyList.Object) throws(KeyedArchiveError) -> Int? {
         switch field {
         case .uid(let number): return number
         case .dictionary(let keys, let values) where keys.count == 1 && list.isString(list.reference(0, of: keys), equalTo: "CF$UID"):
@@ -163,10 +163,7 @@ public struct KeyedArchive: Sendable, Equatable {
 
     /// Archived object `number` of `$objects`.
     private func resolve(number: Int) throws(KeyedArchiveError) -> ArchivedValue {
-        guard number >= 0, number < storage.objects.count else {
-            throw .malformed("reference \(number) is past the \(storage.objects.count) archived objects")
-        }
-        switch try read(list.reference(number, of: storage.objects)) {
+        switch try read(index(ofObject: number)) {
         case .scalar(let value): return ArchivedValue(plain: value)
         case .dictionary(let keys, let values):
             guard let classField = storage.field(storage.classFieldName, keys: keys, values: values) else {
@@ -177,9 +174,17 @@ public struct KeyedArchive: Sendable, Equatable {
             else {
                 throw .malformed("an object's $class is not a class description")
             }
-            return .object(ArchivedObject(archive: self, keys: keys, classNumber: classNumber))
+            return .object(ArchivedObject(archive: self, number: number, keys: keys, classNumber: classNumber))
         case .uid, .array: throw .malformed("an archived value is a bare collection, not an object")
         }
+    }
+
+    /// The property-list index of archived object `number` of `$objects`.
+    func index(ofObject number: Int) throws(KeyedArchiveError) -> Int {
+        guard number >= 0, number < storage.objects.count else {
+            throw .malformed("reference \(number) is past the \(storage.objects.count) archived objects")
+        }
+        return list.reference(number, of: storage.objects)
     }
 
     /// The class and superclass names of class description `number`.
@@ -239,12 +244,15 @@ public enum ArchivedValue: Sendable, Equatable {
 /// through the archive.
 public struct ArchivedObject: Sendable, Equatable {
     let archive: KeyedArchive
+    /// The object's number in `$objects`.
+    let number: Int
     /// The property-list indexes of the object's field names; those of their values follow them.
     private let fieldNames: BinaryPropertyList.References
     private let classNumber: Int
 
-    init(archive: KeyedArchive, keys: BinaryPropertyList.References, classNumber: Int) {
+    init(archive: KeyedArchive, number: Int, keys: BinaryPropertyList.References, classNumber: Int) {
         self.archive = archive
+        self.number = number
         self.fieldNames = keys
         self.classNumber = classNumber
     }

@@ -30,12 +30,21 @@ package struct KeyedArchiveWriter {
     }
 
     package mutating func fill(_ index: Int, _ className: String, _ fields: [String: PropertyListValue], superclasses: [String] = []) {
+        fill(index, classNames: [className] + superclasses + ["NSObject"], fields)
+    }
+
+    /// Fills a reserved place with an object whose class and superclasses, nearest first and
+    /// ending at its root class, are `classNames`.
+    package mutating func fill(_ index: Int, classNames: [String], _ fields: [String: PropertyListValue]) {
         var fields = fields
-        fields["$class"] = classReference(className, superclasses: superclasses)
+        fields["$class"] = classReference(classNames)
         objects[index] = .dictionary(fields)
     }
 
     package mutating func string(_ text: String) -> PropertyListValue { add(.string(text)) }
+
+    /// Adds a value that is archived as itself (a string, number, date or data) and returns its reference.
+    package mutating func plain(_ value: PropertyListValue) -> PropertyListValue { add(value) }
 
     package mutating func array(_ elements: [PropertyListValue]) -> PropertyListValue {
         object("NSArray", ["NS.objects": .array(elements)])
@@ -59,10 +68,10 @@ package struct KeyedArchiveWriter {
         return Self.reference(objects.count - 1)
     }
 
-    private mutating func classReference(_ className: String, superclasses: [String]) -> PropertyListValue {
+    private mutating func classReference(_ classNames: [String]) -> PropertyListValue {
+        let className = classNames.first ?? ""
         if let known = classes[className] { return known }
-        let names = ([className] + superclasses + ["NSObject"]).map(PropertyListValue.string)
-        let reference = add(.dictionary(["$classname": .string(className), "$classes": .array(names)]))
+        let reference = add(.dictionary(["$classname": .string(className), "$classes": .array(classNames.map(PropertyListValue.string))]))
         classes[className] = reference
         return reference
     }

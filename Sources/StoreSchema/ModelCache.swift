@@ -12,10 +12,11 @@ import PropertyLists
 /// A compiled model (a `.mom` file inside an app's `.momd` folder) is the same archive, not
 /// compressed: `decode(compiledModel:path:)` reads one.
 ///
-/// Decoding is total: what the archive holds that this reader cannot represent (a custom default
-/// object, a fetched property whose request has a limit) is a `ModelCacheError` that names it, never
-/// a model with parts missing. A composite attribute becomes a model-level composite named after
-/// its property (an archive keeps no other name for it).
+/// Decoding is total: what the archive holds that this reader cannot represent (a fetched property
+/// whose request has a limit) is a `ModelCacheError` that names it, never a model with parts
+/// missing. A composite attribute becomes a model-level composite named after its property (an
+/// archive keeps no other name for it). A Transformable attribute's default object becomes the
+/// bytes its column would hold (``DataModel/Attribute/defaultData``).
 public enum ModelCache {
     /// The model `blob` (the `Z_CONTENT` of the store at `path`) holds.
     public static func decode(_ blob: [UInt8], path: String) throws(ModelCacheError) -> Model {
@@ -212,6 +213,10 @@ private struct ModelCacheReader {
         }
         switch try object.value(forKey: "NSDefaultValue") {
         case .null: break
+        case let value where type == .transformable:
+            attribute.defaultData = Data(try value.archivedAlone())
+        case .data(let bytes) where type == .binary:
+            attribute.defaultData = Data(bytes)
         case .string(let text): attribute.defaultValue = text
         case .integer(let number): attribute.defaultValue = type == .boolean ? (number == 0 ? "NO" : "YES") : String(number)
         case .real(let number): attribute.defaultValue = String(number)

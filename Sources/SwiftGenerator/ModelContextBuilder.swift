@@ -479,6 +479,7 @@ struct ModelContextBuilder {
         facts.append(attribute.isOptional ? "optional" : "required")
         if attribute.isTransient { facts.append("transient") }
         if let value = attribute.defaultValue { facts.append("default \(value.isEmpty ? "empty" : "`\(value)`")") }
+        if let bytes = attribute.defaultData { facts.append("default of \(bytes.count) bytes") }
         var lines = ["The `\(attribute.name)` \(kind): \(facts.joined(separator: ", "))."]
         if attribute.isDerived && attribute.isPersistent {
             lines.append("Derived from `\(attribute.derivationExpression ?? "")`: the store computes it when saving.")
@@ -496,6 +497,7 @@ struct ModelContextBuilder {
             facts.append("Derived from `\(attribute.derivationExpression ?? "")`: the store computes it when saving.")
         }
         if let value = attribute.defaultValue, !["", "0", "0.0", "NO"].contains(value) { facts.append("Defaults to `\(value)`.") }
+        if let bytes = attribute.defaultData { facts.append("Defaults to the model's \(bytes.count) bytes.") }
         return facts.isEmpty ? [] : [facts.joined(separator: " ")]
     }
 

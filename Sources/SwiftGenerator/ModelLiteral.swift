@@ -1,4 +1,5 @@
 import DataModel
+import Foundation
 
 /// A model spelled as Swift values (`DataModel.Model(…)`, `DataModel.Entity(…)`, …), through the
 /// literal initialisers of `DataModel`; the types are qualified because an entity may be called
@@ -107,6 +108,7 @@ enum ModelLiteral {
             ("derivationExpression", optional(attribute.derivationExpression)),
             ("defaultValue", optional(attribute.defaultValue)),
             ("defaultDateTimeInterval", optional(attribute.defaultDateTimeInterval)),
+            ("defaultData", attribute.defaultData.map(bytes)),
             ("minValue", optional(attribute.minValue)),
             ("maxValue", optional(attribute.maxValue)),
             ("minDateTimeInterval", optional(attribute.minDateTimeInterval)),
@@ -231,6 +233,14 @@ enum ModelLiteral {
 
     private static func optional(_ number: Double?) -> SwiftExpression? {
         number.map { .raw(doubleLiteral($0)) }
+    }
+
+    /// `[0x62, 0x70, …]`: bytes as a literal of `[UInt8]`, sixteen to a line when it breaks.
+    private static func bytes(_ data: Data) -> SwiftExpression {
+        let literals = data.map { byte in "0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
+        return .array(stride(from: 0, to: literals.count, by: 16).map { start in
+            .raw(literals[start..<min(start + 16, literals.count)].joined(separator: ", "))
+        })
     }
 
     private static func flag(_ value: Bool, _ defaultValue: Bool) -> SwiftExpression? {

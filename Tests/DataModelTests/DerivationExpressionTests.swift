@@ -10,6 +10,7 @@ import Testing
         ("lowercase:(author.name)", .text(.lowercase, keyPath: ["author", "name"])),
         ("uppercase: (name)", .text(.uppercase, keyPath: ["name"])),
         ("chapters.@count", .count(relationship: "chapters")),
+        ("count:(chapters)", .count(relationship: "chapters")),
         ("items.price.@sum", .sum(relationship: "items", attribute: "price")),
         ("todoList.name", .value(keyPath: ["todoList", "name"])),
         ("größe", .value(keyPath: ["größe"])),
@@ -20,7 +21,7 @@ import Testing
 
     @Test(arguments: [
         "", "now() + 1", "reverse:(title)", "canonical:title", "canonical:(a.)", "@count", "chapters.@avg",
-        "items.@sum", "a.b.c.@count", "a..b", "1st.name", "chapters.@count.name",
+        "items.@sum", "a.b.c.@count", "count:(a.b)", "count:chapters", "a..b", "1st.name", "chapters.@count.name",
     ])
     func otherTexts_doNotParse(_ text: String) {
         #expect(DerivationExpression(parsing: text) == nil)

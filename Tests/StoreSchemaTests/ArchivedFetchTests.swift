@@ -54,21 +54,9 @@ import Testing
     }
 
     /// A store whose model was made in code: a fetched property with an order and one whose
-    /// predicate reads the property's user info, as the app's source declares them. The model
-    /// itself is refused, naming what it holds that a model cannot say: a transformable
-    /// attribute's default, an object of one of the app's classes.
+    /// predicate reads the property's user info, as the app's source declares them.
     @Test func aStoresCache_holdsFetchedPropertiesWithTheirOrder() throws {
-        let original = Self.thirdParty.appendingPathComponent("CoreDataPlus/SampleModel2_V2.sqlite")
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("fetched-\(UUID().uuidString).sqlite")
-        try FileManager.default.copyItem(at: original, to: copy)
-        defer { try? FileManager.default.removeItem(at: copy) }
-        let blob = try DatabaseQueue(path: copy.path).read { db in
-            try #require(try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE"))
-        }
-        #expect(throws: ModelCacheError("Book.frontCover's default value (CoreDataPlus_Tests.Cover) is not read")) {
-            try ModelCache.decode(Array(blob), path: "SampleModel2_V2.sqlite")
-        }
-
+        let blob = try DefaultObjectTests.modelCache()
         let archive = try KeyedArchive(binaryPropertyList: RawDeflate.inflate(Array(blob)))
         var fetches: [String: ArchivedFetch] = [:]
         for property in archive.objects(ofClass: "NSFetchedPropertyDescription") {
