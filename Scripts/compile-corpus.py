@@ -4,7 +4,8 @@
 Usage: Scripts/compile-corpus.py [CORPUS_MODELS_DIR]   (default: ../shared/corpus/models)
 
 With the default, the model version that wrote each store of ../shared/corpus/stores and
-../shared/stores-incoming is compiled too.
+../shared/stores-incoming is compiled too, and so is the model that stores made in code carry (a
+SwiftData store, and CoreDataPlus's in the tests' fixtures), generated from the store itself.
 
 Builds a package in .build/corpus-package with one module per model version (the three layouts in
 turn: entity files, single file, incremental), where the types a model names in userInfo are declared as an app would, plus
@@ -25,6 +26,9 @@ corpus = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root
 store_folders = [] if len(sys.argv) > 1 else [os.path.join(root, "..", "shared", "corpus", "stores"),
                                               os.path.join(root, "..", "shared", "stores-incoming")]
 work = os.path.join(root, ".build", "corpus-package")
+carried_stores = [os.path.join(root, "Tests", "StoreSchemaTests", "Fixtures", "ThirdParty", "CoreDataPlus", "SampleModel2_V2.sqlite")]
+if store_folders:
+    carried_stores.append(os.path.join(root, "..", "shared", "stores-swiftdata", "CartKit__CartKitSwiftData_v1", "CartKitSwiftData_v1.sqlite"))
 scratch = ["--scratch-path", os.path.abspath(os.environ["SHARED_SCRATCH_PATH"])] if os.environ.get("SHARED_SCRATCH_PATH") else []
 
 if not os.path.isdir(corpus):
@@ -50,6 +54,14 @@ def versions():
             if os.path.isfile(version_file):
                 with open(version_file) as file:
                     yield os.path.abspath(os.path.join(folder, name, file.read().strip())), None
+    # Stores are read through copies, never where they lie.
+    copies = os.path.join(work, "Stores")
+    os.makedirs(copies, exist_ok=True)
+    for store in carried_stores:
+        if os.path.isfile(store):
+            copy = os.path.join(copies, os.path.basename(store))
+            shutil.copyfile(store, copy)
+            yield copy, None
 
 shutil.rmtree(os.path.join(work, "Sources"), ignore_errors=True)
 modules = []
@@ -84,7 +96,10 @@ with open(os.path.join(check, "main.swift"), "w") as file:
 
 var differing = 0
 for entry in compiled {
-    let loaded = try ModelLoader().load(entry.path, version: entry.version)
+    // A store file stands for the model it carries.
+    let loaded = entry.path.hasSuffix(".sqlite")
+        ? ModelLoader.Result(model: try PersistentStore.modelForStore(at: URL(fileURLWithPath: entry.path)), diagnostics: [])
+        : try ModelLoader().load(entry.path, version: entry.version)
     let parsed = loaded.model.withoutSourceDetails
     // Every version of the bundle, oldest first, the one generated among them as current.
     let versions = try loaded.availableVersions.map {

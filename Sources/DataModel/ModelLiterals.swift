@@ -232,6 +232,7 @@ extension FetchedProperty {
         _ name: String,
         entityName: String,
         predicate: String? = nil,
+        sortDescriptors: [FetchSortDescriptor] = [],
         requestName: String = "fetchedPropertyFetchRequest",
         isOptional: Bool = false,
         isSyncable: Bool = false,
@@ -241,17 +242,16 @@ extension FetchedProperty {
             name: name, isOptional: isOptional,
             fetchRequest: Request(name: requestName, entityName: entityName, predicate: predicate, location: .generated),
             location: .generated)
+        self.fetchRequest.sortDescriptors = sortDescriptors
         self.isSyncable = isSyncable
         self.userInfo = userInfo
     }
 
     var withoutSourceDetails: FetchedProperty {
-        var copy = FetchedProperty(
-            name, entityName: fetchRequest.entityName, predicate: fetchRequest.predicate,
+        FetchedProperty(
+            name, entityName: fetchRequest.entityName, predicate: fetchRequest.predicate, sortDescriptors: fetchRequest.sortDescriptors,
             requestName: fetchRequest.name, isOptional: isOptional, isSyncable: isSyncable,
             userInfo: userInfo.withoutSourceDetails)
-        copy.fetchRequest.sortDescriptors = fetchRequest.sortDescriptors
-        return copy
     }
 }
 
@@ -261,6 +261,7 @@ extension FetchRequestTemplate {
         _ name: String,
         entityName: String,
         predicate: String? = nil,
+        sortDescriptors: [FetchSortDescriptor] = [],
         resultType: ResultType = .managedObjects,
         fetchLimit: Int = 0,
         fetchBatchSize: Int = 0,
@@ -271,6 +272,7 @@ extension FetchRequestTemplate {
         returnsDistinctResults: Bool = false
     ) {
         self.init(name: name, entityName: entityName, predicate: predicate, location: .generated)
+        self.sortDescriptors = sortDescriptors
         self.resultType = resultType
         self.fetchLimit = fetchLimit
         self.fetchBatchSize = fetchBatchSize

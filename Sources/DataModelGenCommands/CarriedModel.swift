@@ -7,9 +7,7 @@ import GeneratorCommand
 enum CarriedModel {
     /// The model the store file at `path` carries, or `nil` when `path` is no SQLite file.
     static func ofStore(at path: String) throws(StoreError) -> Model? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let magic = try? handle.read(upToCount: 16), magic == Data("SQLite format 3\0".utf8) else { return nil }
+        guard CarriedModels.isStoreFile(path) else { return nil }
         return try of(URL(fileURLWithPath: path))
     }
 

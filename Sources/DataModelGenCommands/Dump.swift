@@ -38,20 +38,10 @@ struct Dump: ParsableCommand {
     var format: Format = .json
 
     func run() throws {
-        let model: Model
-        do {
-            if let carried = try CarriedModel.ofStore(at: options.model) {
-                model = carried
-            } else {
-                let loaded = try options.load()
-                loaded.diagnostics.forEach(StandardError.print)
-                if loaded.diagnostics.containsErrors { throw ExitCode.failure }
-                model = loaded.model
-            }
-        } catch let error as StoreError {
-            StandardError.write("\(options.model): error: \(error)")
-            throw ExitCode.failure
-        }
+        let loaded = try options.load()
+        loaded.diagnostics.forEach(StandardError.print)
+        if loaded.diagnostics.containsErrors { throw ExitCode.failure }
+        let model = loaded.model
         switch format {
         case .json: print(try ModelJSON.string(from: model))
         case .summary: print(ModelSummary.text(of: model), terminator: "")

@@ -16,6 +16,12 @@ public struct ModelLoader: Sendable {
         public var diagnostics: [Diagnostic]
         /// The versions the bundle holds (empty for a single `.xcdatamodel` or `contents`).
         public var availableVersions: [String]
+
+        public init(model: Model, diagnostics: [Diagnostic], availableVersions: [String] = []) {
+            self.model = model
+            self.diagnostics = diagnostics
+            self.availableVersions = availableVersions
+        }
     }
 
     public var validates: Bool

@@ -70,8 +70,13 @@ package struct Generate: ParsableCommand {
         let (versions, current) = try ModelOptions.loadVersions(model.model, current: model.modelVersion)
         let loaded = versions[current]
         let generator = try generation.generator()
-        let (mappingModels, mappingDiagnostics) = try MappingModelInputs.load(near: model.model, named: mappings, versions: versions.map(\.model))
-        let result = generator.generate(loaded.model, versions: versions.map(\.model), mappingModels: mappingModels)
+        // A store carries one version, which no mapping model beside it leads from.
+        let isStore = CarriedModels.isStoreFile(model.model)
+        let (mappingModels, mappingDiagnostics) = isStore
+            ? ([], [])
+            : try MappingModelInputs.load(near: model.model, named: mappings, versions: versions.map(\.model))
+        var result = generator.generate(loaded.model, versions: versions.map(\.model), mappingModels: mappingModels)
+        if isStore { result.diagnostics = CarriedModels.located(result.diagnostics, at: model.model) }
         // The other versions are the bundle's history: only an error in one matters, as the
         // generated code carries their definitions for migration.
         let otherErrors = versions.indices.filter { $0 != current }.flatMap { versions[$0].diagnostics.filter(\.isError) }

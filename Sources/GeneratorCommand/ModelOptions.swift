@@ -4,7 +4,7 @@ import DataModelParser
 
 /// The model argument every subcommand takes.
 package struct ModelOptions: ParsableArguments {
-    @Argument(help: "An .xcdatamodeld bundle, an .xcdatamodel folder, or a 'contents' file.")
+    @Argument(help: "An .xcdatamodeld bundle, an .xcdatamodel folder, a 'contents' file, or (datamodel-gen) a store file, for the model it carries.")
     package var model: String
 
     @Option(
@@ -22,6 +22,7 @@ package struct ModelOptions: ParsableArguments {
 
     /// Loads and validates the model at `path`; a model that cannot be read is reported and ends the command.
     package static func load(_ path: String, version: String?) throws -> ModelLoader.Result {
+        if let carried = try CarriedModels.model(at: path, version: version) { return carried }
         do {
             return try ModelLoader().load(path, version: version)
         } catch {
@@ -34,6 +35,7 @@ package struct ModelOptions: ParsableArguments {
     /// generate: the bundle's current version, or `version` taken as current. A bundle that cannot
     /// be read is reported and ends the command.
     package static func loadVersions(_ path: String, current version: String?) throws -> (versions: [ModelLoader.Result], current: Int) {
+        if let carried = try CarriedModels.model(at: path, version: version) { return ([carried], 0) }
         do {
             return try ModelLoader().loadVersions(path, current: version)
         } catch {

@@ -161,6 +161,7 @@ enum ModelLiteral {
             (nil, .string(property.name)),
             ("entityName", .string(property.fetchRequest.entityName)),
             ("predicate", optional(property.fetchRequest.predicate)),
+            ("sortDescriptors", list(property.fetchRequest.sortDescriptors.map(expression(for:)))),
             ("requestName", property.fetchRequest.name == blank.fetchRequest.name ? nil : .string(property.fetchRequest.name)),
             ("isOptional", flag(property.isOptional, blank.isOptional)),
             ("isSyncable", flag(property.isSyncable, blank.isSyncable)),
@@ -194,6 +195,7 @@ enum ModelLiteral {
             (nil, .string(template.name)),
             ("entityName", .string(template.entityName)),
             ("predicate", optional(template.predicate)),
+            ("sortDescriptors", list(template.sortDescriptors.map(expression(for:)))),
             ("resultType", template.resultType == blank.resultType ? nil : member(template.resultType)),
             ("fetchLimit", template.fetchLimit == blank.fetchLimit ? nil : .raw("\(template.fetchLimit)")),
             ("fetchBatchSize", template.fetchBatchSize == blank.fetchBatchSize ? nil : .raw("\(template.fetchBatchSize)")),
@@ -202,6 +204,16 @@ enum ModelLiteral {
             ("includesPendingChanges", flag(template.includesPendingChanges, blank.includesPendingChanges)),
             ("returnsObjectsAsFaults", flag(template.returnsObjectsAsFaults, blank.returnsObjectsAsFaults)),
             ("returnsDistinctResults", flag(template.returnsDistinctResults, blank.returnsDistinctResults)),
+        ])
+    }
+
+    /// `FetchSortDescriptor(keyPath: "rating", ascending: false)`: what a fetch made in code orders by.
+    private static func expression(for descriptor: FetchSortDescriptor) -> SwiftExpression {
+        let blank = FetchSortDescriptor(keyPath: "")
+        return call("DataModel.FetchSortDescriptor", [
+            ("keyPath", .string(descriptor.keyPath)),
+            ("ascending", flag(descriptor.ascending, blank.ascending)),
+            ("selector", descriptor.selector == blank.selector ? nil : .string(descriptor.selector)),
         ])
     }
 

@@ -71,13 +71,16 @@ public struct SwiftGenerator: Sendable {
         return Result(files: files(for: context), diagnostics: diagnostics)
     }
 
-    /// The model's name: its `.xcdatamodeld` (or `.xcdatamodel`) without the extension.
+    /// The model's name: its `.xcdatamodeld` (or `.xcdatamodel`) without the extension, or the
+    /// file's name without its extension for a model read from elsewhere (`Library.sqlite`).
     public static func modelName(of model: Model) -> String {
         let components = model.path.split(separator: "/").map(String.init)
         for suffix in [".xcdatamodeld", ".xcdatamodel"] {
             if let bundle = components.last(where: { $0.hasSuffix(suffix) }) { return String(bundle.dropLast(suffix.count)) }
         }
-        return components.last(where: { $0 != "contents" }) ?? "Model"
+        guard let file = components.last(where: { $0 != "contents" }) else { return "Model" }
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
     }
 
     /// The names of the files `generate` writes for `model`, without rendering them, as

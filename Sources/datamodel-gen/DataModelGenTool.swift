@@ -8,6 +8,7 @@ import PostgreSQLCommands
 @main
 enum DataModelGenTool {
     static func main() async {
+        DataModelGen.installCarriedModels()
         #if PostgreSQL
         ServerStores.install(PostgreSQLStoreCommands())
         #endif
