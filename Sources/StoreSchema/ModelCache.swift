@@ -16,7 +16,7 @@ import PropertyLists
 /// whose request has a limit) is a `ModelCacheError` that names it, never a model with parts
 /// missing. A composite attribute becomes a model-level composite named after its property (an
 /// archive keeps no other name for it). A Transformable attribute's default object becomes the
-/// bytes its column would hold (``DataModel/Attribute/defaultData``).
+/// bytes its column would hold (`Attribute.defaultData`).
 public enum ModelCache {
     /// The model `blob` (the `Z_CONTENT` of the store at `path`) holds.
     public static func decode(_ blob: [UInt8], path: String) throws(ModelCacheError) -> Model {
