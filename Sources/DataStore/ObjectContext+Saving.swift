@@ -125,6 +125,9 @@ extension ObjectContext {
         if !result.permanentIDs.isEmpty { tellChildren(ofPermanentIDs: result.permanentIDs) }
         changes.origin = identifier
         if !changes.isEmpty { store.publish(changes) }
+        let waiting = afterNextSave
+        afterNextSave.removeAll()
+        for work in waiting { work() }
     }
 
     /// Brings the objects in line with what the transaction wrote, and describes it.

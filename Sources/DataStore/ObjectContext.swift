@@ -94,6 +94,9 @@ public final class ObjectContext {
     /// How many saves this context has made: an asynchronous read that sees it change while it
     /// waits for its rows reads them again.
     var completedSaves = 0
+    /// Work waiting for this context's next save to the store: results controllers whose list
+    /// depends on rows that its unsaved changes will rewrite (a fetch in their predicate).
+    var afterNextSave: [() -> Void] = []
     /// Rows a prefetch read, for objects nobody may hold: a fault of one fills from here, not from
     /// the store (Core Data's row cache). Dropped by a refresh of the object, and all at once by a
     /// save, a merge or a reset, which may change them.

@@ -168,6 +168,7 @@ extension PredicateValue: CustomStringConvertible {
         case .attribute(let value): value.predicateLiteral
         case .object(let id): id.description
         case .collection(let elements): "{" + elements.map(\.description).joined(separator: ", ") + "}"
+        case .fetch(let fetch): fetch.description
         }
     }
 }

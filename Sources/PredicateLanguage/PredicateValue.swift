@@ -8,6 +8,8 @@ public enum PredicateValue: Sendable, Hashable {
     case object(PredicateObject)
     /// An array or set argument, for `IN`.
     case collection([PredicateValue])
+    /// A fetch's results (Core Data's `NSFetchRequestExpression`): the right of `IN`, or a count.
+    case fetch(PredicateFetch)
 
     public static let null = PredicateValue.attribute(.null)
 }

@@ -80,7 +80,7 @@ struct PredicateLiteral {
         switch value {
         case .attribute(let attribute): return .raw(try literal(for: attribute))
         case .collection(let elements): return .call(".collection", [(nil, .array(try elements.map { e throws(UnsupportedConstant) in try expression(for: e) }))])
-        case .object: throw UnsupportedConstant()
+        case .object, .fetch: throw UnsupportedConstant()
         }
     }
 

@@ -8,7 +8,7 @@ import TestSupport
 /// attribute type, nil, `[cd]` string operators, LIKE and MATCHES, IN and BETWEEN, to-one paths,
 /// object comparisons, ANY/ALL/NONE (over to-manys and over one value), aggregates and SUBQUERY,
 /// constants on the left, text on the right of IN, escapes in LIKE, keys in parentheses,
-/// operators, functions and `TERNARY`, nested AND/OR/NOT.
+/// operators, functions and `TERNARY`, fetches as arguments, nested AND/OR/NOT.
 struct RandomPredicate {
     let objects: RandomLibrary.Objects
     var random: SplitMix64
@@ -59,7 +59,7 @@ struct RandomPredicate {
     }
 
     private mutating func comparison() -> (String, [any PredicateArgument]) {
-        switch Int.random(in: 0..<17, using: &random) {
+        switch Int.random(in: 0..<18, using: &random) {
         case 0, 1, 2:
             let (key, kind) = pick(Self.attributes)
             let op = pick(["==", "!=", "<", "<=", ">", ">=", "=", "<>"])
@@ -128,6 +128,8 @@ struct RandomPredicate {
             }
         case 14, 15:
             return computed()
+        case 16:
+            return fetched()
         default:
             switch Int.random(in: 0..<8, using: &random) {
             case 0: return ("pageCount < fileSize", [])
@@ -175,6 +177,35 @@ struct RandomPredicate {
             return chance(50) ? ("\(text) \(equality) %d", [small(0...3)]) : ("\(text) \(equality) \(pick(["pageCount", "weight"]))", [])
         default:
             return ("\(number) \(op) \(pick(["median:", "stddev:", "average:"]))({%@, %@, %d})", [operand, operand, small(-2...4)])
+        }
+    }
+
+    /// A comparison with a fetch's results (`NSFetchRequestExpression`): objects, values, an
+    /// aggregate per group or of all, a count. Its own predicate compares numbers and objects, which
+    /// every engine runs as SQL.
+    private mutating func fetched() -> (String, [any PredicateArgument]) {
+        func small(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+        let filters: [(String, [any PredicateArgument])] = [
+            ("pageCount > %d", [small(-1...3)]), ("isAvailable == YES", []), ("price >= %@", [Decimal(small(0...8)) / 4]),
+            ("author == %@", [pick(objects.authors)]), ("weight < %@", [Double(small(-2...8)) / 2]), ("TRUEPREDICATE", []),
+        ]
+        let (filter, filterArguments) = pick(filters)
+        let predicate = try! ObjectPredicate(format: filter, arguments: filterArguments)
+        let group = pick(["author", "isAvailable", "pageCount", "shelf"])
+        func books(_ result: PredicateFetch.Result) -> PredicateFetch {
+            PredicateFetch(entityName: "Book", predicate: predicate, includesSubentities: chance(80), result: result)
+        }
+        switch small(0...7) {
+        case 0: return ("\(chance(50) ? "NOT " : "")(SELF IN %@)", [books(.objects)])
+        case 1: return ("SELF IN %@", [books(.values(keyPath: "SELF", function: pick([.max, .min]), groupedBy: [group]))])
+        case 2: return ("related.@count > 0 OR shelf.featured IN %@", [books(.objects)])
+        case 3: return ("\(pick(["pageCount", "fileSize"])) IN %@", [books(.values(keyPath: "pageCount"))])
+        case 4: return ("weight IN %@", [books(.values(keyPath: "weight", function: pick([.max, .min, .sum, .average]), groupedBy: [group]))])
+        case 5: return ("%@ \(pick([">", "<=", "=="])) pageCount", [books(.count)])
+        case 6: return ("pageCount \(pick(["==", "<", ">="])) %@", [books(.values(keyPath: "pageCount", function: pick([.max, .min, .count, .average])))])
+        default:
+            let authors = PredicateFetch(entityName: "Author", predicate: try! ObjectPredicate(format: "books.@count > %d", arguments: [small(0...2)]))
+            return ("author IN %@", [authors])
         }
     }
 

@@ -167,6 +167,7 @@ struct HistoryChangeFilter {
             guard let id = object.objectID else { throw .invalidPredicate("\(object) is not an object ID of a store") }
             return .value(.object(id))
         case .collection(let elements): return .list(try elements.map { element throws(HistoryError) in try constant(element) })
+        case .fetch(let fetch): throw .invalidPredicate("a history change is compared with constants, not with \(fetch)")
         }
     }
 }

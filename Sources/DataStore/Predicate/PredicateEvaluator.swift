@@ -5,6 +5,13 @@ import GRDB
 /// through `TextMatching`, `nil` as SQL's `NULL` under `IS`, `=` and `<`.
 struct PredicateEvaluator {
     let context: ObjectContext
+    /// The results of each fetch in the predicate, read once per evaluator: an evaluator lives for
+    /// one operation, in which the rows saved do not change.
+    private let fetchedResults = FetchedResults()
+
+    private final class FetchedResults {
+        var byFetch: [ObjectIdentifier: [DatabaseValue]] = [:]
+    }
 
     private typealias Value = EvaluatedValue
 
@@ -24,6 +31,8 @@ struct PredicateEvaluator {
         case .not(let predicate): return !evaluate(predicate, scopes: scopes)
         case .and(let terms): return terms.allSatisfy { evaluate($0, scopes: scopes) }
         case .or(let terms): return terms.contains { evaluate($0, scopes: scopes) }
+        case .compare(let lhs, .in, .fetched(let fetch), let options):
+            return isMember(value(lhs, scopes), of: fetch, options: options)
         case .compare(let lhs, let comparisonOperator, let rhs, let options):
             let patternIsFolded = if case .value = rhs { true } else { false }
             return Value.compare(value(lhs, scopes), comparisonOperator, value(rhs, scopes), options: options, patternIsFolded: patternIsFolded)
@@ -80,7 +89,38 @@ struct PredicateEvaluator {
             return value(evaluate(condition, scopes: scopes) ? whenTrue : whenFalse, scopes)
         case .numberText(let number):
             return .stored(NumberText.text(of: storedValue(number, scopes)))
+        case .fetched(let fetch):
+            let results = fetched(fetch)
+            return fetch.isScalar ? .stored(results.first ?? .null) : .list(results.map(Value.stored))
         }
+    }
+
+    // MARK: Fetches
+
+    /// The results of a fetch in a predicate, read with the subquery the store runs, so memory
+    /// and SQL agree: primary keys of objects, or values. A read that fails gives none, as a
+    /// relationship that fails to load does here.
+    private func fetched(_ fetch: ResolvedFetch) -> [DatabaseValue] {
+        if let known = fetchedResults.byFetch[ObjectIdentifier(fetch.identity)] { return known }
+        var results: [DatabaseValue] = []
+        // Read as the kind it compares as, the way an object's own values are read here.
+        let type = fetch.kind.attributeType
+        try? context.readEachRow(PredicateSQLCompiler.subquery(fetch, store: context.store)) { row in
+            results.append(row.attributeValue(0, as: type).databaseValue)
+        }
+        fetchedResults.byFetch[ObjectIdentifier(fetch.identity)] = results
+        return results
+    }
+
+    /// Whether `value` is among a fetch's results: an object by its primary key in the fetch's
+    /// table, a value as `IN` a list compares it.
+    private func isMember(_ value: Value, of fetch: ResolvedFetch, options: StringOptions) -> Bool {
+        let results = fetched(fetch)
+        guard case .object(let id) = value else {
+            return Value.compare(value, .in, .list(results.map(Value.stored)), options: options, patternIsFolded: false)
+        }
+        guard let id, let key = id.primaryKey, context.store.entity(named: id.entityName)?.tableName == fetch.entity.tableName else { return false }
+        return results.contains(key.databaseValue)
     }
 
     /// The stored value an operand of a function yields; `NULL` for an object or a list.

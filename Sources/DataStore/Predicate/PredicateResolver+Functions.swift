@@ -168,7 +168,7 @@ extension PredicateResolver {
             case .composite: .attribute(.composite)
             }
         case .constant(.object): .object
-        case .constant(.collection): nil
+        case .constant(.collection), .constant(.fetch): nil
         }
     }
 

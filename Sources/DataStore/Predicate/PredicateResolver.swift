@@ -139,6 +139,15 @@ struct PredicateResolver {
         if case .resolved(.attribute(_, let attribute), _) = rhs, attribute.type == .transformable { lhs = try Self.transformed(lhs, for: attribute) }
         let options = comparison.options
         switch (comparison.operator, lhs, rhs) {
+        case (.in, .resolved(let left, let kind), .constant(.fetch(let fetch))):
+            // `SELF IN %@`, `key IN %@` with a fetch: a subquery.
+            let subquery = try resolved(fetch)
+            guard kind.group == subquery.kind.group else {
+                throw .invalidPredicate("a \(kind.group) is looked for among the \(subquery.kind.group)s of \(fetch), in \"\(comparison)\"")
+            }
+            return .compare(left, .in, .fetched(subquery), applicable(options, to: kind))
+        case (.contains, .constant(.fetch), _):
+            return try resolve(PredicateComparison(comparison.rhs, .in, comparison.lhs, options: options))
         case (.in, _, .constant(.attribute(.string))):
             // `name IN 'text'`, `'ell' IN 'hello'`: a substring of the text.
             return try resolve(PredicateComparison(comparison.rhs, .contains, comparison.lhs, options: options))
@@ -317,7 +326,7 @@ struct PredicateResolver {
             case .value(let value): .stored(value)
             case .objectValue(let id): .object(id)
             case .list(let elements): .list(elements.map(evaluated))
-            case .attribute, .object, .aggregate, .subqueryCount, .operation, .function, .conditional, .numberText: .stored(.null)
+            case .attribute, .object, .aggregate, .subqueryCount, .operation, .function, .conditional, .numberText, .fetched: .stored(.null)
             }
         }
         return .constant(EvaluatedValue.compare(
@@ -330,7 +339,7 @@ struct PredicateResolver {
     /// raises one in Foundation.
     private func isUnlike(_ value: PredicateValue, _ kind: ValueKind) -> Bool {
         switch (value, kind) {
-        case (.attribute(.null), _), (.collection, _): false
+        case (.attribute(.null), _), (.collection, _), (.fetch, _): false
         case (.object, .object): false
         case (.object, _), (.attribute, .object): true
         case (.attribute(let attribute), .attribute(let type)): attribute.coerced(to: type) == nil
@@ -396,7 +405,7 @@ struct PredicateResolver {
             switch value {
             case .attribute(let constant): .attribute(try ValueTransformers.stored(constant, for: attribute))
             case .collection(let elements): .collection(try elements.map { (element) throws(ContextError) in try stored(element) })
-            case .object: value
+            case .object, .fetch: value
             }
         }
         guard case .constant(let value) = side else { return side }
@@ -423,6 +432,7 @@ struct PredicateResolver {
             return .value(converted.storedValue)
         case (.object, _): throw fail("an object is compared with a \(kind.group)")
         case (.collection, _): throw fail("a collection can only be the right of IN or BETWEEN")
+        case (.fetch, _): throw fail(Self.fetchMisplaced)
         }
     }
 
@@ -433,8 +443,12 @@ struct PredicateResolver {
             guard let id = object.objectID else { throw fail("\(object) is not an object ID of a store") }
             return .objectValue(id)
         case .collection: throw fail("a collection can only be the right of IN or BETWEEN")
+        case .fetch: throw fail(Self.fetchMisplaced)
         }
     }
+
+    /// Why a fetch's results cannot stand where they are.
+    static let fetchMisplaced = "a fetch's objects or values are the right of IN; only a count, or an aggregate without groups, compares as one value"
 
     // MARK: Expressions
 
@@ -448,6 +462,10 @@ struct PredicateResolver {
             }
         }
         switch expression {
+        case .constant(.fetch(let fetch)):
+            // One value compares as any value does; a list waits for the IN it belongs to.
+            let subquery = try resolved(fetch)
+            return subquery.isScalar ? .resolved(.fetched(subquery), subquery.kind) : .constant(.fetch(fetch))
         case .constant(let value):
             return .constant(value)
         case .collection:

@@ -1,3 +1,4 @@
+import DataModel
 import GRDB
 
 /// SQL text with `?` placeholders and the values they stand for, in order. Values are never
@@ -141,6 +142,7 @@ struct PredicateSQLCompiler {
             guard case .list(let bounds) = rhs, bounds.count == 2 else { return truth(false) }
             return left + " BETWEEN " + expression(bounds[0], folding: options) + " AND " + expression(bounds[1], folding: options)
         case .in:
+            if case .fetched(let fetch) = rhs { return membership(lhs, left, fetch, folding: options) }
             guard case .list(let elements) = rhs else { return truth(false) }
             let nonNull = elements.filter { if case .value(let value) = $0 { !value.isNull } else { true } }
             let matchesNull = nonNull.count < elements.count
@@ -244,7 +246,67 @@ struct PredicateSQLCompiler {
         case .conditional(let condition, let whenTrue, let whenFalse):
             let value = "(CASE WHEN " + compile(condition) + " THEN " + numericOperand(whenTrue) + " ELSE " + numericOperand(whenFalse) + " END)"
             return options.isEmpty ? value : "DSFOLD(" + value + ", \(options.rawValue))"
+        case .fetched(let fetch):
+            let value = "(" + Self.subquery(fetch, store: store) + ")"
+            return options.isEmpty ? value : "DSFOLD(" + value + ", \(options.rawValue))"
         }
+    }
+
+    // MARK: Fetches
+
+    /// `left IN (SELECT …)`: the value or object `lhs` (compiled as `left`) among a fetch's results.
+    private mutating func membership(_ lhs: ResolvedExpression, _ left: SQLFragment, _ fetch: ResolvedFetch, folding options: StringOptions) -> SQLFragment {
+        // Objects compare by primary key, which is unique within a table only.
+        if fetch.isObjects, case .object(let path) = lhs, path.end.tableName != fetch.entity.tableName { return truth(false) }
+        readsOtherRows = true
+        return "(" + left + " IN (" + Self.subquery(fetch, store: store, folding: options) + "))"
+    }
+
+    /// The `SELECT` that gives a fetch's results: primary keys of the matching objects, their count,
+    /// or a value of each (an aggregate of it per group), without `NULL`s, which match nothing.
+    /// It reads no row of the statement around it, so its aliases may repeat that statement's.
+    static func subquery(_ fetch: ResolvedFetch, store: PersistentStore, folding options: StringOptions = []) -> SQLFragment {
+        var compiler = PredicateSQLCompiler(store: store)
+        let dialect = store.dialect
+        let condition = compiler.compile(fetch.predicate)
+        var selected: SQLFragment
+        var groups: [SQLFragment] = []
+        var nonNull: SQLFragment?
+        switch fetch.selection {
+        case .objects:
+            selected = SQLFragment(sql: "t0.\(.Z_PK)")
+        case .count:
+            selected = SQLFragment(sql: "COUNT(*)")
+        case .value(let value, let function, let groupedBy):
+            let column = compiler.expression(value)
+            let type = if case .attribute(_, let attribute) = value { attribute.type } else { AttributeType.integer64 }
+            func aggregated(_ column: SQLFragment) -> SQLFragment { SQLFragment(sql: dialect.aggregated(column.sql, type: type), arguments: column.arguments) }
+            switch function {
+            case nil: selected = column
+            case .count?: selected = "COUNT(" + column + ")"
+            // A sum or mean as a real on every engine (a server's of integers is `numeric`), which
+            // memory reads as the SQL compares it.
+            case .sum?: selected = SQLFragment(sql: "CAST(\(dialect.total(aggregated(column).sql)) AS \(dialect.realType))", arguments: column.arguments)
+            case .average?: selected = "CAST(AVG(" + aggregated(column) + ") AS \(dialect.realType))"
+            case .minimum?: selected = "MIN(" + aggregated(column) + ")"
+            case .maximum?: selected = "MAX(" + aggregated(column) + ")"
+            }
+            if !options.isEmpty { selected = "DSFOLD(" + selected + ", \(options.rawValue))" }
+            groups = groupedBy.map { compiler.expression($0) }
+            if !fetch.isScalar { nonNull = selected + " IS NOT NULL" }
+        }
+        var statement = "SELECT " + selected + SQLFragment(sql: " FROM \(name: fetch.entity.tableName) t0" + compiler.rootJoins + " WHERE ")
+        if let numbers = fetch.entityNumbers {
+            statement.append(SQLFragment(sql: numbers.count == 1 ? "t0.\(.Z_ENT) = \(numbers.lowerBound) AND " : "t0.\(.Z_ENT) BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound) AND "))
+        }
+        statement.append(condition)
+        if groups.isEmpty {
+            if let nonNull { statement.append(" AND " + nonNull) }
+        } else {
+            statement.append(" GROUP BY " + SQLFragment.joined(groups, separator: ", "))
+            if let nonNull { statement.append(" HAVING " + nonNull) }
+        }
+        return statement
     }
 
     /// An operand of arithmetic or of a `TERNARY`: a Boolean attribute as the integer it is in

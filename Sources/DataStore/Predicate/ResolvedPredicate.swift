@@ -59,6 +59,8 @@ indirect enum ResolvedExpression {
     case conditional(ResolvedPredicate, ResolvedExpression, ResolvedExpression)
     /// `number.stringValue`: the number as text, as `NSNumber` writes it (``NumberText``).
     case numberText(ResolvedExpression)
+    /// A fetch's results (`IN` a fetch), or its one value (a count, an aggregate without groups).
+    case fetched(ResolvedFetch)
 }
 
 extension ResolvedExpression {
@@ -73,7 +75,8 @@ extension ResolvedExpression {
         case .value(let value): if case .string(let text) = value.storage { text.utf8.contains(0) } else { false }
         case .subqueryCount(_, let predicate): predicate.isJudgedInMemoryOnServers
         case .list(let elements): elements.contains { $0.isJudgedInMemoryOnServers }
-        case .objectValue, .attribute, .object, .aggregate: false
+        // A fetch that a server cannot run as SQL is refused when it is resolved.
+        case .objectValue, .attribute, .object, .aggregate, .fetched: false
         // A server's shifts wrap their count, and its text and math functions are not the runtime's.
         case .operation(let function, let operands, _):
             function == .leftShift || function == .rightShift || operands.contains { $0.isJudgedInMemoryOnServers }

@@ -16,6 +16,7 @@ extension FetchedResultsController {
             trackingError = nil
             let updatedKeys = Set(changes.updated.map(ResultsList.key(of:)))
             if changes.invalidatesAll { return try lookAgain(plan, updated: updatedKeys) }
+            lookAgainAfterSave(ifFetchesRead: changes, dependencies)
             guard let affected = try affectedObjects(changes, plan, dependencies) else {
                 return try lookAgain(plan, updated: updatedKeys.union(changes.inserted.map(ResultsList.key(of:))))
             }
@@ -33,6 +34,20 @@ extension FetchedResultsController {
             context.afterTopContextSave { [weak self] in self?.contextDidChange(again) }
         } catch {
             trackingError = error
+        }
+    }
+
+    /// A fetch in the predicate reads saved rows, which this context's unsaved changes to the
+    /// entities it reads will rewrite: look again once they are saved.
+    private func lookAgainAfterSave(ifFetchesRead changes: ObjectsDidChange, _ dependencies: ListDependencies) {
+        guard !awaitsSaveForFetches, context.hasChanges else { return }
+        let changed = changes.inserted.union(changes.updated).union(changes.deleted)
+        guard changed.contains(where: { id in context.store.entity(number: id.entityNumber).map(dependencies.isFetched) ?? false }) else { return }
+        awaitsSaveForFetches = true
+        context.afterNextSave.append { [weak self] in
+            guard let self else { return }
+            awaitsSaveForFetches = false
+            contextDidChange(ObjectsDidChange(invalidatesAll: true))
         }
     }
 

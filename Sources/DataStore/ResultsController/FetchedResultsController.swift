@@ -43,6 +43,8 @@ public final class FetchedResultsController<Object: ManagedObject> {
     let requestError: FetchedResultsError?
     var plan: FetchPlan?
     var dependencies: ListDependencies?
+    /// Whether the list looks again after the context's next save, for a fetch in its predicate.
+    var awaitsSaveForFetches = false
     var list = ResultsList()
     var layout = SectionLayout.empty
     var loaded: LoadedRows<Object>

@@ -21,11 +21,21 @@ struct ListDependencies {
     /// Entities read in ways that cannot be traced back to rows (inside `ANY`/`SUBQUERY` beyond
     /// the collection's own elements): a change to one of their objects means looking again.
     private(set) var untraceable: [EntityDescription] = []
+    /// Entities a fetch in the predicate reads: it reads their saved rows, so a change to one of
+    /// their objects means looking again once it is saved.
+    private(set) var fetched: [EntityDescription] = []
+
+    /// Whether a change to an object of `entity` changes what a fetch in the predicate gives.
+    func isFetched(_ entity: EntityDescription) -> Bool {
+        fetched.contains { $0.subtreeNumbers.contains(entity.number) }
+    }
 
     init(_ plan: FetchPlan) {
         for key in plan.sortKeys { add(key.path) }
         if let predicate = plan.predicate { visit(predicate) }
     }
+
+    private init() {}
 
     /// The paths whose destination `entity` is, or `nil` when its objects cannot be traced.
     func paths(to entity: EntityDescription) -> [Path]? {
@@ -90,6 +100,15 @@ struct ListDependencies {
             visit(condition)
             visit(whenTrue)
             visit(whenFalse)
+        case .fetched(let fetch):
+            // Any object of the fetched entity, or of one its predicate reads, may change the
+            // results, and with them any row.
+            var inner = ListDependencies()
+            inner.visit(fetch.predicate)
+            if case .value(let value, _, let groups) = fetch.selection { for expression in [value] + groups { inner.visit(expression) } }
+            let read = [fetch.entity] + inner.paths.map(\.destination) + inner.untraceable
+            untraceable += read
+            fetched += read
         }
     }
 }
