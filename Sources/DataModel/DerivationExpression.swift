@@ -13,7 +13,8 @@ public enum DerivationExpression: Sendable, Equatable {
     case value(keyPath: [String])
     /// `relationship.@count` or `count:(relationship)`: the number of destinations of a to-many relationship.
     case count(relationship: String)
-    /// `relationship.attribute.@sum`: the sum of an attribute over the destinations of a to-many relationship.
+    /// `relationship.attribute.@sum` or `sum:(relationship.attribute)`: the sum of an attribute over
+    /// the destinations of a to-many relationship.
     case sum(relationship: String, attribute: String)
 
     /// The string transformations of `TextDerivation`s, named as in the expression.
@@ -34,8 +35,11 @@ public enum DerivationExpression: Sendable, Equatable {
         if let colon = text.firstIndex(of: ":") {
             let function = String(text[..<colon]).trimmingSpaces, argument = String(text[text.index(after: colon)...]).trimmingSpaces
             guard argument.hasPrefix("("), argument.hasSuffix(")"), let path = Self.keyPath(String(argument.dropFirst().dropLast())) else { return nil }
+            // NSExpression's function forms of the aggregates, as Core Data prints them.
             if function == "count", path.count == 1 {
-                self = .count(relationship: path[0])  // NSExpression's function form, as models made in code write it
+                self = .count(relationship: path[0])
+            } else if function == "sum", path.count == 2 {
+                self = .sum(relationship: path[0], attribute: path[1])
             } else if let derivation = TextDerivation(rawValue: String(function)) {
                 self = .text(derivation, keyPath: path)
             } else {
@@ -111,7 +115,7 @@ extension Model {
         guard let expression = DerivationExpression(parsing: text) else {
             return problem(
                 "has derivation expression '\(text)', which is none of the supported forms: now(), a key path through "
-                    + "a to-one relationship, canonical:(…), lowercase:(…), uppercase:(…), to-many.@count or count:(to-many), to-many.attribute.@sum")
+                    + "a to-one relationship, canonical:(…), lowercase:(…), uppercase:(…), to-many.@count or count:(to-many), to-many.attribute.@sum or sum:(to-many.attribute)")
         }
         switch expression {
         case .now:

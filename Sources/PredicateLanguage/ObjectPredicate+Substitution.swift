@@ -54,26 +54,32 @@ package struct Substitution {
 extension PredicateExpression {
     package func substituting(_ values: Substitution, bound: Set<String>) -> PredicateExpression {
         switch self {
-        case .evaluatedObject, .constant: self
-        case .variable(let name): bound.contains(name) ? self : values.values[name].map(PredicateExpression.value) ?? self
+        case .constant(.fetch(var fetch)):
+            // A fetch's own predicate takes the same variables; it is its own scope.
+            fetch.predicate = fetch.predicate?.substituting(values, bound: [])
+            return .constant(.fetch(fetch))
+        case .evaluatedObject, .constant: return self
+        case .variable(let name): return bound.contains(name) ? self : values.values[name].map(PredicateExpression.value) ?? self
         case .keyPath(.variable(let name), let path) where !bound.contains(name) && values.objects[name] != nil:
-            values.objects[name]!.predicateValue(atKeyPath: path).map(PredicateExpression.value) ?? self
-        case .collection(let elements): .collection(elements.map { $0.substituting(values, bound: bound) })
-        case .keyPath(let base, let path): .keyPath(base.substituting(values, bound: bound), path)
+            return values.objects[name]!.predicateValue(atKeyPath: path).map(PredicateExpression.value) ?? self
+        case .collection(let elements): return .collection(elements.map { $0.substituting(values, bound: bound) })
+        case .keyPath(let base, let path): return .keyPath(base.substituting(values, bound: bound), path)
         case .subquery(let collection, let variable, let predicate):
-            .subquery(collection: collection.substituting(values, bound: bound), variable: variable,
-                      predicate: predicate.substituting(values, bound: bound.union([variable])))
-        case .function(let function, let arguments): .function(function, arguments.map { $0.substituting(values, bound: bound) })
+            return .subquery(
+                collection: collection.substituting(values, bound: bound), variable: variable,
+                predicate: predicate.substituting(values, bound: bound.union([variable])))
+        case .function(let function, let arguments): return .function(function, arguments.map { $0.substituting(values, bound: bound) })
         case .conditional(let condition, let whenTrue, let whenFalse):
-            .conditional(condition.substituting(values, bound: bound), whenTrue.substituting(values, bound: bound), whenFalse.substituting(values, bound: bound))
-        case .index(let collection, let index): .index(collection.substituting(values, bound: bound), index)
+            return .conditional(condition.substituting(values, bound: bound), whenTrue.substituting(values, bound: bound), whenFalse.substituting(values, bound: bound))
+        case .index(let collection, let index): return .index(collection.substituting(values, bound: bound), index)
         case .method(let receiver, let selector, let arguments):
-            .method(receiver.substituting(values, bound: bound), selector: selector, arguments.map { $0.substituting(values, bound: bound) })
+            return .method(receiver.substituting(values, bound: bound), selector: selector, arguments.map { $0.substituting(values, bound: bound) })
         }
     }
 
     package func forEachFreeVariable(bound: Set<String>, _ body: (String) -> Void) {
         switch self {
+        case .constant(.fetch(let fetch)): fetch.predicate?.forEachFreeVariable(bound: [], body)
         case .evaluatedObject, .constant: break
         case .variable(let name): if !bound.contains(name) { body(name) }
         case .collection(let elements): for element in elements { element.forEachFreeVariable(bound: bound, body) }

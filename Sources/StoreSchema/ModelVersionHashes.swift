@@ -12,16 +12,32 @@ import PropertyLists
 public struct ModelVersionHashes: Sendable, Equatable {
     /// The hash of every entity, by entity name.
     public var entityHashes: [String: [UInt8]]
+    /// The hash of each entity with a derived attribute as releases of DataModelKit before it
+    /// hashed derived attributes as Core Data does (as plain attributes): a store such a release
+    /// wrote still counts as this model's (``entitiesDiffering(from:)``).
+    public var earlierEntityHashes: [String: [UInt8]] = [:]
 
     public init(entityHashes: [String: [UInt8]]) {
         self.entityHashes = entityHashes
     }
 
     public init(model: Model) {
-        var hasher = EntityHasher(model: model)
+        entityHashes = Self.hashes(of: model, derivedAsAttributes: false)
+        if model.entities.contains(where: { $0.attributes.contains(where: \.isDerived) }) {
+            earlierEntityHashes = Self.hashes(of: model, derivedAsAttributes: true).filter { entityHashes[$0.key] != $0.value }
+        }
+    }
+
+    private static func hashes(of model: Model, derivedAsAttributes: Bool) -> [String: [UInt8]] {
+        var hasher = EntityHasher(model: model, derivedAsAttributes: derivedAsAttributes)
         var hashes: [String: [UInt8]] = [:]
         for entity in model.entities { hashes[entity.name] = hasher.hash(of: entity) }
-        entityHashes = hashes
+        return hashes
+    }
+
+    /// Equal when the entity hashes are.
+    public static func == (lhs: ModelVersionHashes, rhs: ModelVersionHashes) -> Bool {
+        lhs.entityHashes == rhs.entityHashes
     }
 
     /// `NSStoreModelVersionHashesDigest`: SHA-512 over every entity's name and hash, in name order.
@@ -35,10 +51,13 @@ public struct ModelVersionHashes: Sendable, Equatable {
     }
 
     /// The names of entities whose hash differs between `self` and `other`, or that only one side has,
-    /// in name order.
+    /// in name order. A hash one side had by the earlier rules (``earlierEntityHashes``) counts as equal.
     public func entitiesDiffering(from other: ModelVersionHashes) -> [String] {
         Set(entityHashes.keys).union(other.entityHashes.keys)
-            .filter { entityHashes[$0] != other.entityHashes[$0] }
+            .filter { name in
+                guard let mine = entityHashes[name], let theirs = other.entityHashes[name] else { return true }
+                return mine != theirs && earlierEntityHashes[name] != theirs && other.earlierEntityHashes[name] != mine
+            }
             .sorted(by: String.ordinalLess)
     }
 
@@ -52,10 +71,13 @@ public struct ModelVersionHashes: Sendable, Equatable {
 /// parent's).
 private struct EntityHasher {
     let model: Model
+    /// Whether a derived attribute is hashed as a plain one, as releases before Core Data's rule did.
+    let derivedAsAttributes: Bool
     var hashes: [String: [UInt8]] = [:]
 
-    init(model: Model) {
+    init(model: Model, derivedAsAttributes: Bool) {
         self.model = model
+        self.derivedAsAttributes = derivedAsAttributes
     }
 
     mutating func hash(of entity: Entity) -> [UInt8] {
@@ -87,7 +109,7 @@ private struct EntityHasher {
             // 13 composites of 1 to 15 members; a nested composite is hashed the same way, unverified).
             let members = attribute.compositeName.flatMap(model.composite(named:))?.attributes ?? []
             return SHA2.sha256(members.sorted { String.ordinalLess($0.name, $1.name) }.flatMap { hash(of: .attribute($0)) })
-        case .attribute(let attribute) where attribute.isDerived:
+        case .attribute(let attribute) where attribute.isDerived && !derivedAsAttributes:
             // Only the expression counts, as Core Data prints it (`count:(pages)` for
             // `pages.@count`): not the name, flags or type. Found on a store of framework 1344
             // (CoreDataPlus's `Book.pagesCount`); the other forms' printing is unverified.

@@ -77,6 +77,33 @@ import Testing
         }
     }
 
+    /// A to-one's objects compare with rows of its destination; one object (an aggregate of
+    /// `SELF` without groups) is the right of `IN`; Booleans' extremes are Booleans; variables of
+    /// the fetch's own predicate are substituted with the rest.
+    @Test(arguments: TestedEngine.available) func toOnesExtremesAndVariables(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            try Self.fill(store.newContext())
+            let context = store.newContext()
+            let authorsOfLongBooks = PredicateFetch(
+                entityName: "Book", predicate: try ObjectPredicate(format: "pageCount >= 30"), result: .values(keyPath: "author"))
+            #expect(try Self.titles("author IN %@", authorsOfLongBooks, in: context) == ["a30", "b5", "c40"])
+            #expect(try Self.titles("SELF IN %@", authorsOfLongBooks, in: context).isEmpty, "authors are no books")
+
+            let newest = PredicateFetch(entityName: "Book", result: .values(keyPath: "SELF", function: .max))
+            #expect(try Self.titles("SELF IN %@", newest, in: context) == ["c40"])
+            #expect(throws: ContextError.self) { try Self.titles("SELF == %@", newest, in: context) }
+
+            let available = PredicateFetch(entityName: "Book", result: .values(keyPath: "isAvailable", function: .max, groupedBy: ["notes"]))
+            #expect(try Self.titles("isAvailable IN %@", available, in: context).count == 6)
+
+            let longerThan = PredicateFetch(entityName: "Book", predicate: try ObjectPredicate(format: "pageCount > $minimum"))
+            let predicate = try ObjectPredicate(format: "SELF IN %@", longerThan)
+            #expect(predicate.substitutionVariables == ["minimum"])
+            let request = FetchRequest<Book>(predicate: predicate.withSubstitutionVariables(["minimum": 20]))
+            #expect(try context.fetch(request).map(\.title).sorted() == ["a30", "c40"])
+        }
+    }
+
     /// An unsaved change is judged in memory by the same subquery, on the rows saved.
     @Test(arguments: TestedEngine.available) func unsavedChanges_areJudgedInMemory(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
@@ -135,7 +162,7 @@ import Testing
     @Test func requestsASubqueryCannotBe_areErrors() throws {
         var two = FetchRequest<Book>()
         two.propertiesToFetch = ["notes", "title"]
-        #expect(throws: ContextError.invalidFetch("a fetch request of Book as an expression gives one property's values, not those of 2")) {
+        #expect(throws: ContextError.invalidFetch("a fetch request of Book as an expression can give one property's values, not those of 2")) {
             try FetchRequestExpression(two)
         }
         var limited = FetchRequest<Book>()

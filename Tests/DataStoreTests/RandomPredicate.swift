@@ -195,9 +195,11 @@ struct RandomPredicate {
         func books(_ result: PredicateFetch.Result) -> PredicateFetch {
             PredicateFetch(entityName: "Book", predicate: predicate, includesSubentities: chance(80), result: result)
         }
-        switch small(0...7) {
+        switch small(0...9) {
         case 0: return ("\(chance(50) ? "NOT " : "")(SELF IN %@)", [books(.objects)])
-        case 1: return ("SELF IN %@", [books(.values(keyPath: "SELF", function: pick([.max, .min]), groupedBy: [group]))])
+        case 1: return ("SELF IN %@", [books(.values(keyPath: "SELF", function: pick([.max, .min]), groupedBy: chance(70) ? [group] : []))])
+        case 8: return ("\(pick(["author", "shelf.featured.author"])) IN %@", [books(.values(keyPath: "author"))])
+        case 9: return ("isAvailable IN %@", [books(.values(keyPath: "isAvailable", function: pick([.max, .min]), groupedBy: [group]))])
         case 2: return ("related.@count > 0 OR shelf.featured IN %@", [books(.objects)])
         case 3: return ("\(pick(["pageCount", "fileSize"])) IN %@", [books(.values(keyPath: "pageCount"))])
         case 4: return ("weight IN %@", [books(.values(keyPath: "weight", function: pick([.max, .min, .sum, .average]), groupedBy: [group]))])

@@ -28,22 +28,22 @@ public struct FetchRequestExpression: PredicateArgument, Sendable {
     /// fetch, an expression property, a limit, an offset, or grouping without an aggregate.
     public init<Object>(_ request: FetchRequest<Object>, countOnly: Bool = false) throws(ContextError) {
         func fail(_ reason: String) -> ContextError { .invalidFetch("a fetch request of \(request.entityName) as an expression \(reason)") }
-        guard request.fetchLimit == 0, request.fetchOffset == 0 else { throw fail("has no limit or offset: the store runs it whole") }
+        guard request.fetchLimit == 0, request.fetchOffset == 0 else { throw fail("cannot have a limit or an offset: the store runs it whole") }
         let result: PredicateFetch.Result
         if countOnly {
             result = .count
         } else {
             switch request.propertiesToFetch.count {
             case 0:
-                guard request.propertiesToGroupBy.isEmpty else { throw fail("groups only under an aggregate property") }
+                guard request.propertiesToGroupBy.isEmpty else { throw fail("can group only under an aggregate property") }
                 result = .objects
             case 1:
                 let property = request.propertiesToFetch[0]
-                guard property.expression == nil else { throw fail("takes a key path or an aggregate of one, not the expression \(property)") }
-                guard property.function != nil || request.propertiesToGroupBy.isEmpty else { throw fail("groups only under an aggregate property") }
+                guard property.expression == nil else { throw fail("can take a key path or an aggregate of one, not the expression \(property)") }
+                guard property.function != nil || request.propertiesToGroupBy.isEmpty else { throw fail("can group only under an aggregate property") }
                 result = .values(keyPath: property.keyPath, function: property.function.map(Self.function), groupedBy: request.propertiesToGroupBy)
             default:
-                throw fail("gives one property's values, not those of \(request.propertiesToFetch.count)")
+                throw fail("can give one property's values, not those of \(request.propertiesToFetch.count)")
             }
         }
         fetch = PredicateFetch(entityName: request.entityName, predicate: request.predicate, includesSubentities: request.includesSubentities, result: result)

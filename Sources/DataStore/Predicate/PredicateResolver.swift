@@ -148,6 +148,8 @@ struct PredicateResolver {
             return .compare(left, .in, .fetched(subquery), applicable(options, to: kind))
         case (.contains, .constant(.fetch), _):
             return try resolve(PredicateComparison(comparison.rhs, .in, comparison.lhs, options: options))
+        case (.in, .constant, .constant(.fetch)):
+            throw .invalidPredicate("IN a fetch needs a key path or SELF on its left, not a constant, in \"\(comparison)\"")
         case (.in, _, .constant(.attribute(.string))):
             // `name IN 'text'`, `'ell' IN 'hello'`: a substring of the text.
             return try resolve(PredicateComparison(comparison.rhs, .contains, comparison.lhs, options: options))

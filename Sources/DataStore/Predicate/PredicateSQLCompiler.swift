@@ -257,7 +257,7 @@ struct PredicateSQLCompiler {
     /// `left IN (SELECT …)`: the value or object `lhs` (compiled as `left`) among a fetch's results.
     private mutating func membership(_ lhs: ResolvedExpression, _ left: SQLFragment, _ fetch: ResolvedFetch, folding options: StringOptions) -> SQLFragment {
         // Objects compare by primary key, which is unique within a table only.
-        if fetch.isObjects, case .object(let path) = lhs, path.end.tableName != fetch.entity.tableName { return truth(false) }
+        if fetch.isObjects, case .object(let path) = lhs, path.end.tableName != fetch.objectTable { return truth(false) }
         readsOtherRows = true
         return "(" + left + " IN (" + Self.subquery(fetch, store: store, folding: options) + "))"
     }
@@ -272,6 +272,7 @@ struct PredicateSQLCompiler {
         var selected: SQLFragment
         var groups: [SQLFragment] = []
         var nonNull: SQLFragment?
+        var aggregates = false
         switch fetch.selection {
         case .objects:
             selected = SQLFragment(sql: "t0.\(.Z_PK)")
@@ -291,8 +292,11 @@ struct PredicateSQLCompiler {
             case .minimum?: selected = "MIN(" + aggregated(column) + ")"
             case .maximum?: selected = "MAX(" + aggregated(column) + ")"
             }
+            // The extreme of Booleans, read as integers, is a Boolean again (a server tells them apart).
+            if type == .boolean, function == .minimum || function == .maximum { selected = "CAST(" + selected + " AS BOOLEAN)" }
             if !options.isEmpty { selected = "DSFOLD(" + selected + ", \(options.rawValue))" }
             groups = groupedBy.map { compiler.expression($0) }
+            aggregates = function != nil
             if !fetch.isScalar { nonNull = selected + " IS NOT NULL" }
         }
         var statement = "SELECT " + selected + SQLFragment(sql: " FROM \(name: fetch.entity.tableName) t0" + compiler.rootJoins + " WHERE ")
@@ -300,12 +304,9 @@ struct PredicateSQLCompiler {
             statement.append(SQLFragment(sql: numbers.count == 1 ? "t0.\(.Z_ENT) = \(numbers.lowerBound) AND " : "t0.\(.Z_ENT) BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound) AND "))
         }
         statement.append(condition)
-        if groups.isEmpty {
-            if let nonNull { statement.append(" AND " + nonNull) }
-        } else {
-            statement.append(" GROUP BY " + SQLFragment.joined(groups, separator: ", "))
-            if let nonNull { statement.append(" HAVING " + nonNull) }
-        }
+        if !groups.isEmpty { statement.append(" GROUP BY " + SQLFragment.joined(groups, separator: ", ")) }
+        // An aggregate's `NULL` is known after grouping (of all rows, when there are no groups).
+        if let nonNull { statement.append((aggregates ? " HAVING " : " AND ") + nonNull) }
         return statement
     }
 

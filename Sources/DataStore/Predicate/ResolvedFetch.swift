@@ -26,13 +26,20 @@ struct ResolvedFetch {
         case value(ResolvedExpression, function: AggregateFunction?, groupedBy: [ResolvedExpression])
     }
 
-    /// Whether its results are objects, compared by primary key within `entity`'s table.
+    /// Whether its results are objects, compared by primary key within `objectTable`.
     var isObjects: Bool { kind == .object }
 
-    /// Whether it gives one value (a count, an aggregate over all matches), which compares as
-    /// any value does; the others give a list, the right of `IN`.
+    /// The table of the objects it gives: the fetched entity's, or that of the to-one it takes.
+    var objectTable: String {
+        if case .value(.object(let path), _, _) = selection { path.end.tableName } else { entity.tableName }
+    }
+
+    /// Whether it gives one value (a count, an aggregate of values over all matches), which
+    /// compares as any value does; the others give a list, the right of `IN`.
     var isScalar: Bool {
-        switch selection {
+        // An object compares by row, which needs its table: as the right of `IN` only.
+        guard !isObjects else { return false }
+        return switch selection {
         case .objects: false
         case .count: true
         case .value(_, let function, let groups): function != nil && groups.isEmpty

@@ -43,11 +43,22 @@ extension FetchedResultsController {
         guard !awaitsSaveForFetches, context.hasChanges else { return }
         let changed = changes.inserted.union(changes.updated).union(changes.deleted)
         guard changed.contains(where: { id in context.store.entity(number: id.entityNumber).map(dependencies.isFetched) ?? false }) else { return }
+        awaitSaveForFetches()
+    }
+
+    /// Looks again after the next save of the top context, which writes the changes to the store
+    /// (a child's save only moves them into its parent). A top context used elsewhere hands its
+    /// saves to this context through merges, which look again as they arrive.
+    private func awaitSaveForFetches() {
+        let top = context.topContext
+        guard top.isolation === context.isolation else { return }
         awaitsSaveForFetches = true
-        context.afterNextSave.append { [weak self] in
+        top.afterNextSave.append { [weak self] in
             guard let self else { return }
             awaitsSaveForFetches = false
             contextDidChange(ObjectsDidChange(invalidatesAll: true))
+            // Changes made while that save wrote are saved by a later one.
+            if context.hasChanges { awaitSaveForFetches() }
         }
     }
 
