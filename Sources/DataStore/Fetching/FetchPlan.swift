@@ -96,12 +96,7 @@ struct FetchPlan {
         orderBy = " ORDER BY " + order.joined(separator: ", ")
         from = "FROM \(name: entity.tableName) t0" + compiler.rootJoins
 
-        if entity.hasSubentities || entity.number != entity.rootNumber || !request.includesSubentities {
-            entityCondition = entityNumbers.count == 1 ? "t0.\(.Z_ENT) = \(entityNumbers.lowerBound)"
-                : "t0.\(.Z_ENT) BETWEEN \(entityNumbers.lowerBound) AND \(entityNumbers.upperBound)"
-        } else {
-            entityCondition = nil
-        }
+        entityCondition = entity.rowFilter(includesSubentities: request.includesSubentities)
         switch (entityCondition, predicateSQL) {
         case (nil, nil): condition = nil
         case (let filter?, nil): condition = SQLFragment(sql: filter)

@@ -300,9 +300,7 @@ struct PredicateSQLCompiler {
             if !fetch.isScalar { nonNull = selected + " IS NOT NULL" }
         }
         var statement = "SELECT " + selected + SQLFragment(sql: " FROM \(name: fetch.entity.tableName) t0" + compiler.rootJoins + " WHERE ")
-        if let numbers = fetch.entityNumbers {
-            statement.append(SQLFragment(sql: numbers.count == 1 ? "t0.\(.Z_ENT) = \(numbers.lowerBound) AND " : "t0.\(.Z_ENT) BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound) AND "))
-        }
+        if let filter = fetch.entity.rowFilter(includesSubentities: fetch.includesSubentities) { statement.append(SQLFragment(sql: filter + " AND ")) }
         statement.append(condition)
         if !groups.isEmpty { statement.append(" GROUP BY " + SQLFragment.joined(groups, separator: ", ")) }
         // An aggregate's `NULL` is known after grouping (of all rows, when there are no groups).

@@ -45,12 +45,6 @@ struct ResolvedFetch {
         case .value(_, let function, let groups): function != nil && groups.isEmpty
         }
     }
-
-    /// The entity numbers of the rows it reads, when its table holds others too.
-    var entityNumbers: ClosedRange<Int>? {
-        let numbers = includesSubentities ? entity.subtreeNumbers : entity.number...entity.number
-        return entity.hasSubentities || entity.number != entity.rootNumber || !includesSubentities ? numbers : nil
-    }
 }
 
 extension PredicateResolver {
