@@ -23,7 +23,11 @@ public actor BackgroundContext {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(store: PersistentStore) {
-        context = ObjectContext(store: store, isolation: nil)
+        self.init(coordinator: PersistentStoreCoordinator(store: store))
+    }
+
+    init(coordinator: PersistentStoreCoordinator) {
+        context = ObjectContext(coordinator: coordinator, isolation: nil)
         executor = QueueExecutor(label: "DataStore.BackgroundContext")
         context.isolation = self
     }

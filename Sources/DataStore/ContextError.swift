@@ -28,10 +28,14 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
     /// see its rows before the context knows them. Await the save first, or read with the
     /// asynchronous form, which waits.
     case saveInProgress
+    /// No store of the context's coordinator holds the entity: no loaded store's configuration
+    /// names it (Core Data's 134020, "can't resolve how to assign objects to stores").
+    case noStore(entity: String)
 
     public var description: String {
         switch self {
         case .unknownEntity(let name): "the model has no entity '\(name)'"
+        case .noStore(let entity): "no store of the coordinator holds entity '\(entity)': no loaded store's configuration names it"
         case .classMismatch(let entity, let type): "objects of entity '\(entity)' are not of class \(type)"
         case .objectNotFound(let id): "the store has no object \(id)"
         case .unknownKey(let entity, let key): "entity '\(entity)' has no property '\(key)'"

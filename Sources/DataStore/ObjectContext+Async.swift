@@ -17,7 +17,7 @@ extension ObjectContext {
     nonisolated(nonsending)
     public func fetch<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> [Object] {
         if request.fetchBatchSize > 0 { return Array(try await fetchBatched(request)) }
-        let plan = try FetchPlan(request, store: store)
+        let plan = try FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator)
         let objects = try await matchingObjects(plan, request)
         try await prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
         return objects.objects(of: Object.self, entities: plan.entities)
@@ -27,10 +27,10 @@ extension ObjectContext {
     /// isolation when the context has no unsaved changes the request includes.
     nonisolated(nonsending)
     public func count<Object>(for request: FetchRequest<Object>) async throws(ContextError) -> Int {
-        let plan = try FetchPlan(request, store: store)
+        let plan = try FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator)
         guard !judgesInMemory(plan, request) else { return try await matchingObjects(plan, request).count }
         var all = 0
-        try await readRows(plan.select("COUNT(*)", ordered: false)).forEach { row in all = Int(row.int64(0)) }
+        try await readRows(plan.select("COUNT(*)", ordered: false), in: plan.store).forEach { row in all = Int(row.int64(0)) }
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await count(for: request) }
         return Self.count(all, within: request)
     }
@@ -39,10 +39,10 @@ extension ObjectContext {
     /// context has no unsaved changes the request includes.
     nonisolated(nonsending)
     public func fetchObjectIDs<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> [ObjectID] {
-        let plan = try FetchPlan(request, store: store)
+        let plan = try FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator)
         guard !judgesInMemory(plan, request) else { return try await matchingObjects(plan, request).map(\.objectID) }
         let sql = objectIDQuery(plan, request)
-        let rows = try await readRows(sql)
+        let rows = try await readRows(sql, in: plan.store)
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await fetchObjectIDs(request) }
         return try readObjectIDs(sql, of: plan.entity, from: rows)
     }
@@ -52,13 +52,13 @@ extension ObjectContext {
     /// `fetchBatched(_:)` reads it.
     nonisolated(nonsending)
     public func fetchBatched<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> BatchedFetchResults<Object> {
-        let plan = try FetchPlan(request, store: store)
+        let plan = try FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator)
         guard request.fetchBatchSize > 0, !judgesInMemory(plan, request) else {
             let objects = try await matchingObjects(plan, request)
             try await prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
             return BatchedFetchResults(context: self, objects: objects.objects(of: Object.self, entities: plan.entities))
         }
-        let keys = try await readRows(keyQuery(plan, limit: request.fetchLimit, offset: request.fetchOffset))
+        let keys = try await readRows(keyQuery(plan, limit: request.fetchLimit, offset: request.fetchOffset), in: plan.store)
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await fetchBatched(request) }
         return try BatchedFetchResults(context: self, request: request, plan: plan, keys: keys)
     }
@@ -68,16 +68,16 @@ extension ObjectContext {
     /// so, when the context has unsaved changes the request includes.
     nonisolated(nonsending)
     public func fetchDictionaries<Object>(_ request: FetchRequest<Object>) async throws(ContextError) -> [[String: PredicateValue]] {
-        let plan = try FetchPlan(request, store: store, forDictionaries: true)
+        let plan = try FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator, forDictionaries: true)
         guard let shape = plan.dictionary else { return [] }
         guard !judgesDictionariesInMemory(plan, request) else {
             let objects = try await matchingObjects(plan, Self.inMemoryRequest(shape, request))
             return Self.dictionaries(try rowsInMemory(plan, shape, request, objects), shape)
         }
         let sql = Self.dictionarySQL(plan, shape, request)
-        let rows = try await readRows(sql)
+        let rows = try await readRows(sql, in: plan.store)
         guard !(request.includesPendingChanges && hasPendingChanges) else { return try await fetchDictionaries(request) }
-        return Self.dictionaries(try rowsInSQL(sql, shape, from: rows), shape)
+        return Self.dictionaries(try rowsInSQL(sql, shape, in: plan.store, from: rows), shape)
     }
 
     /// The dictionary results of `request` decoded as `type`, as the synchronous
@@ -99,7 +99,7 @@ extension ObjectContext {
             return faults.forEach { $0.fulfillIfNeeded() }
         }
         for query in rowQueries(forFaultsAmong: faults) {
-            let rows = try await readRows(query.sql)
+            let rows = try await readRows(query.sql, in: store(holding: query.entity))
             var materializer = RowMaterializer(context: self, entity: query.entity, asFaults: false)
             rows.forEach { row in _ = materializer.object(for: row) }
         }
@@ -111,7 +111,7 @@ extension ObjectContext {
     nonisolated(nonsending)
     func matchingObjects<Object>(_ plan: FetchPlan, _ request: FetchRequest<Object>) async throws(ContextError) -> [ManagedObject] {
         let read = matchingRead(plan, request)
-        let rows = try await readRows(read.sql)
+        let rows = try await readRows(read.sql, in: plan.store)
         // Changes made while the rows were read may need more rows than were: read again for them.
         guard matchingRead(plan, request).use.breadth <= read.use.breadth else { return try await matchingObjects(plan, request) }
         return try matchingObjects(plan, request, read, rows: rows)
@@ -123,7 +123,7 @@ extension ObjectContext {
     /// context or an ancestor is writing — and read again if one ran meanwhile: its rows would
     /// reach the context before the context knows what they are.
     nonisolated(nonsending)
-    func readRows(_ sql: SQLFragment) async throws(ContextError) -> ReadRows {
+    func readRows(_ sql: SQLFragment, in store: PersistentStore) async throws(ContextError) -> ReadRows {
         let writing = topContext
         while true {
             await waitForAsynchronousSave()

@@ -29,10 +29,10 @@ extension ObjectContext {
         for attempt in 1... {
             guard let save = try prepareSave(firstAttempt: attempt == 1) else { return }
             isSavingAsynchronously = true
-            let (changes, store) = (save.changes, store)
+            let (changes, coordinator) = (save.changes, coordinator)
             let written: Result<SaveWriter.Result, any Error>
             do {
-                written = .success(try await store.write(changes))
+                written = .success(try await coordinator.write(changes))
             } catch {
                 written = .failure(error)
             }

@@ -23,16 +23,16 @@ extension ObjectContext {
         let context = UnsafeContextReference(self)
         let own = identifier
         guard isolation != nil else {
-            let token = store.addObserver { changes in
+            let tokens = coordinator.addObservers { changes in
                 guard changes.origin != own else { return }
                 context.context?.mergeChanges(from: changes)
             }
-            following = (token, nil)
+            following = (tokens, nil)
             return
         }
         // One task takes the saves in order and merges each on the context's isolation.
         let (saves, delivery) = AsyncStream.makeStream(of: ChangeSet.self)
-        let token = store.addObserver { changes in
+        let tokens = coordinator.addObservers { changes in
             if changes.origin != own { delivery.yield(changes) }
         }
         let task = Task {
@@ -42,14 +42,18 @@ extension ObjectContext {
                 await mergeFollowed(changes, into: context, on: isolation)
             }
         }
-        following = (token, task)
+        following = (tokens, task)
     }
 
     private func stopFollowing() {
         guard let following else { return }
-        store.removeObserver(following.token)
-        following.task?.cancel()
+        stopFollowing(following)
         self.following = nil
+    }
+
+    func stopFollowing(_ following: (tokens: [UInt64], task: Task<Void, Never>?)) {
+        coordinator.removeObservers(following.tokens)
+        following.task?.cancel()
     }
 
 }

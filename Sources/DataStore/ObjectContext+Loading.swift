@@ -27,7 +27,7 @@ extension ObjectContext {
         let entity = object.entity
         let sql = SQLFragment(sql: "SELECT \(entity.selectColumns) FROM \(name: entity.tableName) t0 WHERE t0.\(.Z_PK) = ?", arguments: [key.databaseValue])
         var found = false
-        try readEachRow(sql) { row in
+        try readEachRow(sql, in: store(of: object)) { row in
             var values = AttributeValues.Writer(valuesPerBuffer: 0)
             entity.rowLayout.fill(object, from: row, into: &values, context: self)
             found = true
@@ -40,10 +40,6 @@ extension ObjectContext {
         object.setLoadedValues(AttributeValues(count: layout.attributes.count) { _ in .null }, layout.emptyRelationships)
         object.version = -1
         object.isLoaded = true
-    }
-
-    func objectID(key: Int64, entityNumber: Int) -> ObjectID {
-        store.objectID(key: .permanent(key), entityNumber: entityNumber)
     }
 
     /// The to-one destination's ID in `slot`.
@@ -70,12 +66,13 @@ extension ObjectContext {
 
     private func loadDestinations(of object: ManagedObject, relationship: RelationshipDescription) throws(ContextError) -> ObjectIDList {
         guard let key = object.objectID.primaryKey else { return ObjectIDList() }
+        let store = store(of: object)
         let destinationTable = store.entity(number: relationship.destinationEntityNumber)?.tableName ?? ""
         guard let source = relationship.toManySource(destinationTable: destinationTable) else { return ObjectIDList() }
         let sql: SQL = "SELECT t0.\(.Z_PK), t0.\(.Z_ENT) \(source.from) WHERE \(source.owner) = ? ORDER BY \(source.order)"
         var list = ObjectIDList()
-        try readEachRow(SQLFragment(sql: sql, arguments: [key.databaseValue])) { row in
-            list.append(objectID(key: row.int64(0), entityNumber: Int(row.int64(1))))
+        try readEachRow(SQLFragment(sql: sql, arguments: [key.databaseValue]), in: store) { row in
+            list.append(store.objectID(key: .permanent(row.int64(0)), entityNumber: Int(row.int64(1))))
         }
         return list
     }

@@ -11,11 +11,32 @@ extension ObjectContext {
         var seen = Set<ObjectIdentifier>()
         let temporary = objects.filter { $0.context === self && $0.objectID.isTemporaryID && seen.insert(ObjectIdentifier($0)).inserted }
         guard !temporary.isEmpty else { return }
-        let counts = Dictionary(grouping: temporary, by: \.entity.rootNumber).mapValues(\.count)
-        let store = store
-        var lastKeys: [Int: Int64]
+        var temporaryKeys: [UInt64] = [], ids: [ObjectID] = []
+        // Each store's keys in a transaction of that store.
+        for store in coordinator.persistentStores {
+            let objects = temporary.filter { self.store(of: $0) === store }
+            guard !objects.isEmpty else { continue }
+            var lastKeys = try Self.takePrimaryKeys(Dictionary(grouping: objects, by: \.entity.rootNumber).mapValues(\.count), in: store)
+            for object in objects {
+                guard case .temporary(let key) = object.objectID.key else { continue }
+                let root = object.entity.rootNumber
+                lastKeys[root, default: 0] += 1
+                temporaryKeys.append(key)
+                ids.append(ObjectID(scope: object.objectID.scope, key: .permanent(lastKeys[root]!)))
+            }
+        }
+        // The family shares its temporary keys: every context that holds one of the objects renames
+        // it — this one at once, the others from the root down, each where it is used.
+        let permanentIDs = PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids)
+        adoptPermanentIDs(permanentIDs)
+        if let root { withIsolation(of: root) { root.adoptPermanentIDs(permanentIDs) } }
+    }
+
+    /// Takes `counts[root]` primary keys of each root entity's table from `store`, in one
+    /// transaction; the last key before them, by root.
+    private static func takePrimaryKeys(_ counts: [Int: Int], in store: PersistentStore) throws(ContextError) -> [Int: Int64] {
         do {
-            lastKeys = try store.engine.write { engineTransaction in
+            return try store.engine.write { engineTransaction in
                 let transaction = SaveTransaction(engineTransaction, store: store)
                 var lastKeys: [Int: Int64] = [:]
                 for (root, count) in counts.sorted(by: { $0.key < $1.key }) {
@@ -28,18 +49,5 @@ extension ObjectContext {
         } catch {
             throw .database(message: "taking primary keys for permanent IDs: \(error)")
         }
-        var temporaryKeys: [UInt64] = [], ids: [ObjectID] = []
-        for object in temporary {
-            guard case .temporary(let key) = object.objectID.key else { continue }
-            let root = object.entity.rootNumber
-            lastKeys[root, default: 0] += 1
-            temporaryKeys.append(key)
-            ids.append(store.objectID(key: .permanent(lastKeys[root]!), entityNumber: object.entity.number))
-        }
-        // The family shares its temporary keys: every context that holds one of the objects renames
-        // it — this one at once, the others from the root down, each where it is used.
-        let permanentIDs = PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids)
-        adoptPermanentIDs(permanentIDs)
-        if let root { withIsolation(of: root) { root.adoptPermanentIDs(permanentIDs) } }
     }
 }

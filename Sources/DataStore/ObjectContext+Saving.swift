@@ -17,7 +17,7 @@ extension ObjectContext {
             guard let save = try prepareSave(firstAttempt: attempt == 1) else { return }
             let result: SaveWriter.Result
             do {
-                result = try store.write(save.changes)
+                result = try coordinator.write(save.changes)
             } catch {
                 let failure = saveFailed(save, error)
                 guard attempt < Self.mergeAttempts, try settled(failure) else { throw failure }
@@ -118,13 +118,13 @@ extension ObjectContext {
             for object in save.toInsert + save.toUpdate + save.unchanged + save.toDelete { object.lifecycle?.didSave() }
         }
         completedSaves += 1
-        let derived = applyDerivedValues(result.derivedValues, to: &changes)
+        let derived = applyDerivedValues(result.derivedValues, stores: result.derivedValueStores, to: &changes)
         if !changeObservers.isEmpty {
             notifyObservers(ObjectsDidChange(updated: derived, permanentIDs: result.permanentIDs.dictionary))
         }
         if !result.permanentIDs.isEmpty { tellChildren(ofPermanentIDs: result.permanentIDs) }
         changes.origin = identifier
-        if !changes.isEmpty { store.publish(changes) }
+        if !changes.isEmpty { coordinator.publish(changes) }
         let waiting = afterNextSave
         afterNextSave.removeAll()
         for work in waiting { work() }
@@ -192,12 +192,13 @@ extension ObjectContext {
 
     /// Puts the values the store's triggers computed into the registered objects, as saved values,
     /// and adds the rows to the change set; the IDs of the objects here that changed.
-    private func applyDerivedValues(_ reports: [DerivedValueLog.Report], to changes: inout ChangeSet) -> Set<ObjectID> {
+    private func applyDerivedValues(_ reports: [DerivedValueLog.Report], stores: [PersistentStore], to changes: inout ChangeSet) -> Set<ObjectID> {
         var changedHere: Set<ObjectID> = []
         // A value computed several times in one save (a count per inserted row) ends as its last
         // report: the others were never seen, and notifying them would tell observers twice.
         var applied: Set<DerivedValueLog.ReportedValue> = []
-        for report in reports.reversed() where applied.insert(report.reportedValue).inserted {
+        for (index, report) in reports.enumerated().reversed() where applied.insert(report.reportedValue).inserted {
+            let store = stores.isEmpty ? store : stores[index]
             guard let entity = store.entity(number: report.entityNumber), let attribute = entity.attribute(named: report.attribute)
             else { continue }
             let id = store.objectID(key: .permanent(report.primaryKey), entityNumber: report.entityNumber)

@@ -18,7 +18,11 @@ import GRDB
 /// changes, and its `save()` moves its own into the parent, not the store — an editing screen's
 /// scratchpad, discarded to cancel.
 public final class ObjectContext {
-    public let store: PersistentStore
+    /// The stores the context reads and writes, and which holds each entity's objects.
+    public let coordinator: PersistentStoreCoordinator
+    /// The store the context reads and writes; with a coordinator of several stores, the first
+    /// (each object's is `coordinator.persistentStore(of:)`'s answer).
+    public var store: PersistentStore { coordinator.persistentStores[0] }
     /// The context a `save()` moves changes into; `nil` when saves go to the store.
     public let parent: ObjectContext?
     /// The context at the top of the parent chain, when it is not this one: it hands out the
@@ -55,7 +59,7 @@ public final class ObjectContext {
     private static let identifiers = Locked<UInt64>(0)
     /// The store observer and the task that merge other saves, while
     /// `automaticallyMergesChangesFromParent` is on.
-    var following: (token: UInt64, task: Task<Void, Never>?)?
+    var following: (tokens: [UInt64], task: Task<Void, Never>?)?
 
     /// Registered objects by ID, not retained.
     @exclusivity(unchecked) private var registry = ObjectRegistry()
@@ -117,8 +121,13 @@ public final class ObjectContext {
 
     /// A context on `store`, for use on `isolation` — by default the caller's: the main actor for
     /// a view context, or none for a context one task or thread owns.
-    public init(store: PersistentStore, isolation: (any Actor)? = #isolation) {
-        self.store = store
+    public convenience init(store: PersistentStore, isolation: (any Actor)? = #isolation) {
+        self.init(coordinator: PersistentStoreCoordinator(store: store), isolation: isolation)
+    }
+
+    /// A context on the stores of `coordinator`, for use on `isolation`.
+    public init(coordinator: PersistentStoreCoordinator, isolation: (any Actor)? = #isolation) {
+        self.coordinator = coordinator
         self.isolation = isolation
         parent = nil
         root = nil
@@ -141,7 +150,7 @@ public final class ObjectContext {
 
     /// A child of `parent` used on `isolation`; the parent learns of it on its own isolation.
     init(parent: ObjectContext, isolation: (any Actor)?) {
-        store = parent.store
+        coordinator = parent.coordinator
         self.isolation = isolation
         self.parent = parent
         root = parent.root ?? parent
@@ -157,7 +166,7 @@ public final class ObjectContext {
     }
 
     deinit {
-        if let following { store.removeObserver(following.token); following.task?.cancel() }
+        if let following { stopFollowing(following) }
         // Objects outliving their context see `context == nil`, never a dangling reference.
         registry.forEach { $0.context = nil }
     }
@@ -204,15 +213,23 @@ public final class ObjectContext {
 
     /// Inserts a new object of the entity named `name`, of the entity's class.
     public func insertObject(entityName name: String) throws(ContextError) -> ManagedObject {
-        guard let entity = store.entity(named: name) else { throw .unknownEntity(name) }
+        guard let entity = try insertableEntity(named: name) else { throw .unknownEntity(name) }
         return insertObject(of: entity)
     }
 
     /// Inserts a new object of `type`'s entity.
     public func insert<T: ManagedObject>(_ type: T.Type) throws(ContextError) -> T {
-        guard let entity = store.entity(named: type.entityName) else { throw .unknownEntity(type.entityName) }
+        guard let entity = try insertableEntity(named: type.entityName) else { throw .unknownEntity(type.entityName) }
         guard let object = insertObject(of: entity) as? T else { throw .classMismatch(entity: entity.name, type: "\(type)") }
         return object
+    }
+
+    /// The entity named `name` as the store that will hold its objects describes it; `nil` when the
+    /// model has no such entity.
+    private func insertableEntity(named name: String) throws(ContextError) -> EntityDescription? {
+        if let entity = coordinator.entity(named: name) { return entity }
+        guard store.entity(named: name) == nil else { throw .noStore(entity: name) }
+        return nil
     }
 
     func insertObject(of entity: EntityDescription) -> ManagedObject {
@@ -222,6 +239,7 @@ public final class ObjectContext {
     }
 
     func creationForInsert(of entity: EntityDescription) -> ObjectCreation {
+        let store = coordinator.persistentStore(for: entity) ?? store
         let id = store.objectID(key: .temporary(newTemporaryKey()), entityNumber: entity.number)
         return ObjectCreation(objectID: id, context: self)
     }
@@ -272,7 +290,7 @@ public final class ObjectContext {
 
     /// Forgets an unsaved insert, leaving the object its values (for a redo).
     func forgetInserted(_ object: ManagedObject) {
-        registry.remove(object.objectID.row)
+        registry.remove(coordinator.registryRow(of: object.objectID))
         inserted.remove(object)
         updated.remove(object)
         deleted.remove(object)
@@ -316,15 +334,15 @@ public final class ObjectContext {
     /// The object for `id`: the registered one, or a new fault (no database access). Reading a
     /// fault whose row does not exist gives unset values, and saving it fails with a conflict.
     public func object(with id: ObjectID) -> ManagedObject {
-        if let object = registry[id.row] { return object }
+        if let object = registry[coordinator.registryRow(of: id)] { return object }
         if parent != nil {
             // An ancestor's save may have renamed one of this context's objects to `id`.
             takePermanentIDNotices()
-            if let object = registry[id.row] { return object }
+            if let object = registry[coordinator.registryRow(of: id)] { return object }
         }
         if let saved = permanentID(ofSaved: id) { return object(with: saved) }
         // The store's own ID, whose scope holds this store's description of the entity.
-        let id = store.objectID(key: id.key, entityNumber: id.entityNumber)
+        let id = (coordinator.persistentStore(of: id) ?? store).objectID(key: id.key, entityNumber: id.entityNumber)
         let object = id.scope.entity.objectClass.init(ObjectCreation(objectID: id, context: self))
         register(object)
         return object
@@ -333,7 +351,7 @@ public final class ObjectContext {
     /// The object for `id` as a to-one relationship reaches it: one made for it stays alive for a
     /// while (see `RecentlyReachedObjects`).
     func reachedObject(with id: ObjectID) -> ManagedObject {
-        if let object = registry[id.row] { return object }
+        if let object = registry[coordinator.registryRow(of: id)] { return object }
         let object = object(with: id)
         recentlyReached.keep(object)
         return object
@@ -356,7 +374,7 @@ public final class ObjectContext {
 
     /// The registered object for `id`, if the context has one.
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
-        registry[id.row] ?? permanentID(ofSaved: id).flatMap { registry[$0.row] }
+        registry[coordinator.registryRow(of: id)] ?? permanentID(ofSaved: id).flatMap { registry[coordinator.registryRow(of: $0)] }
     }
 
     /// The permanent ID of the object that had the temporary ID `id` until a save of this context.
@@ -366,7 +384,7 @@ public final class ObjectContext {
         guard case .temporary(let key) = id.key, key >= firstSavedTemporaryKey else { return nil }
         let index = Int(key - firstSavedTemporaryKey)
         guard index < savedTemporaryKeys.count, savedTemporaryKeys[index] > 0 else { return nil }
-        return store.objectID(key: .permanent(savedTemporaryKeys[index]), entityNumber: id.entityNumber)
+        return (coordinator.persistentStore(of: id) ?? store).objectID(key: .permanent(savedTemporaryKeys[index]), entityNumber: id.entityNumber)
     }
 
     /// `value` with the temporary IDs of objects saved since replaced by their permanent ones: a
@@ -394,7 +412,7 @@ public final class ObjectContext {
     }
 
     func register(_ object: ManagedObject) {
-        registry.insert(object, for: object.objectID.row)
+        registry.insert(object, for: coordinator.registryRow(of: object.objectID))
     }
 
     /// The registry slot of `row`, for a fetched row: look there (`registeredObject(at:)`), then
@@ -414,19 +432,19 @@ public final class ObjectContext {
     /// Another object made for the new ID meanwhile (from an ID read elsewhere while an
     /// asynchronous save waited) is disconnected: one object per row.
     func reregister(_ object: ManagedObject, from oldID: ObjectID) {
-        registry.remove(oldID.row)
-        if let other = registry[object.objectID.row], other !== object {
+        registry.remove(coordinator.registryRow(of: oldID))
+        if let other = registry[coordinator.registryRow(of: object.objectID)], other !== object {
             updated.remove(other)
             deleted.remove(other)
             other.context = nil
         }
-        registry.insert(object, for: object.objectID.row)
+        registry.insert(object, for: coordinator.registryRow(of: object.objectID))
     }
 
     /// Called by an object's `deinit`: drops its entry, unless the ID now belongs to another object.
     /// Compares addresses: the object is mid-`deinit` and must not be retained.
     func objectWillDeinit(_ id: ObjectID, _ object: UnsafeMutableRawPointer) {
-        registry.remove(id.row, only: object)
+        registry.remove(coordinator.registryRow(of: id), only: object)
     }
 
     /// Every registered object, as a list.
@@ -441,7 +459,7 @@ public final class ObjectContext {
 
     /// Forgets a deleted object once its deletion is saved.
     func reregisterDeleted(_ object: ManagedObject) {
-        registry.remove(object.objectID.row)
+        registry.remove(coordinator.registryRow(of: object.objectID))
         object.context = nil
     }
 
@@ -492,7 +510,7 @@ public final class ObjectContext {
             unprocessed.removeAll()
         }
         for object in inserted.objects {
-            registry.remove(object.objectID.row)
+            registry.remove(coordinator.registryRow(of: object.objectID))
             object.context = nil
         }
         // An inserted object has no saved values; it was forgotten above with its values intact.

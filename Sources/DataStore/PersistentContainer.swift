@@ -1,6 +1,6 @@
 import Foundation
 
-/// A model and its store, with a context for the main actor and contexts for background work:
+/// A model and its stores, with a context for the main actor and contexts for background work:
 /// Core Data's `NSPersistentContainer`, in the shape apps set it up.
 ///
 ///     let container = PersistentContainer(name: "Feed", model: Feed.model)
@@ -16,9 +16,15 @@ import Foundation
 ///
 /// By default the store is `<name>.sqlite` in ``defaultDirectoryURL()``; set
 /// ``persistentStoreDescriptions`` before loading for another file, a store in memory, a
-/// read-only store, history, pragmas, or a server's store. A container holds one store: Core
-/// Data's configurations, which spread a model's entities over several stores of one coordinator,
-/// have no counterpart yet.
+/// read-only store, history, pragmas, or a server's store. Several descriptions, each naming a
+/// configuration of the model, load several stores into one ``PersistentStoreCoordinator``,
+/// which gives each entity's objects to the store whose configuration names it:
+///
+///     var cloud = PersistentStoreDescription(url: folder.appendingPathComponent("Cloud.sqlite"))
+///     cloud.configuration = "Cloud"
+///     var local = PersistentStoreDescription(url: folder.appendingPathComponent("Local.sqlite"))
+///     local.configuration = "Local"
+///     container.persistentStoreDescriptions = [cloud, local]
 public final class PersistentContainer: Sendable {
     /// The container's name, which names its default store file.
     public let name: String
@@ -29,7 +35,7 @@ public final class PersistentContainer: Sendable {
 
     private struct State {
         var descriptions: [PersistentStoreDescription]
-        var store: PersistentStore?
+        var coordinator: PersistentStoreCoordinator?
     }
 
     /// A container for `model`, whose store will be `<name>.sqlite` in ``defaultDirectoryURL()``
@@ -52,51 +58,62 @@ public final class PersistentContainer: Sendable {
         #endif
     }
 
-    /// How the store is opened: one description. Changing them after loading changes nothing.
+    /// How the stores are opened, one description each. Changing them after loading changes nothing.
     public var persistentStoreDescriptions: [PersistentStoreDescription] {
         get { state.withLock { $0.descriptions } }
         set { state.withLock { $0.descriptions = newValue } }
     }
 
-    /// The loaded store; `nil` before ``loadPersistentStores()``.
-    public var persistentStore: PersistentStore? {
-        state.withLock { $0.store }
+    /// The loaded stores and which holds each entity; `nil` before ``loadPersistentStores()``.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        state.withLock { $0.coordinator }
     }
 
-    /// Opens the store its description describes — creating its folder and file when they do not
-    /// exist, migrating a store of an earlier model version — on a thread of its own, and returns
-    /// it. Loading twice returns the store loaded first.
+    /// The loaded store, the first when there are several; `nil` before ``loadPersistentStores()``.
+    public var persistentStore: PersistentStore? {
+        persistentStoreCoordinator?.persistentStores[0]
+    }
+
+    /// Opens the stores the descriptions describe, in order — creating folders and files that do
+    /// not exist, migrating stores of an earlier model version — each on a thread of its own, and
+    /// returns the first. Loading twice returns the store loaded first.
     @discardableResult
     public func loadPersistentStores() async throws(StoreError) -> PersistentStore {
         if let store = persistentStore { return store }
-        let description = try loadableDescription()
-        let store: PersistentStore
-        if let open = description.type.synchronousOpener {
-            store = try await PersistentStore.openingOnItsOwnThread { [model] () throws(StoreError) in try open(description, model) }
-        } else {
-            store = try await description.type.opener(description, model)
+        var stores: [(store: PersistentStore, configuration: String?)] = []
+        for description in try loadableDescriptions() {
+            let store: PersistentStore
+            if let open = description.type.synchronousOpener {
+                store = try await PersistentStore.openingOnItsOwnThread { [model] () throws(StoreError) in try open(description, model) }
+            } else {
+                store = try await description.type.opener(description, model)
+            }
+            stores.append((store, description.configuration))
         }
-        return keep(store)
+        return try keep(PersistentStoreCoordinator(stores))
     }
 
-    /// Opens the store as ``loadPersistentStores()`` does, on the caller's thread, for types whose
+    /// Opens the stores as ``loadPersistentStores()`` does, on the caller's thread, for types whose
     /// stores open at once (a file, memory); a server's store is loaded with `await`.
     @discardableResult
     public func loadPersistentStoresAndWait() throws(StoreError) -> PersistentStore {
         if let store = persistentStore { return store }
-        let description = try loadableDescription()
-        guard let open = description.type.synchronousOpener else {
-            throw .unsupportedOption(name: "type", reason: "a \(description.type) store opens asynchronously: await loadPersistentStores()")
+        var stores: [(store: PersistentStore, configuration: String?)] = []
+        for description in try loadableDescriptions() {
+            guard let open = description.type.synchronousOpener else {
+                throw .unsupportedOption(name: "type", reason: "a \(description.type) store opens asynchronously: await loadPersistentStores()")
+            }
+            stores.append((try open(description, model), description.configuration))
         }
-        return keep(try open(description, model))
+        return try keep(PersistentStoreCoordinator(stores))
     }
 
-    /// The context bound to the main actor, for the interface: it reads the store and whatever its
+    /// The context bound to the main actor, for the interface: it reads the stores and whatever its
     /// saves and, with `automaticallyMergesChangesFromParent`, the other contexts' saves wrote.
     /// Loading comes first: using it before is a programming error, and stops the program.
     @MainActor public var viewContext: ObjectContext {
         if let mainContext { return mainContext }
-        let context = ObjectContext(store: loadedStore, isolation: MainActor.shared)
+        let context = ObjectContext(coordinator: loadedCoordinator, isolation: MainActor.shared)
         mainContext = context
         return context
     }
@@ -104,7 +121,7 @@ public final class PersistentContainer: Sendable {
     /// A new context with its own queue, for work off the main actor: Core Data's
     /// `newBackgroundContext()`.
     public func newBackgroundContext() -> BackgroundContext {
-        loadedStore.newBackgroundContext()
+        loadedCoordinator.newBackgroundContext()
     }
 
     /// Runs `body` on a new background context and returns its result: Core Data's
@@ -120,35 +137,36 @@ public final class PersistentContainer: Sendable {
         newBackgroundContext().perform(body)
     }
 
-    private var loadedStore: PersistentStore {
-        guard let store = persistentStore else {
+    private var loadedCoordinator: PersistentStoreCoordinator {
+        guard let coordinator = persistentStoreCoordinator else {
             preconditionFailure("the stores of container \(name) are not loaded: call loadPersistentStores() first")
         }
-        return store
+        return coordinator
     }
 
-    /// The one description a container loads, its folder made.
-    private func loadableDescription() throws(StoreError) -> PersistentStoreDescription {
+    /// The descriptions a container loads, their folders made.
+    private func loadableDescriptions() throws(StoreError) -> [PersistentStoreDescription] {
         let descriptions = persistentStoreDescriptions
-        guard descriptions.count == 1, let description = descriptions.first else {
-            throw .unsupportedOption(name: "persistentStoreDescriptions", reason: "a container loads one store; \(descriptions.count) are described")
-        }
-        if description.type == .sqlite, !description.isReadOnly, let folder = description.url?.deletingLastPathComponent() {
+        guard !descriptions.isEmpty else { throw .unsupportedOption(name: "persistentStoreDescriptions", reason: "no store is described") }
+        // Stores that cannot share a coordinator are refused before any is opened.
+        _ = try PersistentStoreCoordinator.positions(descriptions.map(\.configuration), of: model)
+        for description in descriptions where description.type == .sqlite && !description.isReadOnly {
+            guard let folder = description.url?.deletingLastPathComponent() else { continue }
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
                 throw .database(message: "creating \(folder.path): \(error)")
             }
         }
-        return description
+        return descriptions
     }
 
-    /// Keeps `store` as the container's, unless a concurrent load kept one first.
-    private func keep(_ store: PersistentStore) -> PersistentStore {
+    /// Keeps `coordinator` as the container's, unless a concurrent load kept one first; its first store.
+    private func keep(_ coordinator: PersistentStoreCoordinator) -> PersistentStore {
         state.withLock { state in
-            if let loaded = state.store { return loaded }
-            state.store = store
-            return store
+            if let loaded = state.coordinator { return loaded.persistentStores[0] }
+            state.coordinator = coordinator
+            return coordinator.persistentStores[0]
         }
     }
 }

@@ -23,6 +23,10 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// Whether saves are recorded as persistent history (Core Data's
     /// `NSPersistentHistoryTrackingKey`).
     public var history: HistoryTracking = .automatic
+    /// The configuration of the model whose entities' objects the store holds, when a container
+    /// loads several stores (Core Data's `configuration`); `nil` for every entity. See
+    /// ``PersistentStoreCoordinator``.
+    public var configuration: String?
     /// The pragmas each SQLite connection of the store runs as it opens, by name.
     public private(set) var sqlitePragmas: [String: String] = [:]
 

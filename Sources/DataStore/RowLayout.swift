@@ -76,11 +76,11 @@ final class RowLayout: Sendable {
             if relationshipTemplate.isEmpty {
                 object.keepValuesAsSaved()
             } else {
-                object.setLoadedRelationshipValues(relationships(from: row, context: context))
+                object.setLoadedRelationshipValues(relationships(from: row, of: object, context: context))
             }
         } else {
             let loaded = values.row(count: attributes.count) { value(atSlot: $0, of: row) }
-            object.setLoadedValues(loaded, relationships(from: row, context: context))
+            object.setLoadedValues(loaded, relationships(from: row, of: object, context: context))
         }
         object.version = row.int64(2)
         object.faultState = .fetched
@@ -116,11 +116,14 @@ final class RowLayout: Sendable {
     }
 
     /// The relationship values of `row`: its to-ones' destinations, the rest as the template has them.
-    private func relationships(from row: RowColumns, context: ObjectContext) -> [RelationshipValue] {
+    private func relationships(from row: RowColumns, of object: ManagedObject, context: ObjectContext) -> [RelationshipValue] {
         var relationships = relationshipTemplate
+        guard !toOnes.isEmpty else { return relationships }
+        // A relationship never leads out of its store.
+        let store = context.store(of: object)
         for read in toOnes where !row.isNull(read.column) {
             let number = read.entityColumn.map { Int(row.int64($0)) } ?? read.destinationEntityNumber
-            relationships[read.slot] = .toOne(context.objectID(key: row.int64(read.column), entityNumber: number))
+            relationships[read.slot] = .toOne(store.objectID(key: .permanent(row.int64(read.column)), entityNumber: number))
         }
         return relationships
     }

@@ -30,6 +30,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The store carries no model that can be read (no `Z_MODELCACHE`, as in stores of Core Data's
     /// releases before 2011, or one that does not decode), and why.
     case noCarriedModel(reason: String)
+    /// Stores that cannot be a coordinator's: a configuration the model lacks, two stores holding
+    /// one entity, stores of other models or engines.
+    case invalidConfiguration(String)
 
     public var description: String {
         switch self {
@@ -46,6 +49,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .unsupportedOption(let name, let reason): "unsupported option \(name): \(reason)"
         case .ambiguousLayout(let message): message
         case .noCarriedModel(let reason): "the store carries no model that can be read: \(reason)"
+        case .invalidConfiguration(let reason): "invalid configuration of stores: \(reason)"
         }
     }
 }

@@ -20,6 +20,9 @@ public enum ValidationFailure: Equatable, Sendable, CustomStringConvertible {
     case derivedValueSet(ObjectID, property: String)
     /// A value the store's engine cannot hold as it is, such as text with U+0000 where text columns cannot hold it.
     case unstorableValue(ObjectID, property: String, reason: String)
+    /// A relationship leads to an object another store of the coordinator holds: no store can
+    /// hold it (Core Data's 133010, "cross-store relationships").
+    case crossStoreRelationship(ObjectID, relationship: String, destination: ObjectID)
 
     public var description: String {
         switch self {
@@ -34,6 +37,8 @@ public enum ValidationFailure: Equatable, Sendable, CustomStringConvertible {
         case .unencodableValue(let entity, let property, let reason): "'\(property)' of entity '\(entity)' could not be encoded: \(reason)"
         case .derivedValueSet(let id, let property): "\(id): '\(property)' is derived; the store computes it when saving"
         case .unstorableValue(let id, let property, let reason): "\(id): '\(property)' cannot be stored: \(reason)"
+        case .crossStoreRelationship(let id, let relationship, let destination):
+            "\(id): '\(relationship)' leads to \(destination), which another store holds; a relationship stays within one store"
         }
     }
 }

@@ -55,6 +55,17 @@ public enum PostgreSQLTestServer {
         await databaseSlots.give()
     }
 
+    /// Runs `body` with the URLs of `count` new, empty databases, dropped afterwards, as
+    /// `withEmptyDatabase` does for one; they share one slot, so that tests waiting for a second
+    /// database never hold every slot.
+    public static func withEmptyDatabases(_ count: Int, _ body: ([String]) async throws -> Void) async throws {
+        func adding(_ made: [String]) async throws {
+            guard made.count < count else { return try await body(made) }
+            try await withEmptyDatabaseInSlot { database in try await adding(made + [database]) }
+        }
+        try await withEmptyDatabase { first in try await adding([first]) }
+    }
+
     private static func withEmptyDatabaseInSlot(_ body: (String) async throws -> Void) async throws {
         let server = try requireURL()
         let configuration = PostgresConnection.Configuration(

@@ -13,7 +13,8 @@ struct BatchDeleteWriter {
         case objectIDs([ObjectID])
     }
 
-    private var store: PersistentStore { context.store }
+    /// The store holding the rows to delete.
+    let store: PersistentStore
 
     init(context: ObjectContext, target: BatchDeleteRequest.Target) throws(BatchError) {
         self.context = context
@@ -22,13 +23,17 @@ struct BatchDeleteWriter {
             var fetch = FetchRequest<ManagedObject>(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors)
             fetch.includesSubentities = includesSubentities
             do {
-                targets = .matching(try FetchPlan(fetch, store: context.store), limit: fetchLimit, offset: fetchOffset)
+                let store = try context.storeFetching(entityName)
+                self.store = store
+                targets = .matching(try FetchPlan(fetch, store: store, coordinator: context.coordinator), limit: fetchLimit, offset: fetchOffset)
             } catch {
                 throw .invalidRequest(error)
             }
         case .objectIDs(let ids):
-            // Only the permanent IDs of this store name rows.
-            if let foreign = ids.first(where: { $0.primaryKey == nil || $0.scope.storeIdentifier != context.store.identifier || context.store.entity(number: $0.entityNumber) == nil }) {
+            // Only the permanent IDs of one store name rows: the store of the first.
+            let store = ids.first.flatMap(context.coordinator.persistentStore(of:)) ?? context.store
+            self.store = store
+            if let foreign = ids.first(where: { $0.primaryKey == nil || $0.scope.storeIdentifier != store.identifier || store.entity(number: $0.entityNumber) == nil }) {
                 throw .invalidRequest(.objectNotFound(foreign))
             }
             targets = .objectIDs(ids)

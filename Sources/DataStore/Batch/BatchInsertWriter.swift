@@ -7,7 +7,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
     let entity: EntityDescription
     let source: BatchInsertRequest<Object>.Source
 
-    private var store: PersistentStore { context.store }
+    var store: PersistentStore { context.store(holding: entity) }
 
     mutating func write(_ transaction: SaveTransaction) throws -> BatchChanges {
         // The object lives in a context of its own, never saved: this one is not touched.

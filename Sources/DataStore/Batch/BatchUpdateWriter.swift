@@ -16,7 +16,7 @@ struct BatchUpdateWriter {
     /// Attributes set to expressions that have rules: their new values are read back and checked.
     private let checkedExpressions: [AttributeDescription]
 
-    private var store: PersistentStore { context.store }
+    var store: PersistentStore { context.store(holding: entity) }
 
     init<Object>(context: ObjectContext, entity: EntityDescription, request: BatchUpdateRequest<Object>) throws(BatchError) {
         self.context = context
@@ -24,7 +24,7 @@ struct BatchUpdateWriter {
         var fetch = FetchRequest<ManagedObject>(entityName: entity.name, predicate: request.predicate)
         fetch.includesSubentities = request.includesSubentities
         do {
-            plan = try FetchPlan(fetch, store: context.store)
+            plan = try FetchPlan(fetch, store: context.store(holding: entity), coordinator: context.coordinator)
         } catch {
             throw .invalidRequest(error)
         }

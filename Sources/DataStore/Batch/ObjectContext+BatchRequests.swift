@@ -10,7 +10,7 @@ extension ObjectContext {
     public func execute<Object>(_ request: BatchInsertRequest<Object>) throws(BatchError) -> BatchResult {
         let entity = try batchEntity(named: request.entityName, as: Object.self)
         var writer = BatchInsertWriter<Object>(context: self, entity: entity, source: request.source)
-        let changes = try runBatch { transaction in try writer.write(transaction) }
+        let changes = try runBatch(in: writer.store) { transaction in try writer.write(transaction) }
         return BatchResult(objectIDs: changes.inserted + changes.updated.map(\.id))
     }
 
@@ -21,7 +21,7 @@ extension ObjectContext {
     public func execute<Object>(_ request: BatchUpdateRequest<Object>) throws(BatchError) -> BatchResult {
         let entity = try batchEntity(named: request.entityName, as: Object.self)
         let writer = try BatchUpdateWriter(context: self, entity: entity, request: request)
-        return BatchResult(objectIDs: try runBatch { transaction in try writer.write(transaction) }.updated.map(\.id))
+        return BatchResult(objectIDs: try runBatch(in: writer.store) { transaction in try writer.write(transaction) }.updated.map(\.id))
     }
 
     /// Deletes the request's objects and applies the delete rules; returns the IDs of every object
@@ -29,18 +29,23 @@ extension ObjectContext {
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws(BatchError) -> BatchResult {
         let writer = try BatchDeleteWriter(context: self, target: request.target)
-        return BatchResult(objectIDs: try runBatch { transaction in try writer.write(transaction) }.deleted)
+        return BatchResult(objectIDs: try runBatch(in: writer.store) { transaction in try writer.write(transaction) }.deleted)
     }
 
     private func batchEntity<Object: ManagedObject>(named name: String, as type: Object.Type) throws(BatchError) -> EntityDescription {
-        guard let entity = store.entity(named: name) else { throw .invalidRequest(.unknownEntity(name)) }
+        let entity: EntityDescription
+        do {
+            entity = try storeFetching(name).entity(named: name)!
+        } catch {
+            throw .invalidRequest(error)
+        }
         guard entity.objectClass is Object.Type else { throw .invalidRequest(.classMismatch(entity: name, type: "\(Object.self)")) }
         return entity
     }
 
-    /// Runs `write` in one transaction of the store's engine with the history it calls for, then
+    /// Runs `write` in one transaction of `store`'s engine with the history it calls for, then
     /// merges and publishes what it changed.
-    private func runBatch(_ write: @escaping (SaveTransaction) throws -> BatchChanges) throws(BatchError) -> BatchChanges {
+    private func runBatch(in store: PersistentStore, _ write: @escaping (SaveTransaction) throws -> BatchChanges) throws(BatchError) -> BatchChanges {
         let (author, contextName) = (transactionAuthor, name)
         let inTransaction = { [store] (transaction: SaveTransaction) throws -> BatchChanges in
             _ = store.derivedValues.take()  // left by an earlier write that rolled back

@@ -70,7 +70,7 @@ public final class BatchedFetchResults<Object: ManagedObject>: RandomAccessColle
         let byKey = Dictionary(fetched.compactMap { object in object.objectID.primaryKey.map { ($0, object) } }, uniquingKeysWith: { first, _ in first })
         let objects = range.map { index -> Object? in
             let entityNumber = entityNumbers.map { Int($0[index]) } ?? plan.entity.number
-            let object = byKey[keys[index]] ?? context.object(with: context.objectID(key: keys[index], entityNumber: entityNumber))
+            let object = byKey[keys[index]] ?? context.object(with: plan.store.objectID(key: .permanent(keys[index]), entityNumber: entityNumber))
             return object as? Object
         }.compactMap { $0 }
         // Prefetching failures leave the relationships to load on use, like any fault.
@@ -89,7 +89,7 @@ extension ObjectContext {
     func readKeys(_ plan: FetchPlan, limit: Int = 0, offset: Int = 0, from rows: ReadRows? = nil) throws(ContextError) -> (keys: [Int64], entityNumbers: [Int32]) {
         let withEntities = plan.entity.hasSubentities
         var keys: [Int64] = [], entityNumbers: [Int32] = []
-        try forEachRow(keyQuery(plan, limit: limit, offset: offset), from: rows) { row in
+        try forEachRow(keyQuery(plan, limit: limit, offset: offset), in: plan.store, from: rows) { row in
             keys.append(row.int64(1))
             if withEntities { entityNumbers.append(Int32(truncatingIfNeeded: row.int64(0))) }
         }
@@ -104,6 +104,6 @@ extension ObjectContext {
     /// The objects that match `request` as a collection that loads them in batches of
     /// `request.fetchBatchSize` when read (all at once when the batch size is 0).
     public func fetchBatched<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> BatchedFetchResults<Object> {
-        try BatchedFetchResults(context: self, request: request, plan: FetchPlan(request, store: store))
+        try BatchedFetchResults(context: self, request: request, plan: FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator))
     }
 }

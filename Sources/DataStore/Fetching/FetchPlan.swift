@@ -38,6 +38,8 @@ struct FetchPlan {
     let dictionary: DictionaryShape?
     /// The SQL the store speaks.
     let dialect: any SQLDialect
+    /// The store that holds the entity's objects, which runs the plan.
+    let store: PersistentStore
 
     struct SortKey {
         var path: ResolvedPath
@@ -45,16 +47,22 @@ struct FetchPlan {
         var descriptor: ObjectSortDescriptor
     }
 
-    init<Object>(_ request: FetchRequest<Object>, store: PersistentStore, forDictionaries: Bool = false) throws(ContextError) {
+    /// A plan of `request` run by `store`; with a `coordinator` of several stores, a fetch in its
+    /// predicate must read an entity `store` holds too.
+    init<Object>(
+        _ request: FetchRequest<Object>, store: PersistentStore, coordinator: PersistentStoreCoordinator? = nil, forDictionaries: Bool = false
+    ) throws(ContextError) {
         guard let entity = store.entity(named: request.entityName) else { throw .unknownEntity(request.entityName) }
         guard entity.objectClass is Object.Type || Object.self == ManagedObject.self else {
             throw .classMismatch(entity: entity.name, type: "\(Object.self)")
         }
         self.entity = entity
+        self.store = store
         dialect = store.dialect
         entityNumbers = request.includesSubentities ? entity.subtreeNumbers : entity.number...entity.number
         entities = store.entities[(entityNumbers.lowerBound - 1)...(entityNumbers.upperBound - 1)]
-        let resolver = PredicateResolver(store: store, entity: entity)
+        var resolver = PredicateResolver(store: store, entity: entity)
+        resolver.coordinator = coordinator
         let resolved = try request.predicate.map { (predicate) throws(ContextError) in try resolver.resolve(predicate) }
         predicate = resolved
         var keys: [SortKey] = []

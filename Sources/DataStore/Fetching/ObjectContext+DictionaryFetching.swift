@@ -27,13 +27,13 @@ extension ObjectContext {
     /// fetched key paths, and results equal under them come in the order of their key values.
     /// Limit and offset count results, not objects.
     public func fetchDictionaries<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [[String: PredicateValue]] {
-        let plan = try FetchPlan(request, store: store, forDictionaries: true)
+        let plan = try FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator, forDictionaries: true)
         guard let shape = plan.dictionary else { return [] }
         guard !judgesDictionariesInMemory(plan, request) else {
             let objects = try matchingObjects(plan, Self.inMemoryRequest(shape, request))
             return Self.dictionaries(try rowsInMemory(plan, shape, request, objects), shape)
         }
-        return Self.dictionaries(try rowsInSQL(Self.dictionarySQL(plan, shape, request), shape), shape)
+        return Self.dictionaries(try rowsInSQL(Self.dictionarySQL(plan, shape, request), shape, in: plan.store), shape)
     }
 
     /// The results, each cell by its column's name; a nil value has no entry.
@@ -114,16 +114,16 @@ extension ObjectContext {
     }
 
     /// The results of `sql`, from `rows` when they were read already.
-    func rowsInSQL(_ sql: SQLFragment, _ shape: DictionaryShape, from read: ReadRows? = nil) throws(ContextError) -> [[DictionaryCell]] {
+    func rowsInSQL(_ sql: SQLFragment, _ shape: DictionaryShape, in store: PersistentStore, from read: ReadRows? = nil) throws(ContextError) -> [[DictionaryCell]] {
         var rows: [[DictionaryCell]] = []
-        try forEachRow(sql, from: read) { columns in
+        try forEachRow(sql, in: store, from: read) { columns in
             var index: Int32 = 0
             var row: [DictionaryCell] = []
             row.reserveCapacity(shape.columns.count)
             for column in shape.columns {
                 if case .object = column.source {
                     let isNull = columns.isNull(index)
-                    row.append(.object(isNull ? nil : objectID(key: columns.int64(index), entityNumber: Int(columns.int64(index + 1)))))
+                    row.append(.object(isNull ? nil : store.objectID(key: .permanent(columns.int64(index)), entityNumber: Int(columns.int64(index + 1)))))
                     index += 2
                 } else {
                     row.append(.stored(columns.databaseValue(index)))

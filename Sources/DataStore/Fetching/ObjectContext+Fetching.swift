@@ -9,7 +9,7 @@ extension ObjectContext {
     /// first and the rows in batches, as Core Data does; `fetchBatched` keeps memory bounded too.
     public func fetch<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [Object] {
         if request.fetchBatchSize > 0 { return Array(try fetchBatched(request)) }
-        let plan = try FetchPlan(request, store: store)
+        let plan = try FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator)
         let objects = try matchingObjects(plan, request)
         try prefetch(plan.prefetchPaths, for: objects, asFaults: plan.returnsObjectsAsFaults)
         return objects.objects(of: Object.self, entities: plan.entities)
@@ -18,10 +18,10 @@ extension ObjectContext {
     /// The number of objects `fetch(request)` would return, counted in SQL when the context has no
     /// unsaved changes.
     public func count<Object>(for request: FetchRequest<Object>) throws(ContextError) -> Int {
-        let plan = try FetchPlan(request, store: store)
+        let plan = try FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator)
         guard !judgesInMemory(plan, request) else { return try matchingObjects(plan, request).count }
         var all = 0
-        try forEachRow(plan.select("COUNT(*)", ordered: false)) { row in all = Int(row.int64(0)) }
+        try forEachRow(plan.select("COUNT(*)", ordered: false), in: plan.store) { row in all = Int(row.int64(0)) }
         return Self.count(all, within: request)
     }
 
@@ -34,7 +34,7 @@ extension ObjectContext {
     /// The IDs of the objects `fetch(request)` would return, without making objects when the
     /// context has no unsaved changes.
     public func fetchObjectIDs<Object>(_ request: FetchRequest<Object>) throws(ContextError) -> [ObjectID] {
-        let plan = try FetchPlan(request, store: store)
+        let plan = try FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator)
         guard !judgesInMemory(plan, request) else { return try matchingObjects(plan, request).map(\.objectID) }
         return try readObjectIDs(objectIDQuery(plan, request), of: plan.entity)
     }
@@ -50,9 +50,10 @@ extension ObjectContext {
     func readObjectIDs(_ sql: SQLFragment, of entity: EntityDescription, from rows: ReadRows? = nil) throws(ContextError) -> [ObjectID] {
         var ids: [ObjectID] = []
         let readsEntityColumn = !entity.isSoleEntityOfTable
-        try forEachRow(sql, from: rows) { row in
+        let store = store(holding: entity)
+        try forEachRow(sql, in: store, from: rows) { row in
             let entityNumber = readsEntityColumn ? Int(row.int64(1)) : entity.number
-            ids.append(objectID(key: row.int64(0), entityNumber: entityNumber))
+            ids.append(store.objectID(key: .permanent(row.int64(0)), entityNumber: entityNumber))
         }
         return ids
     }
@@ -168,24 +169,24 @@ extension ObjectContext {
     func fetchRows(_ sql: SQLFragment, of entity: EntityDescription, asFaults: Bool = false, from rows: ReadRows? = nil) throws(ContextError) -> [ManagedObject] {
         var objects: [ManagedObject] = []
         var materializer = RowMaterializer(context: self, entity: entity, asFaults: asFaults)
-        try forEachRow(sql, from: rows) { row in objects.append(materializer.object(for: row)) }
+        try forEachRow(sql, in: store(holding: entity), from: rows) { row in objects.append(materializer.object(for: row)) }
         return objects
     }
 
     /// Calls `body` with the columns of each row of `rows`, when they were read already, or else
     /// of `sql` run in a read. While an asynchronous save of the context or an ancestor writes,
     /// the store may hold rows of objects the context does not know saved: it throws `saveInProgress`.
-    func forEachRow(_ sql: SQLFragment, from rows: ReadRows? = nil, _ body: (RowColumns) -> Void) throws(ContextError) {
+    func forEachRow(_ sql: SQLFragment, in store: PersistentStore, from rows: ReadRows? = nil, _ body: (RowColumns) -> Void) throws(ContextError) {
         if let rows { return rows.forEach(body) }
         takePermanentIDNotices()
         guard !isTopContextSavingAsynchronously else { throw .saveInProgress }
-        try readEachRow(sql, body)
+        try readEachRow(sql, in: store, body)
     }
 
     /// Calls `body` with the columns of each row `sql` selects, read now, the calling thread
     /// waiting, logging the number of rows and turning database errors into
     /// `ContextError.database`.
-    func readEachRow(_ sql: SQLFragment, _ body: (RowColumns) -> Void) throws(ContextError) {
+    func readEachRow(_ sql: SQLFragment, in store: PersistentStore, _ body: (RowColumns) -> Void) throws(ContextError) {
         do {
             if let transactionReader { return try transactionReader(sql).forEach(body) }
             _ = try store.logged(sql, { try store.engine.forEachRow(sql.sql, arguments: sql.arguments, body) }, rows: { $0 })

@@ -4,7 +4,7 @@ extension ObjectContext {
     /// number of matches. The request's sort descriptors, offset and limit do not apply, and the
     /// context's unsaved changes do not count.
     func forEachPage(of request: FetchRequest<ManagedObject>, pageSize: Int, _ body: ([ManagedObject]) throws -> Void) throws {
-        let plan = try FetchPlan(request, store: store)
+        let plan = try FetchPlan(request, store: storeFetching(request.entityName), coordinator: coordinator)
         // Where the store's SQL selects candidates only (text comparisons on a server), each
         // candidate is judged by the predicate in memory, as a fetch judges it.
         let evaluator = plan.evaluatesInMemory ? PredicateEvaluator(context: self) : nil

@@ -50,7 +50,7 @@ extension ObjectContext {
             for relationship in path {
                 let step = prefetchStep(relationship, from: level)
                 var rows: [ReadRows] = []
-                for query in step.queries { rows.append(try await readRows(query.sql)) }
+                for query in step.queries { rows.append(try await readRows(query.sql, in: store(holding: query.entity))) }
                 level = try finish(step, rows: rows, asFaults: asFaults)
                 reached += level
             }
@@ -155,11 +155,11 @@ extension ObjectContext {
             let read = rows?[index]
             var materializer = RowMaterializer(context: self, entity: query.entity, asFaults: asFaults)
             guard step.relationship.isToMany else {
-                try forEachRow(query.sql, from: read) { row in _ = materializer.object(for: row) }
+                try forEachRow(query.sql, in: store(holding: query.entity), from: read) { row in _ = materializer.object(for: row) }
                 continue
             }
             var lists: [Int64: ObjectIDList] = [:]
-            try forEachRow(query.sql, from: read) { row in
+            try forEachRow(query.sql, in: store(holding: query.entity), from: read) { row in
                 let object = materializer.object(for: row)
                 lists[row.int64(query.ownerColumn), default: ObjectIDList()].append(object.objectID)
                 reached(object)

@@ -6,6 +6,8 @@ struct RowMaterializer {
     /// Whether objects filled here keep reporting themselves faults until first used.
     let asFaults: Bool
     private let store: PersistentStore
+    /// What the context's registry adds to the rows' entity numbers for this store.
+    private let registryOffset: Int
     /// The entity of the last row (its IDs' scope holds its description), and how to fill its objects.
     private var scope: ObjectID.Scope
     private var layout: RowLayout
@@ -24,7 +26,8 @@ struct RowMaterializer {
     init(context: ObjectContext, entity: EntityDescription, asFaults: Bool) {
         self.context = context
         self.asFaults = asFaults
-        store = context.store
+        store = context.coordinator.persistentStore(for: entity) ?? context.store
+        registryOffset = context.coordinator.registryOffset(of: store)
         scope = store.idScope(entityNumber: entity.number)
         layout = scope.entity.rowLayout
         readsEntityColumn = !entity.isSoleEntityOfTable
@@ -34,7 +37,7 @@ struct RowMaterializer {
     mutating func object(for row: RowColumns) -> ManagedObject {
         let key = ObjectID.Key.permanent(row.int64(1))
         let entityNumber = readsEntityColumn ? Int(row.int64(0)) : scope.entityNumber
-        let slot = context.registrySlot(for: ObjectID.Row(entityNumber: entityNumber, key: key))
+        let slot = context.registrySlot(for: ObjectID.Row(entityNumber: entityNumber | registryOffset, key: key))
         if let registered = context.registeredObject(at: slot) {
             guard !registered.isLoaded else { return registered }
             registered.entity.rowLayout.fill(registered, from: row, into: &values, context: context)

@@ -106,7 +106,7 @@ public final class MigrationManager {
     static func objects(withKeys keys: some Collection<Int64>, in context: ObjectContext) throws -> [ManagedObject] {
         var fetched: [ManagedObject] = []
         for (entityNumber, entityKeys) in Dictionary(grouping: keys, by: MigrationAssociations.entityNumber(of:)) {
-            let ids = entityKeys.map { context.objectID(key: MigrationAssociations.primaryKey(of: $0), entityNumber: entityNumber) }
+            let ids = entityKeys.map { context.store.objectID(key: .permanent(MigrationAssociations.primaryKey(of: $0)), entityNumber: entityNumber) }
             var request = FetchRequest<ManagedObject>(entityName: context.store.idScope(entityNumber: entityNumber).entityName)
             request.includesSubentities = false
             request.predicate = try ObjectPredicate(format: "SELF IN %@", ids)
@@ -117,7 +117,7 @@ public final class MigrationManager {
     }
 
     private static func object(withKey key: Int64, in context: ObjectContext) -> ManagedObject {
-        context.object(with: context.objectID(key: MigrationAssociations.primaryKey(of: key), entityNumber: MigrationAssociations.entityNumber(of: key)))
+        context.object(with: context.store.objectID(key: .permanent(MigrationAssociations.primaryKey(of: key)), entityNumber: MigrationAssociations.entityNumber(of: key)))
     }
 
     // MARK: What Core Data does by default

@@ -105,7 +105,7 @@ struct PredicateEvaluator {
         var results: [DatabaseValue] = []
         // Read as the kind it compares as, the way an object's own values are read here.
         let type = fetch.kind.attributeType
-        try? context.readEachRow(PredicateSQLCompiler.subquery(fetch, store: context.store)) { row in
+        try? context.readEachRow(PredicateSQLCompiler.subquery(fetch, store: context.store(holding: fetch.entity)), in: context.store(holding: fetch.entity)) { row in
             results.append(row.attributeValue(0, as: type).databaseValue)
         }
         fetchedResults.byFetch[ObjectIdentifier(fetch.identity)] = results

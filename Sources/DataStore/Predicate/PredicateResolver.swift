@@ -6,6 +6,8 @@ import GRDB
 /// `tags CONTAINS %@`) to quantifiers. Every error names what is wrong.
 struct PredicateResolver {
     let store: PersistentStore
+    /// The coordinator whose stores a fetch in the predicate may not leave `store` for.
+    var coordinator: PersistentStoreCoordinator?
     /// The objects in scope: the fetched object, then each quantifier or `SUBQUERY` element.
     private var scopes: [(variable: String?, entity: EntityDescription)]
 

@@ -52,7 +52,11 @@ extension PredicateResolver {
     func resolved(_ fetch: PredicateFetch) throws(ContextError) -> ResolvedFetch {
         func fail(_ reason: String) -> ContextError { .invalidPredicate("\(reason), in \(fetch)") }
         guard let entity = store.entity(named: fetch.entityName) else { throw fail("the fetch names no entity '\(fetch.entityName)'") }
-        let inner = PredicateResolver(store: store, entity: entity)
+        if let coordinator, coordinator.onlyStore == nil, coordinator.persistentStore(forEntityNamed: entity.name) !== store {
+            throw fail("the fetch reads entity \(entity.name), which another store than the fetched entity's holds; a fetch in a predicate runs in its store")
+        }
+        var inner = PredicateResolver(store: store, entity: entity)
+        inner.coordinator = coordinator
         let predicate = try fetch.predicate.map { (predicate) throws(ContextError) in try inner.resolve(predicate) } ?? .constant(true)
         if !store.dialect.matchesTextInSQL, predicate.isJudgedInMemoryOnServers {
             throw fail("a server runs a fetch in a predicate as SQL, which cannot say its string operators, [c] or [d]")

@@ -114,19 +114,19 @@ struct SectionCache {
 
     /// The cache of `controller` under `name`, or `nil` when its store is not a file.
     init?<Object>(name: String, controller: FetchedResultsController<Object>) {
-        guard let url = controller.context.store.url, url.isFileURL, let plan = controller.plan, let state = Self.state(of: url) else { return nil }
+        guard let plan = controller.plan, let url = plan.store.url, url.isFileURL, let state = Self.state(of: url) else { return nil }
         let request = controller.fetchRequest
         self.name = name
-        store = controller.context.store
+        store = plan.store
         file = FetchedResultsCache.file(named: name)
         key = Key(
             entity: plan.entity.name,
-            entityVersionHash: controller.context.store.model.versionHashes.entityHashes[plan.entity.name] ?? [],
+            entityVersionHash: plan.store.model.versionHashes.entityHashes[plan.entity.name] ?? [],
             includesSubentities: request.includesSubentities,
             predicate: request.predicate?.description ?? "",
             sortDescriptors: request.sortDescriptors.map(\.description),
             sectionKeyPath: controller.sectionNameKeyPath ?? "",
-            storeState: controller.context.store.identifier + state)
+            storeState: plan.store.identifier + state)
     }
 
     /// The size and modification time of the store file and its WAL.

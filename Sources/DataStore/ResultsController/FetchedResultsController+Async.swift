@@ -48,12 +48,12 @@ extension FetchedResultsController {
     private func readListFromStore(_ plan: FetchPlan, cache: SectionCache?) async throws(ContextError) -> ResultsList {
         var list = ResultsList()
         for _ in 0..<3 {
-            list = keyedList(try context.readKeys(plan, from: try await context.readRows(context.keyQuery(plan))), plan)
+            list = keyedList(try context.readKeys(plan, from: try await context.readRows(context.keyQuery(plan), in: plan.store)), plan)
             guard sectionNameKeyPath != nil else { break }
             if let runs = cache?.runs(count: list.keys.count) {
                 list.runs = runs
             } else {
-                list.runs = cached(try readRuns(plan, from: try await context.readRows(plan.selectRunLengths())), in: cache)
+                list.runs = cached(try readRuns(plan, from: try await context.readRows(plan.selectRunLengths(), in: plan.store)), in: cache)
             }
             if list.sectionsAddUp { break }
         }

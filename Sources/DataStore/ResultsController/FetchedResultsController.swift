@@ -97,7 +97,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
     func makePlan() throws(FetchedResultsError) -> FetchPlan {
         if let requestError { throw requestError }
         do {
-            plan = try FetchPlan(fetchRequest, store: context.store)
+            plan = try FetchPlan(fetchRequest, store: context.storeFetching(fetchRequest.entityName), coordinator: context.coordinator)
         } catch {
             throw .fetch(error)
         }
@@ -177,7 +177,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
         let sql = plan.selectRunLengths()
         let attribute = plan.sortKeys[0].attribute
         var runs: [ResultsList.SectionRun] = []
-        try context.forEachRow(sql, from: rows) { row in
+        try context.forEachRow(sql, in: plan.store, from: rows) { row in
             let value = row.databaseValue(0)
             runs.append(ResultsList.SectionRun(value: value, name: Self.sectionName(value, attribute), count: Int(row.int64(1))))
         }
@@ -321,7 +321,7 @@ public final class FetchedResultsController<Object: ManagedObject> {
     // MARK: Rows
 
     func objectID(key: Int64, entityNumber: Int32) -> ObjectID {
-        context.store.objectID(key: key > 0 ? .permanent(key) : .temporary(UInt64(-key)), entityNumber: Int(entityNumber))
+        (plan?.store ?? context.store).objectID(key: key > 0 ? .permanent(key) : .temporary(UInt64(-key)), entityNumber: Int(entityNumber))
     }
 
     func objectID(listIndex index: Int) -> ObjectID {

@@ -6,7 +6,7 @@ extension ObjectContext {
     func readSortValues(_ plan: FetchPlan, keys: [Int64]) throws(ContextError) -> [Int64: [DatabaseValue]] {
         var values: [Int64: [DatabaseValue]] = [:]
         for run in KeyParameters.runs(keys) {
-            try forEachRow(plan.selectSortValues(run)) { row in values[row.int64(0)] = Self.sortValues(of: row, plan) }
+            try forEachRow(plan.selectSortValues(run), in: plan.store) { row in values[row.int64(0)] = Self.sortValues(of: row, plan) }
         }
         return values
     }
@@ -17,7 +17,7 @@ extension ObjectContext {
         var values: [Int64: [DatabaseValue]] = [:]
         for run in KeyParameters.runs(keys) {
             let sql = plan.selectSortValues(run)
-            try forEachRow(sql, from: try await readRows(sql)) { row in values[row.int64(0)] = Self.sortValues(of: row, plan) }
+            try forEachRow(sql, in: plan.store, from: try await readRows(sql, in: plan.store)) { row in values[row.int64(0)] = Self.sortValues(of: row, plan) }
         }
         return values
     }
