@@ -15,13 +15,14 @@ extension PersistentStore {
 }
 
 extension CodingUserInfoKey {
-    /// The `PersistentStore` that decodes `ObjectID`s: set it in a decoder's `userInfo`.
+    /// The `PersistentStore` that decodes `ObjectID`s, or the `PersistentStoreCoordinator` of
+    /// several: set it in a decoder's `userInfo`.
     public static let persistentStore = CodingUserInfoKey(rawValue: "DataStore.persistentStore")!
 }
 
 /// An ID encodes as its URI, and decodes with the store given in the decoder's
-/// `userInfo[.persistentStore]`, which must be the store that wrote it — as apps keep an ID in
-/// state restoration or a notification's payload.
+/// `userInfo[.persistentStore]`, which must be the store that wrote it or a coordinator holding
+/// it — as apps keep an ID in state restoration or a notification's payload.
 ///
 ///     let data = try JSONEncoder().encode(note.objectID)
 ///     let decoder = JSONDecoder()
@@ -36,11 +37,17 @@ extension ObjectID: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let uri = try container.decode(URL.self)
-        guard let store = decoder.userInfo[.persistentStore] as? PersistentStore else {
+        let reader = decoder.userInfo[.persistentStore]
+        let id: ObjectID?
+        if let store = reader as? PersistentStore {
+            id = store.managedObjectID(forURIRepresentation: uri)
+        } else if let coordinator = reader as? PersistentStoreCoordinator {
+            id = coordinator.managedObjectID(forURIRepresentation: uri)
+        } else {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "decoding an ObjectID needs its store in the decoder's userInfo[.persistentStore]")
         }
-        guard let id = store.managedObjectID(forURIRepresentation: uri) else {
+        guard let id else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(uri) names no saved object of this store")
         }
         self = id

@@ -88,6 +88,10 @@ import Testing
             #expect(coordinator.managedObjectID(forURIRepresentation: reader.objectID.uriRepresentation) == reader.objectID)
             #expect(coordinator.managedObjectID(forURIRepresentation: book.objectID.uriRepresentation) == book.objectID)
             #expect(try (other.existingObject(with: reader.objectID) as? Reader)?.name == "Anne")
+            let decoder = JSONDecoder()
+            decoder.userInfo[.persistentStore] = coordinator
+            let decoded = try decoder.decode([ObjectID].self, from: JSONEncoder().encode([reader.objectID, book.objectID]))
+            #expect(decoded == [reader.objectID, book.objectID], "a coordinator decodes the IDs of each of its stores")
             #expect(coordinator.persistentStore(forEntityNamed: "Ebook") === catalog, "a subentity lives with its tree")
             #expect(coordinator.configurationName(of: readers) == "Readers")
 
