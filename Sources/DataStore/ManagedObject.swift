@@ -87,7 +87,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The class must belong to the context's model (generated classes do); use
     /// `context.insertObject(entityName:)` for entities known only at run time.
     public convenience init(context: ObjectContext) {
-        guard let entity = context.coordinator.entity(for: Self.self) else {
+        guard let entity = context.entity(for: Self.self) else {
             preconditionFailure("\(Self.self) names entity '\(Self.entityName)', which no store of the context holds")
         }
         precondition(

@@ -22,7 +22,9 @@ public final class ObjectContext {
     public let coordinator: PersistentStoreCoordinator
     /// The store the context reads and writes; with a coordinator of several stores, the first
     /// (each object's is `coordinator.persistentStore(of:)`'s answer).
-    public var store: PersistentStore { coordinator.persistentStores[0] }
+    public let store: PersistentStore
+    /// Whether ``store`` holds every entity: then no question of which store needs asking.
+    let hasOneStore: Bool
     /// The context a `save()` moves changes into; `nil` when saves go to the store.
     public let parent: ObjectContext?
     /// The context at the top of the parent chain, when it is not this one: it hands out the
@@ -128,6 +130,8 @@ public final class ObjectContext {
     /// A context on the stores of `coordinator`, for use on `isolation`.
     public init(coordinator: PersistentStoreCoordinator, isolation: (any Actor)? = #isolation) {
         self.coordinator = coordinator
+        store = coordinator.persistentStores[0]
+        hasOneStore = coordinator.onlyStore != nil
         self.isolation = isolation
         parent = nil
         root = nil
@@ -151,6 +155,8 @@ public final class ObjectContext {
     /// A child of `parent` used on `isolation`; the parent learns of it on its own isolation.
     init(parent: ObjectContext, isolation: (any Actor)?) {
         coordinator = parent.coordinator
+        store = parent.store
+        hasOneStore = parent.hasOneStore
         self.isolation = isolation
         self.parent = parent
         root = parent.root ?? parent
@@ -227,7 +233,7 @@ public final class ObjectContext {
     /// The entity named `name` as the store that will hold its objects describes it; `nil` when the
     /// model has no such entity.
     private func insertableEntity(named name: String) throws(ContextError) -> EntityDescription? {
-        if let entity = coordinator.entity(named: name) { return entity }
+        if let entity = hasOneStore ? store.entity(named: name) : coordinator.entity(named: name) { return entity }
         guard store.entity(named: name) == nil else { throw .noStore(entity: name) }
         return nil
     }
@@ -239,8 +245,7 @@ public final class ObjectContext {
     }
 
     func creationForInsert(of entity: EntityDescription) -> ObjectCreation {
-        let store = coordinator.persistentStore(for: entity) ?? store
-        let id = store.objectID(key: .temporary(newTemporaryKey()), entityNumber: entity.number)
+        let id = store(holding: entity).objectID(key: .temporary(newTemporaryKey()), entityNumber: entity.number)
         return ObjectCreation(objectID: id, context: self)
     }
 
@@ -290,7 +295,7 @@ public final class ObjectContext {
 
     /// Forgets an unsaved insert, leaving the object its values (for a redo).
     func forgetInserted(_ object: ManagedObject) {
-        registry.remove(coordinator.registryRow(of: object.objectID))
+        registry.remove(registryRow(of: object.objectID))
         inserted.remove(object)
         updated.remove(object)
         deleted.remove(object)
@@ -334,15 +339,15 @@ public final class ObjectContext {
     /// The object for `id`: the registered one, or a new fault (no database access). Reading a
     /// fault whose row does not exist gives unset values, and saving it fails with a conflict.
     public func object(with id: ObjectID) -> ManagedObject {
-        if let object = registry[coordinator.registryRow(of: id)] { return object }
+        if let object = registry[registryRow(of: id)] { return object }
         if parent != nil {
             // An ancestor's save may have renamed one of this context's objects to `id`.
             takePermanentIDNotices()
-            if let object = registry[coordinator.registryRow(of: id)] { return object }
+            if let object = registry[registryRow(of: id)] { return object }
         }
         if let saved = permanentID(ofSaved: id) { return object(with: saved) }
         // The store's own ID, whose scope holds this store's description of the entity.
-        let id = (coordinator.persistentStore(of: id) ?? store).objectID(key: id.key, entityNumber: id.entityNumber)
+        let id = store(of: id).objectID(key: id.key, entityNumber: id.entityNumber)
         let object = id.scope.entity.objectClass.init(ObjectCreation(objectID: id, context: self))
         register(object)
         return object
@@ -351,7 +356,7 @@ public final class ObjectContext {
     /// The object for `id` as a to-one relationship reaches it: one made for it stays alive for a
     /// while (see `RecentlyReachedObjects`).
     func reachedObject(with id: ObjectID) -> ManagedObject {
-        if let object = registry[coordinator.registryRow(of: id)] { return object }
+        if let object = registry[registryRow(of: id)] { return object }
         let object = object(with: id)
         recentlyReached.keep(object)
         return object
@@ -374,7 +379,7 @@ public final class ObjectContext {
 
     /// The registered object for `id`, if the context has one.
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
-        registry[coordinator.registryRow(of: id)] ?? permanentID(ofSaved: id).flatMap { registry[coordinator.registryRow(of: $0)] }
+        registry[registryRow(of: id)] ?? permanentID(ofSaved: id).flatMap { registry[registryRow(of: $0)] }
     }
 
     /// The permanent ID of the object that had the temporary ID `id` until a save of this context.
@@ -384,7 +389,7 @@ public final class ObjectContext {
         guard case .temporary(let key) = id.key, key >= firstSavedTemporaryKey else { return nil }
         let index = Int(key - firstSavedTemporaryKey)
         guard index < savedTemporaryKeys.count, savedTemporaryKeys[index] > 0 else { return nil }
-        return (coordinator.persistentStore(of: id) ?? store).objectID(key: .permanent(savedTemporaryKeys[index]), entityNumber: id.entityNumber)
+        return store(of: id).objectID(key: .permanent(savedTemporaryKeys[index]), entityNumber: id.entityNumber)
     }
 
     /// `value` with the temporary IDs of objects saved since replaced by their permanent ones: a
@@ -412,7 +417,7 @@ public final class ObjectContext {
     }
 
     func register(_ object: ManagedObject) {
-        registry.insert(object, for: coordinator.registryRow(of: object.objectID))
+        registry.insert(object, for: registryRow(of: object.objectID))
     }
 
     /// The registry slot of `row`, for a fetched row: look there (`registeredObject(at:)`), then
@@ -432,19 +437,19 @@ public final class ObjectContext {
     /// Another object made for the new ID meanwhile (from an ID read elsewhere while an
     /// asynchronous save waited) is disconnected: one object per row.
     func reregister(_ object: ManagedObject, from oldID: ObjectID) {
-        registry.remove(coordinator.registryRow(of: oldID))
-        if let other = registry[coordinator.registryRow(of: object.objectID)], other !== object {
+        registry.remove(registryRow(of: oldID))
+        if let other = registry[registryRow(of: object.objectID)], other !== object {
             updated.remove(other)
             deleted.remove(other)
             other.context = nil
         }
-        registry.insert(object, for: coordinator.registryRow(of: object.objectID))
+        registry.insert(object, for: registryRow(of: object.objectID))
     }
 
     /// Called by an object's `deinit`: drops its entry, unless the ID now belongs to another object.
     /// Compares addresses: the object is mid-`deinit` and must not be retained.
     func objectWillDeinit(_ id: ObjectID, _ object: UnsafeMutableRawPointer) {
-        registry.remove(coordinator.registryRow(of: id), only: object)
+        registry.remove(registryRow(of: id), only: object)
     }
 
     /// Every registered object, as a list.
@@ -459,7 +464,7 @@ public final class ObjectContext {
 
     /// Forgets a deleted object once its deletion is saved.
     func reregisterDeleted(_ object: ManagedObject) {
-        registry.remove(coordinator.registryRow(of: object.objectID))
+        registry.remove(registryRow(of: object.objectID))
         object.context = nil
     }
 
@@ -510,7 +515,7 @@ public final class ObjectContext {
             unprocessed.removeAll()
         }
         for object in inserted.objects {
-            registry.remove(coordinator.registryRow(of: object.objectID))
+            registry.remove(registryRow(of: object.objectID))
             object.context = nil
         }
         // An inserted object has no saved values; it was forgotten above with its values intact.

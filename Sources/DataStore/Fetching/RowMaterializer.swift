@@ -26,7 +26,7 @@ struct RowMaterializer {
     init(context: ObjectContext, entity: EntityDescription, asFaults: Bool) {
         self.context = context
         self.asFaults = asFaults
-        store = context.coordinator.persistentStore(for: entity) ?? context.store
+        store = context.store(holding: entity)
         registryOffset = context.coordinator.registryOffset(of: store)
         scope = store.idScope(entityNumber: entity.number)
         layout = scope.entity.rowLayout
