@@ -295,7 +295,8 @@ public final class ObjectContext {
 
     /// Forgets an unsaved insert, leaving the object its values (for a redo).
     func forgetInserted(_ object: ManagedObject) {
-        registry.remove(registryRow(of: object.objectID))
+        let row = registryRow(of: object.objectID)
+        registry.remove(row)
         inserted.remove(object)
         updated.remove(object)
         deleted.remove(object)
@@ -339,11 +340,13 @@ public final class ObjectContext {
     /// The object for `id`: the registered one, or a new fault (no database access). Reading a
     /// fault whose row does not exist gives unset values, and saving it fails with a conflict.
     public func object(with id: ObjectID) -> ManagedObject {
-        if let object = registry[registryRow(of: id)] { return object }
+        // Each row computed before the registry is read: a call while reading it would copy it.
+        let row = registryRow(of: id)
+        if let object = registry[row] { return object }
         if parent != nil {
             // An ancestor's save may have renamed one of this context's objects to `id`.
             takePermanentIDNotices()
-            if let object = registry[registryRow(of: id)] { return object }
+            if let object = registry[row] { return object }
         }
         if let saved = permanentID(ofSaved: id) { return object(with: saved) }
         // The store's own ID, whose scope holds this store's description of the entity.
@@ -356,7 +359,8 @@ public final class ObjectContext {
     /// The object for `id` as a to-one relationship reaches it: one made for it stays alive for a
     /// while (see `RecentlyReachedObjects`).
     func reachedObject(with id: ObjectID) -> ManagedObject {
-        if let object = registry[registryRow(of: id)] { return object }
+        let row = registryRow(of: id)
+        if let object = registry[row] { return object }
         let object = object(with: id)
         recentlyReached.keep(object)
         return object
@@ -379,7 +383,11 @@ public final class ObjectContext {
 
     /// The registered object for `id`, if the context has one.
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
-        registry[registryRow(of: id)] ?? permanentID(ofSaved: id).flatMap { registry[registryRow(of: $0)] }
+        let row = registryRow(of: id)
+        if let object = registry[row] { return object }
+        guard let saved = permanentID(ofSaved: id) else { return nil }
+        let savedRow = registryRow(of: saved)
+        return registry[savedRow]
     }
 
     /// The permanent ID of the object that had the temporary ID `id` until a save of this context.
@@ -417,7 +425,8 @@ public final class ObjectContext {
     }
 
     func register(_ object: ManagedObject) {
-        registry.insert(object, for: registryRow(of: object.objectID))
+        let row = registryRow(of: object.objectID)
+        registry.insert(object, for: row)
     }
 
     /// The registry slot of `row`, for a fetched row: look there (`registeredObject(at:)`), then
@@ -437,19 +446,21 @@ public final class ObjectContext {
     /// Another object made for the new ID meanwhile (from an ID read elsewhere while an
     /// asynchronous save waited) is disconnected: one object per row.
     func reregister(_ object: ManagedObject, from oldID: ObjectID) {
-        registry.remove(registryRow(of: oldID))
-        if let other = registry[registryRow(of: object.objectID)], other !== object {
+        let (oldRow, row) = (registryRow(of: oldID), registryRow(of: object.objectID))
+        registry.remove(oldRow)
+        if let other = registry[row], other !== object {
             updated.remove(other)
             deleted.remove(other)
             other.context = nil
         }
-        registry.insert(object, for: registryRow(of: object.objectID))
+        registry.insert(object, for: row)
     }
 
     /// Called by an object's `deinit`: drops its entry, unless the ID now belongs to another object.
     /// Compares addresses: the object is mid-`deinit` and must not be retained.
     func objectWillDeinit(_ id: ObjectID, _ object: UnsafeMutableRawPointer) {
-        registry.remove(registryRow(of: id), only: object)
+        let row = registryRow(of: id)
+        registry.remove(row, only: object)
     }
 
     /// Every registered object, as a list.
@@ -464,7 +475,8 @@ public final class ObjectContext {
 
     /// Forgets a deleted object once its deletion is saved.
     func reregisterDeleted(_ object: ManagedObject) {
-        registry.remove(registryRow(of: object.objectID))
+        let row = registryRow(of: object.objectID)
+        registry.remove(row)
         object.context = nil
     }
 
@@ -515,7 +527,8 @@ public final class ObjectContext {
             unprocessed.removeAll()
         }
         for object in inserted.objects {
-            registry.remove(registryRow(of: object.objectID))
+            let row = registryRow(of: object.objectID)
+            registry.remove(row)
             object.context = nil
         }
         // An inserted object has no saved values; it was forgotten above with its values intact.
