@@ -128,6 +128,12 @@ extension ManagedObject {
     /// and what `save()` compares with.
     var savedAttributeValues: AttributeValues { savedAttributeValuesIfChanged ?? currentAttributeValues }
 
+    /// The slots whose values in `current` (the current values, read once) differ from the saved ones.
+    func changedAttributeSlots(current: AttributeValues) -> [Int] {
+        guard let saved = savedAttributeValuesIfChanged else { return [] }
+        return saved.indices.filter { ($0 < current.count ? current[$0] : .null) != saved[$0] }
+    }
+
     /// Whether the attribute in `slot` differs from its saved value.
     func attributeChanged(atSlot slot: Int) -> Bool {
         guard let saved = savedAttributeValuesIfChanged else { return false }

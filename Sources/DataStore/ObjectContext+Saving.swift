@@ -77,12 +77,15 @@ extension ObjectContext {
         var values = AttributeValues.Writer(valuesPerBuffer: 4096)
         var toUpdate: [ManagedObject] = [], updates: [SaveChanges.Row] = [], unchanged: [ManagedObject] = []
         for object in changed {
-            let keys = changedKeys(of: object)
+            // Read once: a generated class's properties are read by visiting them all.
+            let current = object.currentAttributeValues
+            let changedSlots = object.changedAttributeSlots(current: current)
+            let keys = changedKeys(of: object, changedSlots: changedSlots)
             if keys.isEmpty {
                 unchanged.append(object)
             } else {
                 toUpdate.append(object)
-                updates.append(SaveChanges.Row(updating: object, changedKeys: keys, values: &values))
+                updates.append(SaveChanges.Row(updating: object, current: current, changedSlots: changedSlots, changedKeys: keys, values: &values))
             }
         }
         let changes = SaveChanges(
@@ -214,12 +217,16 @@ extension ObjectContext {
 
     /// The names of the properties whose values differ from the saved ones.
     func changedKeys(of object: ManagedObject) -> Set<String> {
+        changedKeys(of: object, changedSlots: object.changedAttributeSlots(current: object.currentAttributeValues))
+    }
+
+    /// The names of the properties whose values differ from the saved ones, the attributes' known
+    /// by their slots.
+    func changedKeys(of object: ManagedObject, changedSlots: [Int]) -> Set<String> {
         var keys: Set<String> = []
         let entity = object.entity
         // By index: a property's description is large, and only its slot and name are read.
-        for index in entity.attributes.indices where object.attributeChanged(atSlot: entity.attributes[index].slot) {
-            keys.insert(entity.attributes[index].name)
-        }
+        for slot in changedSlots { keys.insert(entity.attributes[slot].name) }
         for index in entity.relationships.indices {
             let slot = entity.relationships[index].slot
             if !Self.same(object.relationshipValues[slot], object.savedRelationshipValues[slot]) { keys.insert(entity.relationships[index].name) }

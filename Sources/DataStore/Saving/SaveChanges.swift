@@ -31,13 +31,13 @@ struct SaveChanges: Sendable {
             changedKeys = []
         }
 
-        /// A saved object with changes: every value, and which ones changed.
-        init(updating object: ManagedObject, changedKeys: Set<String>, values: inout AttributeValues.Writer) {
+        /// A saved object with changes: its `current` values, and which ones changed.
+        init(updating object: ManagedObject, current: AttributeValues, changedSlots: [Int], changedKeys: Set<String>, values: inout AttributeValues.Writer) {
             objectID = object.objectID
             entity = object.entity
             version = object.version
-            attributes = Self.attributes(of: object, &values)
-            changedSlots = object.entity.attributes.indices.filter(object.attributeChanged(atSlot:))
+            attributes = values.row(count: current.count) { current[$0] }
+            self.changedSlots = changedSlots
             relationships = object.relationshipValues
             savedRelationships = object.savedRelationshipValues
             self.changedKeys = changedKeys

@@ -254,7 +254,10 @@ struct SaveWriter {
                 values.append(target?.entityNumber.databaseValue ?? .null)
             }
         }
-        values += [(object.version + 1).databaseValue, key(of: object).databaseValue, object.version.databaseValue]
+        // One by one: an array literal appended would be an allocation per row.
+        values.append((object.version + 1).databaseValue)
+        values.append(key(of: object).databaseValue)
+        values.append(object.version.databaseValue)
         return try transaction.execute(updateStatements.statement(for: entity, columns: columns), values) == 1
     }
 
@@ -348,15 +351,22 @@ struct SaveWriter {
 /// set of columns: a save of many objects changes the same columns of most.
 private final class UpdateStatements {
     private var statements: [[Int]: SQL] = [:]
+    /// The statement asked for last: a save's updates mostly change the same columns of one
+    /// entity, and comparing with it costs less than making and hashing a key.
+    private var last: (entity: Int, columns: [Int], statement: SQL)?
 
     /// `UPDATE` of `columns` (indexes among the entity's table columns) and `Z_OPT` of the row
     /// whose `Z_PK` and `Z_OPT` are the last two arguments.
     func statement(for entity: EntityDescription, columns: [Int]) -> SQL {
+        if let last, last.entity == entity.number, last.columns == columns { return last.statement }
         let key = [entity.number] + columns
-        if let statement = statements[key] { return statement }
-        let assignments = (columns.map { entity.tableColumns[$0] } + ["Z_OPT"]).map { "\(name: $0) = ?" as SQL }.joined(separator: ", ")
-        let statement = ("UPDATE \(name: entity.tableName) SET \(assignments) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?" as SQL).reusable
-        statements[key] = statement
+        let statement = statements[key] ?? {
+            let assignments = (columns.map { entity.tableColumns[$0] } + ["Z_OPT"]).map { "\(name: $0) = ?" as SQL }.joined(separator: ", ")
+            let statement = ("UPDATE \(name: entity.tableName) SET \(assignments) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?" as SQL).reusable
+            statements[key] = statement
+            return statement
+        }()
+        last = (entity.number, columns, statement)
         return statement
     }
 }
