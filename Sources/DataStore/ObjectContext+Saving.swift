@@ -121,7 +121,7 @@ extension ObjectContext {
             for object in save.toInsert + save.toUpdate + save.unchanged + save.toDelete { object.lifecycle?.didSave() }
         }
         completedSaves += 1
-        let derived = applyDerivedValues(result.derivedValues, stores: result.derivedValueStores, to: &changes)
+        let derived = applyDerivedValues(result.derivedValues, to: &changes)
         if !changeObservers.isEmpty {
             notifyObservers(ObjectsDidChange(updated: derived, permanentIDs: result.permanentIDs.dictionary))
         }
@@ -195,15 +195,16 @@ extension ObjectContext {
 
     /// Puts the values the store's triggers computed into the registered objects, as saved values,
     /// and adds the rows to the change set; the IDs of the objects here that changed.
-    private func applyDerivedValues(_ reports: [DerivedValueLog.Report], stores: [PersistentStore], to changes: inout ChangeSet) -> Set<ObjectID> {
+    private func applyDerivedValues(_ reports: [DerivedValueLog.Report], to changes: inout ChangeSet) -> Set<ObjectID> {
         var changedHere: Set<ObjectID> = []
         // A value computed several times in one save (a count per inserted row) ends as its last
         // report: the others were never seen, and notifying them would tell observers twice.
         var applied: Set<DerivedValueLog.ReportedValue> = []
-        for (index, report) in reports.enumerated().reversed() where applied.insert(report.reportedValue).inserted {
-            let store = stores.isEmpty ? store : stores[index]
-            guard let entity = store.entity(number: report.entityNumber), let attribute = entity.attribute(named: report.attribute)
+        for report in reports.reversed() where applied.insert(report.reportedValue).inserted {
+            guard let described = store.entity(number: report.entityNumber), let attribute = described.attribute(named: report.attribute)
             else { continue }
+            // The store holding the entity computed the value: its objects are that store's.
+            let store = store(holding: described)
             let id = store.objectID(key: .permanent(report.primaryKey), entityNumber: report.entityNumber)
             guard !changes.deleted.contains(id) else { continue }
             if !changes.inserted.contains(id) { changes.updated[id, default: []].insert(attribute.name) }

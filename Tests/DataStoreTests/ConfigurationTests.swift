@@ -54,6 +54,8 @@ import Testing
             let book = Book(context: context)
             book.title = "Emma"
             book.author = author
+            Chapter(context: context).book = book
+            Chapter(context: context).book = book
             let reader = Reader(context: context)
             reader.name = "Anne"
             #expect(book.objectID.storeIdentifier == catalog.identifier, "an insert goes to the store its entity's configuration names")
@@ -61,6 +63,7 @@ import Testing
             try context.save()
             #expect(!book.objectID.isTemporaryID && !reader.objectID.isTemporaryID)
             #expect(book.objectID.storeIdentifier == catalog.identifier && reader.objectID.storeIdentifier == readers.identifier)
+            #expect(book.pagesCount == 2, "a derived value the catalog's store computed reaches its object")
 
             // Each store holds its objects, and only those: every store has the whole model's tables.
             #expect(try Self.count(of: "Book", in: catalog) == 1)
@@ -95,7 +98,13 @@ import Testing
             #expect(coordinator.persistentStore(forEntityNamed: "Ebook") === catalog, "a subentity lives with its tree")
             #expect(coordinator.configurationName(of: readers) == "Readers")
 
-            // Changes and deletes go to the store that holds the object.
+            // Changes and deletes go to the store that holds the object, in one save (the catalog's
+            // part alone too).
+            books.first?.title = "Emma"
+            try other.save()
+            Chapter(context: other).book = books.first
+            try other.save()
+            #expect(books.first?.pagesCount == 3)
             fetchedReaders.first?.name = "Anne Elliot"
             books.first?.title = "Emma, revised"
             try other.save()
@@ -231,6 +240,18 @@ import Testing
         #expect(throws: ContextError.noStore(entity: "Book")) { try context.fetch(FetchRequest<Book>()) }
         #expect(throws: ContextError.unknownEntity("Novel")) { try context.fetch(FetchRequest<ManagedObject>(entityName: "Novel")) }
         #expect(try context.insertObject(entityName: "Reader").objectID.storeIdentifier == readers.identifier)
+
+        // One store alone: a batch request of an entity the model lacks is refused, as before.
+        let alone = readers.newContext()
+        #expect(throws: BatchError.invalidRequest(.unknownEntity("Novel"))) {
+            try alone.execute(BatchDeleteRequest(FetchRequest<ManagedObject>(entityName: "Novel")))
+        }
+        #expect(throws: BatchError.invalidRequest(.unknownEntity("Novel"))) {
+            try alone.execute(BatchUpdateRequest<ManagedObject>(entityName: "Novel"))
+        }
+        #expect(throws: BatchError.invalidRequest(.unknownEntity("Novel"))) {
+            try alone.execute(BatchInsertRequest<ManagedObject>(entityName: "Novel", objects: [[:]]))
+        }
     }
 
     @Test func aFetchInAPredicate_readsItsOwnStoreOnly() async throws {

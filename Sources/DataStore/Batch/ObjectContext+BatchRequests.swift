@@ -33,12 +33,13 @@ extension ObjectContext {
     }
 
     private func batchEntity<Object: ManagedObject>(named name: String, as type: Object.Type) throws(BatchError) -> EntityDescription {
-        let entity: EntityDescription
+        let holder: PersistentStore
         do {
-            entity = try storeFetching(name).entity(named: name)!
+            holder = try storeFetching(name)
         } catch {
             throw .invalidRequest(error)
         }
+        guard let entity = holder.entity(named: name) else { throw .invalidRequest(.unknownEntity(name)) }
         guard entity.objectClass is Object.Type else { throw .invalidRequest(.classMismatch(entity: name, type: "\(Object.self)")) }
         return entity
     }

@@ -102,7 +102,8 @@ extension ObjectContext {
         let faults = objects.filter { !$0.isLoaded && $0.objectID.primaryKey != nil }
         var queries: [PrefetchStep.Query] = []
         for entity in Set(faults.map(\.entity.number)).sorted() {
-            guard let description = store.entity(number: entity) else { continue }
+            // As the store holding the entity describes it: its rows are read there.
+            guard let described = store.entity(number: entity), let description = store(holding: described).entity(number: entity) else { continue }
             let keys = faults.filter { $0.entity.number == entity }.compactMap(\.objectID.primaryKey)
             for chunk in KeyParameters.runs(keys) {
                 let sql = SQLFragment(
@@ -117,7 +118,8 @@ extension ObjectContext {
     /// The destinations of a to-many the owners have loaded, with queries for the owners that have not.
     private func toManyStep(_ relationship: RelationshipDescription, of owners: [ManagedObject]) -> PrefetchStep {
         var step = PrefetchStep(relationship: relationship, known: [])
-        guard let destination = store.entity(number: relationship.destinationEntityNumber),
+        // A relationship never leads out of its owners' store.
+        guard let destination = (owners.first.map(store(of:)) ?? store).entity(number: relationship.destinationEntityNumber),
               let source = relationship.toManySource(destinationTable: destination.tableName)
         else { return step }
         for owner in owners {

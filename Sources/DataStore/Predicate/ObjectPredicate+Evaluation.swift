@@ -7,7 +7,9 @@ extension ObjectPredicate {
     /// Throws what a fetch would throw for a predicate that does not fit the object's entity.
     public func evaluate(with object: ManagedObject) throws(ContextError) -> Bool {
         guard let context = object.context else { return false }
-        let resolved = try PredicateResolver(store: context.store, entity: object.entity).resolve(self)
+        var resolver = PredicateResolver(store: context.store(of: object), entity: object.entity)
+        resolver.coordinator = context.coordinator
+        let resolved = try resolver.resolve(self)
         return PredicateEvaluator(context: context).evaluate(resolved, on: object)
     }
 }

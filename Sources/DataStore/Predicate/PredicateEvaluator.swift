@@ -119,7 +119,9 @@ struct PredicateEvaluator {
         guard case .object(let id) = value else {
             return Value.compare(value, .in, .list(results.map(Value.stored)), options: options, patternIsFolded: false)
         }
-        guard let id, let key = id.primaryKey, context.store.entity(named: id.entityName)?.tableName == fetch.objectTable else { return false }
+        guard let id, let key = id.primaryKey, context.store.entity(named: id.entityName)?.tableName == fetch.objectTable,
+              context.store(of: id) === context.store(holding: fetch.entity)
+        else { return false }
         return results.contains(key.databaseValue)
     }
 

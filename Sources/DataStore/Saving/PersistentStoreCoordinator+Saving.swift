@@ -2,17 +2,19 @@ import Foundation
 
 /// A save across the stores of a coordinator: each store's objects in a transaction of that store.
 ///
-/// The transactions are nested, the first store's holding the second's and so on, so a save that
-/// fails in any store before the last commit writes nothing; as in Core Data, stores commit one
-/// after the other, and a commit that fails after another store committed leaves that one's
-/// changes written.
+/// The transactions are nested, one store's holding the next's, so that a save failing in any
+/// store before the last commit writes nothing. They nest in the order of the stores'
+/// identifiers, the same for every coordinator of the same stores, so that two saves never wait
+/// for each other's stores in opposite orders. As in Core Data, stores commit one after the
+/// other: a commit that fails after another store's committed fails the save with
+/// `commitOutcomeUnknown`, never as a save that wrote nothing.
 extension PersistentStoreCoordinator {
     /// Writes a save's changes, the calling thread waiting.
     func write(_ changes: SaveChanges) throws -> SaveWriter.Result {
         if let onlyStore { return try onlyStore.write(changes) }
         let parts = try split(changes)
         if parts.count == 1, let part = parts.first { return try part.store.write(part.changes) }
-        return combine(try Self.writeNested(parts[...]), of: changes, parts: parts)
+        return combine(try Self.writeNested(Self.nestingOrder(parts)[...]), of: changes, parts: parts)
     }
 
     /// Writes a save's changes off the caller's isolation.
@@ -21,9 +23,9 @@ extension PersistentStoreCoordinator {
         let parts = try split(changes)
         if parts.count == 1, let part = parts.first { return try await part.store.write(part.changes) }
         // Nested transactions of several engines block on each other: on a thread of their own.
-        let written: Result<[SaveWriter.Result], any Error> = await withCheckedContinuation { continuation in
+        let written: Result<[String: SaveWriter.Result], any Error> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { try Self.writeNested(parts[...]) })
+                continuation.resume(returning: Result { try Self.writeNested(Self.nestingOrder(parts)[...]) })
             }
         }
         return combine(try written.get(), of: changes, parts: parts)
@@ -84,28 +86,50 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// Writes the first part in a transaction of its store that holds the writing of the rest.
-    private static func writeNested(_ parts: ArraySlice<StorePart>) throws -> [SaveWriter.Result] {
-        guard let part = parts.first else { return [] }
-        return try part.store.engine.write { transaction in
-            let result = try SaveWriter.write(part.changes, store: part.store, in: SaveTransaction(transaction, store: part.store))
-            return [result] + (try writeNested(parts.dropFirst()))
+    /// The parts in the order their transactions nest: by store identifier.
+    private static func nestingOrder(_ parts: [StorePart]) -> [StorePart] {
+        parts.sorted { $0.store.identifier < $1.store.identifier }
+    }
+
+    /// Writes the first part in a transaction of its store that holds the writing of the rest; the
+    /// results by store identifier.
+    private static func writeNested(_ parts: ArraySlice<StorePart>) throws -> [String: SaveWriter.Result] {
+        guard let part = parts.first else { return [:] }
+        // The inner stores' results once they committed: an engine that runs a transaction's body
+        // again (a server's, after a deadlock) must not write them twice.
+        let committedInside = Locked<[String: SaveWriter.Result]?>(nil)
+        do {
+            return try part.store.engine.write { transaction in
+                if committedInside.withLock({ $0 != nil }) {
+                    throw CommitOutcomeUnknown(message: "the save's other stores committed before \(part.store.identifier)'s transaction was run again")
+                }
+                let result = try SaveWriter.write(part.changes, store: part.store, in: SaveTransaction(transaction, store: part.store))
+                var results = try writeNested(parts.dropFirst())
+                committedInside.withLock { $0 = results }
+                results[part.store.identifier] = result
+                return results
+            }
+        } catch let unknown as CommitOutcomeUnknown {
+            throw unknown
+        } catch {
+            guard committedInside.withLock({ $0 != nil }) else { throw error }
+            throw CommitOutcomeUnknown(message: "the save's other stores committed, then \(part.store.identifier)'s commit failed: \(error)")
         }
     }
 
     /// The parts' results as the whole save's: permanent IDs in the order of its inserted rows.
-    private func combine(_ results: [SaveWriter.Result], of changes: SaveChanges, parts: [StorePart]) -> SaveWriter.Result {
+    private func combine(_ results: [String: SaveWriter.Result], of changes: SaveChanges, parts: [StorePart]) -> SaveWriter.Result {
         var keys = [UInt64](repeating: 0, count: changes.inserted.count)
         var ids = changes.inserted.map(\.objectID)
-        for (part, result) in zip(parts, results) {
+        var derivedValues: [DerivedValueLog.Report] = []
+        for part in parts {
+            guard let result = results[part.store.identifier] else { continue }
             for (index, position) in part.insertedPositions.enumerated() {
                 ids[position] = result.permanentIDs.ids[index]
                 if case .temporary(let key) = changes.inserted[position].objectID.key { keys[position] = key }
             }
+            derivedValues += result.derivedValues
         }
-        return SaveWriter.Result(
-            permanentIDs: PermanentIDs(temporaryKeys: keys, permanent: ids),
-            derivedValues: results.flatMap(\.derivedValues),
-            derivedValueStores: zip(parts, results).flatMap { part, result in Array(repeating: part.store, count: result.derivedValues.count) })
+        return SaveWriter.Result(permanentIDs: PermanentIDs(temporaryKeys: keys, permanent: ids), derivedValues: derivedValues)
     }
 }

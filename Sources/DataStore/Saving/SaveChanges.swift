@@ -36,7 +36,8 @@ struct SaveChanges: Sendable {
             objectID = object.objectID
             entity = object.entity
             version = object.version
-            attributes = values.row(count: current.count) { current[$0] }
+            // Every slot, as the entity has them: a slot not loaded is written as null.
+            attributes = values.row(count: object.entity.attributes.count) { $0 < current.count ? current[$0] : .null }
             self.changedSlots = changedSlots
             relationships = object.relationshipValues
             savedRelationships = object.savedRelationshipValues

@@ -21,8 +21,6 @@ struct SaveWriter {
         let permanentIDs: PermanentIDs
         /// The derived-attribute values the save computed (on SQLite, its triggers), in the order it did.
         let derivedValues: [DerivedValueLog.Report]
-        /// With several stores, the store that computed each of `derivedValues`; empty when one did.
-        var derivedValueStores: [PersistentStore] = []
     }
 
     /// Rolls the transaction back with the reason.
