@@ -84,7 +84,7 @@ public final class PersistentContainer: Sendable {
         for description in try loadableDescriptions() {
             let store: PersistentStore
             if let open = description.type.synchronousOpener {
-                store = try await PersistentStore.openingOnItsOwnThread { [model] () throws(StoreError) in try open(description, model) }
+                store = try await onItsOwnThread { [model] () throws(StoreError) in try open(description, model) }
             } else {
                 store = try await description.type.opener(description, model)
             }

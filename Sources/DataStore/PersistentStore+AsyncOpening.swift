@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 extension PersistentStore {
@@ -12,17 +11,8 @@ extension PersistentStore {
         url: URL, model: ManagedObjectModel, migration: MigrationOptions = .automatic, history: HistoryTracking = .automatic,
         pragmas: [String: String] = [:]
     ) async throws(StoreError) -> PersistentStore {
-        try await openingOnItsOwnThread { () throws(StoreError) in
+        try await onItsOwnThread { () throws(StoreError) in
             try PersistentStore(url: url, model: model, migration: migration, history: history, pragmas: pragmas)
         }
-    }
-
-    /// Runs `open` on a Dispatch thread and awaits it: opening blocks on the file (and SQLite's
-    /// locks), which would hold one of the concurrency pool's few threads.
-    static func openingOnItsOwnThread<T: Sendable>(_ open: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError) -> T {
-        let opened: Result<T, StoreError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: Result(catching: open)) }
-        }
-        return try opened.get()
     }
 }

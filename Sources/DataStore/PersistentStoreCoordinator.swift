@@ -60,7 +60,8 @@ public final class PersistentStoreCoordinator: Sendable {
         }
         self.positionByIdentifier = positionByIdentifier
         onlyStore = stores.count == 1 && configurations[0] == nil ? first : nil
-        positionByRoot = try Self.positions(configurations, of: first.model)
+        // A store holding every entity needs no routing: every context of one store makes one.
+        positionByRoot = onlyStore != nil ? [:] : try Self.positions(configurations, of: first.model)
     }
 
     /// A coordinator of `store` alone, which holds every entity.

@@ -295,5 +295,14 @@ import Testing
         #expect(try await view.fetch(FetchRequest<Book>()).map(\.title) == ["Persuasion"])
         #expect(try Self.count(of: "Book", in: coordinator.persistentStores[0]) == 1)
         #expect(try Self.count(of: "Reader", in: coordinator.persistentStores[0]) == 0)
+
+        // An asynchronous save across both stores.
+        Reader(context: view).name = "Fanny"
+        let book = Book(context: view)
+        book.title = "Mansfield Park"
+        try await view.save()
+        #expect(!book.objectID.isTemporaryID && book.objectID.storeIdentifier == coordinator.persistentStores[0].identifier)
+        #expect(try Self.count(of: "Reader", in: coordinator.persistentStores[1]) == 2)
+        #expect(try Self.count(of: "Book", in: coordinator.persistentStores[0]) == 2)
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A save across the stores of a coordinator: each store's objects in a transaction of that store.
 ///
 /// The transactions are nested, one store's holding the next's, so that a save failing in any
@@ -23,12 +21,8 @@ extension PersistentStoreCoordinator {
         let parts = try split(changes)
         if parts.count == 1, let part = parts.first { return try await part.store.write(part.changes) }
         // Nested transactions of several engines block on each other: on a thread of their own.
-        let written: Result<[String: SaveWriter.Result], any Error> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { try Self.writeNested(Self.nestingOrder(parts)[...]) })
-            }
-        }
-        return combine(try written.get(), of: changes, parts: parts)
+        let nested = Self.nestingOrder(parts)
+        return combine(try await onItsOwnThread { () throws(any Error) in try Self.writeNested(nested[...]) }, of: changes, parts: parts)
     }
 
     /// One store's part of a save.
