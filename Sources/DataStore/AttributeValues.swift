@@ -76,6 +76,13 @@ struct AttributeValues: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with the values to change in place, in the buffer they share: only for a row
+    /// just written, which nothing else reads yet.
+    fileprivate func withUnsafeSlotsInPlace(_ body: (UnsafeMutableBufferPointer<AttributeValue>) -> Void) {
+        guard let buffer else { return }
+        buffer.withUnsafeMutablePointerToElements { body(UnsafeMutableBufferPointer(start: $0 + Int(start), count: count)) }
+    }
+
     /// Copies the values into a buffer of their own when the buffer is shared.
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&buffer) {
@@ -109,6 +116,14 @@ struct AttributeValues: @unchecked Sendable {
                 return start
             }
             return AttributeValues(buffer: buffer, start: start, count: count)
+        }
+
+        /// A row of `count` slots, null until `fill` writes them in place.
+        mutating func row(count: Int, filling fill: (UnsafeMutableBufferPointer<AttributeValue>) -> Void) -> AttributeValues {
+            let row = row(count: count) { _ in .null }
+            // The writer's buffer is shared with the rows before; these slots are this row's alone.
+            row.withUnsafeSlotsInPlace(fill)
+            return row
         }
     }
 

@@ -55,7 +55,9 @@ extension ManagedObject {
     /// records the change (which `self[key] = value` does).
     public func canSetPropertyValue(atSlot slot: Int) -> Bool {
         fulfillIfNeeded()
-        return valueStorage == .properties && !entity.attributes[slot].isDerived && context?.undoManager == nil
+        guard valueStorage == .properties, context?.undoManager == nil else { return false }
+        let entity = entity
+        return !entity.rowLayout.hasDerivedAttributes || !entity.attributes[slot].isDerived
     }
 
     /// Keeps the saved values apart before a generated setter changes the property of the

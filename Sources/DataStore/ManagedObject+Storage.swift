@@ -77,6 +77,14 @@ extension ManagedObject {
         }
     }
 
+    /// Every slot's current value, written as a row of `writer`: a save's copy of an inserted
+    /// object, made with one walk of a generated class's properties.
+    func currentAttributeValues(writingInto writer: inout AttributeValues.Writer) -> AttributeValues {
+        let count = entity.attributes.count
+        guard valueStorage == .properties else { return writer.row(count: count, primitiveValue(atSlot:)) }
+        return writer.row(count: count, filling: collectStoredAttributeValues(into:))
+    }
+
     /// Makes `values` the current values: in the class's stored properties when they hold them all,
     /// else in the buffer. Empty `values` leave none: the state of a fault.
     func setCurrentAttributeValues(_ values: AttributeValues) {
@@ -99,7 +107,7 @@ extension ManagedObject {
         _modify {
             if let saved = savedValues {
                 yield &saved.attributes
-                if saved.attributes == nil, saved.relationships == nil { savedValues = nil }
+                if saved.isEmpty { savedValues = nil }
             } else {
                 var attributes: AttributeValues?
                 yield &attributes
@@ -115,7 +123,7 @@ extension ManagedObject {
         _modify {
             if let saved = savedValues {
                 yield &saved.relationships
-                if saved.attributes == nil, saved.relationships == nil { savedValues = nil }
+                if saved.isEmpty { savedValues = nil }
             } else {
                 var relationships: [RelationshipValue]?
                 yield &relationships
@@ -147,7 +155,13 @@ extension ManagedObject {
     /// Makes the current values the saved ones, once a save wrote them.
     func keepValuesAsSaved() {
         // Checked first: a freshly made object has none, and writing `nil` over `nil` still costs a release.
-        if savedValues != nil { savedValues = nil }
+        guard let saved = savedValues else { return }
+        if saved.largeVersion == nil {
+            savedValues = nil
+        } else {
+            saved.attributes = nil
+            saved.relationships = nil
+        }
     }
 
     /// Makes `values` both the current and the saved values: a row just read.
@@ -188,9 +202,10 @@ extension ManagedObject {
         setPrimitiveValue(value, atSlot: slot)
     }
 
-    /// Copies the attribute values to the saved ones before their first change.
+    /// Copies the attribute values to the saved ones before their first change. An inserted
+    /// object has none to keep: rollback forgets it, and its save writes every value.
     func keepSavedAttributeValuesApart() {
-        if savedAttributeValuesIfChanged == nil { savedAttributeValuesIfChanged = currentAttributeValues }
+        if savedValues?.attributes == nil, !changeFlags.contains(.inserted) { savedAttributeValuesIfChanged = currentAttributeValues }
     }
 
     /// Sets the value in `slot` as both current and saved: a value the store computed.

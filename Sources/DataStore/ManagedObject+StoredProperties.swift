@@ -27,13 +27,15 @@ extension ManagedObject {
 
     /// The values of every stored property, by slot, written straight into a buffer of their own.
     var storedAttributeValues: AttributeValues {
-        var values = AttributeValues(count: entity.attributes.count) { _ in .null }
-        values.withUnsafeMutableBufferPointer { destination in
-            var visitor = StoredAttributeVisitor(.collect)
-            visitor.values = destination
-            visitStoredAttributes(&visitor)
-        }
-        return values
+        var writer = AttributeValues.Writer(valuesPerBuffer: entity.attributes.count)
+        return writer.row(count: entity.attributes.count, filling: collectStoredAttributeValues(into:))
+    }
+
+    /// Writes the value of every stored property into `values`, by slot.
+    func collectStoredAttributeValues(into values: UnsafeMutableBufferPointer<AttributeValue>) {
+        var visitor = StoredAttributeVisitor(.collect)
+        visitor.values = values
+        visitStoredAttributes(&visitor)
     }
 
     /// Stores `values` in the properties, by slot: `false` when one is not of its property's type

@@ -40,6 +40,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// fewer attributes than 65,536.
     @exclusivity(unchecked) var valueStart: UInt16 = 0
     @exclusivity(unchecked) var valueCount: UInt16 = 0
+    /// `version` in the four bytes of padding left before `context`; `Int32.min` when it does not
+    /// fit, and `savedValues` holds it.
+    @exclusivity(unchecked) private var compactVersion: Int32 = 0
     /// The context the object lives in; `nil` once that context is gone or after `reset()`.
     ///
     /// Not retained, and not `weak` (which would slow every retain of the context): the context
@@ -54,11 +57,28 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// ones: `nil` until then, so that an unchanged object holds its values once, and pays one
     /// word for the changes it does not have (see `savedAttributeValues`).
     @exclusivity(unchecked) var savedValues: SavedValues?
-    /// `Z_OPT` as last read or written: the version optimistic locking checks.
-    @exclusivity(unchecked) var version: Int64 = 0
     /// Registers reads and notifies observers of changes; made on the first read (see
     /// `ManagedObject+Observation.swift`).
     @exclusivity(unchecked) var observationBox: ObservationBox?
+    /// `Z_OPT` as last read or written: the version optimistic locking checks (`-1` for a row
+    /// found gone). Every save of a row adds one, so a version beyond 32 bits, two billion saves
+    /// of one row, is rare enough to cost an allocation.
+    var version: Int64 {
+        get { compactVersion != .min ? Int64(compactVersion) : savedValues?.largeVersion ?? 0 }
+        set {
+            if let compact = Int32(exactly: newValue), compact != .min {
+                if compactVersion == .min, let saved = savedValues {
+                    saved.largeVersion = nil
+                    if saved.isEmpty { savedValues = nil }
+                }
+                compactVersion = compact
+            } else {
+                if let savedValues { savedValues.largeVersion = newValue } else { savedValues = SavedValues(largeVersion: newValue) }
+                compactVersion = .min
+            }
+        }
+    }
+
     /// Whether the row's values are in the object (also while it still reports itself a fault).
     var isLoaded: Bool {
         get { faultState != .fault }
@@ -166,15 +186,21 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 }
 
 /// A changed object's values as last read from or written to the store: the attributes once one
-/// changed, the relationships once one changed. Boxed, because most objects never change.
+/// changed, the relationships once one changed; and a version too large for the object itself.
+/// Boxed, because most objects never change.
 final class SavedValues {
-    var attributes: AttributeValues?
-    var relationships: [RelationshipValue]?
+    @exclusivity(unchecked) var attributes: AttributeValues?
+    @exclusivity(unchecked) var relationships: [RelationshipValue]?
+    @exclusivity(unchecked) var largeVersion: Int64?
 
-    init(attributes: AttributeValues? = nil, relationships: [RelationshipValue]? = nil) {
+    init(attributes: AttributeValues? = nil, relationships: [RelationshipValue]? = nil, largeVersion: Int64? = nil) {
         self.attributes = attributes
         self.relationships = relationships
+        self.largeVersion = largeVersion
     }
+
+    /// Whether the box holds nothing, and the object can let it go.
+    var isEmpty: Bool { attributes == nil && relationships == nil && largeVersion == nil }
 }
 
 /// Where an object's values are.

@@ -23,7 +23,8 @@ extension ObjectContext {
         if object.context === self, isDeleted(object) {
             undelete(object)
         } else if object.context == nil, !object.objectID.isTemporaryID, registeredObject(for: object.objectID) == nil {
-            object.savedAttributeValuesIfChanged = AttributeValues()
+            // Inserted again: an inserted object has no saved values.
+            object.savedAttributeValuesIfChanged = nil
             object.savedRelationshipValuesIfChanged = nil
             relationshipsChanged = true
             reinsert(object)

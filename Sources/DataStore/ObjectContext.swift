@@ -119,7 +119,9 @@ public final class ObjectContext {
 
     /// Records every change for `undo()`, when set (Core Data's `undoManager`); `nil` by default,
     /// which records nothing.
-    public var undoManager: UndoManager?
+    // Read by every generated setter, always on the context's isolation: unchecked, as the
+    // object's own fields are.
+    @exclusivity(unchecked) public var undoManager: UndoManager?
 
     /// A context on `store`, for use on `isolation` — by default the caller's: the main actor for
     /// a view context, or none for a context one task or thread owns.
@@ -279,9 +281,6 @@ public final class ObjectContext {
     func registerInserted(_ object: ManagedObject, values: AttributeValues, relationships: [RelationshipValue]) {
         object.setCurrentAttributeValues(values)
         object.relationshipValues = relationships
-        // Nothing is saved yet (rollback forgets inserted objects): empty saved values spare
-        // copying the defaults when the first property is set.
-        object.savedAttributeValuesIfChanged = AttributeValues()
         object.isLoaded = true
         register(object)
         trackInserted(object)

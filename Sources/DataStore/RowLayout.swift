@@ -39,9 +39,13 @@ final class RowLayout: Sendable {
     let emptyRelationships: [RelationshipValue]
     /// Whether the entity's class keeps the values in stored properties (`ManagedObject.generatedModel`).
     let fillsProperties: Bool
+    /// Whether any attribute is derived: asked by every generated setter, which most entities answer
+    /// without looking at the attribute.
+    let hasDerivedAttributes: Bool
 
     init(attributes: [AttributeDescription], relationships: [RelationshipDescription], fillsProperties: Bool) {
         self.fillsProperties = fillsProperties
+        hasDerivedAttributes = attributes.contains(where: \.isDerived)
         // A stored attribute without a column of its own is a composite: its leaves have the columns.
         let composites = attributes.filter { $0.isStored && $0.columnIndex == nil }
         self.attributes = attributes.map { attribute in

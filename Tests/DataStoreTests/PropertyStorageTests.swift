@@ -57,6 +57,43 @@ import Testing
         #expect(row?["ZTITLE"] as String? == "Daniel Deronda")
     }
 
+    /// An object keeps its version in 32 bits; a row saved more often than that keeps it whole.
+    @Test func aVersionBeyond32Bits_isKeptWhole_throughUpdatesAndConflicts() throws {
+        let url = TestStores.newStoreURL()
+        let store = try PersistentStore(url: url, model: TestStores.books)
+        let context = store.newContext()
+        let book = Book(context: context)
+        book.title = "Middlemarch"
+        try context.save()
+        let large: Int64 = 5_000_000_000
+        try DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZBOOK SET Z_OPT = ?", arguments: [large]) }
+        func storedVersion() throws -> Int64? {
+            try DatabaseQueue(path: url.path).read { db in try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM ZBOOK") }
+        }
+
+        let other = store.newContext()
+        let fetched = try #require(try other.fetch(FetchRequest<Book>()).first)
+        #expect(fetched.version == large)
+        fetched.title = "Daniel Deronda"
+        try other.save()
+        #expect(try storedVersion() == large + 1)
+        #expect(fetched.version == large + 1)
+        fetched.title = "Romola"
+        try other.save()
+        #expect(try storedVersion() == large + 2)
+
+        // A row written meanwhile is a conflict, not an overwrite.
+        try DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZBOOK SET Z_OPT = Z_OPT + 1") }
+        fetched.title = "Adam Bede"
+        #expect(throws: SaveError.self) { try other.save() }
+        // Refreshed to a small version, the object keeps that one.
+        try DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZBOOK SET Z_OPT = 7") }
+        other.refresh(fetched, mergeChanges: false)
+        #expect(fetched.title == "Romola")
+        #expect(fetched.version == 7)
+        #expect(fetched.savedValues == nil, "nothing kept apart once the version fits")
+    }
+
     @Test(arguments: TestedEngine.available) func settingAValueOfAnotherType_movesTheValuesToTheBuffer(_ engine: TestedEngine) async throws {
         try await TestStores.withNewStore(TestStores.books, on: engine) { store throws in
             let context = store.newContext()

@@ -5,7 +5,6 @@ struct SaveChanges: Sendable {
     /// several steps, and a reference is one count to keep where the values are several.
     final class Row: Sendable {
         let objectID: ObjectID
-        let entity: EntityDescription
         /// The `Z_OPT` the context read: the version the row must still have.
         let version: Int64
         /// Every attribute's value, by slot (none for a deleted object).
@@ -18,13 +17,15 @@ struct SaveChanges: Sendable {
         /// The names of an updated object's changed properties: for the history and the change set.
         let changedKeys: Set<String>
 
+        /// The object's entity, kept by its ID.
+        var entity: EntityDescription { objectID.scope.entity }
+
         /// An object to insert: every value, nothing changed yet. `values` writes the values of
         /// many rows into one buffer, so a large save allocates once per many rows.
         init(inserting object: ManagedObject, values: inout AttributeValues.Writer) {
             objectID = object.objectID
-            entity = object.entity
             version = 0
-            attributes = Self.attributes(of: object, &values)
+            attributes = object.currentAttributeValues(writingInto: &values)
             changedSlots = []
             relationships = object.relationshipValues
             savedRelationships = object.savedRelationshipValues
@@ -34,7 +35,6 @@ struct SaveChanges: Sendable {
         /// A saved object with changes: its `current` values, and which ones changed.
         init(updating object: ManagedObject, current: AttributeValues, changedSlots: [Int], changedKeys: Set<String>, values: inout AttributeValues.Writer) {
             objectID = object.objectID
-            entity = object.entity
             version = object.version
             // Every slot, as the entity has them: a slot not loaded is written as null.
             attributes = values.row(count: object.entity.attributes.count) { $0 < current.count ? current[$0] : .null }
@@ -47,17 +47,12 @@ struct SaveChanges: Sendable {
         /// A saved object to delete: its ID and version.
         init(deleting object: ManagedObject) {
             objectID = object.objectID
-            entity = object.entity
             version = object.version
             attributes = AttributeValues()
             changedSlots = []
             relationships = []
             savedRelationships = []
             changedKeys = []
-        }
-
-        private static func attributes(of object: ManagedObject, _ values: inout AttributeValues.Writer) -> AttributeValues {
-            values.row(count: object.entity.attributes.count, object.primitiveValue(atSlot:))
         }
     }
 

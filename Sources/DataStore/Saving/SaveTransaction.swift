@@ -10,7 +10,7 @@ final class SaveTransaction: SQLTransaction {
     private let logsSQL: Bool
     /// Each inserted entity's inserter, by entity number: reused from row to row, as a save may
     /// insert many thousands.
-    private var inserters: [(any RowInserter)?]
+    @exclusivity(unchecked) private var inserters: [(any RowInserter)?]
 
     init(_ engine: any EngineTransaction, store: PersistentStore) {
         self.engine = engine
