@@ -4,29 +4,33 @@ import Observation
 /// it, and every change of its value notifies its observers once — a setter's, and the runtime's
 /// own (merges, refreshes, rollback, undo, inverse relationships, derived values a save computed).
 ///
-/// Each object gets its `ObservationRegistrar` on its first read, as Observation needs one to
-/// register a read; objects never read cost nothing, and changes to objects without one skip the
-/// notification. Properties are observed by slot, with key paths made once per slot.
+/// Each object gets its `ObservationRegistrar` on its first read under observation tracking, as
+/// Observation needs one to register a read (`ObservationTrackingProbe` tells a read under tracking
+/// from another); objects never read so cost nothing, and changes to objects without one skip the
+/// notification, which nothing observes. Properties are observed by slot, with key paths made once
+/// per slot.
 extension ManagedObject: Observable {
     /// Registers a read of the attribute in `slot` with the observation tracking in progress, if any.
     @usableFromInline
     func registerAccess(toAttributeAt slot: Int) {
-        guard registersReads else { return }
-        observationRegistrarForReading.access(self, keyPath: entity.observationKeys.attributes[slot])
+        guard registersReads, let registrar = observationRegistrarForReading else { return }
+        registrar.access(self, keyPath: entity.observationKeys.attributes[slot])
     }
 
     /// Registers a read of the relationship in `slot`.
     func registerAccess(toRelationshipAt slot: Int) {
-        guard registersReads else { return }
-        observationRegistrarForReading.access(self, keyPath: entity.observationKeys.relationships[slot])
+        guard registersReads, let registrar = observationRegistrarForReading else { return }
+        registrar.access(self, keyPath: entity.observationKeys.relationships[slot])
     }
 
     /// The object's registrar, if a read made one.
     var observationRegistrar: ObservationRegistrar? { observationBox?.registrar }
 
-    /// The object's registrar, made on the first read.
-    private var observationRegistrarForReading: ObservationRegistrar {
+    /// The object's registrar, made on the first read under observation tracking; `nil` for a
+    /// read without, which has nothing to register with.
+    private var observationRegistrarForReading: ObservationRegistrar? {
         if let observationBox { return observationBox.registrar }
+        if let context, !context.observationProbe.isTracking(self) { return nil }
         let box = ObservationBox()
         observationBox = box
         return box.registrar

@@ -119,6 +119,9 @@ public final class ObjectContext {
 
     /// Records every change for `undo()`, when set (Core Data's `undoManager`); `nil` by default,
     /// which records nothing.
+    /// Tells the reads of objects without a registrar that observation tracks from the others.
+    let observationProbe = ObservationTrackingProbe()
+
     // Read by every generated setter, always on the context's isolation: unchecked, as the
     // object's own fields are.
     @exclusivity(unchecked) public var undoManager: UndoManager?

@@ -175,12 +175,38 @@ import Testing
         }
     }
 
-    @Test func objectsNeverRead_haveNoRegistrar() throws {
+    @Test func onlyObjectsReadUnderTracking_haveARegistrar() throws {
+        #expect(ObservationTrackingProbe.works, "Observation no longer hashes the key paths it records: every read makes a registrar")
         let (_, context, book) = try Self.savedBook()
         let authorID = try #require(book.author).objectID
-        let author = try #require(context.registeredObject(for: authorID))
+        let author = try #require(context.registeredObject(for: authorID) as? Author)
+        // Read outside tracking: the title and the author, whose name is read too.
+        #expect(book.title == "Middlemarch")
+        #expect(author.name == "George Eliot")
+        #expect(book.observationRegistrar == nil)
         #expect(author.observationRegistrar == nil)
+
+        let changed = ChangeFlag()
+        withObservationTracking { _ = book.title } onChange: { changed.raise() }
         #expect(book.observationRegistrar != nil)
+        #expect(author.observationRegistrar == nil)
+        // An object read under tracking keeps its registrar, and its changes reach the observer.
+        book.title = "Daniel Deronda"
+        #expect(changed.isRaised)
+        // Changing an object nothing tracks tells nobody, and makes no registrar.
+        author.name = "Mary Ann Evans"
+        #expect(author.observationRegistrar == nil)
+    }
+
+    @Test func aReadUnderNestedTracking_registersWithBothObservers() throws {
+        let (_, _, book) = try Self.savedBook()
+        let outer = ChangeFlag(), inner = ChangeFlag()
+        withObservationTracking {
+            withObservationTracking { _ = book.price } onChange: { inner.raise() }
+        } onChange: { outer.raise() }
+        book.price = 13
+        #expect(inner.isRaised)
+        #expect(outer.isRaised)
     }
 
     @Test(arguments: TestedEngine.available) func classesGeneratedWithoutObservation_registerNothing(_ engine: TestedEngine) async throws {

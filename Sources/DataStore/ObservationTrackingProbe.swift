@@ -1,0 +1,78 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Observation
+
+/// Tells whether observation tracking (`withObservationTracking`, `Observations`, SwiftUI) is in
+/// progress on this thread, so that an object read without it needs no registrar: reads outside
+/// tracking are most reads, and a registrar is two allocations and a lock per object.
+///
+/// Observation keeps no public record of tracking in progress, but it records every access made
+/// during tracking in a set of key paths, and hashing a key path hashes its subscript's index. So
+/// the probe is a read of a key path whose index, when hashed, raises a flag for this thread: a
+/// read under tracking raises it, any other read leaves it down. The probe's registrar belongs
+/// to the context, and observes nothing that ever changes.
+///
+/// Whether Observation still hashes what it records is checked once, by tracking a probe; where it
+/// does not, `isTracking` always answers `true` and every read makes its object's registrar.
+struct ObservationTrackingProbe {
+    private let registrar = ObservationRegistrar()
+
+    /// Whether a read by `subject` now is under observation tracking (always `true` when the
+    /// probe cannot tell).
+    func isTracking(_ subject: ManagedObject) -> Bool {
+        guard Self.works else { return true }
+        registrar.access(subject, keyPath: Self.keyPath)
+        return Self.lowerFlag()
+    }
+
+    /// The key path the probe reads: its index raises the flag when hashed.
+    private static let keyPath = \ManagedObject.[trackingProbe: Index()]
+
+    /// Whether tracking a read of the probe raises the flag, as the probe needs.
+    static let works: Bool = {
+        _ = lowerFlag()
+        let probe = ObservationRegistrar()
+        let subject = UnreadSubject()
+        withObservationTracking { probe.access(subject, keyPath: \UnreadSubject.[trackingProbe: Index()]) } onChange: {}
+        return lowerFlag()
+    }()
+
+    /// The flag of each thread: set to any non-null value when raised.
+    private static let flag: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left for observation tracking")
+        return key
+    }()
+
+    private static func raiseFlag() {
+        pthread_setspecific(flag, UnsafeRawPointer(bitPattern: 1))
+    }
+
+    /// Whether the flag was raised, lowering it.
+    private static func lowerFlag() -> Bool {
+        guard pthread_getspecific(flag) != nil else { return false }
+        pthread_setspecific(flag, nil)
+        return true
+    }
+
+    /// The probe's subscript index: all indices are equal, and hashing one raises the flag.
+    struct Index: Hashable, Sendable {
+        static func == (_: Index, _: Index) -> Bool { true }
+        func hash(into hasher: inout Hasher) { ObservationTrackingProbe.raiseFlag() }
+    }
+
+    /// A subject for checking the probe once, before any object exists.
+    private final class UnreadSubject: Observable {
+        subscript(trackingProbe _: Index) -> Bool { false }
+    }
+}
+
+extension ManagedObject {
+    /// The property the tracking probe reads: never read for its value.
+    subscript(trackingProbe _: ObservationTrackingProbe.Index) -> Bool { false }
+}
