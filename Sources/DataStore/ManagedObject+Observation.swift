@@ -13,27 +13,28 @@ extension ManagedObject: Observable {
     /// Registers a read of the attribute in `slot` with the observation tracking in progress, if any.
     @usableFromInline
     func registerAccess(toAttributeAt slot: Int) {
-        guard registersReads, let registrar = observationRegistrarForReading else { return }
-        registrar.access(self, keyPath: entity.observationKeys.attributes[slot])
+        guard registersReads, let box = observationBoxForReading else { return }
+        box.registrar.access(self, keyPath: entity.observationKeys.attributes[slot])
     }
 
     /// Registers a read of the relationship in `slot`.
     func registerAccess(toRelationshipAt slot: Int) {
-        guard registersReads, let registrar = observationRegistrarForReading else { return }
-        registrar.access(self, keyPath: entity.observationKeys.relationships[slot])
+        guard registersReads, let box = observationBoxForReading else { return }
+        box.registrar.access(self, keyPath: entity.observationKeys.relationships[slot])
     }
 
     /// The object's registrar, if a read made one.
     var observationRegistrar: ObservationRegistrar? { observationBox?.registrar }
 
-    /// The object's registrar, made on the first read under observation tracking; `nil` for a
-    /// read without, which has nothing to register with.
-    private var observationRegistrarForReading: ObservationRegistrar? {
-        if let observationBox { return observationBox.registrar }
+    /// The box of the object's registrar, made on the first read under observation tracking;
+    /// `nil` for a read without, which has nothing to register with. (The box, not the
+    /// registrar: an optional of Observation's resilient type is handled through its metadata.)
+    private var observationBoxForReading: ObservationBox? {
+        if let observationBox { return observationBox }
         if let context, !context.observationProbe.isTracking(self) { return nil }
         let box = ObservationBox()
         observationBox = box
-        return box.registrar
+        return box
     }
 
     /// Runs `change` of the attribute in `slot`, telling its observers before and after.

@@ -21,13 +21,19 @@ import Observation
 /// does not, `isTracking` always answers `true` and every read makes its object's registrar.
 struct ObservationTrackingProbe {
     private let registrar = ObservationRegistrar()
+    // Copied from the statics once per context: a read then pays no one-time-initialisation check.
+    private let keyPath = Self.keyPath
+    private let flag = Self.flag
+    private let works = Self.works
 
     /// Whether a read by `subject` now is under observation tracking (always `true` when the
     /// probe cannot tell).
     func isTracking(_ subject: ManagedObject) -> Bool {
-        guard Self.works else { return true }
-        registrar.access(subject, keyPath: Self.keyPath)
-        return Self.lowerFlag()
+        guard works else { return true }
+        registrar.access(subject, keyPath: keyPath)
+        guard pthread_getspecific(flag) != nil else { return false }
+        pthread_setspecific(flag, nil)
+        return true
     }
 
     /// The key path the probe reads: its index raises the flag when hashed.
