@@ -57,8 +57,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// ones: `nil` until then, so that an unchanged object holds its values once, and pays one
     /// word for the changes it does not have (see `savedAttributeValues`).
     @exclusivity(unchecked) var savedValues: SavedValues?
-    /// Registers reads and notifies observers of changes; made on the first read (see
-    /// `ManagedObject+Observation.swift`).
+    /// Registers reads and notifies observers of changes; made on the first read under
+    /// observation tracking (see `ManagedObject+Observation.swift`).
     @exclusivity(unchecked) var observationBox: ObservationBox?
     /// `Z_OPT` as last read or written: the version optimistic locking checks (`-1` for a row
     /// found gone). Every save of a row adds one, so a version beyond 32 bits, two billion saves

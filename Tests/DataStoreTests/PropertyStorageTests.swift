@@ -34,15 +34,20 @@ import Testing
         }
     }
 
-    @Test func aValueOfAnotherType_staysInTheBuffer_andSurvivesASave() throws {
+    /// A store of one saved book, whose row `sql` then changes past the store, as another writer would.
+    private static func storeOfOneBook(thenRunning sql: String, _ arguments: StatementArguments = []) throws -> (URL, PersistentStore) {
         let url = TestStores.newStoreURL()
         let store = try PersistentStore(url: url, model: TestStores.books)
         let context = store.newContext()
-        let book = Book(context: context)
-        book.title = "Middlemarch"
+        Book(context: context).title = "Middlemarch"
         try context.save()
+        try DatabaseQueue(path: url.path).write { db in try db.execute(sql: sql, arguments: arguments) }
+        return (url, store)
+    }
+
+    @Test func aValueOfAnotherType_staysInTheBuffer_andSurvivesASave() throws {
         // Text in the price column: a store written by other means.
-        try DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZBOOK SET ZPRICE = 'cheap'") }
+        let (url, store) = try Self.storeOfOneBook(thenRunning: "UPDATE ZBOOK SET ZPRICE = 'cheap'")
 
         let other = store.newContext()
         let fetched = try #require(try other.fetch(FetchRequest<Book>()).first)
@@ -59,14 +64,8 @@ import Testing
 
     /// An object keeps its version in 32 bits; a row saved more often than that keeps it whole.
     @Test func aVersionBeyond32Bits_isKeptWhole_throughUpdatesAndConflicts() throws {
-        let url = TestStores.newStoreURL()
-        let store = try PersistentStore(url: url, model: TestStores.books)
-        let context = store.newContext()
-        let book = Book(context: context)
-        book.title = "Middlemarch"
-        try context.save()
         let large: Int64 = 5_000_000_000
-        try DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZBOOK SET Z_OPT = ?", arguments: [large]) }
+        let (url, store) = try Self.storeOfOneBook(thenRunning: "UPDATE ZBOOK SET Z_OPT = ?", [large])
         func storedVersion() throws -> Int64? {
             try DatabaseQueue(path: url.path).read { db in try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM ZBOOK") }
         }

@@ -1,7 +1,7 @@
 // Resident bytes per materialised object after fetching 100,000 objects: DataStore objects of 1, 5
-// and 20 attributes (and the five-attribute ones again once each has been read, which makes its
-// observation registrar), the floor at each width (SQLite's C API into structs, and into one plain
-// class instance per row), and for the five-attribute item the peers (GRDB records and `Record`
+// and 20 attributes (and the five-attribute ones again once each has been read, outside observation
+// tracking: such a read makes no registrar), the floor at each width (SQLite's C API into structs,
+// and into one plain class instance per row), and for the five-attribute item the peers (GRDB records and `Record`
 // subclasses, Fluent models). The figure is the growth of the resident set (/proc/self/statm; Linux only), so
 // it counts everything a fetch leaves behind: objects, their strings, result arrays, a context's
 // registry, SQLite's page cache. Each contender runs in a fresh process, so none reuses another's
