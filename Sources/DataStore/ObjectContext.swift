@@ -117,13 +117,13 @@ public final class ObjectContext {
     @exclusivity(unchecked) var changeObservers: [UInt64: (ObjectsDidChange) -> Void] = [:]
     var nextChangeObserver: UInt64 = 0
 
-    /// Records every change for `undo()`, when set (Core Data's `undoManager`); `nil` by default,
-    /// which records nothing.
     /// Tells the reads of objects without a registrar that observation tracks from the others.
     let observationProbe = ObservationTrackingProbe()
 
     // Read by every generated setter, always on the context's isolation: unchecked, as the
     // object's own fields are.
+    /// Records every change for `undo()`, when set (Core Data's `undoManager`); `nil` by default,
+    /// which records nothing.
     @exclusivity(unchecked) public var undoManager: UndoManager?
 
     /// A context on `store`, for use on `isolation` — by default the caller's: the main actor for

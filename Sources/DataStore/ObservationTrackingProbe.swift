@@ -30,6 +30,9 @@ struct ObservationTrackingProbe {
     /// probe cannot tell).
     func isTracking(_ subject: ManagedObject) -> Bool {
         guard works else { return true }
+        // Observation hashes the probe at other times too (setting up and cancelling a tracking
+        // that read it), which may have left the flag raised.
+        if pthread_getspecific(flag) != nil { pthread_setspecific(flag, nil) }
         registrar.access(subject, keyPath: keyPath)
         guard pthread_getspecific(flag) != nil else { return false }
         pthread_setspecific(flag, nil)
@@ -39,13 +42,20 @@ struct ObservationTrackingProbe {
     /// The key path the probe reads: its index raises the flag when hashed.
     private static let keyPath = \ManagedObject.[trackingProbe: Index()]
 
-    /// Whether tracking a read of the probe raises the flag, as the probe needs.
+    /// Whether a tracked read of the probe raises the flag, as the probe needs: asked inside the
+    /// tracking, right after the read, since setting the tracking up afterwards hashes the key
+    /// path again whatever recording the read did.
     static let works: Bool = {
-        _ = lowerFlag()
         let probe = ObservationRegistrar()
         let subject = UnreadSubject()
-        withObservationTracking { probe.access(subject, keyPath: \UnreadSubject.[trackingProbe: Index()]) } onChange: {}
-        return lowerFlag()
+        var raised = false
+        withObservationTracking {
+            _ = lowerFlag()
+            probe.access(subject, keyPath: \UnreadSubject.[trackingProbe: Index()])
+            raised = lowerFlag()
+        } onChange: {}
+        _ = lowerFlag()
+        return raised
     }()
 
     /// The flag of each thread: set to any non-null value when raised.
