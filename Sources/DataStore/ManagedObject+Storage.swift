@@ -156,12 +156,9 @@ extension ManagedObject {
     func keepValuesAsSaved() {
         // Checked first: a freshly made object has none, and writing `nil` over `nil` still costs a release.
         guard let saved = savedValues else { return }
-        if saved.largeVersion == nil {
-            savedValues = nil
-        } else {
-            saved.attributes = nil
-            saved.relationships = nil
-        }
+        saved.attributes = nil
+        saved.relationships = nil
+        if saved.isEmpty { savedValues = nil }
     }
 
     /// Makes `values` both the current and the saved values: a row just read.
@@ -205,7 +202,7 @@ extension ManagedObject {
     /// Copies the attribute values to the saved ones before their first change. An inserted
     /// object has none to keep: rollback forgets it, and its save writes every value.
     func keepSavedAttributeValuesApart() {
-        if savedValues?.attributes == nil, !changeFlags.contains(.inserted) { savedAttributeValuesIfChanged = currentAttributeValues }
+        if savedAttributeValuesIfChanged == nil, !changeFlags.contains(.inserted) { savedAttributeValuesIfChanged = currentAttributeValues }
     }
 
     /// Sets the value in `slot` as both current and saved: a value the store computed.

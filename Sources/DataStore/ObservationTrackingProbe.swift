@@ -32,11 +32,9 @@ struct ObservationTrackingProbe {
         guard works else { return true }
         // Observation hashes the probe at other times too (setting up and cancelling a tracking
         // that read it), which may have left the flag raised.
-        if pthread_getspecific(flag) != nil { pthread_setspecific(flag, nil) }
+        _ = Self.lowerFlag(flag)
         registrar.access(subject, keyPath: keyPath)
-        guard pthread_getspecific(flag) != nil else { return false }
-        pthread_setspecific(flag, nil)
-        return true
+        return Self.lowerFlag(flag)
     }
 
     /// The key path the probe reads: its index raises the flag when hashed.
@@ -50,11 +48,11 @@ struct ObservationTrackingProbe {
         let subject = UnreadSubject()
         var raised = false
         withObservationTracking {
-            _ = lowerFlag()
+            _ = lowerFlag(flag)
             probe.access(subject, keyPath: \UnreadSubject.[trackingProbe: Index()])
-            raised = lowerFlag()
+            raised = lowerFlag(flag)
         } onChange: {}
-        _ = lowerFlag()
+        _ = lowerFlag(flag)
         return raised
     }()
 
@@ -69,10 +67,11 @@ struct ObservationTrackingProbe {
         pthread_setspecific(flag, UnsafeRawPointer(bitPattern: 1))
     }
 
-    /// Whether the flag was raised, lowering it.
-    private static func lowerFlag() -> Bool {
-        guard pthread_getspecific(flag) != nil else { return false }
-        pthread_setspecific(flag, nil)
+    /// Whether the flag `key` was raised, lowering it.
+    @inline(__always)
+    private static func lowerFlag(_ key: pthread_key_t) -> Bool {
+        guard pthread_getspecific(key) != nil else { return false }
+        pthread_setspecific(key, nil)
         return true
     }
 
