@@ -76,11 +76,12 @@ extension ObjectContext {
         // An object changed and changed back has nothing to write: its row and `Z_OPT` stay.
         var values = AttributeValues.Writer(valuesPerBuffer: 4096)
         var toUpdate: [ManagedObject] = [], updates: [SaveChanges.Row] = [], unchanged: [ManagedObject] = []
+        var changedKeys = ChangedKeys()
         for object in changed {
             // Read once: a generated class's properties are read by visiting them all.
             let current = object.currentAttributeValues
             let changedSlots = object.changedAttributeSlots(current: current)
-            let keys = changedKeys(of: object, changedSlots: changedSlots)
+            let keys = changedKeys.of(object, changedSlots: changedSlots)
             if keys.isEmpty {
                 unchanged.append(object)
             } else {
@@ -224,15 +225,8 @@ extension ObjectContext {
     /// The names of the properties whose values differ from the saved ones, the attributes' known
     /// by their slots.
     func changedKeys(of object: ManagedObject, changedSlots: [Int]) -> Set<String> {
-        var keys: Set<String> = []
-        let entity = object.entity
-        // By index: a property's description is large, and only its slot and name are read.
-        for slot in changedSlots { keys.insert(entity.attributes[slot].name) }
-        for index in entity.relationships.indices {
-            let slot = entity.relationships[index].slot
-            if !Self.same(object.relationshipValues[slot], object.savedRelationshipValues[slot]) { keys.insert(entity.relationships[index].name) }
-        }
-        return keys
+        var keys = ChangedKeys()
+        return keys.of(object, changedSlots: changedSlots)
     }
 
     /// Replaces temporary IDs in `values` with their permanent ones; those without one are dropped

@@ -1,11 +1,12 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|insert-constrained|upsert|update|delete|fetch|predicate|computed|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
+// round: profile-store insert|insert-constrained|upsert|update|delete|update-floor|delete-floor|fetch|predicate|computed|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
 // [ROUNDS]; fetch-floor, fetch-floor-objects, predicate-floor, computed-floor (SQLite's C API: structs, or one plain
 // class instance per row) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
 // same way.
 import DataStore
 import Foundation
 import GRDB
+import GRDBSQLite
 import GeneratedFixtures
 import StoreFixtures
 
@@ -48,6 +49,15 @@ case "update", "delete":
             }
             try context.save()
         }
+    }
+case "update-floor", "delete-floor":
+    // The floor of the two above: SQLite's C API on the same rows, on a fresh copy each round.
+    let filled = try StoreFixtures.filledStoreURL()
+    for _ in 0..<rounds {
+        let db = RawSQLite.open(ChangeFixture.copy(of: filled))
+        let rows = RawSQLite.fetchAll(db)
+        timed { operation == "update-floor" ? RawSQLite.updateChanged(db, rows: rows) : RawSQLite.deleteChanged(db, rows: rows) }
+        sqlite3_close(db)
     }
 case "predicate":
     let store = try PersistentStore(url: try StoreFixtures.filledStoreURL(), model: StoreFixtures.model)

@@ -83,6 +83,11 @@ package protocol EngineTransaction: AnyObject {
     /// the transaction's next other statement.
     func inserter(into table: String, columns: [String]) throws -> any RowInserter
 
+    /// `sql`, one statement with arguments, made ready to run many times in this transaction: a
+    /// save's `UPDATE` and `DELETE` of each object. SQLite prepares it once; an engine without a
+    /// preparation of its own runs it through `execute(_:arguments:)` (the default).
+    func prepare(_ sql: SQL) throws -> any PreparedStatement
+
     /// Runs `write`. When a unique index refuses one of its rows, the refusal, with nothing of
     /// `write` left written; otherwise `nil`. Other errors are thrown. `mayBeRefused` is false
     /// for writes no unique index of the model can refuse, which the engine then need not guard.
@@ -94,6 +99,33 @@ package protocol EngineTransaction: AnyObject {
 
     /// Calls `body` if the transaction rolls back, its commit included.
     func onRollback(_ body: @escaping @Sendable () -> Void)
+}
+
+extension EngineTransaction {
+    package func prepare(_ sql: SQL) throws -> any PreparedStatement {
+        StatementRunByText(sql: sql, transaction: self)
+    }
+}
+
+/// A statement of a transaction that runs many times with new arguments.
+package protocol PreparedStatement: AnyObject {
+    /// Runs the statement with `arguments`; the number of rows it changed.
+    func execute(_ arguments: [DatabaseValue]) throws -> Int
+}
+
+/// A statement run as text each time, for an engine that prepares none.
+private final class StatementRunByText: PreparedStatement {
+    private let sql: SQL
+    private let transaction: any EngineTransaction
+
+    init(sql: SQL, transaction: any EngineTransaction) {
+        self.sql = sql
+        self.transaction = transaction
+    }
+
+    func execute(_ arguments: [DatabaseValue]) throws -> Int {
+        try transaction.execute(sql, arguments: arguments)
+    }
 }
 
 /// Writes the rows of one table, one at a time.

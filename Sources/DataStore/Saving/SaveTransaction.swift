@@ -41,6 +41,22 @@ final class SaveTransaction: SQLTransaction {
         return try engine.execute(sql, arguments: arguments)
     }
 
+    /// A statement the save runs once per object, made ready once (`EngineTransaction.prepare`).
+    struct Prepared {
+        let sql: SQL
+        let statement: any PreparedStatement
+    }
+
+    func prepare(_ sql: SQL) throws -> Prepared {
+        Prepared(sql: sql, statement: try engine.prepare(sql))
+    }
+
+    /// Runs `prepared` with `arguments`; the number of rows it changed.
+    func execute(_ prepared: Prepared, _ arguments: [DatabaseValue]) throws -> Int {
+        if logsSQL { store.log(prepared.sql, arguments) }
+        return try prepared.statement.execute(arguments)
+    }
+
     func rows(_ sql: SQL, _ arguments: [DatabaseValue]) throws -> ReadRows {
         try store.logged(SQLFragment(sql: sql, arguments: arguments), { try engine.rows(sql, arguments: arguments) }, rows: \.count)
     }

@@ -12,8 +12,8 @@ struct SaveWriter {
     private var permanentIDs = PermanentIDs()
     /// The values the history keeps of deleted objects, read before their rows go.
     private var tombstones: [ObjectID: [DatabaseValue]] = [:]
-    /// The `UPDATE`s of the save, one for each entity and set of columns its objects change.
-    private let updateStatements = UpdateStatements()
+    /// The `UPDATE`s and `DELETE`s of the save's objects, each prepared once.
+    private let statements: RowStatements
 
     /// What the transaction did, for the context to bring its objects in line.
     struct Result: Sendable {
@@ -27,6 +27,13 @@ struct SaveWriter {
     enum Abort: Error {
         case conflicts([SaveError.Conflict])
         case validation([ValidationFailure])
+    }
+
+    private init(changes: SaveChanges, store: PersistentStore, transaction: SaveTransaction) {
+        self.changes = changes
+        self.store = store
+        self.transaction = transaction
+        statements = RowStatements(transaction)
     }
 
     /// Writes `changes` in `transaction`; throws `Abort` when the save must roll back.
@@ -231,8 +238,12 @@ struct SaveWriter {
     /// Writes the changed columns if the row still has the version the context read.
     private func update(_ object: SaveChanges.Row) throws -> Bool {
         let entity = object.entity
-        var columns: [Int] = []
-        var values: [DatabaseValue] = []
+        var columns: [Int] = [], values: [DatabaseValue] = []
+        // Room for the usual count at once (a composite attribute may need more): growing both
+        // arrays from empty cost more per row than the rest of this function.
+        let usual = object.changedSlots.count + 2 * entity.relationships.count
+        columns.reserveCapacity(usual)
+        values.reserveCapacity(usual + 3)
         for slot in object.changedSlots {
             entity.attributes[slot].forEachStoredColumn(of: object.attributes[slot]) { index, stored in
                 columns.append(index)
@@ -256,7 +267,7 @@ struct SaveWriter {
         values.append((object.version + 1).databaseValue)
         values.append(key(of: object).databaseValue)
         values.append(object.version.databaseValue)
-        return try transaction.execute(updateStatements.statement(for: entity, columns: columns), values) == 1
+        return try transaction.execute(statements.update(of: entity, columns: columns), values) == 1
     }
 
     /// Deletes the row if it still has the version the context read, with its join-table rows and
@@ -264,7 +275,7 @@ struct SaveWriter {
     private func delete(_ object: SaveChanges.Row) throws -> Bool {
         let entity = object.entity
         let key = key(of: object)
-        guard try execute(entity.deleteStatement, [key, object.version]) == 1 else { return false }
+        guard try transaction.execute(statements.delete(of: entity), [key.databaseValue, object.version.databaseValue]) == 1 else { return false }
         for relationship in entity.relationships {
             switch relationship.storage {
             case .joinTable(let table, let ownColumn, _, _, _):
@@ -342,29 +353,5 @@ struct SaveWriter {
     /// that already has the values.
     private func uniquenessFailures(of object: SaveChanges.Row) throws -> [ValidationFailure] {
         try UniquenessConflicts.failures(of: object, key: key(of: object), store: store, destinationKey: resolved, in: transaction)
-    }
-}
-
-/// The `UPDATE` of an object that changes some columns of its row, made once for each entity and
-/// set of columns: a save of many objects changes the same columns of most.
-private final class UpdateStatements {
-    private var statements: [[Int]: SQL] = [:]
-    /// The statement asked for last: a save's updates mostly change the same columns of one
-    /// entity, and comparing with it costs less than making and hashing a key.
-    private var last: (entity: Int, columns: [Int], statement: SQL)?
-
-    /// `UPDATE` of `columns` (indexes among the entity's table columns) and `Z_OPT` of the row
-    /// whose `Z_PK` and `Z_OPT` are the last two arguments.
-    func statement(for entity: EntityDescription, columns: [Int]) -> SQL {
-        if let last, last.entity == entity.number, last.columns == columns { return last.statement }
-        let key = [entity.number] + columns
-        let statement = statements[key] ?? {
-            let assignments = (columns.map { entity.tableColumns[$0] } + ["Z_OPT"]).map { "\(name: $0) = ?" as SQL }.joined(separator: ", ")
-            let statement = ("UPDATE \(name: entity.tableName) SET \(assignments) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?" as SQL).reusable
-            statements[key] = statement
-            return statement
-        }()
-        last = (entity.number, columns, statement)
-        return statement
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StoreSchema
 
 /// Statements in a SQLite transaction, on GRDB's connection: those with arguments prepared once
@@ -33,6 +34,10 @@ final class SQLiteTransaction: EngineTransaction {
     func inserter(into table: String, columns: [String]) throws -> any RowInserter {
         let insert: SQL = "INSERT INTO \(name: table) (\(names: columns)) VALUES \(SQLiteDialect().placeholderRows(1, columns: columns.count))"
         return SQLiteRowInserter(try db.cachedStatement(sql: insert.sqliteText))
+    }
+
+    func prepare(_ sql: SQL) throws -> any PreparedStatement {
+        SQLitePreparedStatement(try db.cachedStatement(sql: sql.sqliteText))
     }
 
     func refusal(of write: () throws -> Void, mayBeRefused: Bool) throws -> (any Error)? {
@@ -103,5 +108,19 @@ private final class SQLiteRowInserter: RowInserter {
         var binder = ParameterBinder(statement)
         row.bindValues(to: &binder)
         try binder.execute()
+    }
+}
+
+/// A statement prepared once, its arguments bound in place through SQLite's C API each time it runs.
+private final class SQLitePreparedStatement: PreparedStatement {
+    private let statement: Statement
+
+    init(_ statement: Statement) {
+        self.statement = statement
+    }
+
+    func execute(_ arguments: [DatabaseValue]) throws -> Int {
+        try statement.execute(binding: arguments)
+        return Int(sqlite3_changes(sqlite3_db_handle(statement.sqliteStatement)))
     }
 }

@@ -1,0 +1,40 @@
+/// The statements a save runs once per object, each prepared once for the save: an entity's
+/// `DELETE`, and its `UPDATE` of each set of columns its objects change — a save of many objects
+/// mostly changes the same columns of one entity.
+final class RowStatements {
+    private let transaction: SaveTransaction
+    private var updates: [[Int]: SaveTransaction.Prepared] = [:]
+    /// The update asked for last: comparing with it costs less than making and hashing a key.
+    private var lastUpdate: (entity: Int, columns: [Int], statement: SaveTransaction.Prepared)?
+    /// Each entity's `DELETE`, by entity number.
+    private var deletes: [SaveTransaction.Prepared?] = []
+
+    init(_ transaction: SaveTransaction) {
+        self.transaction = transaction
+    }
+
+    /// `UPDATE` of `columns` (indexes among the entity's table columns) and `Z_OPT` of the row
+    /// whose `Z_PK` and `Z_OPT` are the last two arguments.
+    func update(of entity: EntityDescription, columns: [Int]) throws -> SaveTransaction.Prepared {
+        if let lastUpdate, lastUpdate.entity == entity.number, lastUpdate.columns == columns { return lastUpdate.statement }
+        let key = [entity.number] + columns
+        let statement = try updates[key] ?? {
+            let assignments = (columns.map { entity.tableColumns[$0] } + ["Z_OPT"]).map { "\(name: $0) = ?" as SQL }.joined(separator: ", ")
+            let sql: SQL = "UPDATE \(name: entity.tableName) SET \(assignments) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?"
+            let statement = try transaction.prepare(sql.reusable)
+            updates[key] = statement
+            return statement
+        }()
+        lastUpdate = (entity.number, columns, statement)
+        return statement
+    }
+
+    /// `DELETE` of the row whose `Z_PK` and `Z_OPT` are the two arguments.
+    func delete(of entity: EntityDescription) throws -> SaveTransaction.Prepared {
+        if entity.number < deletes.count, let statement = deletes[entity.number] { return statement }
+        let statement = try transaction.prepare(entity.deleteStatement)
+        if deletes.count <= entity.number { deletes += Array(repeating: nil, count: entity.number + 1 - deletes.count) }
+        deletes[entity.number] = statement
+        return statement
+    }
+}
