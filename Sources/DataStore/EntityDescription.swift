@@ -38,6 +38,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let selectColumns: SQL
     /// The `DELETE` of an object's row whose `Z_PK` and `Z_OPT` are the arguments.
     let deleteStatement: SQL
+    /// The `SELECT` of `selectColumns` of the row whose `Z_PK` is the argument: a fault's, made
+    /// into text once.
+    let rowSelection: SQL
     /// The columns of a new row, in the order it binds them: `Z_PK, Z_ENT, Z_OPT`, the stored
     /// attributes in slot order, then each to-one's key (and destination entity) column in slot order.
     let insertColumns: [String]
@@ -85,6 +88,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         let entityColumn: SQL = Self.isSoleEntityOfTable(superentityName: superentityName, subtreeNumbers: subtreeNumbers) ? "0" : "t0.\(.Z_ENT)"
         selectColumns = ([entityColumn, "t0.\(.Z_PK)"] + tableColumns.dropFirst(2).map { "t0.\(name: $0)" }).joined(separator: ", ")
         deleteStatement = ("DELETE FROM \(name: tableName) WHERE \(.Z_PK) = ? AND \(.Z_OPT) = ?" as SQL).reusable
+        rowSelection = ("SELECT \(selectColumns) FROM \(name: tableName) t0 WHERE t0.\(.Z_PK) = ?" as SQL).reusable
         var insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
         for attribute in attributes {
             attribute.forEachStoredColumn(of: .null) { index, _ in insertColumns.append(tableColumns[index]) }

@@ -25,7 +25,7 @@ extension ObjectContext {
     func loadRow(of object: ManagedObject) throws(ContextError) -> Bool {
         guard let key = object.objectID.primaryKey else { return false }
         let entity = object.entity
-        let sql = SQLFragment(sql: "SELECT \(entity.selectColumns) FROM \(name: entity.tableName) t0 WHERE t0.\(.Z_PK) = ?", arguments: [key.databaseValue])
+        let sql = SQLFragment(sql: entity.rowSelection, arguments: [key.databaseValue])
         var found = false
         try readEachRow(sql, in: store(of: object)) { row in
             var values = AttributeValues.Writer(valuesPerBuffer: 0)

@@ -2,6 +2,7 @@
 import Foundation
 import class GeneratedBooks.Book
 import Library
+import Synchronization
 import Testing
 
 /// Several contexts on one store: optimistic locking, merging saves, background contexts.
@@ -86,6 +87,38 @@ import Testing
             list.mergeChanges(from: try #require(received.withLock { $0.last }))
             #expect(listed.books.map(\.title) == ["Jane Eyre: An Autobiography"])
         }
+    }
+
+    /// Fetches and faults on many threads at once while another thread saves ten books at a time:
+    /// each read of one statement takes a connection no other read uses meanwhile, and sees whole
+    /// saves only.
+    @Test func readsOnManyThreads_whileSaving_seeWholeSaves() throws {
+        let store = try TestStores.newStore(TestStores.books)
+        let (saves, booksPerSave) = (20, 10)
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { thread in
+            do {
+                let context = store.newContext()
+                if thread == 0 {
+                    for save in 0..<saves {
+                        for index in 0..<booksPerSave { Book(context: context).title = "Save \(save), book \(index)" }
+                        try context.save()
+                    }
+                    return
+                }
+                for _ in 0..<30 {
+                    let ids = try store.newContext().fetchObjectIDs(FetchRequest<Book>())
+                    let titles = try ids.map { id in try #require(context.object(with: id) as? Book).title }
+                    if ids.count % booksPerSave != 0 || titles.contains(where: { !$0.hasPrefix("Save ") }) {
+                        failures.withLock { $0.append("\(ids.count) books, titles \(titles.prefix(3))") }
+                    }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(try store.newContext().count(for: FetchRequest<Book>()) == saves * booksPerSave)
     }
 
     @Test(arguments: TestedEngine.available) func backgroundContext_savesOffTheCallersIsolation(_ engine: TestedEngine) async throws {

@@ -9,8 +9,12 @@ final class SQLiteEngine: StoreEngine {
     /// another connection commits, never for the connection's own writes.
     private let externalVersion = Locked<Int?>(nil)
 
+    /// The connections that run reads of one statement, when the file has a pool of readers.
+    private let statementReaders: StatementReaders?
+
     init(_ database: any DatabaseWriter) {
         self.database = database
+        statementReaders = (database as? DatabasePool).map(StatementReaders.init(of:))
     }
 
     /// SQLite locks the whole file for a write transaction.
@@ -21,9 +25,11 @@ final class SQLiteEngine: StoreEngine {
         // One statement reads one snapshot by itself (SQLite holds its read transaction from the
         // first step to the reset), so it needs no transaction around it: `read`'s BEGIN and
         // COMMIT were half the cost of filling a fault.
-        return try database.unsafeRead { db in
+        func read(_ db: Database) throws -> Int {
             try db.cachedStatement(sql: text).forEachRow(arguments: arguments) { body(.statement($0)) }
         }
+        if let statementReaders { return try statementReaders.read(read) }
+        return try database.unsafeRead(read)
     }
 
     func rows(_ sql: SQL, arguments: [DatabaseValue]) async throws -> ReadRows {
