@@ -81,7 +81,7 @@ extension ObjectContext {
             // Read once: a generated class's properties are read by visiting them all.
             let current = object.currentAttributeValues
             let changedSlots = object.changedAttributeSlots(current: current)
-            let keys = changedKeys.of(object, changedSlots: changedSlots)
+            let keys = changedKeys.keys(of: object, changedSlots: changedSlots)
             if keys.isEmpty {
                 unchanged.append(object)
             } else {
@@ -219,14 +219,8 @@ extension ObjectContext {
 
     /// The names of the properties whose values differ from the saved ones.
     func changedKeys(of object: ManagedObject) -> Set<String> {
-        changedKeys(of: object, changedSlots: object.changedAttributeSlots(current: object.currentAttributeValues))
-    }
-
-    /// The names of the properties whose values differ from the saved ones, the attributes' known
-    /// by their slots.
-    func changedKeys(of object: ManagedObject, changedSlots: [Int]) -> Set<String> {
         var keys = ChangedKeys()
-        return keys.of(object, changedSlots: changedSlots)
+        return keys.keys(of: object, changedSlots: object.changedAttributeSlots(current: object.currentAttributeValues))
     }
 
     /// Replaces temporary IDs in `values` with their permanent ones; those without one are dropped

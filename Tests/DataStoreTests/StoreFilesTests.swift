@@ -37,6 +37,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: notes.path), "a file that is no store stays")
     }
 
+    /// The connections that read faults close before the writer, which then folds the log into
+    /// the file and removes it: a file copied after its store closed holds every save.
+    @Test func closingAStore_leavesNoLog_evenAfterFaultsWereRead() throws {
+        let url = try Self.storeHolding(["Emma", "Persuasion"])
+        do {
+            let store = try PersistentStore(url: url, model: TestStores.library)
+            let context = store.newContext()
+            let ids = try context.fetchObjectIDs(FetchRequest<Book>())
+            #expect(Set(ids.map { (context.object(with: $0) as? Book)?.title }) == ["Emma", "Persuasion"])
+            #expect(FileManager.default.fileExists(atPath: url.path + "-wal"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"), "the log was folded into the file")
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-shm"))
+    }
+
     @Test func replacing_copiesTheSourceStore_intoANewOrExistingFile() throws {
         let source = try Self.storeHolding(["Emma", "Persuasion"])
         let existing = try Self.storeHolding(["Beloved"])

@@ -67,8 +67,7 @@ package protocol StoreEngine: Sendable {
 /// Its statements run in turn on one connection.
 package protocol EngineTransaction: AnyObject {
     /// Runs `sql`; the number of rows it changed. Without arguments `sql` may hold several
-    /// statements; with them it is one, which the engine may keep prepared, as it runs once per
-    /// object of a save.
+    /// statements; with them it is one. A statement run once per object of a save is `prepare`d.
     func execute(_ sql: SQL, arguments: [DatabaseValue]) throws -> Int
 
     /// Every row `sql` selects.
@@ -107,7 +106,8 @@ extension EngineTransaction {
     }
 }
 
-/// A statement of a transaction that runs many times with new arguments.
+/// A statement of a transaction that runs many times with new arguments; only inside the
+/// transaction that prepared it, on its connection.
 package protocol PreparedStatement: AnyObject {
     /// Runs the statement with `arguments`; the number of rows it changed.
     func execute(_ arguments: [DatabaseValue]) throws -> Int

@@ -1,13 +1,13 @@
-/// The names of the changed properties of a save's updated objects. The set of an object
-/// changing the same properties of the same entity as the object before it is that object's: a
-/// save of many objects mostly changes the same ones, and making a set of names per object cost
+/// The names of the changed properties of a save's updated objects. An object of the same entity
+/// as the one before it, with the same changed attributes and relationships, gets that object's
+/// set: a save of many objects mostly changes the same properties, and a new set per object cost
 /// as much as binding its row.
 struct ChangedKeys {
     private var last: (entity: ObjectIdentifier, attributeSlots: [Int], relationshipIndices: [Int], keys: Set<String>)?
 
     /// The names of the properties of `object` whose values differ from the saved ones, the
     /// attributes' known by their slots.
-    mutating func of(_ object: ManagedObject, changedSlots: [Int]) -> Set<String> {
+    mutating func keys(of object: ManagedObject, changedSlots: [Int]) -> Set<String> {
         let entity = object.entity
         var relationshipIndices: [Int] = []
         // By index: a property's description is large, and only its slot and name are read.

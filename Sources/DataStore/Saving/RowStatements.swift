@@ -3,11 +3,11 @@
 /// mostly changes the same columns of one entity.
 final class RowStatements {
     private let transaction: SaveTransaction
-    private var updates: [[Int]: SaveTransaction.Prepared] = [:]
+    private var updates: [[Int]: SaveTransaction.LoggedStatement] = [:]
     /// The update asked for last: comparing with it costs less than making and hashing a key.
-    private var lastUpdate: (entity: Int, columns: [Int], statement: SaveTransaction.Prepared)?
+    private var lastUpdate: (entity: Int, columns: [Int], statement: SaveTransaction.LoggedStatement)?
     /// Each entity's `DELETE`, by entity number.
-    private var deletes: [SaveTransaction.Prepared?] = []
+    private var deletes: [SaveTransaction.LoggedStatement?] = []
 
     init(_ transaction: SaveTransaction) {
         self.transaction = transaction
@@ -15,7 +15,7 @@ final class RowStatements {
 
     /// `UPDATE` of `columns` (indexes among the entity's table columns) and `Z_OPT` of the row
     /// whose `Z_PK` and `Z_OPT` are the last two arguments.
-    func update(of entity: EntityDescription, columns: [Int]) throws -> SaveTransaction.Prepared {
+    func update(of entity: EntityDescription, columns: [Int]) throws -> SaveTransaction.LoggedStatement {
         if let lastUpdate, lastUpdate.entity == entity.number, lastUpdate.columns == columns { return lastUpdate.statement }
         let key = [entity.number] + columns
         let statement = try updates[key] ?? {
@@ -30,7 +30,7 @@ final class RowStatements {
     }
 
     /// `DELETE` of the row whose `Z_PK` and `Z_OPT` are the two arguments.
-    func delete(of entity: EntityDescription) throws -> SaveTransaction.Prepared {
+    func delete(of entity: EntityDescription) throws -> SaveTransaction.LoggedStatement {
         if entity.number < deletes.count, let statement = deletes[entity.number] { return statement }
         let statement = try transaction.prepare(entity.deleteStatement)
         if deletes.count <= entity.number { deletes += Array(repeating: nil, count: entity.number + 1 - deletes.count) }

@@ -41,18 +41,19 @@ final class SaveTransaction: SQLTransaction {
         return try engine.execute(sql, arguments: arguments)
     }
 
-    /// A statement the save runs once per object, made ready once (`EngineTransaction.prepare`).
-    struct Prepared {
+    /// A statement the save runs once per object, made ready once (`EngineTransaction.prepare`),
+    /// with its text for the log.
+    struct LoggedStatement {
         let sql: SQL
         let statement: any PreparedStatement
     }
 
-    func prepare(_ sql: SQL) throws -> Prepared {
-        Prepared(sql: sql, statement: try engine.prepare(sql))
+    func prepare(_ sql: SQL) throws -> LoggedStatement {
+        LoggedStatement(sql: sql, statement: try engine.prepare(sql))
     }
 
     /// Runs `prepared` with `arguments`; the number of rows it changed.
-    func execute(_ prepared: Prepared, _ arguments: [DatabaseValue]) throws -> Int {
+    func execute(_ prepared: LoggedStatement, _ arguments: [DatabaseValue]) throws -> Int {
         if logsSQL { store.log(prepared.sql, arguments) }
         return try prepared.statement.execute(arguments)
     }

@@ -239,11 +239,11 @@ struct SaveWriter {
     private func update(_ object: SaveChanges.Row) throws -> Bool {
         let entity = object.entity
         var columns: [Int] = [], values: [DatabaseValue] = []
-        // Room for the usual count at once (a composite attribute may need more): growing both
-        // arrays from empty cost more per row than the rest of this function.
-        let usual = object.changedSlots.count + 2 * entity.relationships.count
-        columns.reserveCapacity(usual)
-        values.reserveCapacity(usual + 3)
+        // Room at once for a column per changed attribute and two per to-one (a composite may
+        // need more): growing both arrays from empty cost more per row than the rest of this.
+        let expected = object.changedSlots.count + 2 * entity.relationships.count
+        columns.reserveCapacity(expected)
+        values.reserveCapacity(expected + 3)
         for slot in object.changedSlots {
             entity.attributes[slot].forEachStoredColumn(of: object.attributes[slot]) { index, stored in
                 columns.append(index)

@@ -17,6 +17,11 @@ final class SQLiteEngine: StoreEngine {
         statementReaders = (database as? DatabasePool).map(StatementReaders.init(of:))
     }
 
+    deinit {
+        // Before the writer, which then closes last and leaves no log beside the file.
+        statementReaders?.close()
+    }
+
     /// SQLite locks the whole file for a write transaction.
     var locksRows: Bool { false }
 
