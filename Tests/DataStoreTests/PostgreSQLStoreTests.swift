@@ -228,10 +228,19 @@ struct PostgreSQLStoreTests {
                 // new connection; when that one ends too, it fails with a typed error.
                 try await admin.query("BEGIN", logger: admin.logger)
                 try await admin.query(PostgresQuery(unsafeSQL: #"LOCK TABLE "\#(table)" IN ACCESS EXCLUSIVE MODE"#), logger: admin.logger)
-                async let blocked = Self.fetchedCount(books, in: pair.postgreSQL)
+                let blocked = Task { try await Self.fetchedCount(books, in: pair.postgreSQL) }
                 try await PostgreSQLTestServer.endSessionsWaitingForALock(2, admin: admin)
+                // A fetch still waiting long after its two sessions ended would wait for the lock
+                // forever: the test then fails, naming what each session waits for, and lets it go.
+                let watchdog = Task {
+                    try await Task.sleep(for: .seconds(60))
+                    Issue.record("the fetch still waits 60 seconds after its sessions ended: \(try await PostgreSQLTestServer.sessions(admin))")
+                    try await admin.query("ROLLBACK", logger: admin.logger)
+                }
+                let outcome = await blocked.result
+                watchdog.cancel()
                 do {
-                    let fetched = try await blocked
+                    let fetched = try outcome.get()
                     Issue.record("the fetch whose connections ended returned \(fetched) objects")
                 } catch {
                     guard case ContextError.database(let message) = error else { throw error }

@@ -88,6 +88,20 @@ public enum PostgreSQLTestServer {
         if let failure { throw failure }
     }
 
+    /// Each other session of the current database: its process, state, what it waits for and its
+    /// query, for a test to say why something waits.
+    public static func sessions(_ admin: PostgresConnection) async throws -> [String] {
+        let rows = try await admin.query(
+            """
+            SELECT pid::text || ' ' || coalesce(state, '') || ' ' || coalesce(wait_event_type, '') || ' ' || coalesce(wait_event, '')
+            || ': ' || left(query, 120) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+            """,
+            logger: admin.logger)
+        var sessions: [String] = []
+        for try await session in rows.decode(String.self) { sessions.append(session) }
+        return sessions
+    }
+
     /// Ends the sessions of the current database that wait for a lock, once `count` have been,
     /// looking every 20 ms for at most 30 seconds; `admin` is the session that holds the lock.
     public static func endSessionsWaitingForALock(_ count: Int, admin: PostgresConnection) async throws {
