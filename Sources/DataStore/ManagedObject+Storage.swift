@@ -1,28 +1,31 @@
 /// Reading and writing slots: the primitives typed access and key-value coding share. Every read
 /// fulfils a fault first; every write is reported to the context.
 extension ManagedObject {
-    /// Attribute values by slot, while `valueStorage` is `.buffer`: kept in three fields
-    /// (`valueBuffer`, `valueStart`, `valueCount`) for the object's size.
+    /// Attribute values by slot, while `valueStorage` is `.buffer`: the entity's row in
+    /// `valueBuffer` from `valueStart`, kept apart for the object's size.
     var attributeValues: AttributeValues {
-        get { AttributeValues(buffer: valueBuffer, start: Int(valueStart), count: Int(valueCount)) }
+        get { AttributeValues(buffer: valueBuffer, start: valueStart, count: entity.attributes.count) }
         _modify {
             // Moved out and back, so that the buffer stays uniquely referenced while it is changed.
-            var values = AttributeValues(buffer: valueBuffer.take(), start: Int(valueStart), count: Int(valueCount))
+            let buffer = valueBuffer
+            if buffer != nil { valueBuffer = nil }
+            var values = AttributeValues(buffer: buffer, start: valueStart, count: entity.attributes.count)
             defer { keep(values) }
             yield &values
         }
     }
 
     private func keep(_ values: AttributeValues) {
-        precondition(values.count <= Int(UInt16.max), "an entity has at most 65,535 attributes")
+        precondition(
+            values.isEmpty || values.count == entity.attributes.count,
+            "an object's attribute values have one slot per attribute of its entity")
         var (buffer, start) = values.parts
-        if start > Int(UInt16.max) {
-            // A row beyond a halfword's reach in a larger buffer than fetches write: one of its own.
+        if start > Self.largestValueStart {
+            // A row beyond the halfword's reach in a larger buffer than writers fill: one of its own.
             (buffer, start) = AttributeValues(count: values.count) { values[$0] }.parts
         }
         valueBuffer = buffer
-        valueStart = UInt16(start)
-        valueCount = UInt16(values.count)
+        valueStart = start
     }
 
     /// The value in `slot`, read by the object's user: registered with observation in progress.
@@ -41,7 +44,7 @@ extension ManagedObject {
     var loadedAttributeCount: Int {
         switch valueStorage {
         case .none: 0
-        case .buffer: Int(valueCount)
+        case .buffer: valueBuffer == nil ? 0 : entity.attributes.count
         case .properties: entity.attributes.count
         }
     }
@@ -50,7 +53,7 @@ extension ManagedObject {
     func primitiveValue(atSlot slot: Int) -> AttributeValue {
         switch valueStorage {
         case .none: .null
-        case .buffer: slot < Int(valueCount) ? attributeValues[slot] : .null
+        case .buffer: slot < loadedAttributeCount ? attributeValues[slot] : .null
         case .properties: storedAttributeValue(atSlot: slot)
         }
     }
@@ -90,7 +93,7 @@ extension ManagedObject {
     func setCurrentAttributeValues(_ values: AttributeValues) {
         let hasProperties = entity.rowLayout.fillsProperties
         if hasProperties, !values.isEmpty, values.count == entity.attributes.count, storeAttributeValues(values) {
-            if !attributeValues.isEmpty { attributeValues = AttributeValues() }
+            if valueBuffer != nil { attributeValues = AttributeValues() }
             valueStorage = .properties
             return
         }
@@ -103,15 +106,15 @@ extension ManagedObject {
     /// The attribute values as last read from or written to the store, once they differ from the
     /// current ones (see `savedAttributeValues`).
     var savedAttributeValuesIfChanged: AttributeValues? {
-        get { savedValues?.attributes }
+        get { extrasIfAny?.savedAttributes }
         _modify {
-            if let saved = savedValues {
-                yield &saved.attributes
-                if saved.isEmpty { savedValues = nil }
+            if let extras = extrasIfAny {
+                yield &extras.savedAttributes
+                attachments = ObjectAttachments(extras)
             } else {
                 var attributes: AttributeValues?
                 yield &attributes
-                if attributes != nil { savedValues = SavedValues(attributes: attributes) }
+                if let attributes { withExtras { $0.savedAttributes = attributes } }
             }
         }
     }
@@ -119,15 +122,15 @@ extension ManagedObject {
     /// The relationship values as last read or written, once they differ from `relationshipValues`
     /// (see `savedRelationshipValues`).
     var savedRelationshipValuesIfChanged: [RelationshipValue]? {
-        get { savedValues?.relationships }
+        get { extrasIfAny?.savedRelationships }
         _modify {
-            if let saved = savedValues {
-                yield &saved.relationships
-                if saved.isEmpty { savedValues = nil }
+            if let extras = extrasIfAny {
+                yield &extras.savedRelationships
+                attachments = ObjectAttachments(extras)
             } else {
                 var relationships: [RelationshipValue]?
                 yield &relationships
-                if relationships != nil { savedValues = SavedValues(relationships: relationships) }
+                if let relationships { withExtras { $0.savedRelationships = relationships } }
             }
         }
     }
@@ -155,10 +158,10 @@ extension ManagedObject {
     /// Makes the current values the saved ones, once a save wrote them.
     func keepValuesAsSaved() {
         // Checked first: a freshly made object has none, and writing `nil` over `nil` still costs a release.
-        guard let saved = savedValues else { return }
-        saved.attributes = nil
-        saved.relationships = nil
-        if saved.isEmpty { savedValues = nil }
+        guard let extras = extrasIfAny else { return }
+        extras.savedAttributes = nil
+        extras.savedRelationships = nil
+        attachments = ObjectAttachments(extras)
     }
 
     /// Makes `values` both the current and the saved values: a row just read.

@@ -23,57 +23,62 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public var entity: EntityDescription { objectID.scope.entity }
     /// The object's identity; temporary until its first save.
     @exclusivity(unchecked) public internal(set) var objectID: ObjectID
-    // Declared here, the one-byte and two-byte fields fill the padding after the ID's key, which
-    // keeps the object within a smaller allocation size.
-    @exclusivity(unchecked) var faultState = FaultState.fault
-    /// Which of its context's inserted, updated and deleted sets the object is in.
-    @exclusivity(unchecked) var changeFlags: ChangeFlags = []
-    /// Where the attribute values are: none yet, `attributeValues`, or the class's stored properties.
-    @exclusivity(unchecked) var valueStorage = ValueStorage.none
-    /// Whether reads register with observation (the class's `isObservable`): kept here, in
-    /// padding, so that a read of an object that does not checks one byte and calls nothing
-    /// (`propertyRead`).
-    @exclusivity(unchecked) final var registersReads: Bool
-    /// Where `attributeValues` starts in `valueBuffer`, and its number of slots: two halfwords
-    /// that fill the padding before `context`, where the buffer's row (one `AttributeValues`)
-    /// would take a word more. A buffer holds at most a few thousand values, and an entity far
-    /// fewer attributes than 65,536.
-    @exclusivity(unchecked) var valueStart: UInt16 = 0
-    @exclusivity(unchecked) var valueCount: UInt16 = 0
-    /// `version` in the four bytes of padding left before `context`; `Int32.min` when it does not
-    /// fit, and `savedValues` holds it.
+    // Declared here, the small fields fill the seven bytes after the ID's key, so that the object
+    // ends after one more word than its ID and context: its attachments.
+    /// Which of its context's inserted, updated and deleted sets the object is in, and whether
+    /// its reads register with observation.
+    @exclusivity(unchecked) var changeFlags: ChangeFlags
+    /// `faultState`, `valueStorage` and `valueStart`, in one halfword.
+    @exclusivity(unchecked) private var loadState: UInt16 = 0
+    /// `version` in 32 bits; `Int32.min` when it does not fit, and the object's extras hold it.
     @exclusivity(unchecked) private var compactVersion: Int32 = 0
     /// The context the object lives in; `nil` once that context is gone or after `reset()`.
     ///
     /// Not retained, and not `weak` (which would slow every retain of the context): the context
     /// sets it to `nil` for every object it forgets and for all of them when it goes.
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var context: ObjectContext?
+    /// Attribute values in a buffer, relationship values, saved values and the observation
+    /// registrar, in one word (see `ObjectAttachments`).
+    @exclusivity(unchecked) var attachments = ObjectAttachments.none
 
-    /// The buffer holding `attributeValues`.
-    @exclusivity(unchecked) var valueBuffer: AttributeValues.Buffer?
-    /// Relationship values by slot; empty while the object is a fault.
-    @exclusivity(unchecked) var relationshipValues: [RelationshipValue] = []
-    /// The values as last read from or written to the store, once they differ from the current
-    /// ones: `nil` until then, so that an unchanged object holds its values once, and pays one
-    /// word for the changes it does not have (see `savedAttributeValues`).
-    @exclusivity(unchecked) var savedValues: SavedValues?
-    /// Registers reads and notifies observers of changes; made on the first read under
-    /// observation tracking (see `ManagedObject+Observation.swift`).
-    @exclusivity(unchecked) var observationBox: ObservationBox?
+    /// Whether the row is loaded and whether the object reports itself a fault.
+    var faultState: FaultState {
+        get { FaultState(rawValue: UInt8(truncatingIfNeeded: loadState & 0b11)).unsafelyUnwrapped }
+        set { loadState = loadState & ~0b11 | UInt16(newValue.rawValue) }
+    }
+
+    /// Where the attribute values are: none yet, `attributeValues`, or the class's stored properties.
+    var valueStorage: ValueStorage {
+        get { ValueStorage(rawValue: UInt8(truncatingIfNeeded: loadState >> 2 & 0b11)).unsafelyUnwrapped }
+        set { loadState = loadState & ~0b1100 | UInt16(newValue.rawValue) << 2 }
+    }
+
+    /// The largest `valueStart`: a buffer row starting further in is copied to a buffer of its
+    /// own. Writers fill buffers of at most 4,096 values, so their rows all start within reach.
+    static let largestValueStart = 4_095
+
+    /// Where `attributeValues` starts in `valueBuffer`, in the halfword's upper twelve bits.
+    var valueStart: Int {
+        get { Int(loadState >> 4) }
+        set { loadState = loadState & 0b1111 | UInt16(newValue) << 4 }
+    }
+
+    /// Whether reads register with observation (the class's `isObservable`): kept with the
+    /// flags, so that a read of an object that does not checks one bit and calls nothing
+    /// (`propertyRead`).
+    final var registersReads: Bool { changeFlags.contains(.registersReads) }
+
     /// `Z_OPT` as last read or written: the version optimistic locking checks (`-1` for a row
     /// found gone). Every save of a row adds one, so a version beyond 32 bits, two billion saves
     /// of one row, is rare enough to cost an allocation.
     var version: Int64 {
-        get { compactVersion != .min ? Int64(compactVersion) : savedValues?.largeVersion ?? 0 }
+        get { compactVersion != .min ? Int64(compactVersion) : extrasIfAny?.largeVersion ?? 0 }
         set {
             if let compact = Int32(exactly: newValue), compact != .min {
-                if compactVersion == .min, let saved = savedValues {
-                    saved.largeVersion = nil
-                    if saved.isEmpty { savedValues = nil }
-                }
+                if compactVersion == .min { withExtras { $0.largeVersion = 0 } }
                 compactVersion = compact
             } else {
-                if let savedValues { savedValues.largeVersion = newValue } else { savedValues = SavedValues(largeVersion: newValue) }
+                withExtras { $0.largeVersion = newValue }
                 compactVersion = .min
             }
         }
@@ -90,7 +95,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public required init(_ creation: ObjectCreation) {
         objectID = creation.objectID
         context = creation.context
-        registersReads = creation.objectID.scope.entity.isObservable
+        changeFlags = creation.objectID.scope.entity.isObservable ? .registersReads : []
     }
 
     deinit {
@@ -183,24 +188,6 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         faultState = .loaded
         lifecycle?.awakeFromFetch()
     }
-}
-
-/// A changed object's values as last read from or written to the store: the attributes once one
-/// changed, the relationships once one changed; and a version too large for the object itself.
-/// Boxed, because most objects never change.
-final class SavedValues {
-    @exclusivity(unchecked) var attributes: AttributeValues?
-    @exclusivity(unchecked) var relationships: [RelationshipValue]?
-    @exclusivity(unchecked) var largeVersion: Int64?
-
-    init(attributes: AttributeValues? = nil, relationships: [RelationshipValue]? = nil, largeVersion: Int64? = nil) {
-        self.attributes = attributes
-        self.relationships = relationships
-        self.largeVersion = largeVersion
-    }
-
-    /// Whether the box holds nothing, and the object can let it go.
-    var isEmpty: Bool { attributes == nil && relationships == nil && largeVersion == nil }
 }
 
 /// Where an object's values are.

@@ -45,17 +45,16 @@ extension ObjectContext {
     /// The to-one destination's ID in `slot`.
     func destinationID(of object: ManagedObject, slot: Int) -> ObjectID? {
         object.fulfillIfNeeded()
-        guard slot < object.relationshipValues.count, case .toOne(let id) = object.relationshipValues[slot] else { return nil }
+        guard case .toOne(let id) = object.relationshipValue(atSlot: slot) else { return nil }
         return id
     }
 
     /// The to-many destinations' IDs in `slot`, loading them on first use.
     func destinationIDs(of object: ManagedObject, slot: Int) -> ObjectIDList {
         object.fulfillIfNeeded()
-        guard slot < object.relationshipValues.count else { return ObjectIDList() }
-        switch object.relationshipValues[slot] {
+        switch object.relationshipValue(atSlot: slot) {
         case .toMany(let list): return list
-        case .toOne: return ObjectIDList()
+        case .toOne, nil: return ObjectIDList()
         case .unloaded:
             let list = destinationsFromParent(of: object, slot: slot)
                 ?? (try? loadDestinations(of: object, relationship: object.entity.relationships[slot])) ?? ObjectIDList()

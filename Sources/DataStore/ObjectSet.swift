@@ -10,6 +10,9 @@ struct ChangeFlags: OptionSet {
     static let unprocessed = ChangeFlags(rawValue: 8)
     /// Told of its deletion (`prepareForDeletion`) since it was last deleted.
     static let preparedForDeletion = ChangeFlags(rawValue: 16)
+    /// Not a set: whether the object's reads register with observation, kept here for the
+    /// object's size.
+    static let registersReads = ChangeFlags(rawValue: 32)
 }
 
 /// Objects in insertion order, with membership kept as a flag on each object (an object belongs

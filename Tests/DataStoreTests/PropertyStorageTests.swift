@@ -90,7 +90,7 @@ import Testing
         other.refresh(fetched, mergeChanges: false)
         #expect(fetched.title == "Romola")
         #expect(fetched.version == 7)
-        #expect(fetched.savedValues == nil, "nothing kept apart once the version fits")
+        #expect(fetched.extrasIfAny == nil, "nothing kept apart once the version fits")
     }
 
     @Test(arguments: TestedEngine.available) func settingAValueOfAnotherType_movesTheValuesToTheBuffer(_ engine: TestedEngine) async throws {

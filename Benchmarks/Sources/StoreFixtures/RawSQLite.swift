@@ -24,6 +24,37 @@ public enum RawSQLite {
         }
     }
 
+    /// One row as a class instance kept in an identity map, which it leaves as it goes: what
+    /// uniquing needs of an object that nothing else keeps alive.
+    public final class UniquedItemObject {
+        public var row: ItemRow
+        /// Not retained, as a context is not by its objects.
+        private unowned(unsafe) let map: IdentityMap
+
+        init(_ row: ItemRow, map: IdentityMap) {
+            self.row = row
+            self.map = map
+        }
+
+        deinit { map[Int(row.primaryKey)] = nil }
+    }
+
+    /// The cheapest identity map there is: an array indexed by the key itself (`Z_PK`s are dense),
+    /// holding its objects unretained, so that an unused one goes away and clears its entry.
+    public final class IdentityMap {
+        @exclusivity(unchecked) private var objects: [Unmanaged<UniquedItemObject>?] = []
+
+        public init() {}
+
+        subscript(key: Int) -> UniquedItemObject? {
+            get { key < objects.count ? objects[key]?.takeUnretainedValue() : nil }
+            set {
+                if key >= objects.count { objects.append(contentsOf: repeatElement(nil, count: key - objects.count + 1)) }
+                objects[key] = newValue.map(Unmanaged.passUnretained)
+            }
+        }
+    }
+
     public static func open(_ url: URL) -> OpaquePointer {
         var db: OpaquePointer?
         guard sqlite3_open_v2(url.path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else { fatalError("cannot open \(url.path)") }
@@ -75,6 +106,27 @@ public enum RawSQLite {
         defer { sqlite3_finalize(statement) }
         var objects: [ItemObject] = []
         while sqlite3_step(statement) == SQLITE_ROW { objects.append(ItemObject(row(statement))) }
+        return objects
+    }
+
+    /// Every row, decoded into one instance each and kept in `map` by `Z_PK`, as a context keeps
+    /// one object per row: the least a uniquing fetch does beyond plain instances. Keep `map`
+    /// alive while the objects are.
+    public static func fetchAllUniquedObjects(_ db: OpaquePointer, into map: IdentityMap) -> [UniquedItemObject] {
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, selection, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        var objects: [UniquedItemObject] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            let key = Int(sqlite3_column_int64(statement, 0))
+            if let known = map[key] {
+                objects.append(known)
+            } else {
+                let object = UniquedItemObject(row(statement), map: map)
+                map[key] = object
+                objects.append(object)
+            }
+        }
         return objects
     }
 

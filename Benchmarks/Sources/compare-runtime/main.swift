@@ -23,6 +23,7 @@ let timings = RoundTimings()
 enum Contender: String, CaseIterable {
     case structs = "C API structs"
     case classInstances = "C API class instances"
+    case uniquedClassInstances = "C API class instances, uniqued"
     case grdbRecords = "GRDB records (structs)"
     case recordSubclasses = "GRDB Record subclasses"
     case uniquedRecordSubclasses = "GRDB Record subclasses, uniqued"
@@ -127,6 +128,10 @@ for _ in 0..<rounds {
     // Each closure lets its objects go before it returns, so releasing them is timed too.
     measure(.fetch, .structs) { expectAll(RawSQLite.fetchAll(db).count) }
     measure(.fetch, .classInstances) { expectAll(RawSQLite.fetchAllObjects(db).count) }
+    measure(.fetch, .uniquedClassInstances) {
+        let map = RawSQLite.IdentityMap()
+        withExtendedLifetime(map) { expectAll(RawSQLite.fetchAllUniquedObjects(db, into: map).count) }
+    }
     try measure(.fetch, .grdbRecords) { expectAll(try pool.read { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }.count) }
     try measure(.fetch, .recordSubclasses) {
         expectAll(try pool.read { db in try ItemRecordSubclass.fetchAll(db, sql: ItemRecord.selection) }.count)

@@ -1,7 +1,7 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
 // round: profile-store insert|insert-constrained|upsert|update|delete|update-floor|delete-floor|fetch|predicate|computed|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
-// [ROUNDS]; fetch-floor, fetch-floor-objects, predicate-floor, computed-floor (SQLite's C API: structs, or one plain
-// class instance per row) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
+// [ROUNDS]; fetch-floor, fetch-floor-objects, fetch-floor-uniqued, predicate-floor, computed-floor (SQLite's C API: structs, one plain
+// class instance per row, or one kept in an identity map) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
 // same way.
 import DataStore
 import Foundation
@@ -90,6 +90,14 @@ case "fetch-floor":
 case "fetch-floor-objects":
     let db = RawSQLite.open(try StoreFixtures.filledStoreURL())
     for _ in 0..<rounds { timed { precondition(RawSQLite.fetchAllObjects(db).count == StoreFixtures.objectCount) } }
+case "fetch-floor-uniqued":
+    let db = RawSQLite.open(try StoreFixtures.filledStoreURL())
+    for _ in 0..<rounds {
+        timed {
+            let map = RawSQLite.IdentityMap()
+            withExtendedLifetime(map) { precondition(RawSQLite.fetchAllUniquedObjects(db, into: map).count == StoreFixtures.objectCount) }
+        }
+    }
 case "fetch-peer":
     let pool = try DatabasePool(path: try StoreFixtures.filledStoreURL().path)
     for _ in 0..<rounds {

@@ -124,11 +124,10 @@ extension ObjectContext {
         else { return step }
         for owner in owners {
             if !owner.isLoaded { owner.fulfillIfNeeded() }
-            guard relationship.slot < owner.relationshipValues.count else { continue }
-            switch owner.relationshipValues[relationship.slot] {
+            switch owner.relationshipValue(atSlot: relationship.slot) {
             case .unloaded: if let key = owner.objectID.primaryKey { step.unloadedOwners[key] = owner }
             case .toMany(let list): step.known += list.map(object(with:))
-            case .toOne: break
+            case .toOne, nil: break
             }
         }
         // The owner's key is read after the destination's columns, which the materializer reads.
@@ -177,7 +176,7 @@ extension ObjectContext {
 
     /// The to-one destination, read without firing an object fetched as a fault (it stays one).
     private func loadedDestinationID(of object: ManagedObject, slot: Int) -> ObjectID? {
-        guard object.isLoaded, slot < object.relationshipValues.count, case .toOne(let id) = object.relationshipValues[slot] else {
+        guard object.isLoaded, case .toOne(let id) = object.relationshipValue(atSlot: slot) else {
             return destinationID(of: object, slot: slot)
         }
         return id
