@@ -102,11 +102,13 @@ extension ManagedObject {
     /// Runs `change` with this object's observers and the context's undo manager kept out of it.
     /// (The other side of a relationship is another object: its observers are told.)
     private func withoutTelling<Failure: Error>(_ change: () throws(Failure) -> Void) throws(Failure) {
+        // The registrar is set aside in its box, which stays: taking it out of the object would
+        // give the box up and make another after.
         let observation = observationBox, undoManager = context?.undoManager
-        observationBox = nil
+        if observation != nil { extrasIfAny?.observationBox = nil }
         context?.undoManager = nil
         defer {
-            observationBox = observation
+            if observation != nil { observationBox = observation }
             context?.undoManager = undoManager
         }
         try change()

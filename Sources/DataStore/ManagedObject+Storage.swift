@@ -7,9 +7,7 @@ extension ManagedObject {
         get { AttributeValues(buffer: valueBuffer, start: valueStart, count: entity.attributes.count) }
         _modify {
             // Moved out and back, so that the buffer stays uniquely referenced while it is changed.
-            let buffer = valueBuffer
-            if buffer != nil { valueBuffer = nil }
-            var values = AttributeValues(buffer: buffer, start: valueStart, count: entity.attributes.count)
+            var values = AttributeValues(buffer: takeValueBuffer(), start: valueStart, count: entity.attributes.count)
             defer { keep(values) }
             yield &values
         }
@@ -21,7 +19,7 @@ extension ManagedObject {
             "an object's attribute values have one slot per attribute of its entity")
         var (buffer, start) = values.parts
         if start > Self.largestValueStart {
-            // A row beyond the halfword's reach in a larger buffer than writers fill: one of its own.
+            // A row beyond `valueStart`'s reach in a larger buffer than writers fill: one of its own.
             (buffer, start) = AttributeValues(count: values.count) { values[$0] }.parts
         }
         valueBuffer = buffer
@@ -93,7 +91,7 @@ extension ManagedObject {
     func setCurrentAttributeValues(_ values: AttributeValues) {
         let hasProperties = entity.rowLayout.fillsProperties
         if hasProperties, !values.isEmpty, values.count == entity.attributes.count, storeAttributeValues(values) {
-            if valueBuffer != nil { attributeValues = AttributeValues() }
+            if valueBuffer != nil { valueBuffer = nil }
             valueStorage = .properties
             return
         }

@@ -39,7 +39,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var context: ObjectContext?
     /// Attribute values in a buffer, relationship values, saved values and the observation
     /// registrar, in one word (see `ObjectAttachments`).
-    @exclusivity(unchecked) var attachments = ObjectAttachments.none
+    @exclusivity(unchecked) var attachments = ObjectAttachments.empty
 
     /// Whether the row is loaded and whether the object reports itself a fault.
     var faultState: FaultState {
@@ -60,7 +60,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Where `attributeValues` starts in `valueBuffer`, in the halfword's upper twelve bits.
     var valueStart: Int {
         get { Int(loadState >> 4) }
-        set { loadState = loadState & 0b1111 | UInt16(newValue) << 4 }
+        set {
+            assert(newValue <= Self.largestValueStart, "a row start beyond twelve bits")
+            loadState = loadState & 0b1111 | UInt16(newValue) << 4
+        }
     }
 
     /// Whether reads register with observation (the class's `isObservable`): kept with the

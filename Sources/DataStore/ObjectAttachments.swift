@@ -1,9 +1,10 @@
 /// What an object keeps beyond its identity and its generated class's stored properties, in one
-/// word: most objects have one kind of it or none — a buffer row of attribute values (classes
-/// without stored properties), relationship values, or both — and only an object with values
-/// kept apart by a change, or with an observer, pays for a box holding everything.
+/// word: most objects have current values of one kind or none — a buffer row of attribute values
+/// (classes without stored properties), relationship values, or both — and only an object with
+/// values kept apart by a change, a version beyond 32 bits or an observer pays for a box holding
+/// everything.
 enum ObjectAttachments {
-    case none
+    case empty
     /// The buffer holding the object's row of attribute values, and no relationship values.
     case values(AttributeValues.Buffer)
     /// Relationship values by slot, and no attribute values in a buffer.
@@ -15,7 +16,7 @@ enum ObjectAttachments {
     /// The simplest case that holds `buffer` and `relationships`.
     init(buffer: AttributeValues.Buffer?, relationships: [RelationshipValue]) {
         switch (buffer, relationships.isEmpty) {
-        case (nil, true): self = .none
+        case (nil, true): self = .empty
         case (let buffer?, true): self = .values(buffer)
         case (nil, false): self = .relationships(relationships)
         case (let buffer?, false): self = .valuesAndRelationships(LoadedValues(valueBuffer: buffer, relationships: relationships))
@@ -23,18 +24,22 @@ enum ObjectAttachments {
     }
 
     /// The simplest case that holds `extras`' contents: `extras` itself while it holds more than
-    /// current values, or both kinds of them.
+    /// current values.
     init(_ extras: ObjectExtras) {
-        if !extras.holdsOnlyValues || extras.valueBuffer != nil && !extras.relationships.isEmpty {
-            self = .several(extras)
-        } else {
+        if extras.holdsOnlyValues {
             self.init(buffer: extras.valueBuffer, relationships: extras.relationships)
+        } else {
+            self = .several(extras)
         }
     }
 }
 
 /// A buffer row of attribute values and relationship values together.
 final class LoadedValues {
+    /// What `valueBuffer` holds while its buffer is moved out to be changed (`takeValueBuffer()`).
+    /// It holds no values and is never written, so sharing it across threads is safe.
+    nonisolated(unsafe) static let placeholder = AttributeValues.Buffer.create(capacity: 0)
+
     @exclusivity(unchecked) var valueBuffer: AttributeValues.Buffer
     @exclusivity(unchecked) var relationships: [RelationshipValue]
 
@@ -80,12 +85,12 @@ extension ManagedObject {
             case .values(let buffer): buffer
             case .valuesAndRelationships(let loaded): loaded.valueBuffer
             case .several(let extras): extras.valueBuffer
-            case .none, .relationships: nil
+            case .empty, .relationships: nil
             }
         }
         set {
             switch attachments {
-            case .none, .values: attachments = newValue.map(ObjectAttachments.values) ?? .none
+            case .empty, .values: attachments = newValue.map(ObjectAttachments.values) ?? .empty
             case .relationships(let relationships):
                 attachments = ObjectAttachments(buffer: newValue, relationships: relationships)
             case .valuesAndRelationships(let loaded):
@@ -97,6 +102,23 @@ extension ManagedObject {
         }
     }
 
+    /// Moves the buffer out, so that it stays uniquely referenced while it is changed; set
+    /// `valueBuffer` after. Whatever else the object holds stays where it is.
+    func takeValueBuffer() -> AttributeValues.Buffer? {
+        switch attachments {
+        case .values(let buffer):
+            attachments = .empty
+            return buffer
+        case .valuesAndRelationships(let loaded):
+            defer { loaded.valueBuffer = LoadedValues.placeholder }
+            return loaded.valueBuffer
+        case .several(let extras):
+            defer { extras.valueBuffer = nil }
+            return extras.valueBuffer
+        case .empty, .relationships: return nil
+        }
+    }
+
     /// Relationship values by slot; empty while the object is a fault.
     var relationshipValues: [RelationshipValue] {
         get {
@@ -104,12 +126,12 @@ extension ManagedObject {
             case .relationships(let relationships): relationships
             case .valuesAndRelationships(let loaded): loaded.relationships
             case .several(let extras): extras.relationships
-            case .none, .values: []
+            case .empty, .values: []
             }
         }
         set {
             switch attachments {
-            case .none, .relationships: attachments = newValue.isEmpty ? .none : .relationships(newValue)
+            case .empty, .relationships: attachments = newValue.isEmpty ? .empty : .relationships(newValue)
             case .values(let buffer): attachments = ObjectAttachments(buffer: buffer, relationships: newValue)
             case .valuesAndRelationships(let loaded):
                 if newValue.isEmpty { attachments = .values(loaded.valueBuffer) } else { loaded.relationships = newValue }
@@ -121,17 +143,18 @@ extension ManagedObject {
         _modify {
             switch attachments {
             case .relationships(var relationships):
-                // Moved out, so that the array stays uniquely referenced while it is changed.
-                attachments = .none
+                // Moved out, so that the array stays uniquely referenced while it is changed, and
+                // set back through the setter, which keeps whatever else the change attached.
+                attachments = .empty
                 yield &relationships
-                attachments = relationships.isEmpty ? .none : .relationships(relationships)
+                self.relationshipValues = relationships
             case .valuesAndRelationships(let loaded):
                 yield &loaded.relationships
                 if loaded.relationships.isEmpty { attachments = .values(loaded.valueBuffer) }
             case .several(let extras):
                 yield &extras.relationships
                 attachments = ObjectAttachments(extras)
-            case .none, .values:
+            case .empty, .values:
                 var relationships: [RelationshipValue] = []
                 yield &relationships
                 if !relationships.isEmpty { self.relationshipValues = relationships }
@@ -145,7 +168,7 @@ extension ManagedObject {
         case .relationships(let relationships): slot < relationships.count ? relationships[slot] : nil
         case .valuesAndRelationships(let loaded): slot < loaded.relationships.count ? loaded.relationships[slot] : nil
         case .several(let extras): slot < extras.relationships.count ? extras.relationships[slot] : nil
-        case .none, .values: nil
+        case .empty, .values: nil
         }
     }
 
@@ -160,13 +183,13 @@ extension ManagedObject {
         let extras: ObjectExtras
         switch attachments {
         case .several(let existing): extras = existing
-        case .none: extras = ObjectExtras()
+        case .empty: extras = ObjectExtras()
         case .values(let buffer): extras = ObjectExtras(valueBuffer: buffer)
         case .relationships(let relationships):
-            attachments = .none
+            attachments = .empty
             extras = ObjectExtras(relationships: relationships)
         case .valuesAndRelationships(let loaded):
-            attachments = .none
+            attachments = .empty
             extras = ObjectExtras(valueBuffer: loaded.valueBuffer, relationships: loaded.relationships)
         }
         defer { attachments = ObjectAttachments(extras) }

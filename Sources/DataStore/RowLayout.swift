@@ -97,7 +97,7 @@ final class RowLayout: Sendable {
             object.readStoredAttributes(from: StoreRow(columns: row, reads: reads, layout: self))
         }
         guard isRead else { return false }
-        if !object.attributeValues.isEmpty { object.attributeValues = AttributeValues() }
+        if object.valueBuffer != nil { object.valueBuffer = nil }
         object.valueStorage = .properties
         return true
     }

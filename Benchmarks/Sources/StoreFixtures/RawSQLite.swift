@@ -27,7 +27,8 @@ public enum RawSQLite {
     /// One row as a class instance kept in an identity map, which it leaves as it goes: what
     /// uniquing needs of an object that nothing else keeps alive.
     public final class UniquedItemObject {
-        public var row: ItemRow
+        /// Kept as read: its key is the object's entry in the map.
+        public let row: ItemRow
         /// Not retained, as a context is not by its objects.
         private unowned(unsafe) let map: IdentityMap
 

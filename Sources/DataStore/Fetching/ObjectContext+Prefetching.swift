@@ -167,7 +167,7 @@ extension ObjectContext {
             }
             for key in query.owners {
                 // An owner changed while the rows were read keeps what it has.
-                guard let owner = step.unloadedOwners[key], case .unloaded = owner.relationshipValues[step.relationship.slot] else { continue }
+                guard let owner = step.unloadedOwners[key], case .unloaded = owner.relationshipValue(atSlot: step.relationship.slot) else { continue }
                 owner.setReadRelationshipValue(.toMany(lists[key] ?? ObjectIDList()), atSlot: step.relationship.slot)
             }
         }
