@@ -118,13 +118,12 @@ public enum PostgreSQLTestServer {
             try await Task.sleep(for: .milliseconds(20))
             // A transaction would otherwise see the activity of its first look.
             try await admin.query("SELECT pg_stat_clear_snapshot()", logger: admin.logger)
-            let known = ended.map(String.init).joined(separator: ",")
             let rows = try await admin.query(
                 // Ended in the select list, which only the rows the filter keeps reach.
-                PostgresQuery(unsafeSQL: """
-                    SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
-                    WHERE datname = current_database() AND wait_event_type = 'Lock' AND NOT pid = ANY('{\(known)}'::int[])
-                    """),
+                """
+                SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> ALL(\(Array(ended)))
+                """,
                 logger: admin.logger)
             for try await (pid, signalled) in rows.decode((Int, Bool).self) where signalled { ended.insert(pid) }
         }
