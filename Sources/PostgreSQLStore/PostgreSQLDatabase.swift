@@ -229,7 +229,7 @@ final class PostgreSQLDatabase: StoreEngine, @unchecked Sendable {
     /// stays out of reach.
     private func rowsReading(_ query: PostgresQuery, mayRunAgain: Bool = true) -> EventLoopFuture<ReadRows> {
         let rows = connection(new: !mayRunAgain).flatMap { connection in
-            connection.query(query, logger: self.logger).flatMapThrowing(ReadRows.init).always { _ in self.release(connection) }
+            connection.queryWhileOpen(query, logger: self.logger).flatMapThrowing(ReadRows.init).always { _ in self.release(connection) }
         }
         return rows.flatMapError { error in
             let failure = PostgreSQLServerError(error)

@@ -20,6 +20,16 @@ struct PostgreSQLServerError: StoreEngineError, CustomStringConvertible {
         sqlState = nil
     }
 
+    /// A pooled connection found closed before a query was sent on it: the server ended the
+    /// session while it was idle.
+    static let connectionClosed = PostgreSQLServerError(closedConnection: ())
+
+    private init(closedConnection: Void) {
+        description = "PostgreSQL connection: the connection was closed"
+        connectionEnded = true
+        sqlState = nil
+    }
+
     init(_ error: any Error) {
         if let error = error as? PostgreSQLServerError {
             self = error

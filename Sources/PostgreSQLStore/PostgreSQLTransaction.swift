@@ -129,7 +129,7 @@ final class PostgreSQLTransaction: EngineTransaction {
     @discardableResult
     func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
         do {
-            return try connection.query(query, logger: logger).wait()
+            return try connection.queryWhileOpen(query, logger: logger).wait()
         } catch {
             throw PostgreSQLServerError(error)
         }
@@ -150,7 +150,7 @@ private final class PostgreSQLRowInserter: RowInserter {
 
     /// Holds the row with the others.
     func insertRow(_ row: some InsertedRow) {
-        row.appendValues(to: &values)
+        row.forEachValue { values.append($0) }
     }
 
     /// The rows held, which are the transaction's to write now.
