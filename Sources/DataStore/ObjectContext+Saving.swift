@@ -62,24 +62,27 @@ extension ObjectContext {
         let toInsert = inserted.objects.filter { !deleted.contains($0) }
         let changed = updated.objects.filter { !deleted.contains($0) && !inserted.contains($0) }
         let toDelete = deleted.objects.filter { !inserted.contains($0) }
-        if deferredValidation != nil {
-            deferValidation(of: toInsert + changed, deleting: toDelete)
-        } else {
-            failures += validate(toInsert) + validate(changed)
-        }
-        guard failures.isEmpty else { throw .validation(failures) }
+        let validatesNow = deferredValidation == nil
+        if !validatesNow { deferValidation(of: toInsert + changed, deleting: toDelete) }
         if let parent {
+            if validatesNow { failures += validate(toInsert) + validate(changed) }
+            guard failures.isEmpty else { throw .validation(failures) }
             try save(into: parent, toInsert: toInsert, toUpdate: changed, toDelete: toDelete)
             if store.hasLifecycleEntities { for object in toInsert + changed + toDelete { object.lifecycle?.didSave() } }
             return nil
         }
-        // An object changed and changed back has nothing to write: its row and `Z_OPT` stay.
+        // Each object's values are read once, into its row, and validated there.
         var values = AttributeValues.Writer(valuesPerBuffer: 4096)
+        let inserts = toInsert.map { SaveChanges.Row(inserting: $0, values: &values) }
+        if validatesNow {
+            for (object, row) in zip(toInsert, inserts) { validate(object, values: row.attributes, into: &failures) }
+        }
+        // An object changed and changed back has nothing to write: its row and `Z_OPT` stay.
         var toUpdate: [ManagedObject] = [], updates: [SaveChanges.Row] = [], unchanged: [ManagedObject] = []
         var changedKeys = ChangedKeys()
         for object in changed {
-            // Read once: a generated class's properties are read by visiting them all.
             let current = object.currentAttributeValues
+            if validatesNow { validate(object, values: current, into: &failures) }
             let changedSlots = object.changedAttributeSlots(current: current)
             let keys = changedKeys.keys(of: object, changedSlots: changedSlots)
             if keys.isEmpty {
@@ -89,10 +92,9 @@ extension ObjectContext {
                 updates.append(SaveChanges.Row(updating: object, current: current, changedSlots: changedSlots, changedKeys: keys, values: &values))
             }
         }
+        guard failures.isEmpty else { throw .validation(failures) }
         let changes = SaveChanges(
-            inserted: toInsert.map { SaveChanges.Row(inserting: $0, values: &values) },
-            updated: updates,
-            deleted: toDelete.map(SaveChanges.Row.init(deleting:)),
+            inserted: inserts, updated: updates, deleted: toDelete.map(SaveChanges.Row.init(deleting:)),
             author: transactionAuthor, contextName: name)
         let save = PreparedSave(
             toInsert: toInsert, toUpdate: toUpdate, unchanged: unchanged, toDelete: toDelete, deletedObjects: deleted.objects,

@@ -20,18 +20,26 @@ extension ObjectContext {
 
     /// Appends the rules `object` breaks to `failures`.
     func validate(_ object: ManagedObject, into failures: inout [ValidationFailure]) {
+        validate(object, values: object.currentAttributeValues, into: &failures)
+    }
+
+    /// Appends the rules `object`, whose current attribute values are `values`, breaks to
+    /// `failures`. The values are read once, by the caller: a generated class's properties are
+    /// read by visiting them all.
+    func validate(_ object: ManagedObject, values: AttributeValues, into failures: inout [ValidationFailure]) {
         let entity = object.entity
+        let value = { (slot: Int) in slot < values.count ? values[slot] : .null }
         for rule in entity.attributeRules {
-            if object.primitiveValue(atSlot: rule.slot).isNull {
+            if value(rule.slot).isNull {
                 if rule.isRequired { failures.append(.missingValue(object.objectID, property: entity.attributes[rule.slot].name)) }
             } else if rule.hasValueRules {
-                failures += validate(object.primitiveValue(atSlot: rule.slot), of: entity.attributes[rule.slot], in: object.objectID)
+                failures += validate(value(rule.slot), of: entity.attributes[rule.slot], in: object.objectID)
             }
         }
         if let refusal = store.dialect.u0000Refusal {
             // Text and composites only: the check runs for every saved object.
             for attribute in entity.attributes where (attribute.type == .string || attribute.type == .composite) && !attribute.isTransient {
-                guard object.primitiveValue(atSlot: attribute.slot).holdsU0000 else { continue }
+                guard value(attribute.slot).holdsU0000 else { continue }
                 failures.append(.unstorableValue(object.objectID, property: attribute.name, reason: refusal))
             }
         }

@@ -1,3 +1,4 @@
+import DataStore
 import Foundation
 import GRDBSQLite
 
@@ -12,6 +13,21 @@ public enum ChangeFixture {
 
     /// The price a changed row gets: negative, which no original price is.
     public static func updatedPrice(_ primaryKey: Int64) -> Double { -Double(primaryKey) }
+
+    /// DataStore's workload: the changed items' prices set through the generated-style property,
+    /// then one save.
+    public static func updateChanged(_ items: [Item], in context: ObjectContext) throws {
+        for item in items where isChanged(item.objectID.primaryKey!) {
+            item.price = updatedPrice(item.objectID.primaryKey!)
+        }
+        try context.save()
+    }
+
+    /// DataStore's workload: the changed items deleted, then one save.
+    public static func deleteChanged(_ items: [Item], in context: ObjectContext) throws {
+        for item in items where isChanged(item.objectID.primaryKey!) { context.delete(item) }
+        try context.save()
+    }
 
     /// A copy of the store at `url`, its write-ahead log included, in a new file.
     public static func copy(of url: URL) -> URL {

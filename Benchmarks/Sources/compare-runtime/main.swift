@@ -96,19 +96,6 @@ func deleteChanged(_ records: [ItemRecordSubclass], in pool: DatabasePool, ident
     }
 }
 
-/// DataStore's items, changed through the generated-style properties and saved.
-func updateChanged(_ items: [Item], in context: ObjectContext) throws {
-    for item in items where ChangeFixture.isChanged(item.objectID.primaryKey!) {
-        item.price = ChangeFixture.updatedPrice(item.objectID.primaryKey!)
-    }
-    try context.save()
-}
-
-func deleteChanged(_ items: [Item], in context: ObjectContext) throws {
-    for item in items where ChangeFixture.isChanged(item.objectID.primaryKey!) { context.delete(item) }
-    try context.save()
-}
-
 // Read-only workloads share one store per schema.
 let filled = try StoreFixtures.filledStoreURL()
 let store = try PersistentStore(url: filled, model: StoreFixtures.model)
@@ -240,7 +227,7 @@ for _ in 0..<writeRounds {
         let context = try PersistentStore(url: dataStoreURL, model: StoreFixtures.model).newContext()
         let items = try context.fetch(FetchRequest<Item>())
         try measure(workload, .dataStore) {
-            workload == .update ? try updateChanged(items, in: context) : try deleteChanged(items, in: context)
+            workload == .update ? try ChangeFixture.updateChanged(items, in: context) : try ChangeFixture.deleteChanged(items, in: context)
         }
 
         for url in [rawURL, recordsURL, subclassesURL, uniquedURL, fluentURL, dataStoreURL] {

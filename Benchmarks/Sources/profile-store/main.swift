@@ -1,5 +1,5 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|insert-constrained|upsert|update|delete|update-floor|delete-floor|fetch|predicate|computed|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
+// round: profile-store insert|insert-floor|insert-constrained|upsert|update|delete|update-floor|delete-floor|fetch|predicate|computed|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
 // [ROUNDS]; fetch-floor, fetch-floor-objects, fetch-floor-uniqued, predicate-floor, computed-floor (SQLite's C API: structs, one plain
 // class instance per row, or one kept in an identity map) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
 // same way.
@@ -28,6 +28,12 @@ case "insert":
         let context = try PersistentStore(url: StoreFixtures.newStoreURL(), model: StoreFixtures.model).newContext()
         try timed { try StoreFixtures.insertAll(into: context) }
     }
+case "insert-floor":
+    for _ in 0..<rounds {
+        let db = RawSQLite.open(try StoreFixtures.emptyStoreURL())
+        timed { RawSQLite.insertAll(db) }
+        sqlite3_close(db)
+    }
 case "insert-constrained", "upsert":
     // 100,000 listings with a unique code: into an empty store, or one holding every even code.
     for _ in 0..<rounds {
@@ -44,10 +50,7 @@ case "update", "delete":
         let context = try PersistentStore(url: ChangeFixture.copy(of: filled), model: StoreFixtures.model).newContext()
         let items = try context.fetch(FetchRequest<Item>())
         try timed {
-            for item in items where ChangeFixture.isChanged(item.objectID.primaryKey!) {
-                if operation == "update" { item.price = ChangeFixture.updatedPrice(item.objectID.primaryKey!) } else { context.delete(item) }
-            }
-            try context.save()
+            operation == "update" ? try ChangeFixture.updateChanged(items, in: context) : try ChangeFixture.deleteChanged(items, in: context)
         }
     }
 case "update-floor", "delete-floor":

@@ -40,7 +40,7 @@ struct BatchInsertWriter<Object: ManagedObject> {
             let key = lastKey
             let values = SaveChanges.Row(inserting: object, values: &rowValues)
             let refusal = try transaction.refusal(of: {
-                try transaction.insert(values, key: key, destinationKey: { _ in nil })
+                try transaction.insert(values, key: key, permanentIDs: nil)
             }, mayBeRefused: mayBeRefused)
             if let refusal {
                 let conflicts = try UniquenessConflicts.failures(of: values, key: key, store: store, destinationKey: { _ in nil }, in: transaction)

@@ -130,43 +130,22 @@ private final class StatementRunByText: PreparedStatement {
 
 /// Writes the rows of one table, one at a time.
 package protocol RowInserter: AnyObject {
-    /// Writes the row whose values `row` binds, in the order of the columns the inserter was made
-    /// with (or holds it back to write with others). Generic, so that an engine binds each value
-    /// where it goes — SQLite's straight into its prepared statement — without collecting them.
+    /// Writes the row whose values `row` gives, in the order of the columns the inserter was made
+    /// with (or holds it back to write with others).
     func insertRow(_ row: some InsertedRow) throws
 }
 
-/// A row to insert: it binds its values, in column order, to where the engine takes them.
+/// A row to insert: it hands its values, in column order, to where the engine takes them —
+/// SQLite's straight into its prepared statement, without collecting them. A closure rather than
+/// a generic parameter, so that the row's own code runs specialized whoever takes the values.
 package protocol InsertedRow {
-    func bindValues(to values: inout some InsertedRowValues)
-
-    /// Appends the values to `values`: what an engine that collects rows calls, so that the
-    /// binding runs specialized in the row's own module rather than generic in the engine's.
-    func appendValues(to values: inout [DatabaseValue])
-}
-
-extension InsertedRow {
-    package func appendValues(to values: inout [DatabaseValue]) {
-        bindValues(to: &values)
-    }
-}
-
-/// Where an inserted row's values go, in column order: a prepared SQLite statement, or the
-/// values an engine collects.
-package protocol InsertedRowValues {
-    mutating func bind(_ value: DatabaseValue)
-}
-
-extension Array: InsertedRowValues where Element == DatabaseValue {
-    package mutating func bind(_ value: DatabaseValue) {
-        append(value)
-    }
+    func forEachValue(_ body: (DatabaseValue) -> Void)
 }
 
 /// The values themselves, as a row.
 extension Array: InsertedRow where Element == DatabaseValue {
-    package func bindValues(to values: inout some InsertedRowValues) {
-        for value in self { values.bind(value) }
+    package func forEachValue(_ body: (DatabaseValue) -> Void) {
+        for value in self { body(value) }
     }
 }
 

@@ -44,6 +44,13 @@ struct PermanentIDs: Sendable {
         return id.entityNumber == temporary.entityNumber ? id : nil
     }
 
+    /// The permanent form of `id`: itself when already permanent; `nil` for an object the save
+    /// does not write.
+    func resolved(_ id: ObjectID?) -> ObjectID? {
+        guard let id else { return nil }
+        return id.isTemporaryID ? self[id] : id
+    }
+
     /// Every temporary ID with its permanent one, for the context's observers. A temporary ID has
     /// its permanent one's store and entity.
     var dictionary: [ObjectID: ObjectID] {

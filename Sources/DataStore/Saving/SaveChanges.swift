@@ -36,8 +36,10 @@ struct SaveChanges: Sendable {
         init(updating object: ManagedObject, current: AttributeValues, changedSlots: [Int], changedKeys: Set<String>, values: inout AttributeValues.Writer) {
             objectID = object.objectID
             version = object.version
-            // Every slot, as the entity has them: a slot not loaded is written as null.
-            attributes = values.row(count: object.entity.attributes.count) { $0 < current.count ? current[$0] : .null }
+            // Every slot, as the entity has them: a slot not loaded is written as null. Values read
+            // whole are kept as they are, without a copy.
+            let count = object.entity.attributes.count
+            attributes = current.count == count ? current : values.row(count: count) { $0 < current.count ? current[$0] : .null }
             self.changedSlots = changedSlots
             relationships = object.relationshipValues
             savedRelationships = object.savedRelationshipValues

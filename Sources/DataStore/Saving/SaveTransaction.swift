@@ -19,20 +19,18 @@ final class SaveTransaction: SQLTransaction {
         inserters = Array(repeating: nil, count: store.entities.count + 1)
     }
 
-    /// Writes `object` as the new row `key`; `destinationKey` gives the permanent ID of a to-one's
-    /// destination.
-    func insert(_ object: SaveChanges.Row, key: Int64, destinationKey: (ObjectID?) -> ObjectID?) throws {
+    /// Writes `object` as the new row `key`; `permanentIDs` give the rows of its to-ones'
+    /// destinations inserted by the same save, and without them its to-ones are written empty.
+    func insert(_ object: SaveChanges.Row, key: Int64, permanentIDs: PermanentIDs?) throws {
         let entity = object.entity
         if inserters[entity.number] == nil { inserters[entity.number] = try engine.inserter(into: entity.tableName, columns: entity.insertColumns) }
-        try withoutActuallyEscaping(destinationKey) { destinationKey in
-            let row = InsertedObjectRow(object: object, key: key, destinationKey: destinationKey)
-            if logsSQL {
-                var values: [DatabaseValue] = []
-                row.bindValues(to: &values)
-                store.log("INSERT INTO \(name: entity.tableName) (\(names: entity.insertColumns)) VALUES \(store.dialect.placeholderRows(1, columns: values.count))", values)
-            }
-            try inserters[entity.number]!.insertRow(row)
+        let row = InsertedObjectRow(object: object, key: key, permanentIDs: permanentIDs)
+        if logsSQL {
+            var values: [DatabaseValue] = []
+            row.forEachValue { values.append($0) }
+            store.log("INSERT INTO \(name: entity.tableName) (\(names: entity.insertColumns)) VALUES \(store.dialect.placeholderRows(1, columns: values.count))", values)
         }
+        try inserters[entity.number]!.insertRow(row)
     }
 
     @discardableResult

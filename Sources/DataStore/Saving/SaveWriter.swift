@@ -144,7 +144,7 @@ struct SaveWriter {
             switch write {
             case .insert(let index):
                 let object = changes.inserted[index]
-                try transaction.insert(object, key: permanentIDs.ids[index].primaryKey ?? 0, destinationKey: { resolved($0) })
+                try transaction.insert(object, key: permanentIDs.ids[index].primaryKey ?? 0, permanentIDs: permanentIDs)
             case .update(let index):
                 updated = try update(changes.updated[index])
             }
@@ -225,8 +225,7 @@ struct SaveWriter {
     /// The permanent form of `id` (itself when already permanent); `nil` for an object that will not
     /// be saved.
     private func resolved(_ id: ObjectID?) -> ObjectID? {
-        guard let id else { return nil }
-        return id.isTemporaryID ? permanentIDs[id] : id
+        permanentIDs.resolved(id)
     }
 
     private func key(of object: SaveChanges.Row) -> Int64 {

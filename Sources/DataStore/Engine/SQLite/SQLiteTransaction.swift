@@ -106,7 +106,7 @@ private final class SQLiteRowInserter: RowInserter {
 
     func insertRow(_ row: some InsertedRow) throws {
         var binder = ParameterBinder(statement)
-        row.bindValues(to: &binder)
+        row.forEachValue { binder.bind($0) }
         try binder.execute()
     }
 }
