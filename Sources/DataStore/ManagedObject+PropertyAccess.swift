@@ -55,7 +55,7 @@ extension ManagedObject {
     /// records the change (which `self[key] = value` does).
     public func canSetPropertyValue(atSlot slot: Int) -> Bool {
         fulfillIfNeeded()
-        guard valueStorage == .properties, context?.undoManager == nil else { return false }
+        guard valueStorage == .properties, withContext({ $0.undoManager == nil }) ?? true else { return false }
         let entity = entity
         return !entity.rowLayout.hasDerivedAttributes || !entity.attributes[slot].isDerived
     }
@@ -71,7 +71,7 @@ extension ManagedObject {
     /// its observers.
     public func didSetPropertyValue(atSlot slot: Int) {
         observationRegistrar?.didSet(self, keyPath: entity.observationKeys.attributes[slot])
-        context?.didChange(self)
+        withContext { $0.didChange(self) }
     }
 }
 

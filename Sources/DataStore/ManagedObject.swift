@@ -36,10 +36,20 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ///
     /// Not retained, and not `weak` (which would slow every retain of the context): the context
     /// sets it to `nil` for every object it forgets and for all of them when it goes.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var context: ObjectContext?
+    public internal(set) var context: ObjectContext? {
+        get { contextReference?.takeUnretainedValue() }
+        set { contextReference = newValue.map(Unmanaged.passUnretained) }
+    }
+    @exclusivity(unchecked) private var contextReference: Unmanaged<ObjectContext>?
     /// Attribute values in a buffer, relationship values, saved values and the observation
     /// registrar, in one word (see `ObjectAttachments`).
     @exclusivity(unchecked) var attachments = ObjectAttachments.empty
+
+    /// What `body` answers of the context, read without retaining it: for the checks of every
+    /// property write. `nil` without a context.
+    func withContext<Result>(_ body: (ObjectContext) -> Result) -> Result? {
+        contextReference?._withUnsafeGuaranteedRef(body)
+    }
 
     /// Whether the row is loaded and whether the object reports itself a fault.
     var faultState: FaultState {
@@ -97,17 +107,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// relationships), never directly.
     public required init(_ creation: ObjectCreation) {
         objectID = creation.objectID
-        context = creation.context
+        contextReference = creation.context.map(Unmanaged.passUnretained)
         changeFlags = creation.objectID.scope.entity.isObservable ? .registersReads : []
     }
 
     deinit {
         // Called on the unretained context: retaining it here would cost two atomic operations on
         // every object a context lets go.
-        guard let context else { return }
-        Unmanaged.passUnretained(context)._withUnsafeGuaranteedRef {
-            $0.objectWillDeinit(objectID, Unmanaged.passUnretained(self).toOpaque())
-        }
+        withContext { $0.objectWillDeinit(objectID, Unmanaged.passUnretained(self).toOpaque()) }
     }
 
     /// Inserts a new object of this class's entity into `context`, with the model's default values.

@@ -420,9 +420,8 @@ public final class ObjectContext {
     func noteSaved(_ temporary: ObjectID, as permanent: ObjectID) {
         guard case .temporary(let key) = temporary.key, key >= firstSavedTemporaryKey, let saved = permanent.primaryKey else { return }
         let index = Int(key - firstSavedTemporaryKey)
-        if index >= savedTemporaryKeys.count {
-            savedTemporaryKeys.append(contentsOf: repeatElement(0, count: index + 1 - savedTemporaryKeys.count))
-        }
+        // Appended one by one: a save notes its objects in order, so this is one append each.
+        while savedTemporaryKeys.count <= index { savedTemporaryKeys.append(0) }
         savedTemporaryKeys[index] = saved
     }
 
