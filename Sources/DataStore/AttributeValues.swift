@@ -146,7 +146,11 @@ struct AttributeValues: @unchecked Sendable {
         }
 
         deinit {
-            _ = withUnsafeMutablePointers { header, elements in elements.deinitialize(count: header.pointee.used) }
+            // One value at a time, each moved out and dropped: the compiler destroys a value of
+            // known type inline, where `deinitialize(count:)` asks the runtime for each one.
+            withUnsafeMutablePointers { header, elements in
+                for index in 0..<header.pointee.used { _ = (elements + index).move() }
+            }
         }
     }
 }

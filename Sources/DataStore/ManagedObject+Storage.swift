@@ -140,7 +140,11 @@ extension ManagedObject {
     /// The slots whose values in `current` (the current values, read once) differ from the saved ones.
     func changedAttributeSlots(current: AttributeValues) -> [Int] {
         guard let saved = savedAttributeValuesIfChanged else { return [] }
-        return saved.indices.filter { ($0 < current.count ? current[$0] : .null) != saved[$0] }
+        // Room for every slot at once: growing from empty costs more than the comparisons.
+        var slots: [Int] = []
+        slots.reserveCapacity(saved.count)
+        for slot in saved.indices where (slot < current.count ? current[slot] : .null) != saved[slot] { slots.append(slot) }
+        return slots
     }
 
     /// Whether the attribute in `slot` differs from its saved value.
@@ -203,7 +207,11 @@ extension ManagedObject {
     /// Copies the attribute values to the saved ones before their first change. An inserted
     /// object has none to keep: rollback forgets it, and its save writes every value.
     func keepSavedAttributeValuesApart() {
-        if savedAttributeValuesIfChanged == nil, !changeFlags.contains(.inserted) { savedAttributeValuesIfChanged = currentAttributeValues }
+        // Through the extras directly: assigning the property would run its `_modify` coroutine.
+        if savedAttributeValuesIfChanged == nil, !changeFlags.contains(.inserted) {
+            let current = currentAttributeValues
+            withExtras { $0.savedAttributes = current }
+        }
     }
 
     /// Sets the value in `slot` as both current and saved: a value the store computed.
