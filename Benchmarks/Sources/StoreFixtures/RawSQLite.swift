@@ -30,9 +30,9 @@ public enum RawSQLite {
         /// Kept as read: its key is the object's entry in the map.
         public let row: ItemRow
         /// Not retained, as a context is not by its objects.
-        private unowned(unsafe) let map: IdentityMap
+        private unowned(unsafe) let map: IdentityMap<UniquedItemObject>
 
-        init(_ row: ItemRow, map: IdentityMap) {
+        init(_ row: ItemRow, map: IdentityMap<UniquedItemObject>) {
             self.row = row
             self.map = map
         }
@@ -42,12 +42,12 @@ public enum RawSQLite {
 
     /// The cheapest identity map there is: an array indexed by the key itself (`Z_PK`s are dense),
     /// holding its objects unretained, so that an unused one goes away and clears its entry.
-    public final class IdentityMap {
-        @exclusivity(unchecked) private var objects: [Unmanaged<UniquedItemObject>?] = []
+    public final class IdentityMap<Object: AnyObject> {
+        @exclusivity(unchecked) private var objects: [Unmanaged<Object>?] = []
 
         public init() {}
 
-        subscript(key: Int) -> UniquedItemObject? {
+        subscript(key: Int) -> Object? {
             get { key < objects.count ? objects[key]?.takeUnretainedValue() : nil }
             set {
                 if key >= objects.count { objects.append(contentsOf: repeatElement(nil, count: key - objects.count + 1)) }
@@ -113,7 +113,7 @@ public enum RawSQLite {
     /// Every row, decoded into one instance each and kept in `map` by `Z_PK`, as a context keeps
     /// one object per row: the least a uniquing fetch does beyond plain instances. Keep `map`
     /// alive while the objects are.
-    public static func fetchAllUniquedObjects(_ db: OpaquePointer, into map: IdentityMap) -> [UniquedItemObject] {
+    public static func fetchAllUniquedObjects(_ db: OpaquePointer, into map: IdentityMap<UniquedItemObject>) -> [UniquedItemObject] {
         var statement: OpaquePointer?
         sqlite3_prepare_v2(db, selection, -1, &statement, nil)
         defer { sqlite3_finalize(statement) }

@@ -116,7 +116,7 @@ for _ in 0..<rounds {
     measure(.fetch, .structs) { expectAll(RawSQLite.fetchAll(db).count) }
     measure(.fetch, .classInstances) { expectAll(RawSQLite.fetchAllObjects(db).count) }
     measure(.fetch, .uniquedClassInstances) {
-        let map = RawSQLite.IdentityMap()
+        let map = RawSQLite.IdentityMap<RawSQLite.UniquedItemObject>()
         withExtendedLifetime(map) { expectAll(RawSQLite.fetchAllUniquedObjects(db, into: map).count) }
     }
     try measure(.fetch, .grdbRecords) { expectAll(try pool.read { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }.count) }
@@ -144,6 +144,7 @@ for _ in 0..<rounds {
     try measure(.predicate, .dataStore) { expectAll(try store.newContext().fetch(predicateRequest).count) }
 
     measure(.traversal, .structs) { TraversalFixture.expectChecksum(TraversalFixture.rawTraversal(traversalDB)) }
+    measure(.traversal, .uniquedClassInstances) { TraversalFixture.expectChecksum(TraversalFixture.uniquedObjectTraversal(traversalDB)) }
     try measure(.traversal, .grdbRecords) { TraversalFixture.expectChecksum(try TraversalFixture.grdbTraversal(traversalPool)) }
     try measure(.traversal, .recordSubclasses) { TraversalFixture.expectChecksum(try TraversalFixture.recordTraversal(traversalPool)) }
     try measure(.traversal, .uniquedRecordSubclasses) {

@@ -1,5 +1,5 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|insert-floor|insert-constrained|upsert|update|delete|update-floor|delete-floor|fetch|predicate|computed|read|traverse|list-insert-delete|list-first-change[-10k]|list-move
+// round: profile-store insert|insert-floor|insert-constrained|upsert|update|delete|update-floor|delete-floor|fetch|predicate|computed|read|traverse|traverse-floor[-uniqued]|list-insert-delete|list-first-change[-10k]|list-move
 // [ROUNDS]; fetch-floor, fetch-floor-objects, fetch-floor-uniqued, predicate-floor, computed-floor (SQLite's C API: structs, one plain
 // class instance per row, or one kept in an identity map) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
 // same way.
@@ -97,7 +97,7 @@ case "fetch-floor-uniqued":
     let db = RawSQLite.open(try StoreFixtures.filledStoreURL())
     for _ in 0..<rounds {
         timed {
-            let map = RawSQLite.IdentityMap()
+            let map = RawSQLite.IdentityMap<RawSQLite.UniquedItemObject>()
             withExtendedLifetime(map) { precondition(RawSQLite.fetchAllUniquedObjects(db, into: map).count == StoreFixtures.objectCount) }
         }
     }
@@ -115,6 +115,13 @@ case "predicate-peer":
         try timed {
             let records = try PredicateFixture.grdbFetch(pool)
             precondition(records.count == StoreFixtures.objectCount)
+        }
+    }
+case "traverse-floor", "traverse-floor-uniqued":
+    let db = RawSQLite.open(try GeneratedFixtures.traversalStoreURL())
+    for _ in 0..<rounds {
+        timed {
+            TraversalFixture.expectChecksum(operation == "traverse-floor" ? TraversalFixture.rawTraversal(db) : TraversalFixture.uniquedObjectTraversal(db))
         }
     }
 case "traverse":
