@@ -107,7 +107,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// relationships), never directly.
     public required init(_ creation: ObjectCreation) {
         objectID = creation.objectID
-        contextReference = creation.context.map(Unmanaged.passUnretained)
+        contextReference = creation.context
         changeFlags = creation.objectID.scope.entity.isObservable ? .registersReads : []
     }
 
@@ -227,5 +227,10 @@ enum ValueStorage: UInt8 {
 public struct ObjectCreation {
     let objectID: ObjectID
     /// Not retained, as the object's own reference is not: the context is alive while it makes objects.
-    unowned(unsafe) let context: ObjectContext?
+    let context: Unmanaged<ObjectContext>?
+
+    init(objectID: ObjectID, context: ObjectContext?) {
+        self.objectID = objectID
+        self.context = context.map(Unmanaged.passUnretained)
+    }
 }
