@@ -71,9 +71,13 @@ extension ObjectContext {
             if store.hasLifecycleEntities { for object in toInsert + changed + toDelete { object.lifecycle?.didSave() } }
             return nil
         }
-        // Each object's values are read once, into its row, and validated there.
+        // Each object's values are read once, into its row, and validated there; a fault is
+        // filled first, as validating it would fill it.
         var values = AttributeValues.Writer(valuesPerBuffer: 4096)
-        let inserts = toInsert.map { SaveChanges.Row(inserting: $0, values: &values) }
+        let inserts = toInsert.map { object in
+            object.fulfillIfNeeded()
+            return SaveChanges.Row(inserting: object, values: &values)
+        }
         if validatesNow {
             for (object, row) in zip(toInsert, inserts) { validate(object, values: row.attributes, into: &failures) }
         }
@@ -81,6 +85,7 @@ extension ObjectContext {
         var toUpdate: [ManagedObject] = [], updates: [SaveChanges.Row] = [], unchanged: [ManagedObject] = []
         var changedKeys = ChangedKeys()
         for object in changed {
+            object.fulfillIfNeeded()
             let current = object.currentAttributeValues
             if validatesNow { validate(object, values: current, into: &failures) }
             let changedSlots = object.changedAttributeSlots(current: current)

@@ -184,9 +184,10 @@ final class PostgreSQLDatabase: StoreEngine, @unchecked Sendable {
             let failure = error as? PostgreSQLServerError
             if failure?.connectionEnded == true {
                 // The session ended, and with it the transaction; the connection runs nothing
-                // more, and goes. Ended during the commit, the transaction may have committed.
+                // more, and goes. Ended during the commit, the transaction may have committed,
+                // unless the commit was never sent.
                 try? connection.close().wait()
-                if let failure, committing {
+                if let failure, committing, !failure.wasNotSent {
                     throw CommitOutcomeUnknown(message: "\(failure.description); the connection ended during the commit")
                 }
             } else if (try? transaction.run("ROLLBACK")) == nil {

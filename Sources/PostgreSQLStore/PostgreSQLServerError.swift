@@ -12,12 +12,15 @@ struct PostgreSQLServerError: StoreEngineError, CustomStringConvertible {
     let connectionEnded: Bool
     /// The server's SQLSTATE, when the server refused the query.
     let sqlState: String?
+    /// Whether the query was never sent: the connection was found closed first.
+    let wasNotSent: Bool
 
     /// An error of the store's own, not the server's.
     init(description: String) {
         self.description = description
         connectionEnded = false
         sqlState = nil
+        wasNotSent = false
     }
 
     /// A pooled connection found closed before a query was sent on it: the server ended the
@@ -28,6 +31,7 @@ struct PostgreSQLServerError: StoreEngineError, CustomStringConvertible {
         description = "PostgreSQL connection: the connection was closed"
         connectionEnded = true
         sqlState = nil
+        wasNotSent = true
     }
 
     init(_ error: any Error) {
@@ -35,6 +39,7 @@ struct PostgreSQLServerError: StoreEngineError, CustomStringConvertible {
             self = error
             return
         }
+        wasNotSent = false
         guard let error = error as? PSQLError else {
             description = "\(error)"
             connectionEnded = false

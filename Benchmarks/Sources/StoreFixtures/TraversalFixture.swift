@@ -51,64 +51,73 @@ public enum TraversalFixture {
     }
 
     /// The floor of any object graph: the employees fetched through SQLite's C API into uniqued
-    /// instances, each holding its department as an instance made on first reference, whose name
-    /// is read by key when first used — what a context's to-one faults must do at the least.
+    /// instances, each holding its department as an instance made on first reference, whose row
+    /// is read by key when first used — what a context's to-one faults must do at the least. Each
+    /// reads the version (`Z_OPT`) a context keeps too.
     public static func uniquedObjectTraversal(_ db: OpaquePointer) -> Int {
         let employees = RawSQLite.IdentityMap<EmployeeObject>(), departments = RawSQLite.IdentityMap<DepartmentObject>()
         var fetch: OpaquePointer?, fault: OpaquePointer?
-        sqlite3_prepare_v2(db, "SELECT Z_PK, ZNAME, ZDEPARTMENT FROM ZEMPLOYEE ORDER BY Z_PK", -1, &fetch, nil)
-        sqlite3_prepare_v2(db, "SELECT ZNAME FROM ZDEPARTMENT WHERE Z_PK = ?", -1, &fault, nil)
+        sqlite3_prepare_v2(db, "SELECT Z_PK, Z_OPT, ZNAME, ZDEPARTMENT FROM ZEMPLOYEE ORDER BY Z_PK", -1, &fetch, nil)
+        sqlite3_prepare_v2(db, "SELECT Z_OPT, ZNAME FROM ZDEPARTMENT WHERE Z_PK = ?", -1, &fault, nil)
         defer {
             sqlite3_finalize(fetch)
             sqlite3_finalize(fault)
         }
-        var fetched: [EmployeeObject] = []
-        while sqlite3_step(fetch) == SQLITE_ROW {
-            let key = Int(sqlite3_column_int64(fetch, 0))
-            if let known = employees[key] {
-                fetched.append(known)
-                continue
-            }
-            var department: DepartmentObject?
-            if sqlite3_column_type(fetch, 2) != SQLITE_NULL {
-                let departmentKey = Int(sqlite3_column_int64(fetch, 2))
-                department = departments[departmentKey] ?? DepartmentObject(key: departmentKey, map: departments)
-            }
-            let name = sqlite3_column_text(fetch, 1).map { String(cString: $0) }
-            fetched.append(EmployeeObject(key: key, name: name, department: department, map: employees))
-        }
+        // The maps outlive every object, which leaves its map as it goes.
         return withExtendedLifetime((employees, departments)) {
-            fetched.reduce(0) { sum, employee in
+            var fetched: [EmployeeObject] = []
+            while sqlite3_step(fetch) == SQLITE_ROW {
+                let key = Int(sqlite3_column_int64(fetch, 0))
+                if let known = employees[key] {
+                    fetched.append(known)
+                    continue
+                }
+                var department: DepartmentObject?
+                if sqlite3_column_type(fetch, 3) != SQLITE_NULL {
+                    let departmentKey = Int(sqlite3_column_int64(fetch, 3))
+                    department = departments[departmentKey] ?? DepartmentObject(key: departmentKey, map: departments)
+                }
+                let name = sqlite3_column_text(fetch, 2).map { String(cString: $0) }
+                fetched.append(EmployeeObject(key: key, version: sqlite3_column_int64(fetch, 1), name: name, department: department, map: employees))
+            }
+            let sum = fetched.reduce(0) { sum, employee in
                 guard let department = employee.department else { return sum }
                 if !department.isLoaded {
                     sqlite3_bind_int64(fault, 1, Int64(department.key))
-                    if sqlite3_step(fault) == SQLITE_ROW { department.name = sqlite3_column_text(fault, 0).map { String(cString: $0) } }
+                    if sqlite3_step(fault) == SQLITE_ROW {
+                        department.version = sqlite3_column_int64(fault, 0)
+                        department.name = sqlite3_column_text(fault, 1).map { String(cString: $0) }
+                    }
                     sqlite3_reset(fault)
                     department.isLoaded = true
                 }
                 return sum + (department.name?.utf8.count ?? 0)
             }
+            fetched.removeAll()
+            return sum
         }
     }
 
     /// An employee of the floor above, in its identity map while it lives.
     public final class EmployeeObject {
         let key: Int
+        let version: Int64
         let name: String?
         let department: DepartmentObject?
         private unowned(unsafe) let map: RawSQLite.IdentityMap<EmployeeObject>
 
-        init(key: Int, name: String?, department: DepartmentObject?, map: RawSQLite.IdentityMap<EmployeeObject>) {
-            (self.key, self.name, self.department, self.map) = (key, name, department, map)
+        init(key: Int, version: Int64, name: String?, department: DepartmentObject?, map: RawSQLite.IdentityMap<EmployeeObject>) {
+            (self.key, self.version, self.name, self.department, self.map) = (key, version, name, department, map)
             map[key] = self
         }
 
         deinit { map[key] = nil }
     }
 
-    /// A department of the floor above: a fault until its name is first read.
+    /// A department of the floor above: a fault until its row is first read.
     public final class DepartmentObject {
         let key: Int
+        var version: Int64 = 0
         var name: String?
         var isLoaded = false
         private unowned(unsafe) let map: RawSQLite.IdentityMap<DepartmentObject>
