@@ -147,6 +147,8 @@ extension ObjectContext {
         // One pass over each list: a save of many objects is bound by touching each object's memory.
         var changes = ChangeSet(insertedIDs: permanentIDs.ids)
         if valuesMayHaveChanged { clearChanges(savedBy: save) } else { clearChanges() }
+        // Room made once: grown one entry at a time, the table was rebuilt a dozen times.
+        changes.updated.reserveCapacity(save.toUpdate.count)
         for (object, row) in zip(save.toUpdate, save.changes.updated) {
             changes.updated[object.objectID] = row.changedKeys
             object.version = row.version + 1  // the `Z_OPT` the save wrote
