@@ -222,14 +222,8 @@ struct SaveWriter {
         permanentIDs = PermanentIDs(temporaryKeys: temporaryKeys, permanent: ids)
     }
 
-    /// The permanent form of `id` (itself when already permanent); `nil` for an object that will not
-    /// be saved.
-    private func resolved(_ id: ObjectID?) -> ObjectID? {
-        permanentIDs.resolved(id)
-    }
-
     private func key(of object: SaveChanges.Row) -> Int64 {
-        resolved(object.objectID)?.primaryKey ?? 0
+        permanentIDs.resolved(object.objectID)?.primaryKey ?? 0
     }
 
     // MARK: Rows
@@ -254,7 +248,7 @@ struct SaveWriter {
                   case .toOne(let id) = object.relationships[relationship.slot],
                   !ObjectContext.same(object.relationships[relationship.slot], object.savedRelationships[relationship.slot])
             else { continue }
-            let target = resolved(id)
+            let target = permanentIDs.resolved(id)
             columns.append(column)
             values.append(target?.primaryKey?.databaseValue ?? .null)
             if let entityColumn {
@@ -303,8 +297,8 @@ struct SaveWriter {
             let saved: ObjectIDList = if case .toMany(let list) = object.savedRelationships[relationship.slot] { list } else { ObjectIDList() }
             guard current != saved else { continue }
             let owner = key(of: object)
-            let currentKeys = current.compactMap { resolved($0)?.primaryKey }
-            let savedKeys = saved.compactMap { resolved($0)?.primaryKey }
+            let currentKeys = current.compactMap { permanentIDs.resolved($0)?.primaryKey }
+            let savedKeys = saved.compactMap { permanentIDs.resolved($0)?.primaryKey }
             let kept = Set(currentKeys), previous = Set(savedKeys)
             let removed = savedKeys.filter { !kept.contains($0) }
             let added = currentKeys.filter { !previous.contains($0) }
@@ -351,6 +345,6 @@ struct SaveWriter {
     /// For an object whose write broke a unique index: each constraint it breaks, with the object
     /// that already has the values.
     private func uniquenessFailures(of object: SaveChanges.Row) throws -> [ValidationFailure] {
-        try UniquenessConflicts.failures(of: object, key: key(of: object), store: store, destinationKey: resolved, in: transaction)
+        try UniquenessConflicts.failures(of: object, key: key(of: object), store: store, destinationKey: permanentIDs.resolved, in: transaction)
     }
 }
