@@ -33,7 +33,7 @@ extension ManagedObject {
         var values: [String: Any] = [:]
         for name in names {
             if let attribute = entity.attribute(named: name) {
-                values[name] = savedAttributeValues[attribute.slot].anyValue ?? NSNull()
+                values[name] = savedAttributeValue(atSlot: attribute.slot).anyValue ?? NSNull()
             } else if let relationship = entity.relationship(named: name) {
                 switch savedRelationshipValues[relationship.slot] {
                 case .toOne(let id): values[name] = id.map(context.object(with:)) ?? NSNull()

@@ -63,7 +63,7 @@ extension ManagedObject {
     /// Keeps the saved values apart before a generated setter changes the property of the
     /// attribute in `slot`, as the first change of any value does, and tells its observers.
     public func willSetPropertyValue(atSlot slot: Int) {
-        keepSavedAttributeValuesApart()
+        keepSavedAttributeValueApart(atSlot: slot)
         observationRegistrar?.willSet(self, keyPath: entity.observationKeys.attributes[slot])
     }
 

@@ -78,11 +78,15 @@ extension ManagedObject {
         }
     }
 
-    /// Every slot's current value, written as a row of `writer`: a save's copy of an inserted
-    /// object, made with one walk of a generated class's properties.
+    /// Every slot's current value, one per attribute of the entity (null where not loaded), as a
+    /// save reads them: a generated class's properties in one walk, written as a row of `writer`
+    /// where a buffer of their own would be an allocation per object.
     func currentAttributeValues(writingInto writer: inout AttributeValues.Writer) -> AttributeValues {
         let count = entity.attributes.count
-        guard valueStorage == .properties else { return writer.row(count: count, primitiveValue(atSlot:)) }
+        guard valueStorage == .properties else {
+            let current = currentAttributeValues
+            return current.count == count ? current : writer.row(count: count) { $0 < current.count ? current[$0] : .null }
+        }
         return writer.row(count: count, filling: collectStoredAttributeValues(into:))
     }
 
@@ -101,16 +105,16 @@ extension ManagedObject {
         valueStorage = values.isEmpty ? .none : .buffer
     }
 
-    /// The attribute values as last read from or written to the store, once they differ from the
-    /// current ones (see `savedAttributeValues`).
-    var savedAttributeValuesIfChanged: AttributeValues? {
+    /// The saved values of the attributes changed since the object was last read or saved; `nil`
+    /// while none changed (see `savedAttributeValues`).
+    var savedAttributeValuesIfChanged: SavedAttributeValues? {
         get { extrasIfAny?.savedAttributes }
         _modify {
             if let extras = extrasIfAny {
                 yield &extras.savedAttributes
                 attachments = ObjectAttachments(extras)
             } else {
-                var attributes: AttributeValues?
+                var attributes: SavedAttributeValues?
                 yield &attributes
                 if let attributes { withExtras { $0.savedAttributes = attributes } }
             }
@@ -135,22 +139,26 @@ extension ManagedObject {
 
     /// The attribute values as last read from or written to the store: what `rollback()` restores
     /// and what `save()` compares with.
-    var savedAttributeValues: AttributeValues { savedAttributeValuesIfChanged ?? currentAttributeValues }
+    var savedAttributeValues: AttributeValues {
+        let current = currentAttributeValues
+        return savedAttributeValuesIfChanged?.applied(to: current) ?? current
+    }
 
-    /// The slots whose values in `current` (the current values, read once) differ from the saved ones.
+    /// The value of the attribute in `slot` as last read from or written to the store.
+    func savedAttributeValue(atSlot slot: Int) -> AttributeValue {
+        savedAttributeValuesIfChanged?[slot] ?? primitiveValue(atSlot: slot)
+    }
+
+    /// The slots whose values in `current` (the current values, read once) differ from the saved
+    /// ones, in order.
     func changedAttributeSlots(current: AttributeValues) -> [Int] {
-        guard let saved = savedAttributeValuesIfChanged else { return [] }
-        // Room for every slot at once: growing from empty costs more than the comparisons.
-        var slots: [Int] = []
-        slots.reserveCapacity(saved.count)
-        for slot in saved.indices where (slot < current.count ? current[slot] : .null) != saved[slot] { slots.append(slot) }
-        return slots
+        savedAttributeValuesIfChanged?.changedSlots { $0 < current.count ? current[$0] : .null } ?? []
     }
 
     /// Whether the attribute in `slot` differs from its saved value.
     func attributeChanged(atSlot slot: Int) -> Bool {
-        guard let saved = savedAttributeValuesIfChanged else { return false }
-        return primitiveValue(atSlot: slot) != saved[slot]
+        guard let saved = savedAttributeValuesIfChanged?[slot] else { return false }
+        return primitiveValue(atSlot: slot) != saved
     }
 
     /// The relationship values as last read from or written to the store: what `rollback()`
@@ -198,26 +206,32 @@ extension ManagedObject {
         if case .unloaded? = savedRelationshipValuesIfChanged?[slot] { savedRelationshipValuesIfChanged?[slot] = value }
     }
 
-    /// Changes the value in `slot`, keeping the saved values apart first.
+    /// Changes the value in `slot`, keeping its saved value apart first.
     func changeAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
-        keepSavedAttributeValuesApart()
+        keepSavedAttributeValueApart(atSlot: slot)
         setPrimitiveValue(value, atSlot: slot)
     }
 
-    /// Copies the attribute values to the saved ones before their first change. An inserted
-    /// object has none to keep: rollback forgets it, and its save writes every value.
-    func keepSavedAttributeValuesApart() {
+    /// Keeps the value in `slot` as its saved value before its first change. An inserted object
+    /// has none to keep: rollback forgets it, and its save writes every value.
+    func keepSavedAttributeValueApart(atSlot slot: Int) {
+        guard !changeFlags.contains(.inserted), savedAttributeValuesIfChanged?[slot] == nil else { return }
+        // Read before the extras are made: making them moves the values the read needs.
+        let saved = primitiveValue(atSlot: slot)
         // Through the extras directly: assigning the property would run its `_modify` coroutine.
-        if savedAttributeValuesIfChanged == nil, !changeFlags.contains(.inserted) {
-            let current = currentAttributeValues
-            withExtras { $0.savedAttributes = current }
+        withExtras { extras in
+            if extras.savedAttributes == nil {
+                extras.savedAttributes = SavedAttributeValues(saved, forSlot: slot)
+            } else {
+                extras.savedAttributes!.keep(saved, forSlot: slot)
+            }
         }
     }
 
     /// Sets the value in `slot` as both current and saved: a value the store computed.
     func setSavedAttributeValue(_ value: AttributeValue, atSlot slot: Int) {
         if primitiveValue(atSlot: slot) != value { changingAttribute(at: slot) { setPrimitiveValue(value, atSlot: slot) } }
-        savedAttributeValuesIfChanged?[slot] = value
+        savedAttributeValuesIfChanged?.replace(value, forSlot: slot)
     }
 
     func setAttributeValue(_ value: AttributeValue, atSlot slot: Int) {

@@ -57,7 +57,7 @@ final class ObjectExtras {
     @exclusivity(unchecked) var valueBuffer: AttributeValues.Buffer?
     @exclusivity(unchecked) var relationships: [RelationshipValue]
     /// The attribute values as last saved, once one changed.
-    @exclusivity(unchecked) var savedAttributes: AttributeValues?
+    @exclusivity(unchecked) var savedAttributes: SavedAttributeValues?
     /// The relationship values as last saved, once one changed.
     @exclusivity(unchecked) var savedRelationships: [RelationshipValue]?
     @exclusivity(unchecked) var observationBox: ObservationBox?

@@ -64,8 +64,8 @@ extension ObjectContext {
                 guard let read else { continue }
                 // Where the store's value is no longer the one read, the store changed it: it wins.
                 for slot in read.indices where Self.isSettable(slot, of: object)
-                    && object.savedAttributeValues[slot] != read[slot] && object.primitiveValue(atSlot: slot) != object.savedAttributeValues[slot] {
-                    object.setAttributeValue(object.savedAttributeValues[slot], atSlot: slot)
+                    && object.savedAttributeValue(atSlot: slot) != read[slot] && object.primitiveValue(atSlot: slot) != object.savedAttributeValue(atSlot: slot) {
+                    object.setAttributeValue(object.savedAttributeValue(atSlot: slot), atSlot: slot)
                 }
                 restoreToOnes(of: object, where: { slot in
                     slot < readToOnes.count && !Self.same(object.savedRelationshipValues[slot], readToOnes[slot])

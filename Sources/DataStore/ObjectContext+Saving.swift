@@ -86,7 +86,7 @@ extension ObjectContext {
         var changedKeys = ChangedKeys()
         for object in changed {
             object.fulfillIfNeeded()
-            let current = object.currentAttributeValues
+            let current = object.currentAttributeValues(writingInto: &values)
             if validatesNow { validate(object, values: current, into: &failures) }
             let changedSlots = object.changedAttributeSlots(current: current)
             let keys = changedKeys.keys(of: object, changedSlots: changedSlots)
@@ -94,7 +94,7 @@ extension ObjectContext {
                 unchanged.append(object)
             } else {
                 toUpdate.append(object)
-                updates.append(SaveChanges.Row(updating: object, current: current, changedSlots: changedSlots, changedKeys: keys, values: &values))
+                updates.append(SaveChanges.Row(updating: object, current: current, changedSlots: changedSlots, changedKeys: keys))
             }
         }
         guard failures.isEmpty else { throw .validation(failures) }
@@ -185,7 +185,7 @@ extension ObjectContext {
     /// since the save read them, those that did stay unsaved changes, and the object stays changed.
     private func keepAsSaved(_ row: SaveChanges.Row, in object: ManagedObject, _ mayHaveChanged: Bool) {
         guard mayHaveChanged, object.isLoaded else { return object.keepValuesAsSaved() }
-        let attributesKept = row.attributes.indices.allSatisfy { object.primitiveValue(atSlot: $0) == row.attributes[$0] }
+        let attributesChanged = SavedAttributeValues(saved: row.attributes, current: object.primitiveValue(atSlot:))
         // A to-many list the save left unloaded is as the store had it: loaded since, its saved
         // value is what was read. One unloaded now is read again when used.
         var relationships = row.relationships
@@ -198,9 +198,9 @@ extension ObjectContext {
         }
         let relationshipsKept = zip(object.relationshipValues, relationships).allSatisfy(Self.same)
         object.keepValuesAsSaved()
-        if !attributesKept { object.savedAttributeValuesIfChanged = row.attributes }
+        if !attributesChanged.isEmpty { object.savedAttributeValuesIfChanged = attributesChanged }
         if !relationshipsKept { object.savedRelationshipValuesIfChanged = relationships }
-        if !(attributesKept && relationshipsKept) { stillChanged(object) }
+        if !(attributesChanged.isEmpty && relationshipsKept) { stillChanged(object) }
     }
 
     /// Puts the values the store's triggers computed into the registered objects, as saved values,

@@ -590,9 +590,8 @@ public final class ObjectContext {
     /// Makes `object` a fault, then, with `mergeChanges`, loads it again and puts its unsaved
     /// changes back on top.
     private func reload(_ object: ManagedObject, mergeChanges: Bool) {
-        let local = (object.currentAttributeValues, object.savedAttributeValues)
-        let changedSlots = mergeChanges && object.isLoaded
-            ? local.0.indices.filter { local.0[$0] != local.1[$0] } : []
+        let local = object.currentAttributeValues
+        let changedSlots = mergeChanges && object.isLoaded ? object.changedAttributeSlots(current: local) : []
         let localRelationships = object.relationshipValues
         let changedRelationshipSlots = mergeChanges && object.isLoaded
             ? object.relationshipValues.indices.filter { !Self.same(localRelationships[$0], object.savedRelationshipValues[$0]) } : []
@@ -611,7 +610,7 @@ public final class ObjectContext {
             return
         }
         object.fulfillIfNeeded()
-        for slot in changedSlots where slot < object.loadedAttributeCount { object.changeAttributeValue(local.0[slot], atSlot: slot) }
+        for slot in changedSlots where slot < object.loadedAttributeCount { object.changeAttributeValue(local[slot], atSlot: slot) }
         for slot in changedRelationshipSlots where slot < object.relationshipValues.count {
             object.changeRelationshipValue(localRelationships[slot], atSlot: slot)
         }

@@ -71,6 +71,15 @@ final class RowLayout: Sendable {
         }
     }
 
+    /// Calls `body` with each column the attribute in `slot` is stored in and the value `value`
+    /// stores there: its own column, or each leaf's of a composite. A plain attribute's column is
+    /// read here, without copying its description.
+    func forEachStoredColumn(ofSlot slot: Int, value: AttributeValue, _ body: (_ columnIndex: Int, _ stored: AttributeValue) -> Void) {
+        let read = attributes[slot]
+        if read.isComposite, let composite = composites[slot] { return composite.forEachStoredColumn(of: value, body) }
+        if let column = read.column { body(Int(column), value) }
+    }
+
     /// Sets `object`'s values from `row`, which selects the entity's `selectColumns`: into the
     /// class's stored properties when it has them, else into a row of `values`. This is the inner
     /// loop of every fetch.

@@ -1,3 +1,5 @@
+import GRDB
+
 /// The statements a save runs once per object, each prepared once for the save: an entity's
 /// `DELETE`, and its `UPDATE` of each set of columns its objects change — a save of many objects
 /// mostly changes the same columns of one entity.
@@ -8,9 +10,21 @@ final class RowStatements {
     private var lastUpdate: (entity: Int, columns: [Int], statement: SaveTransaction.LoggedStatement)?
     /// Each entity's `DELETE`, by entity number.
     private var deletes: [SaveTransaction.LoggedStatement?] = []
+    /// One row's `UPDATE` columns and arguments, built here row after row in the same room.
+    /// Used by one row at a time, so unchecked: checking each access cost as much as the room saves.
+    @exclusivity(unchecked) var columns: [Int] = []
+    @exclusivity(unchecked) var arguments: [DatabaseValue] = []
 
     init(_ transaction: SaveTransaction) {
         self.transaction = transaction
+    }
+
+    /// Empties `columns` and `arguments` for the next row, keeping their room.
+    func clearArguments() {
+        // One by one: `removeAll(keepingCapacity:)` runs a generic `replaceSubrange`, which costs
+        // more than removing a row's few arguments.
+        while columns.popLast() != nil {}
+        while arguments.popLast() != nil {}
     }
 
     /// `UPDATE` of `columns` (indexes among the entity's table columns) and `Z_OPT` of the row

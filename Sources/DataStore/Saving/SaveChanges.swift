@@ -32,14 +32,12 @@ struct SaveChanges: Sendable {
             changedKeys = []
         }
 
-        /// A saved object with changes: its `current` values, and which ones changed.
-        init(updating object: ManagedObject, current: AttributeValues, changedSlots: [Int], changedKeys: Set<String>, values: inout AttributeValues.Writer) {
+        /// A saved object with changes: its `current` values, one per attribute of its entity, and
+        /// which ones changed.
+        init(updating object: ManagedObject, current: AttributeValues, changedSlots: [Int], changedKeys: Set<String>) {
             objectID = object.objectID
             version = object.version
-            // Every slot, as the entity has them: a slot not loaded is written as null. Values read
-            // whole are kept as they are, without a copy.
-            let count = object.entity.attributes.count
-            attributes = current.count == count ? current : values.row(count: count) { $0 < current.count ? current[$0] : .null }
+            attributes = current
             self.changedSlots = changedSlots
             relationships = object.relationshipValues
             savedRelationships = object.savedRelationshipValues

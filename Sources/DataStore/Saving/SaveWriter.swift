@@ -230,17 +230,13 @@ struct SaveWriter {
 
     /// Writes the changed columns if the row still has the version the context read.
     private func update(_ object: SaveChanges.Row) throws -> Bool {
-        let entity = object.entity
-        var columns: [Int] = [], values: [DatabaseValue] = []
-        // Room at once for a column per changed attribute and two per to-one (a composite may
-        // need more): growing both arrays from empty cost more per row than the rest of this.
-        let expected = object.changedSlots.count + 2 * entity.relationships.count
-        columns.reserveCapacity(expected)
-        values.reserveCapacity(expected + 3)
+        let entity = object.entity, layout = entity.rowLayout
+        // Built in room the save keeps: arrays of the row's own would be two allocations per row.
+        statements.clearArguments()
         for slot in object.changedSlots {
-            entity.attributes[slot].forEachStoredColumn(of: object.attributes[slot]) { index, stored in
-                columns.append(index)
-                values.append(store.dialect.storedValue(stored))
+            layout.forEachStoredColumn(ofSlot: slot, value: object.attributes[slot]) { index, stored in
+                statements.columns.append(index)
+                statements.arguments.append(store.dialect.storedValue(stored))
             }
         }
         for relationship in entity.relationships {
@@ -249,18 +245,17 @@ struct SaveWriter {
                   !ObjectContext.same(object.relationships[relationship.slot], object.savedRelationships[relationship.slot])
             else { continue }
             let target = permanentIDs.resolved(id)
-            columns.append(column)
-            values.append(target?.primaryKey?.databaseValue ?? .null)
+            statements.columns.append(column)
+            statements.arguments.append(target?.primaryKey?.databaseValue ?? .null)
             if let entityColumn {
-                columns.append(entityColumn)
-                values.append(target?.entityNumber.databaseValue ?? .null)
+                statements.columns.append(entityColumn)
+                statements.arguments.append(target?.entityNumber.databaseValue ?? .null)
             }
         }
-        // One by one: an array literal appended would be an allocation per row.
-        values.append((object.version + 1).databaseValue)
-        values.append(key(of: object).databaseValue)
-        values.append(object.version.databaseValue)
-        return try transaction.execute(statements.update(of: entity, columns: columns), values) == 1
+        statements.arguments.append((object.version + 1).databaseValue)
+        statements.arguments.append(key(of: object).databaseValue)
+        statements.arguments.append(object.version.databaseValue)
+        return try transaction.execute(statements.update(of: entity, columns: statements.columns), statements.arguments) == 1
     }
 
     /// Deletes the row if it still has the version the context read, with its join-table rows and
