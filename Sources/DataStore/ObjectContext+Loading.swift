@@ -29,7 +29,8 @@ extension ObjectContext {
         var found = false
         try readEachRow(sql, in: store(of: object)) { row in
             var values = AttributeValues.Writer(valuesPerBuffer: 0)
-            entity.rowLayout.fill(object, from: row, into: &values, context: self)
+            var relationships = SharedRelationshipValues.unshared
+            entity.rowLayout.fill(object, from: row, into: &values, sharing: &relationships, context: self)
             found = true
         }
         return found

@@ -81,19 +81,23 @@ final class RowLayout: Sendable {
     }
 
     /// Sets `object`'s values from `row`, which selects the entity's `selectColumns`: into the
-    /// class's stored properties when it has them, else into a row of `values`. This is the inner
-    /// loop of every fetch.
-    func fill(_ object: ManagedObject, from row: RowColumns, into values: inout AttributeValues.Writer, context: ObjectContext) {
+    /// class's stored properties when it has them, else into a row of `values`; its relationship
+    /// values shared with rows before that lead to the same object. This is the inner loop of
+    /// every fetch.
+    func fill(
+        _ object: ManagedObject, from row: RowColumns, into values: inout AttributeValues.Writer,
+        sharing shared: inout SharedRelationshipValues, context: ObjectContext
+    ) {
         if fillsProperties, fillProperties(of: object, from: row) {
             // An entity without relationships keeps its empty array: no copy to make or release.
             if relationshipTemplate.isEmpty {
                 object.keepValuesAsSaved()
             } else {
-                object.setLoadedRelationshipValues(relationships(from: row, of: object, context: context))
+                object.setLoadedRelationshipValues(relationships(from: row, of: object, sharing: &shared, context: context))
             }
         } else {
             let loaded = values.row(count: attributes.count) { value(atSlot: $0, of: row) }
-            object.setLoadedValues(loaded, relationships(from: row, of: object, context: context))
+            object.setLoadedValues(loaded, relationships(from: row, of: object, sharing: &shared, context: context))
         }
         object.version = row.int64(2)
         object.faultState = .fetched
@@ -128,7 +132,21 @@ final class RowLayout: Sendable {
         }
     }
 
-    /// The relationship values of `row`: its to-ones' destinations, the rest as the template has them.
+    /// The relationship values of `row`: its to-ones' destinations, the rest as the template has
+    /// them. With one to-one, those of an earlier row leading to the same object, if `shared` has them.
+    private func relationships(
+        from row: RowColumns, of object: ManagedObject, sharing shared: inout SharedRelationshipValues, context: ObjectContext
+    ) -> [RelationshipValue] {
+        guard toOnes.count == 1 else { return relationships(from: row, of: object, context: context) }
+        let read = toOnes[0]
+        guard !row.isNull(read.column) else { return relationshipTemplate }
+        let number = read.entityColumn.map { Int(row.int64($0)) } ?? read.destinationEntityNumber
+        return shared.values(of: self, key: row.int64(read.column), entityNumber: number) {
+            relationships(from: row, of: object, context: context)
+        }
+    }
+
+    /// The relationship values of `row`, an array of their own.
     private func relationships(from row: RowColumns, of object: ManagedObject, context: ObjectContext) -> [RelationshipValue] {
         var relationships = relationshipTemplate
         guard !toOnes.isEmpty else { return relationships }

@@ -16,6 +16,8 @@ struct RowMaterializer {
     private let readsEntityColumn: Bool
     /// Where the rows' attribute values go, many rows to a buffer.
     private var values = AttributeValues.Writer(valuesPerBuffer: Self.valuesPerBuffer)
+    /// The rows' relationship values, shared by rows that lead to the same object.
+    private var relationships = SharedRelationshipValues()
 
     /// About 100 KB of values. Buffers under 64 KB made a 100,000-row fetch and its release 15%
     /// slower (glibc frees them through its bins, merging neighbours each time); an object kept
@@ -40,14 +42,14 @@ struct RowMaterializer {
         let slot = context.registrySlot(for: ObjectID.Row(entityNumber: entityNumber | registryOffset, key: key))
         if let registered = context.registeredObject(at: slot) {
             guard !registered.isLoaded else { return registered }
-            registered.entity.rowLayout.fill(registered, from: row, into: &values, context: context)
+            registered.entity.rowLayout.fill(registered, from: row, into: &values, sharing: &relationships, context: context)
             if asFaults { registered.faultState = .fetchedAsFault }
             return registered
         }
         if entityNumber != scope.entityNumber { useEntity(numbered: entityNumber) }
         let object = scope.entity.objectClass.init(ObjectCreation(objectID: ObjectID(scope: scope, key: key), context: context))
         context.register(object, at: slot)
-        layout.fill(object, from: row, into: &values, context: context)
+        layout.fill(object, from: row, into: &values, sharing: &relationships, context: context)
         if asFaults { object.faultState = .fetchedAsFault }
         return object
     }
