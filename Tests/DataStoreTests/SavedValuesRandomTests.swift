@@ -4,11 +4,12 @@ import Library
 import TestSupport
 import Testing
 
-/// Random edits of saved objects — values set and set back, saves, rollbacks, refreshes — against
-/// a model of each object's current and saved values: after every step, `changedValues()`,
-/// `committedValues(forKeys:)` and the current values must be the model's, and after every save
-/// the store must hold the current ones. An object keeps only the saved values of the attributes
-/// it changed, so this pins that the others' saved values are their current ones.
+/// Random edits of saved objects — values set and set back, saves, rollbacks, refreshes, changes
+/// another context saves, merged — against a model of each object's current and saved values:
+/// after every step, `changedValues()`, `committedValues(forKeys:)` and the current values must be
+/// the model's, and after every save the store must hold the current ones. An object keeps only
+/// the saved values of the attributes it changed, so this pins that the others' saved values are
+/// their current ones.
 ///
 /// 300 steps by default; `DATASTORE_SAVED_VALUES_STEPS=20000 swift test --filter
 /// SavedValuesRandomTests` for the full run. `DATASTORE_SAVED_VALUES_SEED` replays a run.
@@ -60,7 +61,8 @@ import Testing
                 case 0:
                     try context.save()
                     saved = current
-                    let stored = try store.newContext().fetch(FetchRequest<ManagedObject>(entityName: "Book"))
+                    let reader = store.newContext()
+                    let stored = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
                     for book in stored {
                         let position = try #require(books.firstIndex { $0.objectID == book.objectID })
                         try #require(Self.read(book) == current[position], "\(label): the stored values")
@@ -73,6 +75,17 @@ import Testing
                 case 3:
                     context.refresh(book, mergeChanges: false)
                     current[index] = saved[index]
+                case 4:
+                    // Another context saves a change to the book; refreshed with its changes merged,
+                    // the book takes the stored value where it had not changed that attribute.
+                    let (name, pool) = Self.values.randomElement(using: &random)!
+                    let value = pool.randomElement(using: &random)!
+                    let writer = store.newContext()
+                    try writer.existingObject(with: book.objectID).setValue(value, forKey: name)
+                    try writer.save()
+                    if current[index][name] == saved[index][name] { current[index][name] = Self.text(value) }
+                    saved[index][name] = Self.text(value)
+                    context.refresh(book, mergeChanges: true)
                 default:
                     let (name, pool) = Self.values.randomElement(using: &random)!
                     let value = pool.randomElement(using: &random)!

@@ -18,8 +18,9 @@ struct SharedRelationshipValues {
 
     /// The number of entries: 256, or none to share nothing.
     private let capacity: Int
-    /// Made on the first row with a to-one.
+    /// Made on the second row with a to-one: a fetch of one row keeps its one entry in `first`.
     private var entries: [Entry?] = []
+    private var first: Entry?
 
     /// A table for the rows of a fetch.
     init() {
@@ -39,14 +40,28 @@ struct SharedRelationshipValues {
         of layout: RowLayout, key: Int64, entityNumber: Int, _ make: () -> [RelationshipValue]
     ) -> [RelationshipValue] {
         guard capacity > 0 else { return make() }
-        if entries.isEmpty { entries = Array(repeating: nil, count: capacity) }
-        let index = Int(truncatingIfNeeded: key &+ Int64(truncatingIfNeeded: entityNumber) &* 31) & (capacity - 1)
         let layoutID = ObjectIdentifier(layout)
+        if entries.isEmpty {
+            guard let first else {
+                let values = make()
+                first = Entry(layout: layoutID, key: key, entityNumber: entityNumber, values: values)
+                return values
+            }
+            entries = Array(repeating: nil, count: capacity)
+            entries[index(key: first.key, entityNumber: first.entityNumber)] = first
+            self.first = nil
+        }
+        let index = index(key: key, entityNumber: entityNumber)
         if let entry = entries[index], entry.key == key, entry.entityNumber == entityNumber, entry.layout == layoutID {
             return entry.values
         }
         let values = make()
         entries[index] = Entry(layout: layoutID, key: key, entityNumber: entityNumber, values: values)
         return values
+    }
+
+    /// The entry a destination goes in: its key's low bits, which spread the dense keys of a table.
+    private func index(key: Int64, entityNumber: Int) -> Int {
+        Int(truncatingIfNeeded: key &+ Int64(truncatingIfNeeded: entityNumber) &* 31) & (capacity - 1)
     }
 }
