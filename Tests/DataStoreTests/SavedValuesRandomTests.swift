@@ -5,11 +5,11 @@ import TestSupport
 import Testing
 
 /// Random edits of saved objects — values set and set back, saves, rollbacks, refreshes, changes
-/// another context saves, merged — against a model of each object's current and saved values:
-/// after every step, `changedValues()`, `committedValues(forKeys:)` and the current values must be
-/// the model's, and after every save the store must hold the current ones. An object keeps only
-/// the saved values of the attributes it changed, so this pins that the others' saved values are
-/// their current ones.
+/// another context saves (merged by a refresh) and changes a child context saves into the
+/// object's — against a model of each object's current and saved values: after every step,
+/// `changedValues()`, `committedValues(forKeys:)` and the current values must be the model's, and
+/// after every save the store must hold the current ones. An object keeps only the saved values of
+/// the attributes it changed, so this pins that the others' saved values are their current ones.
 ///
 /// 300 steps by default; `DATASTORE_SAVED_VALUES_STEPS=20000 swift test --filter
 /// SavedValuesRandomTests` for the full run. `DATASTORE_SAVED_VALUES_SEED` replays a run.
@@ -57,7 +57,7 @@ import Testing
                 let index = Int.random(in: 0..<books.count, using: &random)
                 let book = books[index]
                 let label = "step \(step)"
-                switch Int.random(in: 0..<10, using: &random) {
+                switch Int.random(in: 0..<12, using: &random) {
                 case 0:
                     try context.save()
                     saved = current
@@ -86,6 +86,14 @@ import Testing
                     if current[index][name] == saved[index][name] { current[index][name] = Self.text(value) }
                     saved[index][name] = Self.text(value)
                     context.refresh(book, mergeChanges: true)
+                case 5:
+                    // A child context changes the book and saves into this one: a change here, unsaved.
+                    let (name, pool) = Self.values.randomElement(using: &random)!
+                    let value = pool.randomElement(using: &random)!
+                    let child = context.newChildContext()
+                    try child.existingObject(with: book.objectID).setValue(value, forKey: name)
+                    try child.save()
+                    current[index][name] = Self.text(value)
                 default:
                     let (name, pool) = Self.values.randomElement(using: &random)!
                     let value = pool.randomElement(using: &random)!
