@@ -18,20 +18,20 @@ struct SavedAttributeValues {
         entries = [Entry(slot: slot, value: value)]
     }
 
-    /// The saved value of `slot`, when it was kept by a change: `nil` when the saved value is the current one.
+    /// The saved value of `slot`, when a change kept it: `nil` when the saved value is the current one.
     subscript(slot: Int) -> AttributeValue? {
         entries.first { $0.slot == slot }?.value
     }
-
-    /// The slots kept, in order.
-    var slots: [Int] { entries.map(\.slot) }
 
     var isEmpty: Bool { entries.isEmpty }
 
     /// Keeps `value` as the saved value of `slot`, unless one is kept already: the first change of
     /// an attribute keeps the value it replaces, and later changes leave it.
     mutating func keep(_ value: AttributeValue, forSlot slot: Int) {
-        guard let index = entries.firstIndex(where: { $0.slot >= slot }) else { return entries.append(Entry(slot: slot, value: value)) }
+        // Past every slot kept: appended, moving nothing.
+        guard let index = entries.firstIndex(where: { $0.slot >= slot }) else {
+            return entries.append(Entry(slot: slot, value: value))
+        }
         if entries[index].slot != slot { entries.insert(Entry(slot: slot, value: value), at: index) }
     }
 
@@ -62,6 +62,8 @@ struct SavedAttributeValues {
     /// The values that `saved` holds where they differ from `current`: what an object keeps when
     /// its values changed after a save read them.
     init(saved: AttributeValues, current: (Int) -> AttributeValue) {
-        for slot in saved.indices where current(slot) != saved[slot] { entries.append(Entry(slot: slot, value: saved[slot])) }
+        for slot in saved.indices where current(slot) != saved[slot] {
+            entries.append(Entry(slot: slot, value: saved[slot]))
+        }
     }
 }
