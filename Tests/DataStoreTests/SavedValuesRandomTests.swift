@@ -78,8 +78,7 @@ import Testing
                 case 4:
                     // Another context saves a change to the book; refreshed with its changes merged,
                     // the book takes the stored value where it had not changed that attribute.
-                    let (name, pool) = Self.values.randomElement(using: &random)!
-                    let value = pool.randomElement(using: &random)!
+                    let (name, value) = Self.randomEdit(using: &random)
                     let writer = store.newContext()
                     try writer.existingObject(with: book.objectID).setValue(value, forKey: name)
                     try writer.save()
@@ -88,15 +87,13 @@ import Testing
                     context.refresh(book, mergeChanges: true)
                 case 5:
                     // A child context changes the book and saves into this one: a change here, unsaved.
-                    let (name, pool) = Self.values.randomElement(using: &random)!
-                    let value = pool.randomElement(using: &random)!
+                    let (name, value) = Self.randomEdit(using: &random)
                     let child = context.newChildContext()
                     try child.existingObject(with: book.objectID).setValue(value, forKey: name)
                     try child.save()
                     current[index][name] = Self.text(value)
                 default:
-                    let (name, pool) = Self.values.randomElement(using: &random)!
-                    let value = pool.randomElement(using: &random)!
+                    let (name, value) = Self.randomEdit(using: &random)
                     if let book = book as? Library.Book, Bool.random(using: &random) {
                         Self.setThroughProperty(book, name, value)
                     } else {
@@ -113,6 +110,12 @@ import Testing
                 }
             }
         }
+    }
+
+    /// An attribute to edit and the value it takes, each picked at random.
+    static func randomEdit(using random: inout SplitMix64) -> (name: String, value: (any Sendable)?) {
+        let (name, pool) = values.randomElement(using: &random)!
+        return (name, pool.randomElement(using: &random)!)
     }
 
     static func read(_ book: ManagedObject) -> Values {

@@ -2,7 +2,8 @@ import GRDB
 
 /// The statements a save runs once per object, each prepared once for the save: an entity's
 /// `DELETE`, and its `UPDATE` of each set of columns its objects change — a save of many objects
-/// mostly changes the same columns of one entity.
+/// mostly changes the same columns of one entity — with the room an `UPDATE`'s columns and
+/// arguments are built in, row after row.
 final class RowStatements {
     private let transaction: SaveTransaction
     private var updates: [[Int]: SaveTransaction.LoggedStatement] = [:]
