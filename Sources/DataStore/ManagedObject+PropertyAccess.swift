@@ -40,6 +40,29 @@ extension ManagedObject {
         }
     }
 
+    /// The value of the attribute `key` names, kept in a compact stored property (`Int64`,
+    /// `Double` and `Date` values, `CompactOptional`).
+    @inlinable
+    public subscript<Root, Value: PropertyStorable>(
+        key: AttributeKey<Root, Value>, stored: @autoclosure () -> CompactOptional<Value.Stored>
+    ) -> Value where Value.Stored: CompactlyStorable {
+        self[key, stored().value]
+    }
+
+    /// Writes `newValue` to the attribute `key` names, kept in a compact stored property; a value
+    /// that does not fit there (see `CompactOptional`) goes through typed access.
+    @inlinable
+    public func write<Root, Value: PropertyStorable>(
+        _ newValue: Value, to key: AttributeKey<Root, Value>, current: @autoclosure () -> CompactOptional<Value.Stored>,
+        _ store: (CompactOptional<Value.Stored>) -> Void
+    ) where Value.Stored: CompactlyStorable {
+        guard let stored = CompactOptional<Value.Stored>(fitting: newValue.stored) else {
+            self[key] = newValue
+            return
+        }
+        write(newValue, to: key, current: current().value) { _ in store(stored) }
+    }
+
     /// How a generated getter reads its attribute, once a fault has loaded its row (which this
     /// does first). One call answers where the values are and whether reads register, so that a
     /// getter of a class without observation costs what it did before observation existed.

@@ -16,13 +16,18 @@ struct StoreRow {
     private let reads: UnsafeBufferPointer<RowLayout.AttributeRead>
     /// Not retained: the entity keeps its layout alive while its rows are read.
     private unowned(unsafe) let layout: RowLayout
-    /// Whether a read found a value of another type than its own.
+    /// Whether a read found a value of another type than its own, or one its property cannot hold.
     private(set) var hasMismatch = false
 
     init(columns: RowColumns, reads: UnsafeBufferPointer<RowLayout.AttributeRead>, layout: RowLayout) {
         self.columns = columns
         self.reads = reads
         self.layout = layout
+    }
+
+    /// Marks the row: a value read cannot be held by its property (see `CompactOptional`).
+    @usableFromInline mutating func noteMismatch() {
+        hasMismatch = true
     }
 
     // The common types read their usual storage class straight from SQLite, as

@@ -66,6 +66,27 @@ public struct StoredAttributeVisitor {
         slot += 1
     }
 
+    /// Visits the compact property of the next slot (`Int64`, `Double` and `Date` values).
+    @inlinable @inline(__always)
+    public mutating func visit<Stored: CompactlyStorable>(_ property: inout CompactOptional<Stored>) {
+        switch operation {
+        case .read:
+            // A value with the pattern that stands for `nil` is a mismatch: the row goes to the buffer.
+            if let compact = CompactOptional(fitting: Stored.read(slot, with: &self)) { property = compact } else { row!.noteMismatch() }
+        case .value: if slot == target { value = property.value?.storedAttributeValue ?? .null }
+        case .store: if slot == target { store(value, in: &property) }
+        case .collect: if slot < values.count { values[slot] = property.value?.storedAttributeValue ?? .null }
+        case .storeAll: if slot < values.count { store(values[slot], in: &property) }
+        case .clear: property = nil
+        }
+        slot += 1
+    }
+
+    @inlinable @inline(__always)
+    mutating func store<Stored: CompactlyStorable>(_ value: AttributeValue, in property: inout CompactOptional<Stored>) {
+        if let stored = Stored?(fitting: value), let compact = CompactOptional(fitting: stored) { property = compact } else { isStored = false }
+    }
+
     @inlinable @inline(__always)
     mutating func store<Stored: StoredPropertyValue>(_ value: AttributeValue, in property: inout Stored?) {
         if let stored = Stored?(fitting: value) { property = stored } else { isStored = false }

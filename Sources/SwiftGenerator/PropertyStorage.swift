@@ -22,8 +22,11 @@ struct PropertyStorage {
         }
     }
 
-    /// `Double?`: the stored property's type.
-    var type: String { payload + "?" }
+    /// The stored property's type: `CompactOptional<Double>` for the 8-byte payloads, which it
+    /// keeps in their own width (an `Optional` of one is 9 bytes, 16 aligned), else `String?`.
+    var type: String { Self.compactPayloads.contains(payload) ? "CompactOptional<\(payload)>" : payload + "?" }
+
+    private static let compactPayloads: Set<String> = ["Int64", "Double", "Date"]
 
     /// Whether a property of the standard Swift type `typeName` reads and writes this storage
     /// directly: when the type is `PropertyStorable` with this payload as its `Stored` type.

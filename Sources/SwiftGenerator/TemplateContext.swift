@@ -157,8 +157,9 @@ public struct StoredAttributeContext: Sendable, Encodable {
     public var slot: Int
     /// The stored property: `_price`.
     public var storageName: String
-    /// Its type, the optional payload of the attribute type's value (`Double?`, `Int64?`), or
-    /// `AttributeValue?` for a composite.
+    /// Its type, the optional payload of the attribute type's value: `CompactOptional<Double>`
+    /// for `Int64`, `Double` and `Date`, which it keeps in their own width, `String?` for the
+    /// others, `AttributeValue?` for a composite. Declared `= nil`: either starts empty.
     public var storageType: String
 }
 

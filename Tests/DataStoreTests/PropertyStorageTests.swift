@@ -193,4 +193,74 @@ import Testing
             #expect(book.valueStorage == .properties)
         }
     }
+
+    /// `Int64`, `Double` and `Date` values live in 8-byte `CompactOptional`s, which give up one bit
+    /// pattern to stand for `nil`; every other pattern comes back as it went in.
+    @Test func compactOptionals_takeTheWidthOfTheirValue_andHoldEveryOtherPattern() {
+        #expect(MemoryLayout<CompactOptional<Int64>>.size == 8)
+        #expect(MemoryLayout<CompactOptional<Double>>.size == 8)
+        #expect(MemoryLayout<CompactOptional<Date>>.size == 8)
+        #expect(CompactOptional<Double>(nilLiteral: ()).value == nil)
+        #expect(CompactOptional<Int64>(fitting: nil)?.value == nil)
+        let doubles: [Double] = [0, -0.0, 1.5, .infinity, -.infinity, .nan, .greatestFiniteMagnitude, Double(bitPattern: Double.nilBits ^ 1)]
+        for value in doubles {
+            #expect(CompactOptional(fitting: value)?.value?.bitPattern == value.bitPattern)
+        }
+        for value: Int64 in [0, -1, .max, .min + 1] {
+            #expect(CompactOptional(fitting: value)?.value == value)
+        }
+        let date = Date(timeIntervalSinceReferenceDate: -12.25)
+        #expect(CompactOptional(fitting: date)?.value == date)
+        #expect(CompactOptional(fitting: Int64.min) == nil)
+        #expect(CompactOptional(fitting: Double(bitPattern: Double.nilBits)) == nil)
+        #expect(CompactOptional(fitting: Date(timeIntervalSinceReferenceDate: Double(bitPattern: Double.nilBits))) == nil)
+    }
+
+    @Test func theIntegerThatStandsForNil_inAStore_isReadIntoTheBuffer() throws {
+        let url = TestStores.newStoreURL()
+        let store = try PersistentStore(url: url, model: TestStores.library)
+        let context = store.newContext()
+        let ebook = Library.Ebook(context: context)
+        ebook.title = "Middlemarch"
+        ebook.sizeBytes = 7
+        try context.save()
+        let entity = ebook.entity
+        let column = try #require(entity.attribute(named: "sizeBytes")?.columnName)
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: "UPDATE \(entity.tableName) SET \(column) = ?", arguments: [Int64.min])
+        }
+
+        let fetched = try #require(try store.newContext().fetch(FetchRequest<Library.Ebook>()).first)
+        #expect(fetched.sizeBytes == .min)
+        #expect(fetched.valueStorage == .buffer)
+        #expect(fetched.title == "Middlemarch")
+    }
+
+    @Test(arguments: TestedEngine.available) func theValuesThatStandForNil_setThroughProperties_areKeptWhole(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store throws in
+            let context = store.newContext()
+            let ebook = Library.Ebook(context: context)
+            ebook.title = "Middlemarch"
+            ebook.sizeBytes = 7
+            ebook.published = Date(timeIntervalSinceReferenceDate: 100)
+            #expect(ebook.valueStorage == .properties)
+            ebook.sizeBytes = .min
+            #expect(ebook.sizeBytes == .min)
+            #expect(ebook.valueStorage == .buffer)
+            #expect(ebook.published == Date(timeIntervalSinceReferenceDate: 100))
+            ebook.published = nil
+            #expect(ebook.published == nil)
+            try context.save()
+
+            let fetched = try #require(try store.newContext().fetch(FetchRequest<Library.Ebook>()).first)
+            #expect(fetched.sizeBytes == .min)
+            #expect(fetched.published == nil)
+            #expect(fetched.title == "Middlemarch")
+
+            let audiobook = Library.Audiobook(context: context)
+            audiobook.duration = Double(bitPattern: Double.nilBits)
+            #expect(audiobook.duration.bitPattern == Double.nilBits)
+            #expect(audiobook.valueStorage == .buffer)
+        }
+    }
 }

@@ -21,11 +21,11 @@ public final class Item: ManagedObject {
     public static let quantity = AttributeKey<Item, Int64>("quantity", slot: 4)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _added: Date?
-    @exclusivity(unchecked) private var _isActive: Bool?
-    @exclusivity(unchecked) private var _name: String?
-    @exclusivity(unchecked) private var _price: Double?
-    @exclusivity(unchecked) private var _quantity: Int64?
+    @exclusivity(unchecked) private var _added: CompactOptional<Date> = nil
+    @exclusivity(unchecked) private var _isActive: Bool? = nil
+    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _price: CompactOptional<Double> = nil
+    @exclusivity(unchecked) private var _quantity: CompactOptional<Int64> = nil
 
     public override class var generatedModel: ManagedObjectModel? { StoreFixtures.model }
 

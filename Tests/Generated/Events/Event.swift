@@ -11,7 +11,7 @@ public final class Event: ManagedObject {
     public static let timeStamp = AttributeKey<Event, Date?>("timeStamp", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _timeStamp: Date?
+    @exclusivity(unchecked) private var _timeStamp: CompactOptional<Date> = nil
 
     public override class var generatedModel: ManagedObjectModel? { Events.model }
 

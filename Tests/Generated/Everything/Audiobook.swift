@@ -15,7 +15,7 @@ public final class Audiobook: Book {
     public static let narrator = ToOneKey<Audiobook, Author>("narrator", slot: 7)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _duration: Double?
+    @exclusivity(unchecked) private var _duration: CompactOptional<Double> = nil
 
     public override class var generatedModel: ManagedObjectModel? { Everything.model }
 

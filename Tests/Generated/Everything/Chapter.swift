@@ -17,8 +17,8 @@ public final class Chapter: ManagedObject {
     public static let book = ToOneKey<Chapter, Book>("book", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _index: Int64?
-    @exclusivity(unchecked) private var _title: String?
+    @exclusivity(unchecked) private var _index: CompactOptional<Int64> = nil
+    @exclusivity(unchecked) private var _title: String? = nil
 
     public override class var generatedModel: ManagedObjectModel? { Everything.model }
 

@@ -20,9 +20,9 @@ public final class FailedBankDetails: ManagedObject {
     public static let info = ToOneKey<FailedBankDetails, FailedBankInfo>("info", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _closeDate: Date?
-    @exclusivity(unchecked) private var _updatedDate: Date?
-    @exclusivity(unchecked) private var _zip: Int64?
+    @exclusivity(unchecked) private var _closeDate: CompactOptional<Date> = nil
+    @exclusivity(unchecked) private var _updatedDate: CompactOptional<Date> = nil
+    @exclusivity(unchecked) private var _zip: CompactOptional<Int64> = nil
 
     public override class var generatedModel: ManagedObjectModel? { FailedBanks.model }
 

@@ -14,8 +14,8 @@ public final class Café: ManagedObject {
     public static let entityName_ = AttributeKey<Café, String?>("entityName", slot: 1)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _größe: Double?
-    @exclusivity(unchecked) private var _entityName_: String?
+    @exclusivity(unchecked) private var _größe: CompactOptional<Double> = nil
+    @exclusivity(unchecked) private var _entityName_: String? = nil
 
     public override class var generatedModel: ManagedObjectModel? { HostileNamesModel.model }
 

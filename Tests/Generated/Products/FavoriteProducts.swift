@@ -12,7 +12,7 @@ public final class FavoriteProducts: Products {
     public static let favoritedAt = AttributeKey<FavoriteProducts, Date?>("favoritedAt", slot: 2)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _favoritedAt: Date?
+    @exclusivity(unchecked) private var _favoritedAt: CompactOptional<Date> = nil
 
     public override class var generatedModel: ManagedObjectModel? { ProductsModel.model }
 

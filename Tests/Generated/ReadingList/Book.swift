@@ -17,8 +17,8 @@ public final class Book: ManagedObject {
     public static let author = ToOneKey<Book, Author>("author", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _published: Int64?
-    @exclusivity(unchecked) private var _title: String?
+    @exclusivity(unchecked) private var _published: CompactOptional<Int64> = nil
+    @exclusivity(unchecked) private var _title: String? = nil
 
     public override class var generatedModel: ManagedObjectModel? { ReadingList.model }
 

@@ -14,8 +14,8 @@ package final class Book: ManagedObject {
     package static let title = AttributeKey<Book, String>("title", slot: 1)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _price: Double?
-    @exclusivity(unchecked) private var _title: String?
+    @exclusivity(unchecked) private var _price: CompactOptional<Double> = nil
+    @exclusivity(unchecked) private var _title: String? = nil
 
     package override class var generatedModel: ManagedObjectModel? { Books.model }
 

@@ -16,7 +16,7 @@ package final class Audiobook: Book {
     package static let narrator = ToOneKey<Audiobook, Author>("narrator", slot: 7)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _duration: Double?
+    @exclusivity(unchecked) private var _duration: CompactOptional<Double> = nil
 
     package override class var generatedModel: ManagedObjectModel? { Everything.model }
 

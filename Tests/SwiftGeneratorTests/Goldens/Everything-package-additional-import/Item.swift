@@ -15,8 +15,8 @@ package class Item: ManagedObject {
     package static let identifier = AttributeKey<Item, UUID?>("identifier", slot: 1)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _added: Date?
-    @exclusivity(unchecked) private var _identifier: UUID?
+    @exclusivity(unchecked) private var _added: CompactOptional<Date> = nil
+    @exclusivity(unchecked) private var _identifier: UUID? = nil
 
     package override class var generatedModel: ManagedObjectModel? { Everything.model }
 
