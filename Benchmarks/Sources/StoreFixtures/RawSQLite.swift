@@ -67,7 +67,7 @@ public enum RawSQLite {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { fatalError(String(cString: sqlite3_errmsg(db))) }
     }
 
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// Inserts `count` rows with the bookkeeping Core Data's layout needs.
     public static func insertAll(_ db: OpaquePointer, count: Int = StoreFixtures.objectCount) {

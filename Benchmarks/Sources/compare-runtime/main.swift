@@ -164,6 +164,12 @@ for _ in 0..<writeRounds {
         let raw = RawSQLite.open(try StoreFixtures.emptyStoreURL())
         measure(.insert, .structs) { RawSQLite.insertAll(raw) }
         sqlite3_close(raw)
+        let objectsURL = try StoreFixtures.emptyStoreURL()
+        let objects = RawSQLite.open(objectsURL)
+        measure(.insert, .uniquedClassInstances) { RawSQLite.insertAllObjects(objects) }
+        sqlite3_close(objects)
+        let objectsCount = try DatabasePool(path: objectsURL.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZITEM") }
+        precondition(objectsCount == StoreFixtures.objectCount, "the uniqued instances inserted \(objectsCount ?? 0) items")
         let records = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
         try measure(.insert, .grdbRecords) { try ItemRecord.insertAll(records) }
         let subclasses = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)

@@ -1,5 +1,5 @@
 // Loops one runtime operation for profilers (perf, valgrind) and prints the fastest and the median
-// round: profile-store insert|insert-floor|insert-constrained|upsert|update|delete|update-floor|delete-floor|fetch|predicate|computed|read|traverse|traverse-floor[-uniqued]|list-insert-delete|list-first-change[-10k]|list-move
+// round: profile-store insert|insert-floor[-objects]|insert-constrained|upsert|update|delete|update-floor|delete-floor|fetch|predicate|computed|read|traverse|traverse-floor[-uniqued]|list-insert-delete|list-first-change[-10k]|list-move
 // [ROUNDS]; fetch-floor, fetch-floor-objects, fetch-floor-uniqued, predicate-floor, computed-floor (SQLite's C API: structs, one plain
 // class instance per row, or one kept in an identity map) and fetch-peer, predicate-peer (GRDB records) profile the contenders the
 // same way.
@@ -28,10 +28,10 @@ case "insert":
         let context = try PersistentStore(url: StoreFixtures.newStoreURL(), model: StoreFixtures.model).newContext()
         try timed { try StoreFixtures.insertAll(into: context) }
     }
-case "insert-floor":
+case "insert-floor", "insert-floor-objects":
     for _ in 0..<rounds {
         let db = RawSQLite.open(try StoreFixtures.emptyStoreURL())
-        timed { RawSQLite.insertAll(db) }
+        timed { operation == "insert-floor" ? RawSQLite.insertAll(db) : RawSQLite.insertAllObjects(db) }
         sqlite3_close(db)
     }
 case "insert-constrained", "upsert":
