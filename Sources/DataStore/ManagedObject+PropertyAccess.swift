@@ -28,12 +28,15 @@ extension ManagedObject {
         _ newValue: Value, to key: AttributeKey<Root, Value>, current: @autoclosure () -> Value.Stored?,
         _ store: (Value.Stored?) -> Void
     ) {
-        guard canSetPropertyValue(atSlot: key.slot) else {
+        let write = propertyWrite(atSlot: key.slot)
+        guard write != .typed else {
             self[key] = newValue
             return
         }
         let stored = newValue.stored
-        if current() != stored {
+        if write == .stored {
+            store(stored)
+        } else if current() != stored {
             willSetPropertyValue(atSlot: key.slot)
             store(stored)
             didSetPropertyValue(atSlot: key.slot)
@@ -83,6 +86,20 @@ extension ManagedObject {
         return !entity.rowLayout.hasDerivedAttributes || !entity.attributes[slot].isDerived
     }
 
+    /// How a generated setter writes the attribute in `slot`, after loading a fault's row: one call
+    /// answers whether it writes its stored property and whether anything must hear of the change,
+    /// so that filling in a new object costs what assigning its fields does.
+    public func propertyWrite(atSlot slot: Int) -> PropertyWrite {
+        guard canSetPropertyValue(atSlot: slot) else { return .typed }
+        // An inserted object keeps no saved values and is a change already: with no registrar
+        // (no one has read it under observation tracking) and no observers of the context, no one
+        // is told of a write.
+        guard changeFlags.contains(.inserted), observationBox == nil, withContext({ $0.changeObservers.isEmpty }) ?? true else {
+            return .storedAndTracked
+        }
+        return .stored
+    }
+
     /// Keeps the saved values apart before a generated setter changes the property of the
     /// attribute in `slot`, as the first change of any value does, and tells its observers.
     public func willSetPropertyValue(atSlot slot: Int) {
@@ -96,6 +113,18 @@ extension ManagedObject {
         observationRegistrar?.didSet(self, keyPath: entity.observationKeys.attributes[slot])
         withContext { $0.didChange(self) }
     }
+}
+
+/// How a generated setter writes its attribute (`ManagedObject.propertyWrite(atSlot:)`).
+@frozen public enum PropertyWrite: UInt8 {
+    /// Into its stored property, with nothing to record or tell: a new object no one observes.
+    case stored
+    /// Into its stored property when the value differs, keeping the saved value apart and telling
+    /// the observers (`willSetPropertyValue(atSlot:)`, `didSetPropertyValue(atSlot:)`).
+    case storedAndTracked
+    /// Through typed access (`self[key] = value`): the values are elsewhere, the attribute is
+    /// derived, or an undo manager records the change.
+    case typed
 }
 
 /// How a generated getter reads its attribute (`ManagedObject.propertyRead`).

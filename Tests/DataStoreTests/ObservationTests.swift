@@ -56,6 +56,32 @@ import Testing
         #expect((title.changes, price.changes) == (2, 0))
     }
 
+    /// A new object's setters write their fields alone until something observes it: a read under
+    /// tracking (its registrar) or an observer of its context.
+    @Test func aNewObjectsSetters_notifyOnceObserved() throws {
+        let store = try TestStores.newStore(TestStores.library)
+        let context = store.newContext()
+        let book = Book(context: context)
+        #expect(book.propertyWrite(atSlot: Book.title.slot) == .stored)
+        book.title = "Middlemarch"
+        #expect(book.title == "Middlemarch")
+
+        let title = ObservedProperty(book, "title")
+        #expect(book.propertyWrite(atSlot: Book.title.slot) == .storedAndTracked)
+        book.title = "Daniel Deronda"
+        book.title = "Daniel Deronda"
+        #expect(title.changes == 1)
+
+        let other = Book(context: context)
+        var told = 0
+        let token = context.addObserver { _ in told += 1 }
+        #expect(other.propertyWrite(atSlot: Book.title.slot) == .storedAndTracked)
+        other.title = "Romola"
+        context.processPendingChanges()
+        #expect(told == 1)
+        withExtendedLifetime(token) {}
+    }
+
     @Test func relationshipChanges_notifyBothSidesOnce() throws {
         let (_, context, book) = try Self.savedBook()
         let first = try #require(book.author), second = Author(context: context)

@@ -197,7 +197,11 @@ struct SaveWriter {
     private mutating func allocatePrimaryKeys() throws {
         // The last key taken in each hierarchy, by root entity number.
         var lastKeys = [Int64](repeating: 0, count: store.entities.count + 1)
-        let roots = Set(changes.inserted.lazy.map(\.entity.rootNumber)).sorted()
+        // Marked by number, not gathered in a set: hashing each inserted row's root cost more than
+        // the rest of its key.
+        var isRoot = [Bool](repeating: false, count: lastKeys.count)
+        for object in changes.inserted { isRoot[object.entity.rootNumber] = true }
+        let roots = isRoot.indices.filter { isRoot[$0] }
         for root in roots {
             lastKeys[root] = try transaction.lastPrimaryKey(ofRoot: root, table: store.entity(number: root)?.tableName ?? "", dialect: store.dialect)
         }
