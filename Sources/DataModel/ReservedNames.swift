@@ -32,6 +32,7 @@ public enum ReservedNames {
         "ObjectID", "PersistentStore", "FetchRequest", "Predicate", "SortDescriptor", "ObjectPredicate", "ObjectSortDescriptor",
         "FetchedResultsController", "EntityDescription", "Model", "ManagedObjectModel", "AttributeKey", "ToOneKey",
         "ToManyKey", "TransformableKey", "PredicateComparison", "DataModel", "DataStore", "Foundation",
+        "AttributeValue", "CompactOptional", "StoredAttributeVisitor",
     ]
 
     /// Why a property name needs care in generated code.

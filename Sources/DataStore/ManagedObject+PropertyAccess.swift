@@ -21,7 +21,8 @@ extension ManagedObject {
     }
 
     /// Writes `newValue` to the attribute `key` names: with `store` into its stored property when
-    /// it differs from the `current` one, recording the change; through typed access when the
+    /// it differs from the `current` one, recording the change — or, for a new object no one
+    /// observes, with `store` alone (`propertyWrite(atSlot:)`); through typed access when the
     /// object keeps its values elsewhere, the attribute is derived or an undo manager records changes.
     @inlinable
     public func write<Root, Value: PropertyStorable>(

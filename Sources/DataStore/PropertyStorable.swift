@@ -2,7 +2,7 @@ import Foundation
 
 /// A Swift type whose generated property reads and writes its stored property directly: the
 /// standard types of attributes, optional or not, and the stored property's type they convert
-/// to and from (`Int16` is kept as `Int64?`, `Float` as `Double?`).
+/// to and from (`Int16` is kept as an `Int64`, `Float` as a `Double`).
 public protocol PropertyStorable: AttributeStorable {
     associatedtype Stored: StoredPropertyValue
     /// The value of a stored property: `unsetValue` for `nil` unless the type is optional.

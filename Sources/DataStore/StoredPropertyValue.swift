@@ -1,7 +1,8 @@
 import Foundation
 
 /// A type the stored properties of generated classes keep attribute values in: the payload of one
-/// `AttributeValue` case, held as an optional (`nil` for a missing value). `Int64` holds every
+/// `AttributeValue` case, held as an optional (`nil` for a missing value): a `CompactOptional` for
+/// `Int64`, `Double` and `Date`, which it keeps in their own width, else an `Optional`. `Int64` holds every
 /// integer width, `Double` both floating-point types, `Data` binary and transformable values, and
 /// `AttributeValue` itself whatever no single case fits (composites, object IDs).
 public protocol StoredPropertyValue: Equatable {

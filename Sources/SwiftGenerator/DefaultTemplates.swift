@@ -93,7 +93,7 @@ extension TemplateSet {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
 {{#storedAttributes}}
-    @exclusivity(unchecked) private var {{storageName}}: {{storageType}} = nil
+    @exclusivity(unchecked) private var {{storageName}}: {{storageType}}
 {{/storedAttributes}}
 
     {{access}}override class var generatedModel: ManagedObjectModel? { {{typeName}}.model }

@@ -22,9 +22,11 @@ struct PropertyStorage {
         }
     }
 
-    /// The stored property's type: `CompactOptional<Double>` for the 8-byte payloads, which it
-    /// keeps in their own width (an `Optional` of one is 9 bytes, 16 aligned), else `String?`.
-    var type: String { Self.compactPayloads.contains(payload) ? "CompactOptional<\(payload)>" : payload + "?" }
+    /// The stored property's type, with the first value a non-optional one needs:
+    /// `CompactOptional<Double> = nil` for the 8-byte payloads, which it keeps in their own width
+    /// (an `Optional` of one is 9 bytes, 16 aligned), else `String?`. Templates that declare
+    /// `private var _price: {{storageType}}` keep compiling.
+    var type: String { Self.compactPayloads.contains(payload) ? "CompactOptional<\(payload)> = nil" : payload + "?" }
 
     private static let compactPayloads: Set<String> = ["Int64", "Double", "Date"]
 

@@ -157,9 +157,10 @@ public struct StoredAttributeContext: Sendable, Encodable {
     public var slot: Int
     /// The stored property: `_price`.
     public var storageName: String
-    /// Its type, the optional payload of the attribute type's value: `CompactOptional<Double>`
-    /// for `Int64`, `Double` and `Date`, which it keeps in their own width, `String?` for the
-    /// others, `AttributeValue?` for a composite. Declared `= nil`: either starts empty.
+    /// Its type, the optional payload of the attribute type's value: `String?`, `AttributeValue?`
+    /// for a composite, and for `Int64`, `Double` and `Date`, which it keeps in their own width,
+    /// `CompactOptional<Double> = nil` (with the first value that type needs, so that a template
+    /// declares every stored property alike).
     public var storageType: String
 }
 

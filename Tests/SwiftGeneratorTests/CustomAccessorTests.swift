@@ -24,7 +24,7 @@ import Testing
             """))
         #expect(!book.contains("public var title:"))
         #expect(book.contains(#"public static let title = AttributeKey<Book, String>("title", slot: 1)"#), "the key stays")
-        #expect(book.contains("@exclusivity(unchecked) private var _title: String? = nil"), "and so does the storage")
+        #expect(book.contains("@exclusivity(unchecked) private var _title: String?"), "and so does the storage")
         #expect(result.diagnostics.filter { $0.severity >= .warning }.isEmpty)
     }
 

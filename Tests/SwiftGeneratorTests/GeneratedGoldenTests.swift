@@ -93,6 +93,18 @@ import TestSupport
         #expect(try SwiftGenerator().generate(DataModel.Model("Shop.xcdatamodel", entities: [DataModel.Entity("Products")])).diagnostics.isEmpty)
     }
 
+    /// The storage of a number names the runtime's `CompactOptional` unqualified: an entity of
+    /// that name is generated under another class name, so that the storage still means the runtime's.
+    @Test func anEntityNamedAfterTheRuntimesStorageType_isRenamed() throws {
+        var entity = DataModel.Entity("CompactOptional")
+        entity.attributes.append(DataModel.Attribute("price", .double, isOptional: true))
+        let result = try SwiftGenerator().generate(DataModel.Model("Shop.xcdatamodel", entities: [entity]))
+        #expect(result.diagnostics.map(\.message).contains { $0.hasSuffix("generated as 'CompactOptionalEntity'") })
+        let code = result.files.map(\.contents).joined()
+        #expect(code.contains("class CompactOptionalEntity: ManagedObject"))
+        #expect(code.contains("private var _price: CompactOptional<Double> = nil"))
+    }
+
     @Test func hostileNames_areRenamedWithADiagnosticEach() throws {
         let sample = try #require(SampleModel.all.first { $0.folder == "HostileNames" })
         let messages = try SwiftGenerator().generate(sample.load().model).diagnostics.map(\.description)

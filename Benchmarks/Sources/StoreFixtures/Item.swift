@@ -22,8 +22,8 @@ public final class Item: ManagedObject {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _added: CompactOptional<Date> = nil
-    @exclusivity(unchecked) private var _isActive: Bool? = nil
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _isActive: Bool?
+    @exclusivity(unchecked) private var _name: String?
     @exclusivity(unchecked) private var _price: CompactOptional<Double> = nil
     @exclusivity(unchecked) private var _quantity: CompactOptional<Int64> = nil
 

@@ -71,7 +71,7 @@ public final class Listing: ManagedObject {
     public static let price = AttributeKey<Listing, Double>("price", slot: 2)
 
     @exclusivity(unchecked) private var _code: CompactOptional<Int64> = nil
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
     @exclusivity(unchecked) private var _price: CompactOptional<Double> = nil
 
     public override class var generatedModel: ManagedObjectModel? { UpsertFixture.model }

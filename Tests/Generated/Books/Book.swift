@@ -14,7 +14,7 @@ public final class Book: ManagedObject {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _price: CompactOptional<Double> = nil
-    @exclusivity(unchecked) private var _title: String? = nil
+    @exclusivity(unchecked) private var _title: String?
 
     public override class var generatedModel: ManagedObjectModel? { Books.model }
 

@@ -24,7 +24,7 @@ public final class Author: ManagedObject {
     public static let narrated = ToManyKey<Author, Audiobook>("narrated", slot: 1)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     public override class var generatedModel: ManagedObjectModel? { Everything.model }
 

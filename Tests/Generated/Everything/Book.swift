@@ -103,24 +103,24 @@ public class Book: Item {
     public static let tags = ToManyKey<Book, Tag>("tags", slot: 6)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _cover: Data? = nil
+    @exclusivity(unchecked) private var _cover: Data?
     @exclusivity(unchecked) private var _fileSize: CompactOptional<Int64> = nil
-    @exclusivity(unchecked) private var _isAvailable: Bool? = nil
-    @exclusivity(unchecked) private var _isbn: String? = nil
-    @exclusivity(unchecked) private var _legacyCode: String? = nil
-    @exclusivity(unchecked) private var _metadata: Data? = nil
-    @exclusivity(unchecked) private var _notes: String? = nil
-    @exclusivity(unchecked) private var _objectReference: AttributeValue? = nil
+    @exclusivity(unchecked) private var _isAvailable: Bool?
+    @exclusivity(unchecked) private var _isbn: String?
+    @exclusivity(unchecked) private var _legacyCode: String?
+    @exclusivity(unchecked) private var _metadata: Data?
+    @exclusivity(unchecked) private var _notes: String?
+    @exclusivity(unchecked) private var _objectReference: AttributeValue?
     @exclusivity(unchecked) private var _pageCount: CompactOptional<Int64> = nil
     @exclusivity(unchecked) private var _pagesCount: CompactOptional<Int64> = nil
-    @exclusivity(unchecked) private var _price: Decimal? = nil
+    @exclusivity(unchecked) private var _price: Decimal?
     @exclusivity(unchecked) private var _published: CompactOptional<Date> = nil
     @exclusivity(unchecked) private var _rating: CompactOptional<Double> = nil
-    @exclusivity(unchecked) private var _scratch: AttributeValue? = nil
-    @exclusivity(unchecked) private var _searchText: String? = nil
-    @exclusivity(unchecked) private var _shelfSpot: AttributeValue? = nil
-    @exclusivity(unchecked) private var _title: String? = nil
-    @exclusivity(unchecked) private var _website: URL? = nil
+    @exclusivity(unchecked) private var _scratch: AttributeValue?
+    @exclusivity(unchecked) private var _searchText: String?
+    @exclusivity(unchecked) private var _shelfSpot: AttributeValue?
+    @exclusivity(unchecked) private var _title: String?
+    @exclusivity(unchecked) private var _website: URL?
     @exclusivity(unchecked) private var _weight: CompactOptional<Double> = nil
     @exclusivity(unchecked) private var _wordCount: CompactOptional<Int64> = nil
 

@@ -18,7 +18,7 @@ public final class Chapter: ManagedObject {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _index: CompactOptional<Int64> = nil
-    @exclusivity(unchecked) private var _title: String? = nil
+    @exclusivity(unchecked) private var _title: String?
 
     public override class var generatedModel: ManagedObjectModel? { Everything.model }
 

@@ -14,7 +14,7 @@ public final class Ebook: Book {
     public static let sizeBytes = AttributeKey<Ebook, Int64>("sizeBytes", slot: 23)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _fileFormat: String? = nil
+    @exclusivity(unchecked) private var _fileFormat: String?
     @exclusivity(unchecked) private var _sizeBytes: CompactOptional<Int64> = nil
 
     public override class var generatedModel: ManagedObjectModel? { Everything.model }

@@ -15,7 +15,7 @@ public class Item: ManagedObject {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _added: CompactOptional<Date> = nil
-    @exclusivity(unchecked) private var _identifier: UUID? = nil
+    @exclusivity(unchecked) private var _identifier: UUID?
 
     public override class var generatedModel: ManagedObjectModel? { Everything.model }
 

@@ -11,7 +11,7 @@ public final class Reader: ManagedObject {
     public static let name = AttributeKey<Reader, String?>("name", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     public override class var generatedModel: ManagedObjectModel? { Everything.model }
 

@@ -21,7 +21,7 @@ public final class Shelf: ManagedObject {
     public static let featured = ToOneKey<Shelf, Book>("featured", slot: 1)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     public override class var generatedModel: ManagedObjectModel? { Everything.model }
 

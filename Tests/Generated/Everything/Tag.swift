@@ -18,7 +18,7 @@ public final class Tag: ManagedObject {
     public static let books = ToManyKey<Tag, Book>("books", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     public override class var generatedModel: ManagedObjectModel? { Everything.model }
 

@@ -20,9 +20,9 @@ public final class FailedBankInfo: ManagedObject {
     public static let details = ToOneKey<FailedBankInfo, FailedBankDetails>("details", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _city: String? = nil
-    @exclusivity(unchecked) private var _name: String? = nil
-    @exclusivity(unchecked) private var _state: String? = nil
+    @exclusivity(unchecked) private var _city: String?
+    @exclusivity(unchecked) private var _name: String?
+    @exclusivity(unchecked) private var _state: String?
 
     public override class var generatedModel: ManagedObjectModel? { FailedBanks.model }
 

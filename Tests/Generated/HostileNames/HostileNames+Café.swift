@@ -15,7 +15,7 @@ public final class Café: ManagedObject {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _größe: CompactOptional<Double> = nil
-    @exclusivity(unchecked) private var _entityName_: String? = nil
+    @exclusivity(unchecked) private var _entityName_: String?
 
     public override class var generatedModel: ManagedObjectModel? { HostileNamesModel.model }
 

@@ -24,11 +24,11 @@ public final class DataEntity: ManagedObject {
     public static let type = ToOneKey<DataEntity, TypeEntity>("type", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _context_: String? = nil
+    @exclusivity(unchecked) private var _context_: String?
     @exclusivity(unchecked) private var _default: CompactOptional<Int64> = nil
-    @exclusivity(unchecked) private var _description_: String? = nil
-    @exclusivity(unchecked) private var _hash_: String? = nil
-    @exclusivity(unchecked) private var _objectID_: String? = nil
+    @exclusivity(unchecked) private var _description_: String?
+    @exclusivity(unchecked) private var _hash_: String?
+    @exclusivity(unchecked) private var _objectID_: String?
 
     public override class var generatedModel: ManagedObjectModel? { HostileNamesModel.model }
 

@@ -12,7 +12,7 @@ public final class HostileNames: ManagedObject {
     public static let visitStoredAttributes_ = AttributeKey<HostileNames, String?>("visitStoredAttributes", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _visitStoredAttributes_: String? = nil
+    @exclusivity(unchecked) private var _visitStoredAttributes_: String?
 
     public override class var generatedModel: ManagedObjectModel? { HostileNamesModel.model }
 

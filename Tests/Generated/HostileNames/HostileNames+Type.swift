@@ -18,7 +18,7 @@ public final class TypeEntity: ManagedObject {
     public static let self_ = ToManyKey<TypeEntity, DataEntity>("self_", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _for: String? = nil
+    @exclusivity(unchecked) private var _for: String?
 
     public override class var generatedModel: ManagedObjectModel? { HostileNamesModel.model }
 

@@ -14,7 +14,7 @@ public class Products: ManagedObject {
     public static let price = AttributeKey<Products, Double>("price", slot: 1)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
     @exclusivity(unchecked) private var _price: CompactOptional<Double> = nil
 
     public override class var generatedModel: ManagedObjectModel? { ProductsModel.model }

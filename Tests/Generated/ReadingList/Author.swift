@@ -17,7 +17,7 @@ public final class Author: ManagedObject {
     public static let books = ToManyKey<Author, Book>("books", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     public override class var generatedModel: ManagedObjectModel? { ReadingList.model }
 

@@ -15,7 +15,7 @@ package final class Book: ManagedObject {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _price: CompactOptional<Double> = nil
-    @exclusivity(unchecked) private var _title: String? = nil
+    @exclusivity(unchecked) private var _title: String?
 
     package override class var generatedModel: ManagedObjectModel? { Books.model }
 

@@ -48,7 +48,7 @@ final class Author: ManagedObject {
     static let narrated = ToManyKey<Author, Audiobook>("narrated", slot: 1)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     override class var generatedModel: ManagedObjectModel? { Everything.model }
 
@@ -158,24 +158,24 @@ class Book: Item {
     static let tags = ToManyKey<Book, Tag>("tags", slot: 6)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _cover: Data? = nil
+    @exclusivity(unchecked) private var _cover: Data?
     @exclusivity(unchecked) private var _fileSize: CompactOptional<Int64> = nil
-    @exclusivity(unchecked) private var _isAvailable: Bool? = nil
-    @exclusivity(unchecked) private var _isbn: String? = nil
-    @exclusivity(unchecked) private var _legacyCode: String? = nil
-    @exclusivity(unchecked) private var _metadata: Data? = nil
-    @exclusivity(unchecked) private var _notes: String? = nil
-    @exclusivity(unchecked) private var _objectReference: AttributeValue? = nil
+    @exclusivity(unchecked) private var _isAvailable: Bool?
+    @exclusivity(unchecked) private var _isbn: String?
+    @exclusivity(unchecked) private var _legacyCode: String?
+    @exclusivity(unchecked) private var _metadata: Data?
+    @exclusivity(unchecked) private var _notes: String?
+    @exclusivity(unchecked) private var _objectReference: AttributeValue?
     @exclusivity(unchecked) private var _pageCount: CompactOptional<Int64> = nil
     @exclusivity(unchecked) private var _pagesCount: CompactOptional<Int64> = nil
-    @exclusivity(unchecked) private var _price: Decimal? = nil
+    @exclusivity(unchecked) private var _price: Decimal?
     @exclusivity(unchecked) private var _published: CompactOptional<Date> = nil
     @exclusivity(unchecked) private var _rating: CompactOptional<Double> = nil
-    @exclusivity(unchecked) private var _scratch: AttributeValue? = nil
-    @exclusivity(unchecked) private var _searchText: String? = nil
-    @exclusivity(unchecked) private var _shelfSpot: AttributeValue? = nil
-    @exclusivity(unchecked) private var _title: String? = nil
-    @exclusivity(unchecked) private var _website: URL? = nil
+    @exclusivity(unchecked) private var _scratch: AttributeValue?
+    @exclusivity(unchecked) private var _searchText: String?
+    @exclusivity(unchecked) private var _shelfSpot: AttributeValue?
+    @exclusivity(unchecked) private var _title: String?
+    @exclusivity(unchecked) private var _website: URL?
     @exclusivity(unchecked) private var _weight: CompactOptional<Double> = nil
     @exclusivity(unchecked) private var _wordCount: CompactOptional<Int64> = nil
 
@@ -222,7 +222,7 @@ final class Chapter: ManagedObject {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _index: CompactOptional<Int64> = nil
-    @exclusivity(unchecked) private var _title: String? = nil
+    @exclusivity(unchecked) private var _title: String?
 
     override class var generatedModel: ManagedObjectModel? { Everything.model }
 
@@ -244,7 +244,7 @@ final class Ebook: Book {
     static let sizeBytes = AttributeKey<Ebook, Int64>("sizeBytes", slot: 23)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _fileFormat: String? = nil
+    @exclusivity(unchecked) private var _fileFormat: String?
     @exclusivity(unchecked) private var _sizeBytes: CompactOptional<Int64> = nil
 
     override class var generatedModel: ManagedObjectModel? { Everything.model }
@@ -269,7 +269,7 @@ class Item: ManagedObject {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _added: CompactOptional<Date> = nil
-    @exclusivity(unchecked) private var _identifier: UUID? = nil
+    @exclusivity(unchecked) private var _identifier: UUID?
 
     override class var generatedModel: ManagedObjectModel? { Everything.model }
 
@@ -288,7 +288,7 @@ final class Reader: ManagedObject {
     static let name = AttributeKey<Reader, String?>("name", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     override class var generatedModel: ManagedObjectModel? { Everything.model }
 
@@ -316,7 +316,7 @@ final class Shelf: ManagedObject {
     static let featured = ToOneKey<Shelf, Book>("featured", slot: 1)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     override class var generatedModel: ManagedObjectModel? { Everything.model }
 
@@ -341,7 +341,7 @@ final class Tag: ManagedObject {
     static let books = ToManyKey<Tag, Book>("books", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     override class var generatedModel: ManagedObjectModel? { Everything.model }
 

@@ -25,7 +25,7 @@ package final class Author: ManagedObject {
     package static let narrated = ToManyKey<Author, Audiobook>("narrated", slot: 1)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     package override class var generatedModel: ManagedObjectModel? { Everything.model }
 

@@ -19,7 +19,7 @@ package final class Chapter: ManagedObject {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _index: CompactOptional<Int64> = nil
-    @exclusivity(unchecked) private var _title: String? = nil
+    @exclusivity(unchecked) private var _title: String?
 
     package override class var generatedModel: ManagedObjectModel? { Everything.model }
 

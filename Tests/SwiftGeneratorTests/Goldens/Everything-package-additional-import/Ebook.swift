@@ -15,7 +15,7 @@ package final class Ebook: Book {
     package static let sizeBytes = AttributeKey<Ebook, Int64>("sizeBytes", slot: 23)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _fileFormat: String? = nil
+    @exclusivity(unchecked) private var _fileFormat: String?
     @exclusivity(unchecked) private var _sizeBytes: CompactOptional<Int64> = nil
 
     package override class var generatedModel: ManagedObjectModel? { Everything.model }

@@ -16,7 +16,7 @@ package class Item: ManagedObject {
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
     @exclusivity(unchecked) private var _added: CompactOptional<Date> = nil
-    @exclusivity(unchecked) private var _identifier: UUID? = nil
+    @exclusivity(unchecked) private var _identifier: UUID?
 
     package override class var generatedModel: ManagedObjectModel? { Everything.model }
 

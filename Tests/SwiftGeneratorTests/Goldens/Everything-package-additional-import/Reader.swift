@@ -12,7 +12,7 @@ package final class Reader: ManagedObject {
     package static let name = AttributeKey<Reader, String?>("name", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     package override class var generatedModel: ManagedObjectModel? { Everything.model }
 

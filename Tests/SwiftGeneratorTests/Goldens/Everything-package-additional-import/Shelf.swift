@@ -22,7 +22,7 @@ package final class Shelf: ManagedObject {
     package static let featured = ToOneKey<Shelf, Book>("featured", slot: 1)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     package override class var generatedModel: ManagedObjectModel? { Everything.model }
 

@@ -19,7 +19,7 @@ package final class Tag: ManagedObject {
     package static let books = ToManyKey<Tag, Book>("books", slot: 0)
 
     // The values once loaded, in slot order, which `visitStoredAttributes` walks.
-    @exclusivity(unchecked) private var _name: String? = nil
+    @exclusivity(unchecked) private var _name: String?
 
     package override class var generatedModel: ManagedObjectModel? { Everything.model }
 
