@@ -45,7 +45,7 @@ extension RawSQLite {
 
             execute(db, "BEGIN IMMEDIATE")
             var statement: OpaquePointer?
-            sqlite3_prepare_v2(db, "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZISACTIVE, ZQUANTITY, ZADDED, ZPRICE, ZNAME) VALUES (?, 1, 1, ?, ?, ?, ?, ?)", -1, &statement, nil)
+            sqlite3_prepare_v2(db, insertion, -1, &statement, nil)
             for (index, object) in inserted.enumerated() {
                 sqlite3_bind_int64(statement, 1, Int64(index + 1))
                 sqlite3_bind_int64(statement, 2, object.isActive ? 1 : 0)

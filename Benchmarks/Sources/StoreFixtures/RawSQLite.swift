@@ -69,11 +69,14 @@ public enum RawSQLite {
 
     static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    /// The `INSERT` of one row, its key and values bound in the order `insertAll` binds them.
+    static let insertion = "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZISACTIVE, ZQUANTITY, ZADDED, ZPRICE, ZNAME) VALUES (?, 1, 1, ?, ?, ?, ?, ?)"
+
     /// Inserts `count` rows with the bookkeeping Core Data's layout needs.
     public static func insertAll(_ db: OpaquePointer, count: Int = StoreFixtures.objectCount) {
         execute(db, "BEGIN IMMEDIATE")
         var statement: OpaquePointer?
-        sqlite3_prepare_v2(db, "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZISACTIVE, ZQUANTITY, ZADDED, ZPRICE, ZNAME) VALUES (?, 1, 1, ?, ?, ?, ?, ?)", -1, &statement, nil)
+        sqlite3_prepare_v2(db, insertion, -1, &statement, nil)
         for index in 0..<count {
             sqlite3_bind_int64(statement, 1, Int64(index + 1))
             sqlite3_bind_int64(statement, 2, index % 2 == 0 ? 1 : 0)
