@@ -1,6 +1,6 @@
 // The runtime benchmarks' comparisons with every contender interleaved round by round: each round
 // runs the floor, the peers and DataStore once, one after another, so that all of them meet the
-// same machine conditions. On a shared machine the benchmark package's runs, one benchmark after
+// same machine conditions, and each round starts with the next contender (`runRotated`). On a shared machine the benchmark package's runs, one benchmark after
 // another, can see one contender at a quieter moment than the next (a spread of ±30% in one run has
 // been seen); here a ratio is the ratio of the medians of interleaved rounds.
 //
@@ -53,9 +53,31 @@ func key(_ workload: Workload, _ contender: Contender) -> String { "\(workload.r
     try await timings.measure(key(workload, contender), body)
 }
 
+/// One contender's part of a round: its setup, its timed run and its checks.
+typealias Step = @MainActor () async throws -> Void
+
+/// Runs `steps`, starting with the one `round` picks and wrapping around. Over the rounds each
+/// contender runs in every position, so none always meets the heap and caches that the same
+/// contender left: run right after the floor rather than after Fluent, DataStore's traversal
+/// took 4.3 ms instead of 4.7.
+@MainActor func runRotated(round: Int, _ steps: [Step]) async throws {
+    for offset in steps.indices { try await steps[(round + offset) % steps.count]() }
+}
+
+/// `pool.read`, synchronously, from the rounds' asynchronous steps (its asynchronous form needs a
+/// `Sendable` result, which records are not).
+func readNow<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
+    try pool.read(body)
+}
+
 /// Checks that a fetch read every object.
 func expectAll(_ count: Int) {
     precondition(count == StoreFixtures.objectCount, "\(count) objects fetched")
+}
+
+/// Checks the store at `url` after `workload`: the changed rows updated, or gone.
+func verify(_ workload: Workload, _ url: URL) {
+    workload == .update ? ChangeFixture.verifyUpdated(url) : ChangeFixture.verifyDeleted(url)
 }
 
 /// GRDB's struct records, updated as GRDB documents it: the changed columns only.
@@ -111,47 +133,65 @@ let traversalDB = RawSQLite.open(traversalURL)
 let traversalPool = try DatabasePool(path: traversalURL.path)
 let traversalFluent = try await FluentPeer(url: traversalURL)
 
-for _ in 0..<rounds {
+for round in 0..<rounds {
     // Each closure lets its objects go before it returns, so releasing them is timed too.
-    measure(.fetch, .structs) { expectAll(RawSQLite.fetchAll(db).count) }
-    measure(.fetch, .classInstances) { expectAll(RawSQLite.fetchAllObjects(db).count) }
-    measure(.fetch, .uniquedClassInstances) {
-        let map = RawSQLite.IdentityMap<RawSQLite.UniquedItemObject>()
-        withExtendedLifetime(map) { expectAll(RawSQLite.fetchAllUniquedObjects(db, into: map).count) }
-    }
-    try measure(.fetch, .grdbRecords) { expectAll(try pool.read { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }.count) }
-    try measure(.fetch, .recordSubclasses) {
-        expectAll(try pool.read { db in try ItemRecordSubclass.fetchAll(db, sql: ItemRecord.selection) }.count)
-    }
-    try measure(.fetch, .uniquedRecordSubclasses) {
-        let identities = RecordIdentities<ItemRecordSubclass>()
-        expectAll(try pool.read { db in try identities.fetchAll(db, sql: ItemRecord.selection) }.count)
-    }
-    try await measure(.fetch, .fluent) { expectAll(try await fluent.fetchAll().count) }
-    try measure(.fetch, .dataStore) { expectAll(try store.newContext().fetch(FetchRequest<Item>()).count) }
+    try await runRotated(round: round, [
+        { measure(.fetch, .structs) { expectAll(RawSQLite.fetchAll(db).count) } },
+        { measure(.fetch, .classInstances) { expectAll(RawSQLite.fetchAllObjects(db).count) } },
+        {
+            measure(.fetch, .uniquedClassInstances) {
+                let map = RawSQLite.IdentityMap<RawSQLite.UniquedItemObject>()
+                withExtendedLifetime(map) { expectAll(RawSQLite.fetchAllUniquedObjects(db, into: map).count) }
+            }
+        },
+        { try measure(.fetch, .grdbRecords) { expectAll(try pool.read { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }.count) } },
+        {
+            try measure(.fetch, .recordSubclasses) {
+                expectAll(try pool.read { db in try ItemRecordSubclass.fetchAll(db, sql: ItemRecord.selection) }.count)
+            }
+        },
+        {
+            try measure(.fetch, .uniquedRecordSubclasses) {
+                let identities = RecordIdentities<ItemRecordSubclass>()
+                expectAll(try pool.read { db in try identities.fetchAll(db, sql: ItemRecord.selection) }.count)
+            }
+        },
+        { try await measure(.fetch, .fluent) { expectAll(try await fluent.fetchAll().count) } },
+        { try measure(.fetch, .dataStore) { expectAll(try store.newContext().fetch(FetchRequest<Item>()).count) } },
+    ])
 
-    measure(.predicate, .structs) { expectAll(PredicateFixture.rawFetch(db).count) }
-    try measure(.predicate, .grdbRecords) { expectAll(try PredicateFixture.grdbFetch(pool).count) }
     let predicateArguments: StatementArguments = [PredicateFixture.foldedPattern, PredicateFixture.maximumPrice]
-    try measure(.predicate, .recordSubclasses) {
-        expectAll(try pool.read { db in try ItemRecordSubclass.fetchAll(db, sql: PredicateFixture.selection, arguments: predicateArguments) }.count)
-    }
-    try measure(.predicate, .uniquedRecordSubclasses) {
-        let identities = RecordIdentities<ItemRecordSubclass>()
-        expectAll(try pool.read { db in try identities.fetchAll(db, sql: PredicateFixture.selection, arguments: predicateArguments) }.count)
-    }
-    try await measure(.predicate, .fluent) { expectAll(try await fluent.predicateFetch().count) }
-    try measure(.predicate, .dataStore) { expectAll(try store.newContext().fetch(predicateRequest).count) }
+    try await runRotated(round: round, [
+        { measure(.predicate, .structs) { expectAll(PredicateFixture.rawFetch(db).count) } },
+        { try measure(.predicate, .grdbRecords) { expectAll(try PredicateFixture.grdbFetch(pool).count) } },
+        {
+            try measure(.predicate, .recordSubclasses) {
+                expectAll(try pool.read { db in try ItemRecordSubclass.fetchAll(db, sql: PredicateFixture.selection, arguments: predicateArguments) }.count)
+            }
+        },
+        {
+            try measure(.predicate, .uniquedRecordSubclasses) {
+                let identities = RecordIdentities<ItemRecordSubclass>()
+                expectAll(try pool.read { db in try identities.fetchAll(db, sql: PredicateFixture.selection, arguments: predicateArguments) }.count)
+            }
+        },
+        { try await measure(.predicate, .fluent) { expectAll(try await fluent.predicateFetch().count) } },
+        { try measure(.predicate, .dataStore) { expectAll(try store.newContext().fetch(predicateRequest).count) } },
+    ])
 
-    measure(.traversal, .structs) { TraversalFixture.expectChecksum(TraversalFixture.rawTraversal(traversalDB)) }
-    measure(.traversal, .uniquedClassInstances) { TraversalFixture.expectChecksum(TraversalFixture.uniquedObjectTraversal(traversalDB)) }
-    try measure(.traversal, .grdbRecords) { TraversalFixture.expectChecksum(try TraversalFixture.grdbTraversal(traversalPool)) }
-    try measure(.traversal, .recordSubclasses) { TraversalFixture.expectChecksum(try TraversalFixture.recordTraversal(traversalPool)) }
-    try measure(.traversal, .uniquedRecordSubclasses) {
-        TraversalFixture.expectChecksum(try TraversalFixture.recordTraversal(traversalPool, identities: RecordIdentities()))
-    }
-    try await measure(.traversal, .fluent) { TraversalFixture.expectChecksum(try await traversalFluent.traversal()) }
-    try measure(.traversal, .dataStore) { TraversalFixture.expectChecksum(try GeneratedFixtures.traversal(traversalStore.newContext())) }
+    try await runRotated(round: round, [
+        { measure(.traversal, .structs) { TraversalFixture.expectChecksum(TraversalFixture.rawTraversal(traversalDB)) } },
+        { measure(.traversal, .uniquedClassInstances) { TraversalFixture.expectChecksum(TraversalFixture.uniquedObjectTraversal(traversalDB)) } },
+        { try measure(.traversal, .grdbRecords) { TraversalFixture.expectChecksum(try TraversalFixture.grdbTraversal(traversalPool)) } },
+        { try measure(.traversal, .recordSubclasses) { TraversalFixture.expectChecksum(try TraversalFixture.recordTraversal(traversalPool)) } },
+        {
+            try measure(.traversal, .uniquedRecordSubclasses) {
+                TraversalFixture.expectChecksum(try TraversalFixture.recordTraversal(traversalPool, identities: RecordIdentities()))
+            }
+        },
+        { try await measure(.traversal, .fluent) { TraversalFixture.expectChecksum(try await traversalFluent.traversal()) } },
+        { try measure(.traversal, .dataStore) { TraversalFixture.expectChecksum(try GeneratedFixtures.traversal(traversalStore.newContext())) } },
+    ])
 }
 try await fluent.shutdown()
 try await traversalFluent.shutdown()
@@ -159,87 +199,102 @@ try await traversalFluent.shutdown()
 // Writes need a store each: fewer rounds, each contender on new files made outside the timing,
 // its objects fetched outside the timing too (the update and delete start from objects in memory).
 let writeRounds = max(3, rounds / 3)
-for _ in 0..<writeRounds {
-    do {
-        let raw = RawSQLite.open(try StoreFixtures.emptyStoreURL())
-        measure(.insert, .structs) { RawSQLite.insertAll(raw) }
-        sqlite3_close(raw)
-        let objectsURL = try StoreFixtures.emptyStoreURL()
-        let objects = RawSQLite.open(objectsURL)
-        measure(.insert, .uniquedClassInstances) { RawSQLite.insertAllObjects(objects) }
-        sqlite3_close(objects)
-        let objectsCount = try DatabasePool(path: objectsURL.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZITEM") }
-        precondition(objectsCount == StoreFixtures.objectCount, "the uniqued instances inserted \(objectsCount ?? 0) items")
-        let records = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
-        try measure(.insert, .grdbRecords) { try ItemRecord.insertAll(records) }
-        let subclasses = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
-        try measure(.insert, .recordSubclasses) { try ItemRecordSubclass.insertAll(subclasses) }
-        let uniqued = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
-        try measure(.insert, .uniquedRecordSubclasses) { try ItemRecordSubclass.insertAll(uniqued, identities: RecordIdentities()) }
-        let fluentURL = try StoreFixtures.emptyStoreURL()
-        let fluent = try await FluentPeer(url: fluentURL)
-        try await measure(.insert, .fluent) { try await fluent.insertAll() }
-        try await fluent.shutdown()
-        let fluentCount = try DatabasePool(path: fluentURL.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZITEM") }
-        precondition(fluentCount == StoreFixtures.objectCount, "Fluent inserted \(fluentCount ?? 0) items")
-        let context = try PersistentStore(url: try StoreFixtures.emptyStoreURL(), model: StoreFixtures.model).newContext()
-        try measure(.insert, .dataStore) { try StoreFixtures.insertAll(into: context) }
-    }
+for round in 0..<writeRounds {
+    try await runRotated(round: round, [
+        {
+            let raw = RawSQLite.open(try StoreFixtures.emptyStoreURL())
+            measure(.insert, .structs) { RawSQLite.insertAll(raw) }
+            sqlite3_close(raw)
+        },
+        {
+            let objectsURL = try StoreFixtures.emptyStoreURL()
+            let objects = RawSQLite.open(objectsURL)
+            measure(.insert, .uniquedClassInstances) { RawSQLite.insertAllObjects(objects) }
+            sqlite3_close(objects)
+            let objectsCount = try readNow(DatabasePool(path: objectsURL.path)) { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZITEM") }
+            precondition(objectsCount == StoreFixtures.objectCount, "the uniqued instances inserted \(objectsCount ?? 0) items")
+        },
+        {
+            let records = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
+            try measure(.insert, .grdbRecords) { try ItemRecord.insertAll(records) }
+        },
+        {
+            let subclasses = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
+            try measure(.insert, .recordSubclasses) { try ItemRecordSubclass.insertAll(subclasses) }
+        },
+        {
+            let uniqued = try DatabasePool(path: try StoreFixtures.emptyStoreURL().path)
+            try measure(.insert, .uniquedRecordSubclasses) { try ItemRecordSubclass.insertAll(uniqued, identities: RecordIdentities()) }
+        },
+        {
+            let fluentURL = try StoreFixtures.emptyStoreURL()
+            let fluent = try await FluentPeer(url: fluentURL)
+            try await measure(.insert, .fluent) { try await fluent.insertAll() }
+            try await fluent.shutdown()
+            let fluentCount = try readNow(DatabasePool(path: fluentURL.path)) { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZITEM") }
+            precondition(fluentCount == StoreFixtures.objectCount, "Fluent inserted \(fluentCount ?? 0) items")
+        },
+        {
+            let context = try PersistentStore(url: try StoreFixtures.emptyStoreURL(), model: StoreFixtures.model).newContext()
+            try measure(.insert, .dataStore) { try StoreFixtures.insertAll(into: context) }
+        },
+    ])
 
     for workload in [Workload.update, .delete] {
-        let rawURL = ChangeFixture.copy(of: filled)
-        let raw = RawSQLite.open(rawURL)
-        let rows = RawSQLite.fetchAll(raw)
-        measure(workload, .structs) {
-            workload == .update ? RawSQLite.updateChanged(raw, rows: rows) : RawSQLite.deleteChanged(raw, rows: rows)
-        }
-        sqlite3_close(raw)
-
-        let recordsURL = ChangeFixture.copy(of: filled)
-        let recordsPool = try DatabasePool(path: recordsURL.path)
-        let records = try recordsPool.read { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }
-        try measure(workload, .grdbRecords) {
-            if workload == .update {
-                try updateChanged(records, in: recordsPool)
-            } else {
-                try deleteChanged(records, in: recordsPool)
-            }
-        }
-
-        let subclassesURL = ChangeFixture.copy(of: filled)
-        let subclassesPool = try DatabasePool(path: subclassesURL.path)
-        let subclasses = try subclassesPool.read { db in try ItemRecordSubclass.fetchAll(db, sql: ItemRecord.selection) }
-        try measure(workload, .recordSubclasses) {
-            workload == .update ? try updateChanged(subclasses, in: subclassesPool) : try deleteChanged(subclasses, in: subclassesPool)
-        }
-
-        let uniquedURL = ChangeFixture.copy(of: filled)
-        let uniquedPool = try DatabasePool(path: uniquedURL.path)
-        let identities = RecordIdentities<ItemRecordSubclass>()
-        let uniqued = try uniquedPool.read { db in try identities.fetchAll(db, sql: ItemRecord.selection) }
-        try measure(workload, .uniquedRecordSubclasses) {
-            workload == .update
-                ? try updateChanged(uniqued, in: uniquedPool) : try deleteChanged(uniqued, in: uniquedPool, identities: identities)
-        }
-
-        let fluentURL = ChangeFixture.copy(of: filled)
-        let fluent = try await FluentPeer(url: fluentURL)
-        let models = try await fluent.fetchAll()
-        try await measure(workload, .fluent) {
-            workload == .update ? try await fluent.updateChanged(models) : try await fluent.deleteChanged(models)
-        }
-        try await fluent.shutdown()
-
-        let dataStoreURL = ChangeFixture.copy(of: filled)
-        let context = try PersistentStore(url: dataStoreURL, model: StoreFixtures.model).newContext()
-        let items = try context.fetch(FetchRequest<Item>())
-        try measure(workload, .dataStore) {
-            workload == .update ? try ChangeFixture.updateChanged(items, in: context) : try ChangeFixture.deleteChanged(items, in: context)
-        }
-
-        for url in [rawURL, recordsURL, subclassesURL, uniquedURL, fluentURL, dataStoreURL] {
-            workload == .update ? ChangeFixture.verifyUpdated(url) : ChangeFixture.verifyDeleted(url)
-        }
+        let isUpdate = workload == .update
+        try await runRotated(round: round, [
+            {
+                let url = ChangeFixture.copy(of: filled)
+                let raw = RawSQLite.open(url)
+                let rows = RawSQLite.fetchAll(raw)
+                measure(workload, .structs) { isUpdate ? RawSQLite.updateChanged(raw, rows: rows) : RawSQLite.deleteChanged(raw, rows: rows) }
+                sqlite3_close(raw)
+                verify(workload, url)
+            },
+            {
+                let url = ChangeFixture.copy(of: filled)
+                let recordsPool = try DatabasePool(path: url.path)
+                let records = try readNow(recordsPool) { db in try ItemRecord.fetchAll(db, sql: ItemRecord.selection) }
+                try measure(workload, .grdbRecords) { isUpdate ? try updateChanged(records, in: recordsPool) : try deleteChanged(records, in: recordsPool) }
+                verify(workload, url)
+            },
+            {
+                let url = ChangeFixture.copy(of: filled)
+                let subclassesPool = try DatabasePool(path: url.path)
+                let subclasses = try readNow(subclassesPool) { db in try ItemRecordSubclass.fetchAll(db, sql: ItemRecord.selection) }
+                try measure(workload, .recordSubclasses) {
+                    isUpdate ? try updateChanged(subclasses, in: subclassesPool) : try deleteChanged(subclasses, in: subclassesPool)
+                }
+                verify(workload, url)
+            },
+            {
+                let url = ChangeFixture.copy(of: filled)
+                let uniquedPool = try DatabasePool(path: url.path)
+                let identities = RecordIdentities<ItemRecordSubclass>()
+                let uniqued = try readNow(uniquedPool) { db in try identities.fetchAll(db, sql: ItemRecord.selection) }
+                try measure(workload, .uniquedRecordSubclasses) {
+                    isUpdate ? try updateChanged(uniqued, in: uniquedPool) : try deleteChanged(uniqued, in: uniquedPool, identities: identities)
+                }
+                verify(workload, url)
+            },
+            {
+                let url = ChangeFixture.copy(of: filled)
+                let fluent = try await FluentPeer(url: url)
+                let models = try await fluent.fetchAll()
+                try await measure(workload, .fluent) { isUpdate ? try await fluent.updateChanged(models) : try await fluent.deleteChanged(models) }
+                try await fluent.shutdown()
+                verify(workload, url)
+            },
+            {
+                let url = ChangeFixture.copy(of: filled)
+                let context = try PersistentStore(url: url, model: StoreFixtures.model).newContext()
+                let items = try context.fetch(FetchRequest<Item>())
+                try measure(workload, .dataStore) {
+                    isUpdate ? try ChangeFixture.updateChanged(items, in: context) : try ChangeFixture.deleteChanged(items, in: context)
+                }
+                verify(workload, url)
+            },
+        ])
     }
 }
 
