@@ -1,8 +1,9 @@
 // The runtime benchmarks' comparisons with every contender interleaved round by round: each round
 // runs the floor, the peers and DataStore once, one after another, so that all of them meet the
-// same machine conditions, and each round starts with the next contender (`runRotated`). On a shared machine the benchmark package's runs, one benchmark after
-// another, can see one contender at a quieter moment than the next (a spread of ±30% in one run has
-// been seen); here a ratio is the ratio of the medians of interleaved rounds.
+// same machine conditions, and each round starts with the next contender (`runRotated`). On a
+// shared machine the benchmark package's runs, one benchmark after another, can see one contender
+// at a quieter moment than the next (a spread of ±30% in one run has been seen); here a ratio is
+// the ratio of the medians of interleaved rounds.
 //
 // Every contender's result is checked (counts, values read back, the store after a save), so that
 // none can win by doing less.
