@@ -65,7 +65,8 @@ import Testing
     static func editAndFinish(_ context: ObjectContext, _ objects: RandomLibrary.Objects, _ random: inout SplitMix64) throws {
         try ChildContextRandomTests.edit(context, objects, &random, deletesAnyBook: true)
         for _ in 0..<Int.random(in: 0...2, using: &random) {
-            context.refresh(context.object(with: objects.books.randomElement(using: &random)!), mergeChanges: Bool.random(using: &random))
+            guard let book = objects.books.randomElement(using: &random) else { break }
+            context.refresh(context.object(with: book), mergeChanges: Bool.random(using: &random))
         }
         switch Int.random(in: 0..<12, using: &random) {
         case 0: context.undo()

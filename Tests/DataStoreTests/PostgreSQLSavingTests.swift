@@ -378,6 +378,8 @@ struct PostgreSQLSavingTests {
     /// unordered to-manys, many-to-manys, and attributes of every type.
     static func edit(_ context: ObjectContext, _ objects: RandomLibrary.Objects, _ random: inout SplitMix64) throws {
         try ChildContextRandomTests.edit(context, objects, &random, deletesAnyBook: true)
+        // Pairs of saved books: none when a long run has deleted them all.
+        guard !objects.books.isEmpty else { return }
         for _ in 0..<Int.random(in: 0...4, using: &random) {
             let book = context.object(with: objects.books.randomElement(using: &random)!)
             let other = context.object(with: objects.books.randomElement(using: &random)!)

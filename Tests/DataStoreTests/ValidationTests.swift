@@ -95,6 +95,29 @@ import Testing
         }
     }
 
+    /// A save fails for the objects that clash as it leaves them, whatever order the engine writes
+    /// them in: one giving up a value and taking another's fails, and a new object taking the
+    /// value it gave up is not blamed for the value it could not give up.
+    @Test(arguments: TestedEngine.available) func uniqueValues_clashing_failForTheClashAlone(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store in
+            let context = store.newContext()
+            // Made and changed in this order, so that both engines write `other` before `held`.
+            let (other, held) = (Author(context: context), Author(context: context))
+            (other.name, held.name) = ("Other", "Held")
+            try context.save()
+
+            other.name = "Taken"
+            held.name = "Taken"
+            let newcomer = Author(context: context)
+            newcomer.name = "Held"
+            #expect(throws: SaveError.validation([
+                .uniquenessViolated(held.objectID, constraint: ["name"], conflictingObject: other.objectID),
+            ])) { try context.save() }
+            let names = try store.newContext().fetch(FetchRequest<Author>(predicate: nil, sortDescriptors: [ObjectSortDescriptor("name")])).compactMap(\.name)
+            #expect(names == ["Held", "Other"])
+        }
+    }
+
     /// Two objects swapping unique values need a moment where both hold one: the save fails, names
     /// the objects, and writes nothing.
     @Test(arguments: TestedEngine.available) func uniqueValues_swapped_failWithoutWriting(_ engine: TestedEngine) async throws {

@@ -73,7 +73,7 @@ struct SaveWriter {
             guard !found.isEmpty else { throw error }
             failures += found
         }
-        if !failures.isEmpty { throw Abort.validation(failures) }
+        if !failures.isEmpty { throw Abort.validation(clashes(among: failures, refused: refused.map { row(of: $0.write) })) }
         for object in changes.inserted { try writeToManyChanges(of: object) }
         for object in changes.updated { try writeToManyChanges(of: object) }
         let derivedValues = try derived?.write() ?? store.derivedValues.take()
@@ -340,6 +340,25 @@ struct SaveWriter {
     }
 
     // MARK: Uniqueness
+
+    /// The `failures` of the `refused` rows that clash in the state the save meant to leave. A row
+    /// refused only because another refused row still holds values it was giving up is left out:
+    /// that row's own failure is the one to fix, and which rows were written before the others
+    /// (the engine's order) must not change what the save reports. When every failure is of that
+    /// kind — rows swapping their values, which no order of writes can apply — all are reported.
+    private func clashes(among failures: [ValidationFailure], refused: [SaveChanges.Row]) -> [ValidationFailure] {
+        let refusedByID = Dictionary(refused.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        let clashing = failures.filter { failure in
+            guard case .uniquenessViolated(let id, let constraint, let holder) = failure,
+                  let holding = refusedByID[holder], let wanting = refusedByID[id] else { return true }
+            // The holder keeps the values only if its own write meant to keep them.
+            let values = { (row: SaveChanges.Row) in
+                UniquenessConflicts.values(of: row, for: constraint, store: store, destinationKey: permanentIDs.resolved)?.map(\.value)
+            }
+            return values(holding) == values(wanting)
+        }
+        return clashing.isEmpty ? failures : clashing
+    }
 
     /// For an object whose write broke a unique index: each constraint it breaks, with the object
     /// that already has the values.

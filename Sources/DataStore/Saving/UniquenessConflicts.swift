@@ -11,24 +11,11 @@ enum UniquenessConflicts {
         let entity = object.entity
         var failures: [ValidationFailure] = []
         for constraint in entity.uniquenessConstraints {
-            var conditions: [SQL] = []
-            var values: [DatabaseValue] = []
-            for name in constraint {
-                if let attribute = entity.attribute(named: name), let index = attribute.columnIndex {
-                    conditions.append("\(name: entity.tableColumns[index]) = ?")
-                    values.append(store.dialect.storedValue(object.attributes[attribute.slot]))
-                } else if let relationship = entity.relationship(named: name),
-                          case .foreignKey(let column, _, _) = relationship.storage,
-                          case .toOne(let id) = object.relationships[relationship.slot] {
-                    conditions.append("\(name: entity.tableColumns[column]) = ?")
-                    values.append(destinationKey(id)?.primaryKey?.databaseValue ?? .null)
-                }
-            }
-            guard conditions.count == constraint.count, !values.contains(.null) else { continue }
-            values.append(key.databaseValue)
+            guard let columns = values(of: object, for: constraint, store: store, destinationKey: destinationKey) else { continue }
+            let conditions = columns.map { column -> SQL in "\(name: column.name) = ?" }
             let sql: SQL = "SELECT \(.Z_PK), \(.Z_ENT) FROM \(name: entity.tableName) WHERE \(conditions.joined(separator: " AND ")) AND \(.Z_PK) != ? LIMIT 1"
             var conflicting: ObjectID?
-            try transaction.rows(sql, values).forEach { row in
+            try transaction.rows(sql, columns.map(\.value) + [key.databaseValue]).forEach { row in
                 conflicting = conflicting ?? store.objectID(key: .permanent(row.int64(0)), entityNumber: Int(row.int64(1)))
             }
             if let conflicting {
@@ -36,5 +23,25 @@ enum UniquenessConflicts {
             }
         }
         return failures
+    }
+
+    /// The columns of `constraint` with the values `object` writes to them; `nil` when one is
+    /// empty (a unique index lets rows with an empty column share the others) or not a column.
+    static func values(
+        of object: SaveChanges.Row, for constraint: [String], store: PersistentStore, destinationKey: (ObjectID?) -> ObjectID?
+    ) -> [(name: String, value: DatabaseValue)]? {
+        let entity = object.entity
+        var columns: [(name: String, value: DatabaseValue)] = []
+        for name in constraint {
+            if let attribute = entity.attribute(named: name), let index = attribute.columnIndex {
+                columns.append((entity.tableColumns[index], store.dialect.storedValue(object.attributes[attribute.slot])))
+            } else if let relationship = entity.relationship(named: name),
+                      case .foreignKey(let column, _, _) = relationship.storage,
+                      case .toOne(let id) = object.relationships[relationship.slot] {
+                columns.append((entity.tableColumns[column], destinationKey(id)?.primaryKey?.databaseValue ?? .null))
+            }
+        }
+        guard columns.count == constraint.count, !columns.contains(where: { $0.value == .null }) else { return nil }
+        return columns
     }
 }
