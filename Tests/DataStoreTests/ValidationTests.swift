@@ -118,6 +118,34 @@ import Testing
         }
     }
 
+    /// Objects swapping values refuse each other in a ring with no clash at its end: both are
+    /// named, beside a clash elsewhere in the same save.
+    @Test(arguments: TestedEngine.available) func uniqueValues_swappedBesideAClash_allNamed(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store in
+            let context = store.newContext()
+            let (first, second, third, fourth) = (Author(context: context), Author(context: context), Author(context: context), Author(context: context))
+            (first.name, second.name, third.name, fourth.name) = ("First", "Second", "Third", "Fourth")
+            try context.save()
+
+            (first.name, second.name, third.name) = ("Second", "First", "Fourth")
+            do {
+                try context.save()
+                Issue.record("the save should fail")
+            } catch {
+                guard case SaveError.validation(let failures)? = error as? SaveError else {
+                    Issue.record("\(error)")
+                    return
+                }
+                let expected: [ValidationFailure] = [
+                    .uniquenessViolated(first.objectID, constraint: ["name"], conflictingObject: second.objectID),
+                    .uniquenessViolated(second.objectID, constraint: ["name"], conflictingObject: first.objectID),
+                    .uniquenessViolated(third.objectID, constraint: ["name"], conflictingObject: fourth.objectID),
+                ]
+                #expect(Set(failures.map(\.description)) == Set(expected.map(\.description)) && failures.count == 3, "\(failures)")
+            }
+        }
+    }
+
     /// Two objects swapping unique values need a moment where both hold one: the save fails, names
     /// the objects, and writes nothing.
     @Test(arguments: TestedEngine.available) func uniqueValues_swapped_failWithoutWriting(_ engine: TestedEngine) async throws {

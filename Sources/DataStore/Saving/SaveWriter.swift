@@ -342,22 +342,40 @@ struct SaveWriter {
     // MARK: Uniqueness
 
     /// The `failures` of the `refused` rows that clash in the state the save meant to leave. A row
-    /// refused only because another refused row still holds values it was giving up is left out:
-    /// that row's own failure is the one to fix, and which rows were written before the others
-    /// (the engine's order) must not change what the save reports. When every failure is of that
-    /// kind — rows swapping their values, which no order of writes can apply — all are reported.
+    /// refused only because another refused row still holds values it was giving up is left out
+    /// when that row's refusal comes down to a clash of its own: that clash is the one to fix, and
+    /// which rows were written first (the engine's order) must not change what the save reports.
+    /// Rows that refuse each other in a ring — values swapped, which no order of writes applies —
+    /// are all reported.
     private func clashes(among failures: [ValidationFailure], refused: [SaveChanges.Row]) -> [ValidationFailure] {
         let refusedByID = Dictionary(refused.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
-        let clashing = failures.filter { failure in
+        var failuresByID: [ObjectID: [ValidationFailure]] = [:]
+        for failure in failures {
+            if case .uniquenessViolated(let id, _, _) = failure { failuresByID[id, default: []].append(failure) }
+        }
+        /// The refused row that holds values `failure`'s row wants only because its own write,
+        /// which gives them up, was refused.
+        func heldBack(_ failure: ValidationFailure) -> ObjectID? {
             guard case .uniquenessViolated(let id, let constraint, let holder) = failure,
-                  let holding = refusedByID[holder], let wanting = refusedByID[id] else { return true }
-            // The holder keeps the values only if its own write meant to keep them.
+                  let holding = refusedByID[holder], let wanting = refusedByID[id] else { return nil }
             let values = { (row: SaveChanges.Row) in
                 UniquenessConflicts.values(of: row, for: constraint, store: store, destinationKey: permanentIDs.resolved)?.map(\.value)
             }
-            return values(holding) == values(wanting)
+            return values(holding) == values(wanting) ? nil : holder
         }
-        return clashing.isEmpty ? failures : clashing
+        /// Whether `id`'s refusal comes down to a clash, following the rows that held it back.
+        func comesDownToAClash(_ id: ObjectID, _ visited: inout Set<ObjectID>) -> Bool {
+            guard visited.insert(id).inserted else { return false }
+            return failuresByID[id, default: []].contains { failure in
+                guard let holder = heldBack(failure) else { return true }
+                return comesDownToAClash(holder, &visited)
+            }
+        }
+        return failures.filter { failure in
+            guard case .uniquenessViolated(let id, _, _) = failure, let holder = heldBack(failure) else { return true }
+            var visited: Set<ObjectID> = [id]
+            return !comesDownToAClash(holder, &visited)
+        }
     }
 
     /// For an object whose write broke a unique index: each constraint it breaks, with the object
