@@ -146,6 +146,44 @@ import Testing
         }
     }
 
+    /// A ring of swapped values is named whole even when one of its objects also clashes with an
+    /// object outside it: fixing that clash leaves the swap.
+    @Test(arguments: TestedEngine.available) func uniqueValues_swappedByAnObjectThatAlsoClashes_allNamed(_ engine: TestedEngine) async throws {
+        try await TestStores.withNewStore(TestStores.library, on: engine) { store in
+            let context = store.newContext()
+            let author = Author(context: context)
+            author.name = "Jane Austen"
+            let books = try (1...3).map { number in
+                let book = try context.insertObject(entityName: "Book")
+                try book.setValue("Volume \(number)", forKey: "title")
+                try book.setValue("000000000\(number)", forKey: "isbn")
+                try book.setValue(author, forKey: "author")
+                return book
+            }
+            try context.save()
+
+            let (first, second, outside) = (books[0], books[1], books[2])
+            try first.setValue("0000000002", forKey: "isbn")
+            try second.setValue("0000000001", forKey: "isbn")
+            try first.setValue("Volume 3", forKey: "title")  // the same title and author as `outside`
+            do {
+                try context.save()
+                Issue.record("the save should fail")
+            } catch {
+                guard case SaveError.validation(let failures)? = error as? SaveError else {
+                    Issue.record("\(error)")
+                    return
+                }
+                let expected: [ValidationFailure] = [
+                    .uniquenessViolated(first.objectID, constraint: ["isbn"], conflictingObject: second.objectID),
+                    .uniquenessViolated(first.objectID, constraint: ["title", "author"], conflictingObject: outside.objectID),
+                    .uniquenessViolated(second.objectID, constraint: ["isbn"], conflictingObject: first.objectID),
+                ]
+                #expect(Set(failures.map(\.description)) == Set(expected.map(\.description)) && failures.count == 3, "\(failures)")
+            }
+        }
+    }
+
     /// Two objects swapping unique values need a moment where both hold one: the save fails, names
     /// the objects, and writes nothing.
     @Test(arguments: TestedEngine.available) func uniqueValues_swapped_failWithoutWriting(_ engine: TestedEngine) async throws {

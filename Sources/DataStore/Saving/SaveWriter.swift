@@ -341,21 +341,16 @@ struct SaveWriter {
 
     // MARK: Uniqueness
 
-    /// The `failures` of the `refused` rows that clash in the state the save meant to leave. A row
-    /// refused only because another refused row still holds values it was giving up is left out
-    /// when that row's refusal comes down to a clash of its own: that clash is the one to fix, and
-    /// which rows were written first (the engine's order) must not change what the save reports.
-    /// Rows that refuse each other in a ring — values swapped, which no order of writes applies —
-    /// are all reported.
+    /// The `failures` of the `refused` rows that name what to fix. A row refused only because
+    /// another refused row still holds values it was giving up is "held back": its failure is
+    /// left out when the rows that held it back lead to a clash, the one to fix, so that which row
+    /// the engine wrote first does not change what the save reports. Rows that hold each other
+    /// back in a ring (values swapped, which no order of writes applies) are all named.
     private func clashes(among failures: [ValidationFailure], refused: [SaveChanges.Row]) -> [ValidationFailure] {
         let refusedByID = Dictionary(refused.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
-        var failuresByID: [ObjectID: [ValidationFailure]] = [:]
-        for failure in failures {
-            if case .uniquenessViolated(let id, _, _) = failure { failuresByID[id, default: []].append(failure) }
-        }
-        /// The refused row that holds values `failure`'s row wants only because its own write,
-        /// which gives them up, was refused.
-        func heldBack(_ failure: ValidationFailure) -> ObjectID? {
+        /// The refused row holding the values `failure`'s row wants, if it holds them only because
+        /// its own write, which gives them up, was refused.
+        func holdingBack(_ failure: ValidationFailure) -> ObjectID? {
             guard case .uniquenessViolated(let id, let constraint, let holder) = failure,
                   let holding = refusedByID[holder], let wanting = refusedByID[id] else { return nil }
             let values = { (row: SaveChanges.Row) in
@@ -363,18 +358,30 @@ struct SaveWriter {
             }
             return values(holding) == values(wanting) ? nil : holder
         }
-        /// Whether `id`'s refusal comes down to a clash, following the rows that held it back.
-        func comesDownToAClash(_ id: ObjectID, _ visited: inout Set<ObjectID>) -> Bool {
-            guard visited.insert(id).inserted else { return false }
-            return failuresByID[id, default: []].contains { failure in
-                guard let holder = heldBack(failure) else { return true }
-                return comesDownToAClash(holder, &visited)
+        var holders: [ObjectID: [ObjectID]] = [:], clashing: Set<ObjectID> = [], heldBack: [Int: (row: ObjectID, holder: ObjectID)] = [:]
+        for (index, failure) in failures.enumerated() {
+            guard case .uniquenessViolated(let id, _, _) = failure else { continue }
+            if let holder = holdingBack(failure) {
+                holders[id, default: []].append(holder)
+                heldBack[index] = (id, holder)
+            } else {
+                clashing.insert(id)
             }
         }
-        return failures.filter { failure in
-            guard case .uniquenessViolated(let id, _, _) = failure, let holder = heldBack(failure) else { return true }
-            var visited: Set<ObjectID> = [id]
-            return !comesDownToAClash(holder, &visited)
+        /// Whether `start`, or a row that held it back, or one that held that row back, and so on, is `wanted`.
+        func leads(from start: ObjectID, to wanted: (ObjectID) -> Bool) -> Bool {
+            var visited: Set<ObjectID> = [], next = [start]
+            while let row = next.popLast() {
+                guard visited.insert(row).inserted else { continue }
+                if wanted(row) { return true }
+                next += holders[row, default: []]
+            }
+            return false
+        }
+        return failures.indices.compactMap { index in
+            guard let (row, holder) = heldBack[index] else { return failures[index] }
+            let inARing = leads(from: holder, to: { $0 == row })
+            return inARing || !leads(from: holder, to: clashing.contains) ? failures[index] : nil
         }
     }
 
