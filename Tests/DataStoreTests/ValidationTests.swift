@@ -95,6 +95,18 @@ import Testing
         }
     }
 
+    /// The validation failures saving `context` fails with; an issue when it saves or fails otherwise.
+    static func validationFailures(saving context: ObjectContext) -> [ValidationFailure] {
+        do throws(SaveError) {
+            try context.save()
+            Issue.record("the save should fail")
+        } catch {
+            if case .validation(let failures) = error { return failures }
+            Issue.record("\(error)")
+        }
+        return []
+    }
+
     /// A save fails for the objects that clash as it leaves them, whatever order the engine writes
     /// them in: one giving up a value and taking another's fails, and a new object taking the
     /// value it gave up is not blamed for the value it could not give up.
@@ -128,21 +140,13 @@ import Testing
             try context.save()
 
             (first.name, second.name, third.name) = ("Second", "First", "Fourth")
-            do {
-                try context.save()
-                Issue.record("the save should fail")
-            } catch {
-                guard case SaveError.validation(let failures)? = error as? SaveError else {
-                    Issue.record("\(error)")
-                    return
-                }
-                let expected: [ValidationFailure] = [
-                    .uniquenessViolated(first.objectID, constraint: ["name"], conflictingObject: second.objectID),
-                    .uniquenessViolated(second.objectID, constraint: ["name"], conflictingObject: first.objectID),
-                    .uniquenessViolated(third.objectID, constraint: ["name"], conflictingObject: fourth.objectID),
-                ]
-                #expect(Set(failures.map(\.description)) == Set(expected.map(\.description)) && failures.count == 3, "\(failures)")
-            }
+            let failures = Self.validationFailures(saving: context)
+            let expected: [ValidationFailure] = [
+                .uniquenessViolated(first.objectID, constraint: ["name"], conflictingObject: second.objectID),
+                .uniquenessViolated(second.objectID, constraint: ["name"], conflictingObject: first.objectID),
+                .uniquenessViolated(third.objectID, constraint: ["name"], conflictingObject: fourth.objectID),
+            ]
+            #expect(Set(failures.map(\.description)) == Set(expected.map(\.description)) && failures.count == 3, "\(failures)")
         }
     }
 
@@ -166,21 +170,13 @@ import Testing
             try first.setValue("0000000002", forKey: "isbn")
             try second.setValue("0000000001", forKey: "isbn")
             try first.setValue("Volume 3", forKey: "title")  // the same title and author as `outside`
-            do {
-                try context.save()
-                Issue.record("the save should fail")
-            } catch {
-                guard case SaveError.validation(let failures)? = error as? SaveError else {
-                    Issue.record("\(error)")
-                    return
-                }
-                let expected: [ValidationFailure] = [
-                    .uniquenessViolated(first.objectID, constraint: ["isbn"], conflictingObject: second.objectID),
-                    .uniquenessViolated(first.objectID, constraint: ["title", "author"], conflictingObject: outside.objectID),
-                    .uniquenessViolated(second.objectID, constraint: ["isbn"], conflictingObject: first.objectID),
-                ]
-                #expect(Set(failures.map(\.description)) == Set(expected.map(\.description)) && failures.count == 3, "\(failures)")
-            }
+            let failures = Self.validationFailures(saving: context)
+            let expected: [ValidationFailure] = [
+                .uniquenessViolated(first.objectID, constraint: ["isbn"], conflictingObject: second.objectID),
+                .uniquenessViolated(first.objectID, constraint: ["title", "author"], conflictingObject: outside.objectID),
+                .uniquenessViolated(second.objectID, constraint: ["isbn"], conflictingObject: first.objectID),
+            ]
+            #expect(Set(failures.map(\.description)) == Set(expected.map(\.description)) && failures.count == 3, "\(failures)")
         }
     }
 
